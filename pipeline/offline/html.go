@@ -1,0 +1,385 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// maxDepth bounds documents nested in documents (srcdoc, data: frames, noscript, data:
+// stylesheets and modules): deeper nesting is refused rather than followed.
+const maxDepth = 8
+
+// hit is one place that loads something, with an offset into the text that was checked
+// (a document, a stylesheet, a script, an attribute value); off < 0 means unknown.
+type hit struct {
+	off, length int
+	place       string // where, as a person names it: "<img src>", "CSS url() in <style>"
+	url         string // the URL as written, after decoding by its language
+	text, note  string // overrides of the default message and note
+}
+
+// anchor names the source construct a hit is inside: an attribute of an element, or the text
+// of an element (attr "#text"). occ counts earlier anchors with the same key, in tree order.
+type anchor struct {
+	tag, attr, value string
+}
+
+type found struct {
+	anchor anchor
+	occ    int
+	hits   []hit // offsets relative to the anchor's value or text
+}
+
+// checker holds the options of one Check call.
+type checker struct {
+	opts Options
+}
+
+// checkDoc checks an HTML document and returns its hits with offsets into src.
+func (c *checker) checkDoc(src string, depth int) []hit {
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		// x/net/html only fails on reader errors, which a string reader has none of.
+		return []hit{{off: 0, length: 1, place: "document", text: "cannot parse the document: " + err.Error()}}
+	}
+	w := walker{c: c, depth: depth, occ: map[anchor]int{}}
+	w.walk(doc)
+	if len(w.found) == 0 {
+		return nil
+	}
+	return locate(src, w.found)
+}
+
+type walker struct {
+	c     *checker
+	depth int
+	found []found
+	occ   map[anchor]int
+}
+
+func (w *walker) add(a anchor, hits []hit) {
+	if len(hits) == 0 {
+		return
+	}
+	n := w.occ[a]
+	w.occ[a] = n + 1
+	w.found = append(w.found, found{anchor: a, occ: n, hits: hits})
+}
+
+// walk visits every element in tree order, template contents included. It uses an explicit
+// stack, so a document nested ten thousand deep costs no recursion.
+func (w *walker) walk(root *html.Node) {
+	stack := []*html.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode {
+			w.element(n)
+		}
+		// Push children in reverse so that they pop in document order.
+		for ch := n.LastChild; ch != nil; ch = ch.PrevSibling {
+			stack = append(stack, ch)
+		}
+	}
+}
+
+func attrName(a html.Attribute) string {
+	if a.Namespace != "" {
+		return a.Namespace + ":" + strings.ToLower(a.Key)
+	}
+	return strings.ToLower(a.Key)
+}
+
+func getAttr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func textOf(n *html.Node) string {
+	if n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode {
+		return n.FirstChild.Data
+	}
+	var b strings.Builder
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type == html.TextNode {
+			b.WriteString(ch.Data)
+		}
+	}
+	return b.String()
+}
+
+func (w *walker) element(n *html.Node) {
+	tag := strings.ToLower(n.Data)
+	isHTML := n.Namespace == ""
+	for _, a := range n.Attr {
+		name := attrName(a)
+		an := anchor{tag, name, a.Val}
+		switch name {
+		case "src", "href", "action", "formaction", "poster", "data", "background", "icon",
+			"manifest", "xlink:href", "lowsrc", "dynsrc":
+			w.add(an, w.urlAttr(n, tag, name, a.Val))
+		case "srcset", "imagesrcset":
+			w.add(an, w.list(tag, name, srcsetURLs(a.Val)))
+		case "ping", "attributionsrc":
+			w.add(an, w.list(tag, name, spaceURLs(a.Val)))
+		case "style":
+			hits := w.c.checkCSS(a.Val, w.depth)
+			for i := range hits {
+				hits[i].place += ` in style=""`
+			}
+			w.add(an, hits)
+		case "srcdoc":
+			if tag == "iframe" && isHTML {
+				w.add(an, w.c.nestedDoc(a.Val, -1, 0, "<iframe srcdoc>", w.depth))
+			}
+		default:
+			// SVG and MathML presentation attributes (fill, filter, mask, clip-path, cursor…)
+			// take CSS values, and url() in them can reference an external document.
+			if !isHTML && !strings.HasPrefix(name, "data-") && containsFold(a.Val, "url(") {
+				w.add(an, w.c.checkCSS(a.Val, w.depth))
+			}
+		}
+	}
+	switch {
+	case tag == "style":
+		text := textOf(n)
+		hits := w.c.checkCSS(text, w.depth)
+		for i := range hits {
+			hits[i].place += " in <style>"
+		}
+		w.add(anchor{tag, "#text", text}, hits)
+	case tag == "script":
+		w.script(n)
+	case tag == "noscript" && isHTML:
+		// Scripting is on while we parse, so <noscript> holds raw text; a frame sandboxed
+		// without scripts parses and renders that text as markup.
+		text := textOf(n)
+		w.add(anchor{tag, "#text", text}, w.c.nestedDoc(text, 0, len(text), "<noscript>", w.depth))
+	case tag == "meta" && isHTML:
+		if he, ok := getAttr(n, "http-equiv"); ok && strings.EqualFold(strings.TrimSpace(he), "refresh") {
+			content, _ := getAttr(n, "content")
+			u, hasURL := refreshURL(content)
+			h := hit{off: -1, place: `<meta http-equiv="refresh">`, url: u,
+				note: "remove it: a bundle never navigates itself; open links with the SDK's openLink"}
+			if !hasURL {
+				h.text = `<meta http-equiv="refresh"> reloads the page from its server`
+			}
+			w.add(anchor{tag, "content", content}, []hit{h})
+		}
+	}
+}
+
+// refreshURL extracts the URL of a refresh declaration (HTML Standard, "shared declarative
+// refresh steps").
+func refreshURL(content string) (string, bool) {
+	s := strings.TrimLeft(content, " \t\n\f\r")
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	s = strings.TrimLeft(s[i:], " \t\n\f\r")
+	if s == "" || (s[0] != ';' && s[0] != ',') {
+		return "", false
+	}
+	s = strings.TrimLeft(s[1:], " \t\n\f\r")
+	if len(s) >= 3 && strings.EqualFold(s[:3], "url") {
+		rest := strings.TrimLeft(s[3:], " \t\n\f\r")
+		if strings.HasPrefix(rest, "=") {
+			s = strings.TrimLeft(rest[1:], " \t\n\f\r")
+		}
+	}
+	if s != "" && (s[0] == '"' || s[0] == '\'') {
+		q := s[0]
+		s = s[1:]
+		if j := strings.IndexByte(s, q); j >= 0 {
+			s = s[:j]
+		}
+	}
+	if s == "" {
+		return "", false
+	}
+	return s, true
+}
+
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) list(tag, name string, urls []span) []hit {
+	var hits []hit
+	for _, u := range urls {
+		if !isOwn(u.text) {
+			hits = append(hits, hit{off: u.off, length: len(u.text), place: fmt.Sprintf("<%s %s>", tag, name), url: u.text})
+		}
+	}
+	return hits
+}
+
+const (
+	noteInline = "inline it (bundle build does this for files inside the app) or use a data: URL; a bundle has no files beside it and no network"
+	noteLink   = "open links with the SDK's openLink, and name the host in the manifest's linkDomains (bundle check --link-domains HOST)"
+	noteForm   = "a bundle cannot submit a form anywhere: handle the submit event in a script and call a tool or the SDK"
+	noteImport = "bundle the module into the app (bundle build resolves imports from the app and node_modules) instead of loading it at run time"
+)
+
+// urlAttr judges one attribute that holds a single URL.
+func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
+	place := fmt.Sprintf("<%s %s>", tag, name)
+	switch {
+	case name == "href" && (tag == "a" || tag == "area"):
+		if isOwn(v) || linkAllowed(v, w.c.opts.LinkDomains) {
+			return nil
+		}
+		return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s links to %q, which is not an allowed link host", place, v), note: noteLink}}
+	case tag == "base" && name == "href":
+		if cleanURL(v) == "" {
+			return nil
+		}
+		return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("<base href> points every relative URL at %q", v), note: "remove <base>: every URL in a bundle is inline"}}
+	case name == "action" || name == "formaction":
+		if isOwn(v) {
+			return nil
+		}
+		return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s submits to %q, outside the bundle", place, v), note: noteForm}}
+	}
+	if !isOwn(v) {
+		h := hit{off: -1, place: place, url: v}
+		if tag == "link" {
+			rel, _ := getAttr(n, "rel")
+			rel = strings.ToLower(rel)
+			if strings.Contains(rel, "preconnect") || strings.Contains(rel, "dns-prefetch") {
+				h.note = "remove it: a bundle connects to nothing"
+			}
+		}
+		if tag == "script" {
+			h.note = noteImport
+		}
+		return []hit{h}
+	}
+	if !isData(v) {
+		return nil
+	}
+	// A data: URL whose payload is itself a document, a stylesheet or a module can load from
+	// the network in turn.
+	switch tag {
+	case "iframe", "frame", "object", "embed":
+		return w.c.nested(-1, 0, place, v, docHTML, w.depth)
+	case "script":
+		typ, hasType := getAttr(n, "type")
+		lang, hasLang := getAttr(n, "language")
+		switch kindOfScript(typ, hasType, lang, hasLang) {
+		case scriptModule:
+			return w.c.nested(-1, 0, place, v, docModule, w.depth)
+		case scriptClassic:
+			return w.c.nested(-1, 0, place, v, docClassic, w.depth)
+		}
+	case "link":
+		rel, _ := getAttr(n, "rel")
+		rel = " " + strings.ToLower(rel) + " "
+		if strings.Contains(rel, "modulepreload") {
+			return w.c.nested(-1, 0, place, v, docModule, w.depth)
+		}
+		if strings.Contains(rel, "stylesheet") || strings.Contains(rel, "preload") {
+			return w.c.nested(-1, 0, place, v, docCSS, w.depth)
+		}
+	}
+	return nil
+}
+
+func (w *walker) script(n *html.Node) {
+	typ, hasType := getAttr(n, "type")
+	lang, hasLang := getAttr(n, "language")
+	kind := kindOfScript(typ, hasType, lang, hasLang)
+	text := textOf(n)
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	var hits []hit
+	switch kind {
+	case scriptClassic:
+		hits = w.c.checkScript(text, false, "<script>", w.depth)
+	case scriptModule:
+		hits = w.c.checkScript(text, true, `<script type="module">`, w.depth)
+	case scriptImportMap:
+		hits = w.c.checkImportMap(text)
+		for i := range hits {
+			hits[i].note = "map specifiers to data: URLs, or bundle the modules into the app"
+		}
+	case scriptSpeculation:
+		hits = w.c.checkSpeculationRules(text)
+		for i := range hits {
+			hits[i].note = "remove the speculation rules: a bundle has nothing to prefetch"
+		}
+	}
+	for i := range hits {
+		if hits[i].note == "" {
+			hits[i].note = noteImport
+		}
+	}
+	w.add(anchor{"script", "#text", text}, hits)
+}
+
+// docKind is how a nested payload is read.
+type docKind int
+
+const (
+	docHTML docKind = iota
+	docCSS
+	docModule
+	docClassic
+)
+
+// nested decodes the data: URL u found at [at, at+n) and checks its payload as kind; every
+// hit inside is reported at the URL, since offsets inside an encoded payload name no place
+// in the file.
+func (c *checker) nested(at, n int, place, u string, kind docKind, depth int) []hit {
+	_, payload, ok := dataURL(u)
+	if !ok {
+		return nil
+	}
+	if depth+1 > maxDepth {
+		return []hit{{off: at, length: n, place: place, url: u, text: fmt.Sprintf("%s nests documents more than %d deep", place, maxDepth), note: "flatten the nesting; it is refused because it cannot be checked"}}
+	}
+	var inner []hit
+	s := string(payload)
+	switch kind {
+	case docHTML:
+		inner = c.checkDoc(s, depth+1)
+	case docCSS:
+		inner = c.checkCSS(s, depth+1)
+	case docModule:
+		inner = c.checkScript(s, true, "module", depth+1)
+	case docClassic:
+		inner = c.checkScript(s, false, "script", depth+1)
+	}
+	for i := range inner {
+		inner[i].off, inner[i].length = at, n
+		inner[i].place += " inside the data: URL of " + place
+	}
+	return inner
+}
+
+// nestedDoc checks the document src held in an attribute or element text. When exact is true,
+// src appears byte for byte in the file, so inner offsets stay valid relative to the anchor.
+func (c *checker) nestedDoc(src string, at, n int, place string, depth int) []hit {
+	if depth+1 > maxDepth {
+		return []hit{{off: at, length: n, place: place, text: fmt.Sprintf("%s nests documents more than %d deep", place, maxDepth), note: "flatten the nesting; it is refused because it cannot be checked"}}
+	}
+	inner := c.checkDoc(src, depth+1)
+	for i := range inner {
+		inner[i].place += " inside " + place
+	}
+	return inner
+}
+

@@ -1,0 +1,102 @@
+// Package offline proves that an HTML document loads nothing from outside itself, or says
+// where it would.
+//
+//	findings, err := offline.Check("app.html", src, offline.Options{LinkDomains: []string{"example.com"}})
+//	if err != nil { … }            // the checker itself failed
+//	for _, f := range findings {    // each place that would load, with file:line:col
+//		fmt.Println(f.Message)
+//	}
+//
+// It reads the document as a browser builds it (golang.org/x/net/html's parser: foreign
+// content, raw-text elements, the first of duplicated attributes, misnested tags) and judges
+// every place a browser loads or navigates from: URL attributes on HTML and SVG elements,
+// srcset, imagesrcset, ping and attributionsrc lists, <base href>, <meta http-equiv=refresh>,
+// CSS in <style> and style="" (url(), @import, image-set(), read with a CSS tokenizer), script
+// imports (found by esbuild's parser), import maps and speculation rules, and nested documents:
+// iframe srcdoc, <noscript>, <template>, and data: URLs whose payload is a document, a
+// stylesheet or a module.
+//
+// # Guarantees
+//
+// A URL is the document's own only when, after entity decoding and the URL parser's cleaning
+// (C0 controls and spaces trimmed, tabs and newlines removed), it is empty, a fragment, or a
+// data:, blob:, javascript:, mailto:, tel:, about:blank or about:srcdoc URL. Relative URLs
+// load (a bundle has no files beside it). Where the checker cannot prove a construct clean (a
+// module script that does not parse, nesting deeper than eight documents) it refuses it.
+// Check never panics and runs in time and memory linear in the input, for any bytes.
+package offline
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// Options configures Check. The zero value allows no links.
+type Options struct {
+	// LinkDomains lists the hosts that <a href> and <area href> may point at with an http: or
+	// https: URL. "*.example.com" allows every subdomain of example.com. Nothing else that
+	// loads (forms, ping, <base>, refresh) is ever allowed by this list.
+	LinkDomains []string
+}
+
+// Finding is one place in a document that would load something from outside it.
+type Finding struct {
+	diag.Message
+	// Place names the construct: "<img src>", "CSS url() in <style>", "import in <script type="module">".
+	Place string `json:"place"`
+	// URL is the URL as written, after the decoding its language applies.
+	URL string `json:"url"`
+}
+
+// Findings is the result of Check, in document order. The caller owns it.
+type Findings []Finding
+
+// Diagnostics returns the findings as a diag.List, for rendering.
+func (fs Findings) Diagnostics() diag.List {
+	l := make(diag.List, len(fs))
+	for i, f := range fs {
+		l[i] = f.Message
+	}
+	return l
+}
+
+// Check checks the document src, named name in the findings, and returns every place that
+// would load something from outside it. The error is non-nil only when the checker itself
+// failed; a document with findings returns them and a nil error. Check is safe for concurrent
+// use.
+func Check(name string, src []byte, opts Options) (fs Findings, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("offline check of %s: internal error: %v", name, r)
+		}
+	}()
+	c := &checker{opts: opts}
+	hits := c.checkDoc(string(src), 0)
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
+	fs = make(Findings, 0, len(hits))
+	seen := map[string]bool{}
+	for _, h := range hits {
+		f := Finding{Place: h.place, URL: h.url}
+		f.File = name
+		f.Text = h.text
+		if f.Text == "" {
+			f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
+		}
+		f.Note = h.note
+		if f.Note == "" {
+			f.Note = noteInline
+		}
+		f.Message.Place(src, h.off, h.length)
+		// A reconstructed formatting element repeats its start tag's attributes in the tree;
+		// report each place once.
+		key := fmt.Sprintf("%d:%s:%s", h.off, h.place, h.url)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		fs = append(fs, f)
+	}
+	return fs, nil
+}

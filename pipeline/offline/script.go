@@ -1,0 +1,235 @@
+package offline
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// scriptKind is what a <script> element's type makes of its text (HTML Standard, "prepare the
+// script element", step 8).
+type scriptKind int
+
+const (
+	scriptIgnored scriptKind = iota // a data block: never run, loads nothing
+	scriptClassic
+	scriptModule
+	scriptImportMap
+	scriptSpeculation
+)
+
+func kindOfScript(typ string, hasType bool, lang string, hasLang bool) scriptKind {
+	t := strings.ToLower(strings.Trim(typ, " \t\n\f\r"))
+	switch {
+	case !hasType && !hasLang, hasType && t == "", !hasType && lang == "":
+		return scriptClassic
+	case !hasType:
+		if isJSMIME("text/" + strings.ToLower(lang)) {
+			return scriptClassic
+		}
+		return scriptIgnored
+	case isJSMIME(t):
+		return scriptClassic
+	case t == "module":
+		return scriptModule
+	case t == "importmap":
+		return scriptImportMap
+	case t == "speculationrules":
+		return scriptSpeculation
+	}
+	return scriptIgnored
+}
+
+// isJSMIME reports whether t is a JavaScript MIME type essence (MIME Sniffing Standard §4.6).
+func isJSMIME(t string) bool {
+	if i := strings.IndexByte(t, ';'); i >= 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	switch t {
+	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
+		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
+		"text/javascript1.1", "text/javascript1.2", "text/javascript1.3", "text/javascript1.4",
+		"text/javascript1.5", "text/jscript", "text/livescript", "text/x-ecmascript",
+		"text/x-javascript":
+		return true
+	}
+	return false
+}
+
+// importRecord is one import that esbuild found in a script.
+type importRecord struct {
+	specifier string
+	dynamic   bool
+}
+
+
+// scriptImports returns the literal specifiers of every static import, export … from and
+// import() in src, found by esbuild's parser rather than by pattern. A script that does not
+// parse loads nothing in the browser either; its syntax error is returned so that the caller
+// can refuse what it cannot prove clean.
+func scriptImports(src string) ([]importRecord, error) {
+	// Keywords cannot be written with escapes, so a script without the word loads nothing.
+	if !strings.Contains(src, "import") {
+		return nil, nil
+	}
+	var recs []importRecord
+	plugin := api.Plugin{
+		Name: "record-imports",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				switch a.Kind {
+				case api.ResolveJSImportStatement, api.ResolveJSDynamicImport:
+					recs = append(recs, importRecord{specifier: a.Path, dynamic: a.Kind == api.ResolveJSDynamicImport})
+				}
+				return api.OnResolveResult{Path: a.Path, External: true}, nil
+			})
+		},
+	}
+	res := api.Build(api.BuildOptions{
+		Stdin:    &api.StdinOptions{Contents: src, Loader: api.LoaderJS, Sourcefile: "script.js"},
+		Bundle:   true,
+		Write:    false,
+		Format:   api.FormatESModule,
+		Platform: api.PlatformNeutral,
+		LogLevel: api.LogLevelSilent,
+		Plugins:  []api.Plugin{plugin},
+		// Only the parse matters: keep esbuild from doing work it does not need.
+		TreeShaking: api.TreeShakingFalse,
+		Target:      api.ESNext,
+	})
+	if len(res.Errors) > 0 {
+		e := res.Errors[0]
+		if e.Location != nil {
+			return recs, fmt.Errorf("line %d:%d: %s", e.Location.Line, e.Location.Column+1, e.Text)
+		}
+		return recs, fmt.Errorf("%s", e.Text)
+	}
+	return recs, nil
+}
+
+// checkScript reports the imports of a classic or module script whose specifiers are not own.
+// A data: module is checked in turn, since its own imports load too.
+func (c *checker) checkScript(src string, module bool, place string, depth int) []hit {
+	recs, err := scriptImports(src)
+	var hits []hit
+	if err != nil {
+		hits = append(hits, hit{off: -1, place: place, url: "",
+			text: fmt.Sprintf("cannot read the imports of this script: %v", err),
+			note: "fix the syntax error; a script whose imports cannot be read is refused, since it may load something"})
+	}
+	from := 0
+	for _, r := range recs {
+		at, n := findSpecifier(src, r.specifier, from)
+		if at >= 0 {
+			from = at + n
+		}
+		what := "import"
+		if r.dynamic {
+			what = "import()"
+		}
+		pl := what + " in " + place
+		if isOwn(r.specifier) {
+			if isData(r.specifier) {
+				hits = append(hits, c.nested(at, n, pl, r.specifier, docModule, depth)...)
+			}
+			continue
+		}
+		hits = append(hits, hit{off: at, length: n, place: pl, url: r.specifier})
+	}
+	return hits
+}
+
+// findSpecifier finds the quoted specifier in src at or after from, returning its offset and
+// length (quotes included), or -1 when it is written with escapes.
+func findSpecifier(src, spec string, from int) (int, int) {
+	for _, q := range []string{`"`, `'`, "`"} {
+		needle := q + spec + q
+		if i := strings.Index(src[from:], needle); i >= 0 {
+			return from + i, len(needle)
+		}
+		if i := strings.Index(src, needle); i >= 0 {
+			return i, len(needle)
+		}
+	}
+	return -1, 0
+}
+
+// checkImportMap reports every address an import map maps a specifier to, and every scope
+// URL, that is not own. A map that is not valid JSON is ignored by the browser and loads
+// nothing.
+func (c *checker) checkImportMap(src string) []hit {
+	var m struct {
+		Imports map[string]any            `json:"imports"`
+		Scopes  map[string]map[string]any `json:"scopes"`
+	}
+	if json.Unmarshal([]byte(src), &m) != nil {
+		return nil
+	}
+	var hits []hit
+	addMap := func(mm map[string]any) {
+		for _, k := range sortedKeys(mm) {
+			if s, ok := mm[k].(string); ok && !isOwn(s) {
+				at, n := findSpecifier(src, jsonEscape(s), 0)
+				hits = append(hits, hit{off: at, length: n, place: "import map entry " + strconvQuote(k), url: s})
+			}
+		}
+	}
+	addMap(m.Imports)
+	for _, scope := range sortedKeys(m.Scopes) {
+		addMap(m.Scopes[scope])
+	}
+	return hits
+}
+
+// checkSpeculationRules reports every URL a speculation-rules script would prefetch or
+// prerender (its "urls" lists).
+func (c *checker) checkSpeculationRules(src string) []hit {
+	var v any
+	if json.Unmarshal([]byte(src), &v) != nil {
+		return nil
+	}
+	var hits []hit
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch t := v.(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(t) {
+				walk(t[k], k)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e, key)
+			}
+		case string:
+			if key == "urls" && !isOwn(t) {
+				at, n := findSpecifier(src, jsonEscape(t), 0)
+				hits = append(hits, hit{off: at, length: n, place: "speculation rules url", url: t})
+			}
+		}
+	}
+	walk(v, "")
+	return hits
+}
+
+func jsonEscape(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// sortedKeys returns m's keys in order, so that findings never depend on map order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,255 @@
+package offline
+
+import (
+	"encoding/base64"
+	"net/url"
+	"strings"
+)
+
+// cleanURL returns s as the URL parser sees it: leading and trailing C0 controls and spaces
+// stripped, and ASCII tab and newline removed anywhere (URL Standard, "basic URL parser", steps
+// 1 and 3). Entities are already decoded by the HTML parser.
+func cleanURL(s string) string {
+	i, j := 0, len(s)
+	for i < j && s[i] <= 0x20 {
+		i++
+	}
+	for j > i && s[j-1] <= 0x20 {
+		j--
+	}
+	s = s[i:j]
+	if strings.ContainsAny(s, "\t\n\r") {
+		s = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return s
+}
+
+// scheme returns the lower-cased scheme of a cleaned URL and the rest after its colon, or "" when
+// the URL has none (a relative reference).
+func scheme(s string) (string, string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.ToLower(s[:i]), s[i+1:]
+		default:
+			return "", s
+		}
+	}
+	return "", s
+}
+
+// isOwn reports whether the raw URL u stays inside the document: empty, a fragment, or a scheme
+// that fetches nothing from a server (data:, blob:, javascript:, mailto:, tel:, about:blank,
+// about:srcdoc). Everything else loads, relative paths included, since a bundle has no files
+// beside it.
+func isOwn(u string) bool {
+	c := cleanURL(u)
+	if c == "" || c[0] == '#' {
+		return true
+	}
+	sch, rest := scheme(c)
+	switch sch {
+	case "data", "blob", "javascript", "mailto", "tel":
+		return true
+	case "about":
+		if i := strings.IndexAny(rest, "?#"); i >= 0 {
+			rest = rest[:i]
+		}
+		return rest == "blank" || rest == "srcdoc"
+	}
+	return false
+}
+
+// isData reports whether the raw URL is a data: URL.
+func isData(u string) bool {
+	sch, _ := scheme(cleanURL(u))
+	return sch == "data"
+}
+
+// dataURL decodes a data: URL as the Fetch Standard's "data: URL processor" does: the media
+// type before the first comma, the payload percent-decoded, then base64-decoded when the type
+// ends in ";base64". It returns the lower-cased MIME essence ("text/plain" when absent) and the
+// payload; ok is false when the URL is not a data: URL or its payload does not decode, in which
+// case the browser fetches nothing from it.
+func dataURL(u string) (mime string, payload []byte, ok bool) {
+	sch, rest := scheme(cleanURL(u))
+	if sch != "data" {
+		return "", nil, false
+	}
+	comma := strings.IndexByte(rest, ',')
+	if comma < 0 {
+		return "", nil, false
+	}
+	typ := strings.TrimSpace(rest[:comma])
+	body := percentDecode(rest[comma+1:])
+	b64 := false
+	if i := strings.LastIndexByte(typ, ';'); i >= 0 {
+		if strings.EqualFold(strings.TrimSpace(typ[i+1:]), "base64") {
+			b64 = true
+			typ = typ[:i]
+		}
+	}
+	if i := strings.IndexByte(typ, ';'); i >= 0 {
+		typ = typ[:i]
+	}
+	mime = strings.ToLower(strings.TrimSpace(typ))
+	if mime == "" {
+		mime = "text/plain"
+	}
+	if !b64 {
+		return mime, body, true
+	}
+	// Forgiving base64 (Infra Standard): ASCII whitespace removed, padding optional.
+	clean := make([]byte, 0, len(body))
+	for _, c := range body {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' {
+			clean = append(clean, c)
+		}
+	}
+	s := strings.TrimRight(string(clean), "=")
+	dec, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		return mime, nil, false
+	}
+	return mime, dec, true
+}
+
+// percentDecode decodes %XX sequences and leaves every other byte, a malformed % included, as
+// it is (URL Standard, "percent-decode").
+func percentDecode(s string) []byte {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// srcsetURLs splits a srcset or imagesrcset value into its candidates' URLs as the HTML
+// Standard's "parse a srcset attribute" does, returning each URL with its byte offset in s.
+func srcsetURLs(s string) []span {
+	var out []span
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) {
+			i++
+		}
+		u := s[start:i]
+		if strings.HasSuffix(u, ",") {
+			u = strings.TrimRight(u, ",")
+			if u != "" {
+				out = append(out, span{start, u})
+			}
+			continue
+		}
+		out = append(out, span{start, u})
+		// Descriptors run to the next comma outside parentheses.
+		depth := 0
+		for i < len(s) {
+			c := s[i]
+			if c == '(' {
+				depth++
+			} else if c == ')' && depth > 0 {
+				depth--
+			} else if c == ',' && depth == 0 {
+				i++
+				break
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// spaceURLs splits a space-separated URL list (ping, attributionsrc).
+func spaceURLs(s string) []span {
+	var out []span
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+			i++
+		}
+		start := i
+		for i < len(s) && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+			i++
+		}
+		if i > start {
+			out = append(out, span{start, s[start:i]})
+		}
+	}
+	return out
+}
+
+// span is a substring and its byte offset in the string it came from.
+type span struct {
+	off  int
+	text string
+}
+
+// linkAllowed reports whether u is an http: or https: URL whose host is one of hosts, where a
+// host "*.example.com" allows every subdomain of example.com (but not example.com itself).
+func linkAllowed(u string, hosts []string) bool {
+	if len(hosts) == 0 {
+		return false
+	}
+	c := cleanURL(u)
+	sch, rest := scheme(c)
+	if sch != "http" && sch != "https" {
+		return false
+	}
+	// The URL parser treats backslashes as slashes in special schemes.
+	rest = strings.ReplaceAll(rest, "\\", "/")
+	p, err := url.Parse(sch + ":" + rest)
+	if err != nil || p.User != nil {
+		return false
+	}
+	host := strings.ToLower(p.Hostname())
+	if host == "" {
+		return false
+	}
+	for _, h := range hosts {
+		h = strings.ToLower(h)
+		if suffix, ok := strings.CutPrefix(h, "*."); ok {
+			if strings.HasSuffix(host, "."+suffix) {
+				return true
+			}
+		} else if host == h {
+			return true
+		}
+	}
+	return false
+}
