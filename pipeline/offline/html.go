@@ -382,4 +382,3 @@ func (c *checker) nestedDoc(src string, at, n int, place string, depth int) []hi
 	}
 	return inner
 }
-

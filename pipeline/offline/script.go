@@ -65,7 +65,6 @@ type importRecord struct {
 	dynamic   bool
 }
 
-
 // scriptImports returns the literal specifiers of every static import, export … from and
 // import() in src, found by esbuild's parser rather than by pattern. A script that does not
 // parse loads nothing in the browser either; its syntax error is returned so that the caller
