@@ -10,7 +10,6 @@
 package diag
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -136,26 +135,51 @@ func (e *ListError) Error() string {
 	return strings.Join(parts, "; ")
 }
 
+// Lines indexes the line starts of a source, so that placing many messages in one file costs a
+// binary search each rather than a scan from the start.
+type Lines struct {
+	src    []byte
+	starts []int
+}
+
+// NewLines indexes src. The Lines keeps src; the caller must not modify it.
+func NewLines(src []byte) *Lines {
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &Lines{src: src, starts: starts}
+}
+
 // Place sets m.Line, m.Column and m.LineText from a byte offset into src, and clamps Length to the
 // line. Offsets outside src are clamped to its ends.
 func (m *Message) Place(src []byte, off, length int) {
+	m.PlaceIn(NewLines(src), off, length)
+}
+
+// PlaceIn is Place over an indexed source.
+func (m *Message) PlaceIn(ls *Lines, off, length int) {
+	src := ls.src
 	if off < 0 {
 		off = 0
 	}
 	if off > len(src) {
 		off = len(src)
 	}
-	start := bytes.LastIndexByte(src[:off], '\n') + 1
-	end := bytes.IndexByte(src[off:], '\n')
-	if end < 0 {
-		end = len(src)
-	} else {
-		end += off
+	li := sort.SearchInts(ls.starts, off+1) - 1
+	start := ls.starts[li]
+	end := len(src)
+	if li+1 < len(ls.starts) {
+		end = ls.starts[li+1] - 1
 	}
-	m.Line = bytes.Count(src[:start], []byte{'\n'}) + 1
+	m.Line = li + 1
 	m.Column = off - start + 1
 	line := src[start:end]
-	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
 	// A minified bundle has one enormous line: keep a window around the column so the caret
 	// still points at the right byte.
 	const window = 120

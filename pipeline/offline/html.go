@@ -63,6 +63,8 @@ func (w *walker) add(a anchor, hits []hit) {
 	if len(hits) == 0 {
 		return
 	}
+	// The tokenizer lower-cases names; the parser restores SVG's mixed case (foreignObject).
+	a.tag, a.attr = strings.ToLower(a.tag), strings.ToLower(a.attr)
 	n := w.occ[a]
 	w.occ[a] = n + 1
 	w.found = append(w.found, found{anchor: a, occ: n, hits: hits})
@@ -85,16 +87,19 @@ func (w *walker) walk(root *html.Node) {
 	}
 }
 
+// attrName returns an attribute's name as written, namespace prefix included. The parser has
+// already lower-cased HTML names; SVG's adjusted names (viewBox) keep their case, and none of
+// them is a name this package looks for.
 func attrName(a html.Attribute) string {
 	if a.Namespace != "" {
-		return a.Namespace + ":" + strings.ToLower(a.Key)
+		return a.Namespace + ":" + a.Key
 	}
-	return strings.ToLower(a.Key)
+	return a.Key
 }
 
 func getAttr(n *html.Node, key string) (string, bool) {
 	for _, a := range n.Attr {
-		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+		if a.Namespace == "" && a.Key == key {
 			return a.Val, true
 		}
 	}
@@ -115,7 +120,7 @@ func textOf(n *html.Node) string {
 }
 
 func (w *walker) element(n *html.Node) {
-	tag := strings.ToLower(n.Data)
+	tag := n.Data
 	isHTML := n.Namespace == ""
 	for _, a := range n.Attr {
 		name := attrName(a)
@@ -141,7 +146,7 @@ func (w *walker) element(n *html.Node) {
 		default:
 			// SVG and MathML presentation attributes (fill, filter, mask, clip-path, cursor…)
 			// take CSS values, and url() in them can reference an external document.
-			if !isHTML && !strings.HasPrefix(name, "data-") && containsFold(a.Val, "url(") {
+			if !isHTML && !strings.HasPrefix(name, "data-") && hasURLFunc(a.Val) {
 				w.add(an, w.c.checkCSS(a.Val, w.depth))
 			}
 		}
@@ -149,11 +154,14 @@ func (w *walker) element(n *html.Node) {
 	switch {
 	case tag == "style":
 		text := textOf(n)
-		hits := w.c.checkCSS(text, w.depth)
-		for i := range hits {
-			hits[i].place += " in <style>"
+		check := func() []hit {
+			hits := w.c.checkCSS(text, w.depth)
+			for i := range hits {
+				hits[i].place += " in <style>"
+			}
+			return hits
 		}
-		w.add(anchor{tag, "#text", text}, hits)
+		w.add(anchor{tag, "#text", text}, check())
 	case tag == "script":
 		w.script(n)
 	case tag == "noscript" && isHTML:
@@ -207,11 +215,19 @@ func refreshURL(content string) (string, bool) {
 	return s, true
 }
 
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+// hasURLFunc reports whether s may contain a url( function, with any case or escapes in its
+// name: a cheap test before running the CSS tokenizer on an attribute.
+func hasURLFunc(s string) bool {
+	for i := strings.IndexByte(s, '('); i >= 0; {
+		// An escape may end in one whitespace character: ur\4c (.
+		if i > 0 && (s[i-1] == 'l' || s[i-1] == 'L' || s[i-1] == '\\' || isHex(s[i-1]) || s[i-1] <= ' ') {
 			return true
 		}
+		j := strings.IndexByte(s[i+1:], '(')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
 	}
 	return false
 }
@@ -305,19 +321,24 @@ func (w *walker) script(n *html.Node) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
+	w.add(anchor{"script", "#text", text}, w.c.scriptHits(kind, text, w.depth))
+}
+
+// scriptHits checks the text of a script element of the given kind.
+func (c *checker) scriptHits(kind scriptKind, text string, depth int) []hit {
 	var hits []hit
 	switch kind {
 	case scriptClassic:
-		hits = w.c.checkScript(text, false, "<script>", w.depth)
+		hits = c.checkScript(text, false, "<script>", depth)
 	case scriptModule:
-		hits = w.c.checkScript(text, true, `<script type="module">`, w.depth)
+		hits = c.checkScript(text, true, `<script type="module">`, depth)
 	case scriptImportMap:
-		hits = w.c.checkImportMap(text)
+		hits = c.checkImportMap(text)
 		for i := range hits {
 			hits[i].note = "map specifiers to data: URLs, or bundle the modules into the app"
 		}
 	case scriptSpeculation:
-		hits = w.c.checkSpeculationRules(text)
+		hits = c.checkSpeculationRules(text)
 		for i := range hits {
 			hits[i].note = "remove the speculation rules: a bundle has nothing to prefetch"
 		}
@@ -327,7 +348,7 @@ func (w *walker) script(n *html.Node) {
 			hits[i].note = noteImport
 		}
 	}
-	w.add(anchor{"script", "#text", text}, hits)
+	return hits
 }
 
 // docKind is how a nested payload is read.

@@ -29,6 +29,7 @@ package offline
 import (
 	"fmt"
 	"sort"
+	"unsafe"
 
 	"github.com/miniapp/bundle/pipeline/diag"
 )
@@ -65,7 +66,7 @@ func (fs Findings) Diagnostics() diag.List {
 // Check checks the document src, named name in the findings, and returns every place that
 // would load something from outside it. The error is non-nil only when the checker itself
 // failed; a document with findings returns them and a nil error. Check is safe for concurrent
-// use.
+// use. Check does not modify src, and src must not be modified until Check returns.
 func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -73,10 +74,15 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 		}
 	}()
 	c := &checker{opts: opts}
-	hits := c.checkDoc(string(src), 0)
+	// The document is read as a string without copying it: Check never writes to src.
+	hits := c.checkDoc(unsafe.String(unsafe.SliceData(src), len(src)), 0)
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
 	fs = make(Findings, 0, len(hits))
 	seen := map[string]bool{}
+	var lines *diag.Lines
+	if len(hits) > 0 {
+		lines = diag.NewLines(src)
+	}
 	for _, h := range hits {
 		f := Finding{Place: h.place, URL: h.url}
 		f.File = name
@@ -88,7 +94,7 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 		if f.Note == "" {
 			f.Note = noteInline
 		}
-		f.Message.Place(src, h.off, h.length)
+		f.Message.PlaceIn(lines, h.off, h.length)
 		// A reconstructed formatting element repeats its start tag's attributes in the tree;
 		// report each place once.
 		key := fmt.Sprintf("%d:%s:%s", h.off, h.place, h.url)

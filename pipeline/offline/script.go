@@ -70,8 +70,9 @@ type importRecord struct {
 // parse loads nothing in the browser either; its syntax error is returned so that the caller
 // can refuse what it cannot prove clean.
 func scriptImports(src string) ([]importRecord, error) {
-	// Keywords cannot be written with escapes, so a script without the word loads nothing.
-	if !strings.Contains(src, "import") {
+	// Keywords (contextual ones included) cannot be written with escapes, so a script in which
+	// neither "import" nor both "export" and "from" stand as whole words has no import record.
+	if !hasWord(src, "import") && !(hasWord(src, "export") && hasWord(src, "from")) {
 		return nil, nil
 	}
 	var recs []importRecord
@@ -231,4 +232,25 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// hasWord reports whether w occurs in src with no ASCII identifier character (or backslash, which
+// starts an escape) on either side. Non-ASCII neighbours count as boundaries, so that the test
+// never misses a keyword next to a Unicode space; it may only over-report.
+func hasWord(src, w string) bool {
+	isID := func(c byte) bool {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$' || c == '\\'
+	}
+	for from := 0; ; {
+		i := strings.Index(src[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isID(src[i-1])) && (end == len(src) || !isID(src[end])) {
+			return true
+		}
+		from = i + 1
+	}
 }

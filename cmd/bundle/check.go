@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/miniapp/bundle/pipeline/offline"
+)
+
+func runCheck(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "check", "FILE...",
+		"Check that each HTML file loads nothing from outside itself: every URL attribute, srcset,\n"+
+			"CSS url()/@import/image-set(), script import, import map, srcdoc and data: document.\n"+
+			"FILE - reads standard input.",
+		`  # check a built bundle
+  bundle check dist/hello.html
+
+  # allow <a href> links to these hosts, as the manifest's linkDomains does
+  bundle check --link-domains example.com,*.docs.example.com page.html
+
+  # annotate a GitHub Actions run
+  bundle check --format github dist/*.html
+`)
+	format := fs.String("format", "text", "output `format`: text, json or github")
+	links := fs.String("link-domains", "", "comma-separated `hosts` that <a href> may link to")
+	if code, ok := parseFlags(e, fs, args); !ok {
+		return code
+	}
+	if !validFormat(e, "check", *format) {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "bundle check: no files given\nRun \"bundle check -h\" for usage.")
+		return exitUsage
+	}
+	opts := offline.Options{}
+	for _, h := range strings.Split(*links, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			opts.LinkDomains = append(opts.LinkDomains, h)
+		}
+	}
+	type fileResult struct {
+		File     string           `json:"file"`
+		Findings offline.Findings `json:"findings"`
+	}
+	all := offline.Findings{}
+	var files []fileResult
+	for _, name := range fs.Args() {
+		src, err := readInput(e, name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
+			return exitUsage
+		}
+		display := name
+		if name == "-" {
+			display = "<stdin>"
+		}
+		found, err := offline.Check(display, src, opts)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
+			return exitInternal
+		}
+		all = append(all, found...)
+		files = append(files, fileResult{File: display, Findings: found})
+	}
+	switch *format {
+	case "json":
+		out := struct {
+			SchemaVersion int              `json:"schema_version"`
+			Clean         bool             `json:"clean"`
+			Findings      offline.Findings `json:"findings"`
+		}{1, len(all) == 0, all}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return exitInternal
+		}
+	case "github":
+		printDiagnostics(e, e.stdout, "github", all.Diagnostics())
+	default:
+		printDiagnostics(e, e.stderr, "text", all.Diagnostics())
+		for _, f := range files {
+			if len(f.Findings) == 0 {
+				fmt.Fprintf(e.stdout, "%s: clean\n", f.File)
+			}
+		}
+		if len(all) > 0 {
+			fmt.Fprintf(e.stderr, "%d %s would load from outside the bundle\n", len(all), plural(len(all), "place", "places"))
+		}
+	}
+	if len(all) > 0 {
+		return exitRefused
+	}
+	return exitOK
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// readInput reads a named file, or standard input for "-". A directory is a usage error.
+func readInput(e *env, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(e.stdin)
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give the HTML files to check (bundle build checks what it builds)", name)
+	}
+	return os.ReadFile(name)
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// Exit codes, stable for CI.
+const (
+	exitOK       = 0 // built, clean, verified
+	exitRefused  = 1 // the input is refused: manifest, offline check, size budget, hash mismatch
+	exitUsage    = 2 // bad flags or arguments, or a file that cannot be read
+	exitInternal = 3 // the tool itself failed
+)
+
+// env is what a command may touch: its streams and whether stderr is a colour terminal.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	color          bool
+}
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, e *env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"build", "build app folders into one offline HTML file each, with a registry entry", runBuild},
+		{"check", "check that HTML files load nothing from outside themselves", runCheck},
+		{"version", "print the version of bundle", runVersion},
+	}
+}
+
+const exitCodesHelp = `Exit codes:
+  0  ok: built, clean
+  1  the input is refused: manifest, esbuild error, offline check, size budget, hash mismatch
+  2  usage: bad flags or arguments, a file or folder that cannot be read
+  3  bundle itself failed
+`
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "bundle turns a mini app into one offline HTML file pinned by SHA-256.\n\nUsage:\n  bundle <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"bundle <command> -h\" for a command's flags and examples.\n\n%s", exitCodesHelp)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "bundle: internal error: %v\n", r)
+			code = exitInternal
+		}
+	}()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, color: isColorTerminal(stderr)}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	case "-version", "--version":
+		name = "version"
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "bundle: unknown command %q%s\n\n", name, didYouMean(name, commandNames()))
+	usage(stderr)
+	return exitUsage
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// flagSet is a command's flags with its help text.
+type flagSet struct {
+	*flag.FlagSet
+	help func(w io.Writer)
+}
+
+// newFlags returns a FlagSet whose -h prints the command's usage and examples on stdout.
+func newFlags(e *env, name, argsUsage, about, examples string) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	help := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: bundle %s [flags] %s\n\n%s\n\nFlags:\n", name, argsUsage, about)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		fmt.Fprintf(w, "\nExamples:\n%s\n%s", examples, exitCodesHelp)
+	}
+	return &flagSet{FlagSet: fs, help: help}
+}
+
+// parseFlags parses args, printing help for -h (exit 0) and an error with the likely fix for an
+// unknown flag (exit 2). ok is false when the command should return code.
+func parseFlags(e *env, fs *flagSet, args []string) (code int, ok bool) {
+	err := fs.Parse(args)
+	if err == nil {
+		return 0, true
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.help(e.stdout)
+		return exitOK, false
+	}
+	msg := err.Error()
+	if name, found := strings.CutPrefix(msg, "flag provided but not defined: -"); found {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		msg += didYouMean(strings.TrimLeft(name, "-"), names)
+	}
+	fmt.Fprintf(e.stderr, "bundle %s: %s\nRun \"bundle %s -h\" for usage.\n", fs.Name(), msg, fs.Name())
+	return exitUsage, false
+}
+
+// didYouMean suggests the closest of names to s, or returns "".
+func didYouMean(s string, names []string) string {
+	best, bestD := "", 3
+	sort.Strings(names)
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func isColorTerminal(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// printDiagnostics renders l on w in the chosen format (text, json or github).
+func printDiagnostics(e *env, w io.Writer, format string, l diag.List) {
+	switch format {
+	case "github":
+		io.WriteString(w, diag.FormatGitHub(l))
+	default:
+		io.WriteString(w, diag.FormatText(l, e.color && w == e.stderr))
+	}
+}
+
+func validFormat(e *env, cmd, format string) bool {
+	switch format {
+	case "text", "json", "github":
+		return true
+	}
+	fmt.Fprintf(e.stderr, "bundle %s: unknown --format %q%s; use text, json or github\n", cmd, format, didYouMean(format, []string{"text", "json", "github"}))
+	return false
+}

@@ -1,0 +1,128 @@
+package offline
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+var (
+	benchOnce sync.Once
+	benchDoc  []byte
+)
+
+// realisticBundle builds a 5 MB single-file app in the proportions a build emits: about 0.8 MB
+// of CSS with data: URLs, an inline SVG sprite and a table of about 10,000 elements, and a 3 MB
+// inline module script (React renders at run time, so most of a built app is script) full of
+// URL strings that are not loads, and of words such as "important" and "importNode" that are
+// not the import keyword.
+func realisticBundle() []byte {
+	benchOnce.Do(func() {
+		var b bytes.Buffer
+		b.WriteString("<!doctype html><html lang=en><head><meta charset=utf-8><title>Orders</title><style>")
+		icon := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAR0lEQVQ4y2NgGAWjYBSMglEwCkbBKBgFo2AUjIJRMAoAAAD", 4)
+		for i := 0; b.Len() < 800_000; i++ {
+			fmt.Fprintf(&b, ".c%d{background:url(data:image/png;base64,%s) no-repeat;color:#%06x!important;padding:%dpx}\n", i, icon, i*2654435761&0xffffff, i%17)
+		}
+		b.WriteString("</style></head><body><svg style=display:none>")
+		for i := 0; i < 1500; i++ {
+			fmt.Fprintf(&b, `<symbol id="i%d" viewBox="0 0 24 24"><path fill="url(#g%d)" d="M%d 2L2 7l10 5 10-5-10-5zM2 17l10 5 10-5M2 12l10 5 10-5 %s"/></symbol>`+"\n", i, i%8, i%24, strings.Repeat("l1 1 ", 40))
+		}
+		b.WriteString("</svg><div id=root><table><tbody>")
+		for i := 0; i < 1500; i++ {
+			fmt.Fprintf(&b, `<tr class="c%d" data-id="%d"><td><a href="#o%d" title="https://orders.example/%d">Order %d</a></td><td><svg width=16 height=16><use href="#i%d"/></svg></td><td style="background:url(data:image/png;base64,iVBORw0KGgo=)">%d.%02d</td></tr>`+"\n", i%4000, i, i, i, i, i, i*7, i%100)
+		}
+		b.WriteString("</tbody></table></div><script type=module>\n")
+		for i := 0; b.Len() < 5_000_000; i++ {
+			fmt.Fprintf(&b, "const u%d=\"https://api.example/v1/orders/%d?expand=items\",d%d={href:'https://docs.example/%d',img:\"url(https://cdn.example/%d.png)\",n:%d};function f%d(x){x.style.setProperty('color','red','important');return x>%d?u%d+d%d.href:\"<img src=https://x.example/%d.png>\"}\n", i, i, i, i, i, i, i, i, i, i, i)
+		}
+		b.WriteString("</script></body></html>\n")
+		benchDoc = b.Bytes()
+	})
+	return benchDoc
+}
+
+func BenchmarkCheck(b *testing.B) {
+	doc := realisticBundle()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		fs, err := Check("bench.html", doc, Options{})
+		if err != nil || len(fs) != 0 {
+			b.Fatalf("err %v, %d findings: %v", err, len(fs), fs)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(peakHeap(func() { Check("bench.html", doc, Options{}) })/float64(len(doc)), "peak-heap/input")
+}
+
+// peakHeap runs f once and returns the most heap in use above the starting point, sampled
+// every 50µs from runtime/metrics while f runs.
+func peakHeap(f func()) float64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() float64 { metrics.Read(sample); return float64(sample[0].Value.Uint64()) }
+	base := read()
+	done := make(chan struct{})
+	peak := make(chan float64)
+	go func() {
+		p := 0.0
+		t := time.NewTicker(50 * time.Microsecond)
+		defer t.Stop()
+		for {
+			if v := read(); v > p {
+				p = v
+			}
+			select {
+			case <-done:
+				peak <- p
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	return <-peak - base
+}
+
+// BenchmarkCheckScriptImports is the same bundle with one dynamic import added to its script,
+// so that esbuild parses the whole 3 MB script: the cost a script with imports adds.
+func BenchmarkCheckScriptImports(b *testing.B) {
+	doc := bytes.Replace(realisticBundle(), []byte("</script>"), []byte("import('data:text/javascript,export default 1')</script>"), 1)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if fs, err := Check("bench.html", doc, Options{}); err != nil || len(fs) != 0 {
+			b.Fatalf("err %v, %d findings", err, len(fs))
+		}
+	}
+}
+
+// BenchmarkTokenize is the baseline: bare x/net/html tokenization of the same bytes.
+func BenchmarkTokenize(b *testing.B) {
+	doc := realisticBundle()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		z := html.NewTokenizer(bytes.NewReader(doc))
+		for z.Next() != html.ErrorToken {
+		}
+	}
+}
+
+func BenchmarkParseOnly(b *testing.B) {
+	doc := realisticBundle()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		html.Parse(bytes.NewReader(doc))
+	}
+}

@@ -1,0 +1,338 @@
+package offline
+
+import (
+	"encoding/base64"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// refuse rows must produce at least one finding whose URL is want (or, for want "", any).
+var refuseRows = []struct {
+	name, html, want string
+}{
+	// URL attributes, HTML.
+	{"img_src", `<img src="https://cdn.example/a.png">`, "https://cdn.example/a.png"},
+	{"img_relative", `<img src="a.png">`, "a.png"},
+	{"img_root_relative", `<img src=/a.png>`, "/a.png"},
+	{"img_dot_relative", `<img src=./a.png>`, "./a.png"},
+	{"img_query_only", `<img src="?q">`, "?q"},
+	{"img_protocol_relative", `<img src="//cdn.example/a.png">`, "//cdn.example/a.png"},
+	{"img_backslashes", `<img src="\\cdn.example\a.png">`, `\\cdn.example\a.png`},
+	{"img_slash_backslash", `<img src="/\cdn.example/a.png">`, `/\cdn.example/a.png`},
+	{"mixed_case_tag_attr", `<IMG SRC="HTTPS://cdn.example/a.png">`, "HTTPS://cdn.example/a.png"},
+	{"unquoted", `<img src=https://cdn.example/a.png>`, "https://cdn.example/a.png"},
+	{"entity_decimal_scheme", `<img src="&#104;ttps://cdn.example/a.png">`, "https://cdn.example/a.png"},
+	{"entity_colon", `<img src="https&colon;//cdn.example/a.png">`, "https://cdn.example/a.png"},
+	{"entity_hex_no_semicolon", `<img src="&#x68ttps://cdn.example/a.png">`, "https://cdn.example/a.png"},
+	{"tab_in_scheme_not_data", "<img src=\"ht\ttps://cdn.example/a.png\">", "ht\ttps://cdn.example/a.png"},
+	{"fake_data_prefix", `<img src="data.example/a.png">`, "data.example/a.png"},
+	{"fake_javascript_path", `<img src="javascript.png">`, "javascript.png"},
+	{"about_other", `<iframe src="about:config"></iframe>`, "about:config"},
+	{"duplicate_attr_first_wins", `<img src="https://cdn.example/a.png" src="data:,x">`, "https://cdn.example/a.png"},
+	{"script_src", `<script src="https://cdn.example/react.js"></script>`, "https://cdn.example/react.js"},
+	{"script_src_datablock_type", `<script type="text/plain" src="https://cdn.example/x"></script>`, "https://cdn.example/x"},
+	{"link_stylesheet", `<link rel=stylesheet href="https://fonts.example/css">`, "https://fonts.example/css"},
+	{"link_preconnect", `<link rel=preconnect href="https://fonts.example">`, "https://fonts.example"},
+	{"link_dns_prefetch", `<link rel=dns-prefetch href="//fonts.example">`, "//fonts.example"},
+	{"link_icon", `<link rel=icon href="/favicon.ico">`, "/favicon.ico"},
+	{"link_modulepreload", `<link rel=modulepreload href="/x.js">`, "/x.js"},
+	{"iframe_src", `<iframe src="https://evil.example/"></iframe>`, "https://evil.example/"},
+	{"frame_src", `<frameset><frame src="https://evil.example/"></frameset>`, "https://evil.example/"},
+	{"object_data", `<object data="https://evil.example/x.pdf"></object>`, "https://evil.example/x.pdf"},
+	{"embed_src", `<embed src="https://evil.example/x.swf">`, "https://evil.example/x.swf"},
+	{"video_poster", `<video poster="https://cdn.example/p.jpg"></video>`, "https://cdn.example/p.jpg"},
+	{"video_src", `<video src="https://cdn.example/v.mp4"></video>`, "https://cdn.example/v.mp4"},
+	{"audio_source", `<audio><source src="https://cdn.example/a.mp3"></audio>`, "https://cdn.example/a.mp3"},
+	{"track_src", `<video><track src="https://cdn.example/t.vtt"></video>`, "https://cdn.example/t.vtt"},
+	{"input_image", `<input type=image src="https://cdn.example/b.png">`, "https://cdn.example/b.png"},
+	{"body_background", `<body background="https://cdn.example/bg.png">`, "https://cdn.example/bg.png"},
+	{"td_background", `<table><tr><td background="bg.png">x</td></tr></table>`, "bg.png"},
+	{"html_manifest", `<html manifest="app.appcache">`, "app.appcache"},
+	{"form_action", `<form action="https://evil.example/collect"></form>`, "https://evil.example/collect"},
+	{"button_formaction", `<form><button formaction="/post">x</button></form>`, "/post"},
+	{"a_href_not_allowed", `<a href="https://example.com/">x</a>`, "https://example.com/"},
+	{"a_href_relative", `<a href="page2.html">x</a>`, "page2.html"},
+	{"area_href", `<map><area href="https://example.com/"></map>`, "https://example.com/"},
+	{"a_ping", `<a href="#x" ping="https://track.example/p">x</a>`, "https://track.example/p"},
+	{"a_ping_second", `<a href="#x" ping="data:,a https://track.example/p">x</a>`, "https://track.example/p"},
+	{"attributionsrc", `<img src="data:,x" attributionsrc="https://ads.example/r">`, "https://ads.example/r"},
+	{"base_href", `<base href="https://cdn.example/">`, "https://cdn.example/"},
+	{"meta_refresh", `<meta http-equiv="refresh" content="0;url=https://evil.example/">`, "https://evil.example/"},
+	{"meta_refresh_quoted_case", `<meta http-equiv="Refresh" content="0; URL='https://evil.example/'">`, "https://evil.example/"},
+	{"meta_refresh_no_url", `<meta http-equiv="refresh" content="5">`, ""},
+	// URL lists.
+	{"srcset_first", `<img srcset="https://cdn.example/a.png 1x, data:,b 2x">`, "https://cdn.example/a.png"},
+	{"srcset_second", `<img src="data:,a" srcset="data:,a 1x, https://cdn.example/b.png 2x">`, "https://cdn.example/b.png"},
+	{"srcset_comma_url", `<img srcset="data:,a 1x,https://cdn.example/b.png 2x">`, "https://cdn.example/b.png"},
+	{"srcset_parens_descriptor", `<img srcset="data:,a 1x (foo, bar), https://cdn.example/c.png 3x">`, "https://cdn.example/c.png"},
+	{"picture_source_srcset", `<picture><source srcset="https://cdn.example/a.webp"><img src="data:,x"></picture>`, "https://cdn.example/a.webp"},
+	{"link_imagesrcset", `<link rel=preload as=image imagesrcset="https://cdn.example/a.png 1x">`, "https://cdn.example/a.png"},
+	// SVG.
+	{"svg_image_href", `<svg><image href="https://cdn.example/a.png"/></svg>`, "https://cdn.example/a.png"},
+	{"svg_image_xlink", `<svg><image xlink:href="https://cdn.example/a.png"/></svg>`, "https://cdn.example/a.png"},
+	{"svg_use_external", `<svg><use href="sprite.svg#icon"/></svg>`, "sprite.svg#icon"},
+	{"svg_script_href", `<svg><script href="https://cdn.example/x.js"></script></svg>`, "https://cdn.example/x.js"},
+	{"svg_fill_url", `<svg><rect fill="url(https://cdn.example/p.svg#g)"/></svg>`, "https://cdn.example/p.svg#g"},
+	{"svg_feimage", `<svg><filter><feImage href="https://cdn.example/a.png"/></filter></svg>`, "https://cdn.example/a.png"},
+	{"svg_style_breakout_img", `<svg><style><img src="https://cdn.example/a.png"></style></svg>`, "https://cdn.example/a.png"},
+	{"svg_style_css", `<svg><style>rect{fill:url(https://cdn.example/p.svg#g)}</style></svg>`, "https://cdn.example/p.svg#g"},
+	// CSS.
+	{"style_url", `<style>body{background:url(https://cdn.example/bg.png)}</style>`, "https://cdn.example/bg.png"},
+	{"style_url_quoted", `<style>body{background:url("bg.png")}</style>`, "bg.png"},
+	{"style_url_upper", `<style>body{background:URL(bg.png)}</style>`, "bg.png"},
+	{"style_url_escaped_name", `<style>body{background:u\72l(bg.png)}</style>`, "bg.png"},
+	{"style_url_escaped_name_quoted", `<style>body{background:u\72l("bg.png")}</style>`, "bg.png"},
+	{"style_url_escaped_value", `<style>body{background:url(ht\74ps://cdn.example/a.png)}</style>`, "https://cdn.example/a.png"},
+	{"style_comment_before_url", `<style>body{background:/* url(data:,x) */url(bg.png)}</style>`, "bg.png"},
+	{"style_import_string", `<style>@import "https://cdn.example/x.css";</style>`, "https://cdn.example/x.css"},
+	{"style_import_url", `<style>@import url(x.css) screen;</style>`, "x.css"},
+	{"style_import_comment", `<style>@import/**/'x.css';</style>`, "x.css"},
+	{"style_import_escaped", `<style>@\69mport 'x.css';</style>`, "x.css"},
+	{"style_image_set", `<style>a{background:image-set("a.png" 1x, "b.png" 2x)}</style>`, "a.png"},
+	{"style_webkit_image_set", `<style>a{background:-webkit-image-set("b.png" 2x)}</style>`, "b.png"},
+	{"style_font_face", `<style>@font-face{font-family:x;src:local(x),url(https://fonts.example/x.woff2) format("woff2")}</style>`, "https://fonts.example/x.woff2"},
+	{"style_attr_url", `<div style="background:url(https://cdn.example/a.png)">x</div>`, "https://cdn.example/a.png"},
+	{"style_attr_entity", `<div style="background:url(&quot;https://cdn.example/a.png&quot;)">x</div>`, "https://cdn.example/a.png"},
+	{"style_src_function", `<style>a{background:src("https://cdn.example/a.png")}</style>`, "https://cdn.example/a.png"},
+	{"style_unclosed_url", `<style>a{background:url(https://cdn.example/a.png`, "https://cdn.example/a.png"},
+	{"style_cursor", `<style>a{cursor:url(c.cur),auto}</style>`, "c.cur"},
+	// Scripts.
+	{"module_import", `<script type=module>import x from "https://esm.example/x.js"; x()</script>`, "https://esm.example/x.js"},
+	{"module_import_bare", `<script type=module>import React from "react"</script>`, "react"},
+	{"module_export_from", `<script type=module>export * from "./x.js"</script>`, "./x.js"},
+	{"module_side_effect", `<script type="MODULE">import "./x.js"</script>`, "./x.js"},
+	{"module_dynamic", `<script type=module>import("https://esm.example/x.js")</script>`, "https://esm.example/x.js"},
+	{"classic_dynamic", `<script>if (1) import('//esm.example/x.js')</script>`, "//esm.example/x.js"},
+	{"classic_js_mime", `<script type="text/javascript">import('./x.js')</script>`, "./x.js"},
+	{"module_data_import", `<script type=module>import "data:text/javascript,import 'https://esm.example/y.js'"</script>`, "https://esm.example/y.js"},
+	{"module_syntax_error_refused", `<script type=module>import { from "x"</script>`, ""},
+	{"importmap", `<script type=importmap>{"imports":{"react":"https://esm.example/react.js"}}</script>`, "https://esm.example/react.js"},
+	{"importmap_scope", `<script type=importmap>{"scopes":{"/":{"a":"./a.js"}}}</script>`, "./a.js"},
+	{"speculation_rules", `<script type=speculationrules>{"prefetch":[{"source":"list","urls":["https://evil.example/next"]}]}</script>`, "https://evil.example/next"},
+	// Nested documents.
+	{"srcdoc", `<iframe srcdoc="<img src=https://cdn.example/a.png>"></iframe>`, "https://cdn.example/a.png"},
+	{"srcdoc_encoded_quotes", `<iframe srcdoc="<img src=&quot;https://cdn.example/a.png&quot;>"></iframe>`, "https://cdn.example/a.png"},
+	{"srcdoc_nested_twice", `<iframe srcdoc="<iframe srcdoc='<img src=&amp;quot;https://cdn.example/a.png&amp;quot;>'></iframe>"></iframe>`, "https://cdn.example/a.png"},
+	{"srcdoc_style", `<iframe srcdoc="<style>@import 'x.css'</style>"></iframe>`, "x.css"},
+	{"data_html_iframe", `<iframe src="data:text/html,<img src=https://cdn.example/a.png>"></iframe>`, "https://cdn.example/a.png"},
+	{"data_html_iframe_base64", `<iframe src="data:text/html;base64,` + base64.StdEncoding.EncodeToString([]byte(`<script src="https://cdn.example/x.js"></script>`)) + `"></iframe>`, "https://cdn.example/x.js"},
+	{"data_html_iframe_percent", `<iframe src="data:text/html,` + url.PathEscape(`<img src="https://cdn.example/a.png">`) + `"></iframe>`, "https://cdn.example/a.png"},
+	{"data_svg_object", `<object data="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='https://cdn.example/a.png'/></svg>"></object>`, "https://cdn.example/a.png"},
+	{"data_svg_embed", `<embed src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString([]byte(`<svg><use href="https://cdn.example/s.svg#a"/></svg>`)) + `">`, "https://cdn.example/s.svg#a"},
+	{"data_css_link", `<link rel=stylesheet href="data:text/css,@import 'https://cdn.example/x.css';">`, "https://cdn.example/x.css"},
+	{"data_css_import", `<style>@import url("data:text/css,body{background:url(https://cdn.example/a.png)}");</style>`, "https://cdn.example/a.png"},
+	{"data_module_script", `<script type=module src="data:text/javascript,import 'https://esm.example/x.js'"></script>`, "https://esm.example/x.js"},
+	{"data_classic_script_dynamic", `<script src="data:text/javascript,import('https://esm.example/x.js')"></script>`, "https://esm.example/x.js"},
+	{"noscript", `<noscript><img src="https://cdn.example/pixel.gif"></noscript>`, "https://cdn.example/pixel.gif"},
+	{"noscript_in_head", `<head><noscript><link rel=stylesheet href="x.css"></noscript></head>`, "x.css"},
+	{"template", `<template><img src="https://cdn.example/a.png"></template>`, "https://cdn.example/a.png"},
+	{"template_shadowroot", `<div><template shadowrootmode=open><style>@import "x.css"</style></template></div>`, "x.css"},
+	// Parser behaviour.
+	{"misnested_formatting", `<b><a href="https://example.com/"><p>x</b>y</a>`, "https://example.com/"},
+	{"table_foster_parent", `<table><img src="https://cdn.example/a.png"><tr><td>x</td></tr></table>`, "https://cdn.example/a.png"},
+	{"nul_in_attr", "<img src=\"https://cdn.example/\x00a.png\">", "https://cdn.example/\uFFFDa.png"},
+}
+
+var passRows = []struct{ name, html string }{
+	{"empty", ``},
+	{"fragment", `<a href="#top">top</a><img src="#">`},
+	{"empty_src", `<img src="">`},
+	{"data_img", `<img src="data:image/png;base64,iVBORw0KGgo=">`},
+	{"data_mixed_case", `<img src="DaTa:image/png;base64,iVBORw0KGgo=">`},
+	{"data_with_tab", "<img src=\"da\tta:image/png;base64,iVBORw0KGgo=\">"},
+	{"data_leading_space", `<img src="  data:,x  ">`},
+	{"blob", `<img src="blob:https://x.example/uuid">`},
+	{"javascript", `<a href="javascript:void(0)">x</a>`},
+	{"mailto", `<a href="mailto:a@example.com">x</a>`},
+	{"tel", `<a href="tel:+123">x</a>`},
+	{"about_blank", `<iframe src="about:blank"></iframe>`},
+	{"about_srcdoc", `<iframe src="about:srcdoc"></iframe>`},
+	{"srcdoc_clean", `<iframe srcdoc="<p>hi <img src=data:,x></p>"></iframe>`},
+	{"text_mentions", `<p>See https://example.com/a.png and url(https://x.example/y)</p>`},
+	{"comment_mentions", `<!-- <img src="https://cdn.example/a.png"> -->`},
+	{"title_alt_data_cite", `<img src="data:,x" alt="https://x.example" title="https://x.example" data-src="https://x.example/a.png"><blockquote cite="https://x.example/q">q</blockquote>`},
+	{"textarea_mention", `<textarea><img src="https://cdn.example/a.png"></textarea>`},
+	{"title_mention", `<title><img src="https://cdn.example/a.png"></title>`},
+	{"script_strings", `<script>const u = "https://cdn.example/a.png"; fetchLater; console.log("import x from 'y'")</script>`},
+	{"module_string_not_import", `<script type=module>const s = "import('https://x.example')"; export const y = 1</script>`},
+	{"module_data_import", `<script type=module>import "data:text/javascript,export default 1"</script>`},
+	{"json_data_block", `<script type="application/json">{"u":"https://x.example"}</script>`},
+	{"ld_json", `<script type="application/ld+json">{"@context":"https://schema.org"}</script>`},
+	{"css_data_urls", `<style>a{background:url(data:image/png;base64,iVBORw0KGgo=)} @font-face{font-family:f;src:url("data:font/woff2;base64,d09GMg==") format("woff2")}</style>`},
+	{"css_string_not_url", `<style>a::after{content:"https://x.example/a.png"}</style>`},
+	{"css_comment_url", `<style>/* url(https://x.example/a.png) @import "x.css"; */ a{color:red}</style>`},
+	{"css_namespace", `<style>@namespace svg url(http://www.w3.org/2000/svg); svg|a{color:red}</style>`},
+	{"css_fragment_ref", `<svg><rect fill="url(#grad)"/><use href="#icon"/></svg>`},
+	{"importmap_data", `<script type=importmap>{"imports":{"x":"data:text/javascript,export default 1"}}</script>`},
+	{"importmap_invalid_json", `<script type=importmap>{not json</script>`},
+	{"noscript_clean", `<noscript><p>Enable JavaScript.</p></noscript>`},
+	{"meta_other", `<meta property="og:image" content="https://x.example/a.png"><meta name=viewport content="width=device-width">`},
+	{"form_no_action", `<form><input name=q></form>`},
+	{"nul_bytes", "<p>\x00<img\x00 src=data:,x>"},
+	{"bom", "\uFEFF<!doctype html><p>hi"},
+	{"invalid_utf8", "<p>\xff\xfe<img src=\"data:,\xff\">"},
+}
+
+func TestCheckRefuses(t *testing.T) {
+	for _, row := range refuseRows {
+		t.Run(row.name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(row.html), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Fatalf("no finding for %s", row.html)
+			}
+			if row.want == "" {
+				return
+			}
+			for _, f := range fs {
+				if f.URL == row.want {
+					if f.Line < 1 || f.Column < 1 || f.Note == "" || f.File != "t.html" {
+						t.Errorf("finding lacks a place or a note: %+v", f)
+					}
+					return
+				}
+			}
+			t.Errorf("no finding with URL %q; got %+v", row.want, fs)
+		})
+	}
+}
+
+func TestCheckPasses(t *testing.T) {
+	for _, row := range passRows {
+		t.Run(row.name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(row.html), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				t.Errorf("unexpected finding: %s", f.Message)
+			}
+		})
+	}
+}
+
+func TestLinkDomains(t *testing.T) {
+	opts := Options{LinkDomains: []string{"example.com", "*.docs.example.org"}}
+	rows := []struct {
+		name, html string
+		clean      bool
+	}{
+		{"allowed_https", `<a href="https://example.com/x">x</a>`, true},
+		{"allowed_http_upper", `<a href="HTTP://EXAMPLE.COM/">x</a>`, true},
+		{"allowed_area", `<map><area href="https://example.com/"></map>`, true},
+		{"allowed_wildcard", `<a href="https://a.docs.example.org/">x</a>`, true},
+		{"wildcard_not_apex", `<a href="https://docs.example.org/">x</a>`, false},
+		{"other_host", `<a href="https://example.com.evil.example/">x</a>`, false},
+		{"userinfo_trick", `<a href="https://example.com@evil.example/">x</a>`, false},
+		{"ftp_scheme", `<a href="ftp://example.com/">x</a>`, false},
+		{"img_on_allowed_host", `<img src="https://example.com/a.png">`, false},
+		{"form_on_allowed_host", `<form action="https://example.com/"></form>`, false},
+		{"ping_on_allowed_host", `<a href="https://example.com/" ping="https://example.com/p">x</a>`, false},
+		{"base_on_allowed_host", `<base href="https://example.com/">`, false},
+		{"refresh_on_allowed_host", `<meta http-equiv=refresh content="0;url=https://example.com/">`, false},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(row.html), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row.clean != (len(fs) == 0) {
+				t.Errorf("clean = %v, want %v: %+v", len(fs) == 0, row.clean, fs)
+			}
+		})
+	}
+}
+
+// TestFindingPlaces checks that each finding points at the URL as written in the outer file.
+func TestFindingPlaces(t *testing.T) {
+	rows := []struct {
+		name, html string
+		line, col  int
+	}{
+		{"attr_value", "<p>\n  <img alt=x src=\"https://cdn.example/a.png\">", 2, 19},
+		{"style_text", "<style>\na { b: url(x.png) }</style>", 2, 8},
+		{"style_attr", `<div style="color:red;background:url(x.png)">`, 1, 34},
+		{"module_import", "<script type=module>\nimport 'x.js'</script>", 2, 8},
+		{"noscript_inner", "<noscript>\n<img src=x.png></noscript>", 2, 10},
+		{"srcdoc_inner", `<iframe srcdoc="<img src='x.png'>">`, 1, 27},
+		{"second_identical", "<img src=x.png>\n<img src=x.png>", 2, 10},
+		{"mixed_case_attr", `<img SRC=x.png>`, 1, 10},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(row.html), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Fatal("no finding")
+			}
+			f := fs[len(fs)-1]
+			if f.Line != row.line || f.Column != row.col {
+				t.Errorf("at %d:%d, want %d:%d (%s)", f.Line, f.Column, row.line, row.col, f.Message)
+			}
+		})
+	}
+}
+
+func TestSrcsetURLs(t *testing.T) {
+	rows := []struct {
+		in   string
+		want []string
+	}{
+		{"a.png", []string{"a.png"}},
+		{"a.png 1x, b.png 2x", []string{"a.png", "b.png"}},
+		{"a.png 1x,b.png 2x", []string{"a.png", "b.png"}},
+		{" , a.png,, b.png", []string{"a.png", "b.png"}},
+		{"data:image/png;base64,AAA= 1x, b.png 2x", []string{"data:image/png;base64,AAA=", "b.png"}},
+		{"a.png 100w (max-width: 1px, 2px), c.png", []string{"a.png", "c.png"}},
+	}
+	for _, row := range rows {
+		var got []string
+		for _, s := range srcsetURLs(row.in) {
+			got = append(got, s.text)
+			if row.in[s.off:s.off+len(s.text)] != s.text {
+				t.Errorf("%q: offset %d does not point at %q", row.in, s.off, s.text)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(row.want, "|") {
+			t.Errorf("srcsetURLs(%q) = %q, want %q", row.in, got, row.want)
+		}
+	}
+}
+
+func TestCheckHostileInputs(t *testing.T) {
+	rows := map[string]string{
+		"deep_divs":     strings.Repeat("<div>", 10000) + `<img src="https://cdn.example/a.png">`,
+		"deep_b":        strings.Repeat("<b>", 10000) + `<img src="https://cdn.example/a.png">`,
+		"deep_a":        strings.Repeat(`<a href="#">`, 3000) + `<img src="https://cdn.example/a.png">`,
+		"deep_table":    strings.Repeat("<table><tr><td>", 2000) + `<img src="https://cdn.example/a.png">`,
+		"deep_svg":      strings.Repeat("<svg><g>", 3000) + `<image href="https://cdn.example/a.png"/>`,
+		"deep_srcdoc":   nestSrcdoc(20),
+		"many_findings": strings.Repeat(`<img src="https://cdn.example/a.png">`, 20000),
+	}
+	for name, doc := range rows {
+		t.Run(name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(doc), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				t.Fatal("hostile input with a load passed the check")
+			}
+		})
+	}
+}
+
+// nestSrcdoc nests n iframes through srcdoc, escaping each level's quotes as an author must.
+func nestSrcdoc(n int) string {
+	doc := `<img src="https://cdn.example/a.png">`
+	for i := 0; i < n; i++ {
+		doc = `<iframe srcdoc="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(doc) + `"></iframe>`
+	}
+	return doc
+}
