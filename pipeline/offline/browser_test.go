@@ -1,0 +1,83 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miniapp/bundle/pipeline/browsertest"
+)
+
+// inertInBrowser lists the refuse rows that make no request in this headless Chromium by
+// themselves, with the reason; the checker still refuses them, since each loads under some
+// condition (a click, a 2x screen, scripting off, a plugin) or names an outside URL that a
+// bundle has no use for. Every other refuse row must make a request.
+var inertInBrowser = map[string]string{
+	"about_other":                 "about:config is an error page, not a request",
+	"script_src_datablock_type":   "a data block's src is never fetched",
+	"link_preconnect":             "opens a socket only; the browser sends no request",
+	"link_dns_prefetch":           "resolves a name only",
+	"link_icon":                   "headless Chromium fetches no page icon",
+	"html_manifest":               "AppCache is gone from Chromium",
+	"embed_src":                   "no plugin handles .swf, so nothing is fetched",
+	"form_action":                 "a form submits only when the user submits it",
+	"button_formaction":           "as above",
+	"a_href_not_allowed":          "a link navigates only when clicked",
+	"a_href_relative":             "as above",
+	"area_href":                   "as above",
+	"misnested_formatting":        "a link (in misnested markup) navigates only when clicked",
+	"a_ping":                      "ping is sent only on a click",
+	"a_ping_second":               "as above",
+	"attributionsrc":              "Attribution Reporting is off in a fresh headless profile",
+	"base_href":                   "<base> alone requests nothing; it redirects relative URLs",
+	"meta_refresh_no_url":         "reloads its own URL, which the test server serves",
+	"srcset_second":               "at 1x the browser picks the data: candidate; a 2x screen loads the other",
+	"srcset_comma_url":            "as above",
+	"svg_script_href":             "an SVG script's href is not fetched in an HTML document",
+	"svg_fill_url":                "Chromium fetches no external paint server",
+	"svg_style_css":               "as above",
+	"data_svg_embed":              "a data: SVG document's <use> of another document is not fetched",
+	"module_syntax_error_refused": "a module that does not parse runs nothing",
+	"importmap":                   "an import map alone requests nothing; an import through it would",
+	"importmap_scope":             "as above",
+	"speculation_rules":           "prefetch is off in a headless profile without background networking",
+	"noscript":                    "scripting is on, so <noscript> content is not rendered; a sandbox without scripts renders it",
+	"noscript_in_head":            "as above",
+	"template":                    "template content loads only once cloned",
+	"module_import_bare":          "a bare specifier fails to resolve before any request",
+	"style_src_function":          "src() is not yet supported by Chromium",
+	"track_src":                   "a text track loads only when shown",
+}
+
+// TestRulesInChromium loads the refuse and pass rows in Debian's Chromium and checks, for the
+// rows that load by themselves, that the browser really requests something, and that every
+// pass row requests nothing. This ties the rules to a real browser rather than to memory.
+func TestRulesInChromium(t *testing.T) {
+	b := browsertest.Start(t)
+	for i, row := range refuseRows {
+		if _, inert := inertInBrowser[row.name]; inert {
+			continue
+		}
+		t.Run("refuse/"+row.name, func(t *testing.T) {
+			doc := strings.ReplaceAll(row.html, "cdn.example", "cdn.test")
+			u := b.Serve(fmt.Sprintf("/r%d/page.html", i), []byte(doc))
+			v := b.Visit(t, u, 400*time.Millisecond)
+			if len(v.Requests) == 0 {
+				t.Errorf("Chromium requested nothing for %s, which the checker refuses", doc)
+			}
+		})
+	}
+	for i, row := range passRows {
+		t.Run("pass/"+row.name, func(t *testing.T) {
+			u := b.Serve(fmt.Sprintf("/p%d/page.html", i), []byte(row.html))
+			v := b.Visit(t, u, 400*time.Millisecond)
+			for _, r := range v.Requests {
+				if strings.HasSuffix(r, "/favicon.ico") {
+					continue // the browser's own request for a top-level page, not the document's
+				}
+				t.Errorf("Chromium requested %s for %s, which the checker passes", r, row.html)
+			}
+		})
+	}
+}
