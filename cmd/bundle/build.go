@@ -1,5 +1,99 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
-func runBuild(ctx context.Context, e *env, args []string) int { return exitInternal }
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+func runBuild(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "build", "APP_DIR...",
+		"Build each app folder into one offline HTML file pinned by SHA-256, and its registry entry:\n"+
+			"<out>/<id>.html and <out>/<id>.json. The default output folder is APP_DIR/dist.",
+		`  # build the plain-HTML sample
+  bundle build samples/hello
+
+  # build two apps into one folder and print their registry entries
+  bundle build --out public/apps --format json samples/hello samples/order-book
+
+  # write a source map beside the page (the page never references it)
+  bundle build --sourcemap samples/order-book
+`)
+	out := fs.String("out", "", "output `folder` (default APP_DIR/dist)")
+	format := fs.String("format", "text", "output `format`: text, json or github")
+	sourcemap := fs.Bool("sourcemap", false, "write <id>.js.map beside the page")
+	if code, ok := parseFlags(e, fs, args); !ok {
+		return code
+	}
+	if !validFormat(e, "build", *format) {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
+		return exitUsage
+	}
+	code := exitOK
+	entries := []pipeline.Entry{}
+	for _, dir := range fs.Args() {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			fmt.Fprintf(e.stderr, "bundle build: %s is not an app folder\n", dir)
+			code = max(code, exitUsage)
+			continue
+		}
+		res, err := pipeline.Build(ctx, dir, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap})
+		var el *diag.ListError
+		switch {
+		case errors.As(err, &el):
+			printDiagnostics(e, diagWriter(e, *format), *format, el.List)
+			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", dir)
+			code = max(code, exitRefused)
+			continue
+		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs_ErrNotExist):
+			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+			code = max(code, exitUsage)
+			continue
+		case err != nil:
+			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+			code = max(code, exitInternal)
+			continue
+		}
+		if len(res.Warnings) > 0 {
+			printDiagnostics(e, diagWriter(e, *format), *format, res.Warnings)
+		}
+		entries = append(entries, res.Entry)
+		if *format == "text" || *format == "github" {
+			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
+		}
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			SchemaVersion int              `json:"schema_version"`
+			Entries       []pipeline.Entry `json:"entries"`
+		}{pipeline.SchemaVersion, entries}); err != nil {
+			return exitInternal
+		}
+	}
+	return code
+}
+
+var fs_ErrNotExist = fs.ErrNotExist
+
+// diagWriter is where diagnostics go: GitHub annotations on stdout, where the runner reads
+// them; everything else on stderr, so that stdout carries only the result.
+func diagWriter(e *env, format string) interface{ Write([]byte) (int, error) } {
+	if format == "github" {
+		return e.stdout
+	}
+	return e.stderr
+}

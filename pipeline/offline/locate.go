@@ -1,8 +1,9 @@
 package offline
 
 import (
-	"bytes"
 	"strings"
+
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 
 	"golang.org/x/net/html"
 )
@@ -42,7 +43,7 @@ func locate(src string, fs []found) []hit {
 			if !hasAttr {
 				continue
 			}
-			ras := rawAttrs(raw)
+			ras := markup.RawAttrs(raw)
 			seen := map[string]bool{}
 			for i := 0; ; i++ {
 				k, v, more := z.TagAttr()
@@ -52,10 +53,10 @@ func locate(src string, fs []found) []hit {
 					a := anchor{tag, key, string(v)}
 					if need[a] > len(at[a]) {
 						p := place{off: start, length: 1}
-						if i < len(ras) && ras[i].name == key {
+						if i < len(ras) && ras[i].Name == key {
 							r := ras[i]
-							p = place{off: start + r.valOff, length: r.valLen,
-								exact: r.valLen == len(v) && string(raw[r.valOff:r.valOff+r.valLen]) == string(v)}
+							p = place{off: start + r.ValOff, length: r.ValLen,
+								exact: r.ValLen == len(v) && string(raw[r.ValOff:r.ValOff+r.ValLen]) == string(v)}
 						}
 						at[a] = append(at[a], p)
 					}
@@ -100,66 +101,6 @@ func locate(src string, fs []found) []hit {
 			}
 			out = append(out, h)
 		}
-	}
-	return out
-}
-
-// rawAttr is where one attribute's value sits inside a raw start tag.
-type rawAttr struct {
-	name           string
-	valOff, valLen int // valOff points at the attribute name when it has no value
-}
-
-// rawAttrs scans a raw start tag as the HTML tokenizer does (HTML Standard §13.2.5.32–39),
-// returning each attribute's lower-cased name and the offset and length of its value without
-// quotes.
-func rawAttrs(raw []byte) []rawAttr {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-	i := 1 // past '<'
-	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
-		i++
-	}
-	var out []rawAttr
-	for i < len(raw) {
-		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
-			i++
-		}
-		if i >= len(raw) || raw[i] == '>' {
-			break
-		}
-		ns := i
-		i++ // the first character may be '='
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
-			i++
-		}
-		name := string(bytes.ToLower(raw[ns:i]))
-		for i < len(raw) && isSpace(raw[i]) {
-			i++
-		}
-		if i >= len(raw) || raw[i] != '=' {
-			out = append(out, rawAttr{name: name, valOff: ns, valLen: len(name)})
-			continue
-		}
-		i++
-		for i < len(raw) && isSpace(raw[i]) {
-			i++
-		}
-		if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
-			q := raw[i]
-			i++
-			vs := i
-			for i < len(raw) && raw[i] != q {
-				i++
-			}
-			out = append(out, rawAttr{name: name, valOff: vs, valLen: i - vs})
-			i++
-			continue
-		}
-		vs := i
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
-			i++
-		}
-		out = append(out, rawAttr{name: name, valOff: vs, valLen: i - vs})
 	}
 	return out
 }

@@ -1,0 +1,78 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// ErrOutside is returned (wrapped) by Resolve for a path that leaves the app folder.
+var ErrOutside = errors.New("leaves the app folder")
+
+// Resolve returns the file system path of rel, a slash-separated path inside the app folder,
+// after checking that neither rel nor any symbolic link on the way leads outside the folder.
+// It does not read the file. A path that leaves the folder returns an error wrapping
+// ErrOutside; a missing file returns one wrapping fs.ErrNotExist.
+func (m *Manifest) Resolve(rel string) (string, error) {
+	return ResolveIn(m.Dir, rel)
+}
+
+// ResolveIn is Resolve for any folder.
+func ResolveIn(dir, rel string) (string, error) {
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
+		return "", fmt.Errorf("%s: %w", rel, ErrOutside)
+	}
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w", rel, ErrOutside)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	full := filepath.Join(root, clean)
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return "", err
+	}
+	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: a symbolic link %w", rel, ErrOutside)
+	}
+	return real, nil
+}
+
+// checkFiles checks that the entry and icon exist inside the app folder.
+func checkFiles(m *Manifest, src []byte) diag.List {
+	v := &validator{file: m.File, src: src, lines: diag.NewLines(src), json: strings.HasSuffix(m.File, ".json")}
+	check := func(field, rel, what string) {
+		if rel == "" {
+			return
+		}
+		p, err := m.Resolve(rel)
+		switch {
+		case errors.Is(err, ErrOutside):
+			v.err(field, fmt.Sprintf("%s %q %v", field, rel, strings.TrimPrefix(err.Error(), rel+": ")), "keep every file the app uses inside its folder")
+		case errors.Is(err, fs.ErrNotExist):
+			v.err(field, fmt.Sprintf("%s %q does not exist", field, rel), fmt.Sprintf("create %s, or name the %s the app has", filepath.Join(m.Dir, filepath.FromSlash(rel)), what))
+		case err != nil:
+			v.err(field, fmt.Sprintf("%s %q cannot be read: %v", field, rel, err), "check the file's permissions")
+		default:
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				v.err(field, fmt.Sprintf("%s %q is a folder", field, rel), fmt.Sprintf("name a file: the %s", what))
+			}
+		}
+	}
+	check("entry", m.Entry, "entry page or script")
+	check("icon", m.Icon, "icon")
+	v.list.Sort()
+	return v.list
+}

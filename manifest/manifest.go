@@ -1,0 +1,113 @@
+// Package manifest loads and validates a mini app's manifest: miniapp.toml, or manifest.json
+// with the same fields.
+//
+//	m, err := manifest.Load("samples/hello")
+//	var el *diag.ListError
+//	if errors.As(err, &el) { … }  // every problem, with its line:col and field path, sorted
+//
+// Validation is strict and kind: an unknown key is an error with "did you mean", every value is
+// checked (ids, lengths, origins, hosts, paths that must stay inside the app folder), and every
+// problem is reported at once.
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Manifest is a validated manifest. Paths (Entry, Icon, Build.PublicDir) are slash-separated and
+// relative to Dir.
+type Manifest struct {
+	ID             string       `json:"id"`
+	Name           string       `json:"name"`
+	Description    string       `json:"description"`
+	Version        string       `json:"version,omitempty"`
+	Entry          string       `json:"entry"`
+	Icon           string       `json:"icon,omitempty"`
+	Capabilities   []Capability `json:"capabilities"`
+	AllowedDomains []string     `json:"allowedDomains"`
+	LinkDomains    []string     `json:"linkDomains"`
+	Hosts          []string     `json:"hosts"`
+	MaxKB          int          `json:"maxKB"`
+	Build          Build        `json:"build"`
+
+	// File is the manifest's file name as it appears in messages (miniapp.toml or
+	// manifest.json, joined to the folder the caller named).
+	File string `json:"-"`
+	// Dir is the app folder the manifest was loaded from.
+	Dir string `json:"-"`
+}
+
+// Capability is something the app asks the host for; Purpose is the sentence a person reads
+// before allowing it.
+type Capability struct {
+	ID      string `json:"id"`
+	Purpose string `json:"purpose"`
+}
+
+// Build holds what a Vite user sets in vite.config: the esbuild target, defines, loaders by
+// file extension, import aliases and the public folder.
+type Build struct {
+	Target    string            `json:"target,omitempty"`
+	Define    map[string]string `json:"define,omitempty"`
+	Loader    map[string]string `json:"loader,omitempty"`
+	Alias     map[string]string `json:"alias,omitempty"`
+	PublicDir string            `json:"publicDir,omitempty"`
+}
+
+// HasCapability reports whether the manifest asks for the capability id.
+func (m *Manifest) HasCapability(id string) bool {
+	for _, c := range m.Capabilities {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits and defaults.
+const (
+	DefaultMaxKB      = 512
+	MaxMaxKB          = 8192
+	MaxNameLen        = 60
+	MaxDescriptionLen = 300
+	MaxPurposeLen     = 300
+	DefaultPublicDir  = "public"
+)
+
+// Names of the manifest files, in the order Load looks for them.
+const (
+	TOMLName = "miniapp.toml"
+	JSONName = "manifest.json"
+)
+
+// ErrNotFound is returned (wrapped) by Load when the folder has no manifest.
+var ErrNotFound = errors.New("no manifest")
+
+// Load reads and validates the manifest in the app folder dir. A manifest with problems returns
+// a *diag.ListError (use errors.As) listing every problem; other errors are I/O failures.
+func Load(dir string) (*Manifest, error) {
+	for _, name := range []string{TOMLName, JSONName} {
+		path := filepath.Join(dir, name)
+		src, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read manifest %s: %w", path, err)
+		}
+		m, list := Parse(path, src)
+		if err := list.Err(); err != nil {
+			return nil, err
+		}
+		m.Dir = dir
+		if list := checkFiles(m, src); list.Err() != nil {
+			return nil, list.Err()
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%w in %s: write a %s (bundle init does) or a %s", ErrNotFound, dir, TOMLName, JSONName)
+}

@@ -1,0 +1,528 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// Parse parses and validates a manifest read from file (TOML, or JSON when the name ends in
+// .json). It returns the manifest with defaults filled in, and every problem found; the
+// manifest is nil when the syntax is broken. Parse does not look at the file system.
+func Parse(file string, src []byte) (*Manifest, diag.List) {
+	v := &validator{file: file, src: src, lines: diag.NewLines(src)}
+	var raw map[string]any
+	if strings.HasSuffix(strings.ToLower(file), ".json") {
+		v.json = true
+		dec := json.NewDecoder(bytes.NewReader(src))
+		dec.UseNumber()
+		if err := dec.Decode(&raw); err != nil {
+			var se *json.SyntaxError
+			var te *json.UnmarshalTypeError
+			off := 0
+			switch {
+			case errors.As(err, &se):
+				off = int(se.Offset) - 1
+			case errors.As(err, &te):
+				off = int(te.Offset) - 1
+			}
+			v.errAtOffset(off, 1, "", "invalid JSON: "+err.Error(), "fix the syntax; the manifest is a JSON object with the fields listed in the README")
+			return nil, v.list
+		}
+	} else {
+		if _, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&raw); err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				note := pe.Usage
+				if note == "" {
+					note = "fix the TOML syntax: key = \"value\", one per line"
+				}
+				v.errAtOffset(pe.Position.Start, max(pe.Position.Len, 1), "", "invalid TOML: "+pe.Message, strings.TrimSpace(note))
+			} else {
+				v.errAtOffset(0, 1, "", "invalid TOML: "+err.Error(), "fix the TOML syntax")
+			}
+			return nil, v.list
+		}
+	}
+	m := v.validate(raw)
+	v.list.Sort()
+	return m, v.list
+}
+
+// validator collects the problems of one manifest.
+type validator struct {
+	file  string
+	src   []byte
+	lines *diag.Lines
+	json  bool
+	list  diag.List
+}
+
+func (v *validator) errAtOffset(off, n int, path, msg, note string) {
+	m := diag.Message{File: v.file, Path: path, Text: msg, Note: note}
+	m.PlaceIn(v.lines, off, n)
+	v.list = append(v.list, m)
+}
+
+// err reports a problem with the value at the field path p (for example
+// "capabilities[1].purpose").
+func (v *validator) err(p, msg, note string) {
+	off, n := v.locate(p, true)
+	v.errAtOffset(off, n, p, msg, note)
+}
+
+// errKey reports a problem with the key at p itself (an unknown key).
+func (v *validator) errKey(p, msg, note string) {
+	off, n := v.locate(p, false)
+	v.errAtOffset(off, n, p, msg, note)
+}
+
+var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
+	"allowedDomains", "linkDomains", "hosts", "maxKB", "build"}
+var buildFields = []string{"target", "define", "loader", "alias", "publicDir"}
+
+var (
+	idRE      = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+	capRE     = regexp.MustCompile(`^[a-z][a-z0-9._-]{0,63}$`)
+	semverRE  = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	hostRE    = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+	targetRE  = regexp.MustCompile(`^(es(5|6|20[1-9][0-9]|next)|(chrome|edge|firefox|safari|ios|opera|node|deno|hermes|ie|rhino)[0-9]+(\.[0-9]+){0,2})$`)
+	loaderSet = []string{"js", "jsx", "ts", "tsx", "css", "json", "text", "base64", "dataurl", "binary", "empty"}
+)
+
+func (v *validator) validate(raw map[string]any) *Manifest {
+	m := &Manifest{MaxKB: DefaultMaxKB, Capabilities: []Capability{}, AllowedDomains: []string{},
+		LinkDomains: []string{}, Hosts: []string{}, File: v.file}
+	m.Build.PublicDir = DefaultPublicDir
+	for _, k := range sortedKeys(raw) {
+		if !contains(fields, k) {
+			v.errKey(k, fmt.Sprintf("unknown field %q", k), suggest(k, fields, "the fields are "+strings.Join(fields, ", ")))
+		}
+	}
+	m.ID = v.str(raw, "id", true)
+	if m.ID != "" && !idRE.MatchString(m.ID) {
+		v.err("id", fmt.Sprintf("id %q is not valid", m.ID), "an id is 1 to 63 characters: a lower-case letter, then lower-case letters, digits and '-' (it names the output files)")
+	}
+	m.Name = v.str(raw, "name", true)
+	v.length("name", m.Name, MaxNameLen, "the host shows the name and tells it to the model")
+	m.Description = v.str(raw, "description", true)
+	v.length("description", m.Description, MaxDescriptionLen, "the description goes into the model's system prompt; say what the app is for in one or two sentences")
+	m.Version = v.str(raw, "version", false)
+	if m.Version != "" && !semverRE.MatchString(m.Version) {
+		v.err("version", fmt.Sprintf("version %q is not a semantic version", m.Version), "write MAJOR.MINOR.PATCH, such as 1.0.0")
+	}
+	m.Entry = v.str(raw, "entry", true)
+	if m.Entry != "" {
+		if msg := v.relPath(m.Entry); msg != "" {
+			v.err("entry", fmt.Sprintf("entry %q %s", m.Entry, msg), "name index.html or a script such as src/main.tsx, inside the app folder")
+		} else if ext := strings.ToLower(path.Ext(m.Entry)); !contains([]string{".html", ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs"}, ext) {
+			v.err("entry", fmt.Sprintf("entry %q is neither an HTML page nor a script", m.Entry), "name index.html (as Vite does) or a .tsx, .ts, .jsx or .js file")
+		}
+		m.Entry = path.Clean(filepath.ToSlash(m.Entry))
+	}
+	m.Icon = v.str(raw, "icon", false)
+	if m.Icon != "" {
+		if msg := v.relPath(m.Icon); msg != "" {
+			v.err("icon", fmt.Sprintf("icon %q %s", m.Icon, msg), "name an .svg or .png file inside the app folder")
+		} else if ext := strings.ToLower(path.Ext(m.Icon)); ext != ".svg" && ext != ".png" {
+			v.err("icon", fmt.Sprintf("icon %q is not an .svg or .png file", m.Icon), "convert the icon to SVG or PNG")
+		}
+		m.Icon = path.Clean(filepath.ToSlash(m.Icon))
+	}
+	m.Capabilities = v.capabilities(raw)
+	m.AllowedDomains = v.list_(raw, "allowedDomains", v.origin)
+	m.LinkDomains = v.list_(raw, "linkDomains", v.host)
+	m.Hosts = v.list_(raw, "hosts", v.hostOrigin)
+	if x, ok := raw["maxKB"]; ok {
+		n, isInt := toInt(x)
+		switch {
+		case !isInt:
+			v.err("maxKB", fmt.Sprintf("maxKB must be a whole number, not %s", describe(x)), fmt.Sprintf("write maxKB = %d (kilobytes of the final file)", DefaultMaxKB))
+		case n < 1 || n > MaxMaxKB:
+			v.err("maxKB", fmt.Sprintf("maxKB %d is out of range", n), fmt.Sprintf("the size budget is 1 to %d KB; the default is %d", MaxMaxKB, DefaultMaxKB))
+		default:
+			m.MaxKB = n
+		}
+	}
+	if x, ok := raw["build"]; ok {
+		if b, ok := x.(map[string]any); ok {
+			v.build(b, &m.Build)
+		} else {
+			v.err("build", "build must be a table", "write [build] on its own line, then its keys: target, define, loader, alias, publicDir")
+		}
+	}
+	return m
+}
+
+func (v *validator) str(raw map[string]any, key string, required bool) string {
+	x, ok := raw[key]
+	if !ok {
+		if required {
+			v.list = append(v.list, diag.Message{File: v.file, Path: key, Text: fmt.Sprintf("missing required field %q", key), Note: fmt.Sprintf("add %s", v.example(key))})
+		}
+		return ""
+	}
+	s, ok := x.(string)
+	if !ok {
+		v.err(key, fmt.Sprintf("%s must be a string, not %s", key, describe(x)), fmt.Sprintf("write %s", v.example(key)))
+		return ""
+	}
+	if required && strings.TrimSpace(s) == "" {
+		v.err(key, fmt.Sprintf("%s is empty", key), fmt.Sprintf("write %s", v.example(key)))
+	}
+	return s
+}
+
+func (v *validator) example(key string) string {
+	ex := map[string]string{"id": `"order-book"`, "name": `"Order Book"`, "description": `"Shows open orders and lets the assistant change their status."`, "entry": `"index.html"`}[key]
+	if ex == "" {
+		ex = `"…"`
+	}
+	if v.json {
+		return fmt.Sprintf(`"%s": %s`, key, ex)
+	}
+	return fmt.Sprintf(`%s = %s`, key, ex)
+}
+
+func (v *validator) length(key, s string, limit int, why string) {
+	if n := utf8.RuneCountInString(s); n > limit {
+		v.err(key, fmt.Sprintf("%s is %d characters, over the limit of %d", key, n, limit), fmt.Sprintf("shorten it by %d characters; %s", n-limit, why))
+	}
+}
+
+// relPath returns why p is not a path inside the app folder, or "".
+func (v *validator) relPath(p string) string {
+	s := filepath.ToSlash(p)
+	switch {
+	case path.IsAbs(s) || filepath.IsAbs(p) || (len(s) > 1 && s[1] == ':'):
+		return "is an absolute path"
+	case s == ".." || strings.HasPrefix(s, "../") || strings.Contains(path.Clean(s), "../") || path.Clean(s) == "..":
+		return "leaves the app folder"
+	case strings.ContainsRune(s, 0):
+		return "contains a NUL byte"
+	}
+	return ""
+}
+
+func (v *validator) capabilities(raw map[string]any) []Capability {
+	out := []Capability{}
+	x, ok := raw["capabilities"]
+	if !ok {
+		return out
+	}
+	arr, ok := x.([]any)
+	if !ok {
+		// A TOML array of tables decodes as []map[string]any.
+		if maps, ok2 := x.([]map[string]any); ok2 {
+			for _, mm := range maps {
+				arr = append(arr, mm)
+			}
+		} else {
+			v.err("capabilities", "capabilities must be a list of { id, purpose }", `write [[capabilities]] tables, each with id = "…" and purpose = "…"`)
+			return out
+		}
+	}
+	seen := map[string]bool{}
+	for i, e := range arr {
+		p := fmt.Sprintf("capabilities[%d]", i)
+		t, ok := e.(map[string]any)
+		if !ok {
+			v.err(p, "a capability must be a table with id and purpose", `write { id = "auth", purpose = "Sign you in to your account." }`)
+			continue
+		}
+		for _, k := range sortedKeys(t) {
+			if k != "id" && k != "purpose" {
+				v.errKey(p+"."+k, fmt.Sprintf("unknown field %q in a capability", k), suggest(k, []string{"id", "purpose"}, "a capability has id and purpose"))
+			}
+		}
+		c := Capability{}
+		if s, ok := t["id"].(string); ok && s != "" {
+			c.ID = s
+			if !capRE.MatchString(s) {
+				v.err(p+".id", fmt.Sprintf("capability id %q is not valid", s), "a capability id is lower-case letters, digits, '.', '_' and '-', starting with a letter")
+			} else if seen[s] {
+				v.err(p+".id", fmt.Sprintf("capability %q is listed twice", s), "list each capability once")
+			}
+			seen[s] = true
+		} else {
+			v.err(p, "capability has no id", `add id = "…" (for example "auth")`)
+		}
+		if s, ok := t["purpose"].(string); ok && strings.TrimSpace(s) != "" {
+			c.Purpose = s
+			v.length(p+".purpose", s, MaxPurposeLen, "a person reads the purpose before allowing the capability")
+		} else {
+			v.err(p, fmt.Sprintf("capability %q has no purpose", c.ID), "add purpose = \"…\": the sentence a person reads before allowing it")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// list_ reads a list of strings at key, checking each with check (which returns why an entry
+// is invalid and a suggested fix, or "").
+func (v *validator) list_(raw map[string]any, key string, check func(string) (string, string)) []string {
+	out := []string{}
+	x, ok := raw[key]
+	if !ok {
+		return out
+	}
+	arr, ok := x.([]any)
+	if !ok {
+		v.err(key, fmt.Sprintf("%s must be a list of strings, not %s", key, describe(x)), fmt.Sprintf(`write %s = ["…"]`, key))
+		return out
+	}
+	for i, e := range arr {
+		p := fmt.Sprintf("%s[%d]", key, i)
+		s, ok := e.(string)
+		if !ok {
+			v.err(p, fmt.Sprintf("%s entries must be strings, not %s", key, describe(e)), "quote it")
+			continue
+		}
+		if why, fix := check(s); why != "" {
+			v.err(p, fmt.Sprintf("%q %s", s, why), fix)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// origin checks an allowedDomains entry: an https: origin with no path, whose host may start
+// with "*.".
+func (v *validator) origin(s string) (string, string) {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		if r, isHTTP := strings.CutPrefix(s, "http://"); isHTTP {
+			return "is not https:", fmt.Sprintf("write %q: a bundle connects only over HTTPS", "https://"+r)
+		}
+		if hostRE.MatchString(strings.ToLower(s)) {
+			return "is a host, not an origin", fmt.Sprintf("write %q", "https://"+s)
+		}
+		return "is not an https:// origin", `write an origin such as "https://api.example.com"`
+	}
+	host, port, hasPort := strings.Cut(rest, ":")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		return "has a path", fmt.Sprintf("write the origin alone: %q", "https://"+rest[:i])
+	}
+	if hasPort {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return "has an invalid port", "write https://host or https://host:port"
+		}
+	}
+	if host != strings.ToLower(host) {
+		return "has upper-case letters", fmt.Sprintf("write %q", "https://"+strings.ToLower(rest))
+	}
+	if !hostRE.MatchString(host) {
+		if strings.Contains(host, "*") {
+			return "has a wildcard other than a leading *.", `the only wildcard is a leading "*.", as in "https://*.example.com"`
+		}
+		return "has an invalid host", `write an origin such as "https://api.example.com"`
+	}
+	return "", ""
+}
+
+// host checks a linkDomains entry: a host name, possibly starting with "*.".
+func (v *validator) host(s string) (string, string) {
+	if i := strings.Index(s, "://"); i >= 0 {
+		h := s[i+3:]
+		if j := strings.IndexAny(h, "/?#:"); j >= 0 {
+			h = h[:j]
+		}
+		return "is a URL, not a host", fmt.Sprintf("write the host alone: %q", h)
+	}
+	if s != strings.ToLower(s) {
+		return "has upper-case letters", fmt.Sprintf("write %q", strings.ToLower(s))
+	}
+	if !hostRE.MatchString(s) {
+		if strings.Contains(s, "*") {
+			return "has a wildcard other than a leading *.", `the only wildcard is a leading "*.", as in "*.example.com"`
+		}
+		return "is not a host name", `write a host such as "docs.example.com"`
+	}
+	return "", ""
+}
+
+// hostOrigin checks a hosts entry: an https: origin, or an http: origin on localhost or
+// 127.0.0.1 for development.
+func (v *validator) hostOrigin(s string) (string, string) {
+	if r, ok := strings.CutPrefix(s, "http://"); ok {
+		h, port, _ := strings.Cut(r, ":")
+		if (h == "localhost" || h == "127.0.0.1") && !strings.ContainsAny(port, "/?#") {
+			return "", ""
+		}
+		return "is not https:", fmt.Sprintf("write %q; plain http: is allowed only for localhost and 127.0.0.1", "https://"+r)
+	}
+	return v.origin(s)
+}
+
+func (v *validator) build(b map[string]any, out *Build) {
+	for _, k := range sortedKeys(b) {
+		if !contains(buildFields, k) {
+			v.errKey("build."+k, fmt.Sprintf("unknown field %q in [build]", k), suggest(k, buildFields, "[build] has "+strings.Join(buildFields, ", ")))
+		}
+	}
+	if x, ok := b["target"]; ok {
+		s, _ := x.(string)
+		for _, t := range strings.Split(s, ",") {
+			if !targetRE.MatchString(strings.TrimSpace(t)) {
+				v.err("build.target", fmt.Sprintf("target %q is not an esbuild target", s), `write a target such as "es2020" or "chrome111,safari16"`)
+				break
+			}
+		}
+		out.Target = s
+	}
+	out.Define = v.strMap(b, "define", func(k, val string) (string, string) {
+		if strings.TrimSpace(val) == "" {
+			return "is empty", `write the replacement as JavaScript, e.g. global = "window" or "process.env.X" = "\"x\""`
+		}
+		return "", ""
+	})
+	out.Loader = v.strMap(b, "loader", func(k, val string) (string, string) {
+		if !strings.HasPrefix(k, ".") {
+			return "is keyed by a name that is not a file extension", fmt.Sprintf("write %q = %q", "."+k, val)
+		}
+		if !contains(loaderSet, val) {
+			return "is not an esbuild loader", suggest(val, loaderSet, "loaders are "+strings.Join(loaderSet, ", "))
+		}
+		return "", ""
+	})
+	out.Alias = v.strMap(b, "alias", func(k, val string) (string, string) {
+		if strings.HasPrefix(val, "/") || strings.HasPrefix(val, "../") || filepath.IsAbs(val) {
+			return "points outside the app folder", "alias to a package name or to ./a/path inside the app folder"
+		}
+		return "", ""
+	})
+	if x, ok := b["publicDir"]; ok {
+		s, isStr := x.(string)
+		if !isStr {
+			v.err("build.publicDir", "publicDir must be a string", `write publicDir = "public"`)
+		} else if msg := v.relPath(s); msg != "" && s != "" {
+			v.err("build.publicDir", fmt.Sprintf("publicDir %q %s", s, msg), "name a folder inside the app folder")
+		} else {
+			out.PublicDir = path.Clean(filepath.ToSlash(s))
+		}
+	}
+}
+
+func (v *validator) strMap(b map[string]any, key string, check func(k, v string) (string, string)) map[string]string {
+	x, ok := b[key]
+	if !ok {
+		return nil
+	}
+	t, ok := x.(map[string]any)
+	if !ok {
+		v.err("build."+key, fmt.Sprintf("%s must be a table of strings", key), fmt.Sprintf("write [build.%s] and key = \"value\" lines", key))
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range sortedKeys(t) {
+		p := "build." + key + "." + k
+		s, ok := t[k].(string)
+		if !ok {
+			v.err(p, fmt.Sprintf("%s.%s must be a string, not %s", key, k, describe(t[k])), "quote the value")
+			continue
+		}
+		if why, fix := check(k, s); why != "" {
+			v.err(p, fmt.Sprintf("%s %q %s", key, k, why), fix)
+			continue
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func toInt(x any) (int, bool) {
+	switch n := x.(type) {
+	case int64:
+		return int(n), true
+	case json.Number:
+		i, err := strconv.Atoi(string(n))
+		return i, err == nil
+	}
+	return 0, false
+}
+
+func describe(x any) string {
+	switch x.(type) {
+	case string:
+		return "a string"
+	case int64, json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any, []map[string]any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", x)
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// suggest returns "did you mean X?" for the closest candidate, or fallback.
+func suggest(s string, candidates []string, fallback string) string {
+	best, bestD := "", 1+len(s)/3
+	if bestD < 2 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		if d <= bestD && (best == "" || d < editDistance(strings.ToLower(s), strings.ToLower(best))) {
+			best = c
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return fallback
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

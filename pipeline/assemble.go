@@ -1,0 +1,597 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"golang.org/x/net/html"
+)
+
+// assembler turns the app's index.html into one HTML file: every local script, stylesheet,
+// image, icon and font bundled or inlined in place, and every other byte copied through as it
+// is. It reads the page with x/net/html's tokenizer, whose raw token lengths partition the
+// input, so that every reference has its byte offset for messages.
+type assembler struct {
+	b     *bundler
+	m     *manifest.Manifest
+	file  string // the page, relative to the app folder
+	dir   string // its folder, relative to the app folder
+	src   []byte
+	lines *diag.Lines
+	list  diag.List
+	css   []string // CSS imported by the page's scripts, inlined into <head>
+	// inlined caches data: URLs by file, so that an asset named twice is read once.
+	inlined map[string]string
+	head    string // markup injected first in <head> (the SDK), after <meta charset>
+}
+
+func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
+	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}}
+}
+
+func (a *assembler) errAt(off, n int, text, note string) {
+	d := diag.Message{File: a.file, Text: text, Note: note}
+	d.PlaceIn(a.lines, off, n)
+	a.list = append(a.list, d)
+}
+
+// attr is one attribute of a start tag, with the offset of its value in the page.
+type attr struct {
+	key, val string
+	off, n   int
+}
+
+// tag is a start tag read from the page.
+type tag struct {
+	name        string
+	attrs       []attr
+	off         int
+	raw         []byte
+	selfClosing bool
+}
+
+func (t *tag) get(key string) (attr, bool) {
+	for _, a := range t.attrs {
+		if a.key == key {
+			return a, true
+		}
+	}
+	return attr{}, false
+}
+
+func (t *tag) has(key string) bool { _, ok := t.get(key); return ok }
+
+// render writes the tag with its attributes, leaving out those in drop and replacing values
+// from set.
+func (t *tag) render(drop []string, set map[string]string) string {
+	var b strings.Builder
+	b.WriteString("<" + t.name)
+	for _, a := range t.attrs {
+		if contains(drop, a.key) {
+			continue
+		}
+		v, ok := set[a.key]
+		if !ok {
+			v = a.val
+		}
+		b.WriteString(" " + a.key)
+		if v != "" || ok {
+			b.WriteString(`="` + html.EscapeString(v) + `"`)
+		}
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func readTag(z *html.Tokenizer, off int, selfClosing bool) *tag {
+	raw := append([]byte(nil), z.Raw()...)
+	name, hasAttr := z.TagName()
+	t := &tag{name: string(name), off: off, raw: raw, selfClosing: selfClosing}
+	if !hasAttr {
+		return t
+	}
+	ras := markup.RawAttrs(raw)
+	seen := map[string]bool{}
+	for i := 0; ; i++ {
+		k, v, more := z.TagAttr()
+		key := string(k)
+		a := attr{key: key, val: string(v), off: off, n: 1}
+		if i < len(ras) && ras[i].Name == key {
+			a.off, a.n = off+ras[i].ValOff, max(ras[i].ValLen, 1)
+		}
+		// The first of duplicated attributes wins, as in the browser.
+		if !seen[key] {
+			seen[key] = true
+			t.attrs = append(t.attrs, a)
+		}
+		if !more {
+			break
+		}
+	}
+	return t
+}
+
+// assemble returns the page with every local reference bundled or inlined.
+func (a *assembler) assemble() []byte {
+	z := html.NewTokenizer(bytes.NewReader(a.src))
+	var out bytes.Buffer
+	off := 0
+	cssAt, headAt := -1, -1
+	sawCharset := false
+	next := func() (html.TokenType, []byte, int) {
+		tt := z.Next()
+		raw := z.Raw()
+		start := off
+		off += len(raw)
+		return tt, raw, start
+	}
+	for {
+		tt, raw, start := next()
+		if tt == html.ErrorToken {
+			break
+		}
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := readTag(z, start, tt == html.SelfClosingTagToken)
+			a.handlers(t)
+			switch t.name {
+			case "head":
+				out.Write(raw)
+				headAt = out.Len()
+			case "meta":
+				out.Write(raw)
+				if t.has("charset") && !sawCharset {
+					sawCharset = true
+					headAt = out.Len()
+				}
+			case "script":
+				text, textOff, end := "", off, ""
+				if !t.selfClosing {
+					tt2, raw2, s2 := next()
+					if tt2 == html.TextToken {
+						text, textOff = string(raw2), s2
+						tt2, raw2, _ = next()
+					}
+					if tt2 == html.EndTagToken {
+						end = string(raw2)
+					}
+				}
+				out.WriteString(a.script(t, text, textOff, end))
+			case "style":
+				text, textOff, end := "", off, ""
+				tt2, raw2, s2 := next()
+				if tt2 == html.TextToken {
+					text, textOff = string(raw2), s2
+					tt2, raw2, _ = next()
+				}
+				if tt2 == html.EndTagToken {
+					end = string(raw2)
+				}
+				out.WriteString(a.style(t, text, textOff, end))
+			case "link":
+				out.WriteString(a.link(t))
+			default:
+				out.WriteString(a.media(t))
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if string(name) == "head" && cssAt < 0 {
+				cssAt = out.Len()
+			}
+			out.Write(raw)
+		default:
+			out.Write(raw)
+		}
+	}
+	res := out.Bytes()
+	// The SDK goes first in <head>, after <meta charset>; CSS that scripts imported goes at
+	// the end of <head>, as Vite links it.
+	var css string
+	if len(a.css) > 0 {
+		css = "<style>" + escapeStyle(strings.Join(a.css, "")) + "</style>"
+	}
+	head := a.head
+	if !sawCharset {
+		head = `<meta charset="utf-8">` + head
+	}
+	if headAt < 0 {
+		headAt = afterDoctype(res)
+	}
+	if cssAt < 0 || cssAt < headAt {
+		cssAt = headAt
+	}
+	var final bytes.Buffer
+	final.Write(res[:headAt])
+	final.WriteString(head)
+	if cssAt == headAt {
+		final.WriteString(css)
+		final.Write(res[headAt:])
+	} else {
+		final.Write(res[headAt:cssAt])
+		final.WriteString(css)
+		final.Write(res[cssAt:])
+	}
+	return final.Bytes()
+}
+
+// afterDoctype returns the offset just after a leading doctype, or 0.
+func afterDoctype(b []byte) int {
+	z := html.NewTokenizer(bytes.NewReader(b))
+	off := 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return 0
+		}
+		off += len(z.Raw())
+		switch tt {
+		case html.DoctypeToken:
+			return off
+		case html.TextToken, html.CommentToken:
+			continue
+		}
+		return 0
+	}
+}
+
+// handlers refuses inline event handler attributes: the bundle's Content-Security-Policy
+// allows only the hashed inline scripts, and 'unsafe-hashes' would let any matching handler
+// text run anywhere in the page.
+func (a *assembler) handlers(t *tag) {
+	for _, at := range t.attrs {
+		if len(at.key) > 2 && strings.HasPrefix(at.key, "on") {
+			a.errAt(at.off, at.n, fmt.Sprintf("inline event handler %s=%q cannot run under the bundle's Content-Security-Policy", at.key, at.val),
+				fmt.Sprintf("attach it in a script instead: element.addEventListener(%q, …)", strings.TrimPrefix(at.key, "on")))
+		}
+	}
+}
+
+// local reports whether a URL names a file of the app (a relative or root-relative path), and
+// returns that path without its query, and its fragment.
+func local(u string) (p, frag string, ok bool) {
+	u = strings.TrimSpace(u)
+	if u == "" || strings.HasPrefix(u, "#") || strings.HasPrefix(u, "//") || strings.Contains(u, `\`) {
+		return "", "", false
+	}
+	if i := strings.IndexAny(u, ":/?#"); i >= 0 && u[i] == ':' {
+		return "", "", false // has a scheme
+	}
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u, frag = u[:i], u[i:]
+	}
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		u = u[:i]
+	}
+	if u == "" {
+		return "", "", false
+	}
+	return u, frag, true
+}
+
+// resolve maps a local URL to a path relative to the app folder: root-relative URLs come from
+// the public folder first, then the app folder (as in Vite); others are relative to the page.
+func (a *assembler) resolve(u string, at attr) (string, bool) {
+	var cands []string
+	if strings.HasPrefix(u, "/") {
+		cands = []string{path.Join(a.m.Build.PublicDir, u), path.Clean(strings.TrimPrefix(u, "/"))}
+	} else {
+		cands = []string{path.Join(a.dir, u)}
+	}
+	for _, c := range cands {
+		p, err := manifest.ResolveIn(a.b.root, c)
+		switch {
+		case err == nil:
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return c, true
+			}
+		case errors.Is(err, manifest.ErrOutside):
+			a.errAt(at.off, at.n, fmt.Sprintf("%q leaves the app folder", u), "keep every file the app uses inside its folder; bundle never reads outside it")
+			return "", false
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		default:
+			a.errAt(at.off, at.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file's permissions")
+			return "", false
+		}
+	}
+	where := cands[0]
+	if len(cands) > 1 {
+		where = cands[0] + " or " + cands[1]
+	}
+	a.errAt(at.off, at.n, fmt.Sprintf("%q does not exist", u), fmt.Sprintf("create %s, or fix the path (it is resolved inside the app folder)", where))
+	return "", false
+}
+
+// dataURL returns the file rel as a data: URL.
+func (a *assembler) dataURL(rel string) (string, error) {
+	if u, ok := a.inlined[rel]; ok {
+		return u, nil
+	}
+	p, err := manifest.ResolveIn(a.b.root, rel)
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	u := encodeDataURL(rel, b)
+	a.inlined[rel] = u
+	a.b.inputs[rel] += len(u)
+	return u, nil
+}
+
+func mimeOf(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	known := map[string]string{".svg": "image/svg+xml", ".ico": "image/x-icon", ".png": "image/png",
+		".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+		".avif": "image/avif", ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf",
+		".otf": "font/otf", ".json": "application/json", ".webmanifest": "application/manifest+json",
+		".mp3": "audio/mpeg", ".mp4": "video/mp4", ".webm": "video/webm", ".vtt": "text/vtt",
+		".txt": "text/plain", ".css": "text/css", ".js": "text/javascript"}
+	if m, ok := known[ext]; ok {
+		return m
+	}
+	if m := mime.TypeByExtension(ext); m != "" {
+		return m
+	}
+	return "application/octet-stream"
+}
+
+// encodeDataURL encodes b as a data: URL, base64 (deterministic, and safe in any attribute).
+func encodeDataURL(name string, b []byte) string {
+	return "data:" + mimeOf(name) + ";base64," + base64.StdEncoding.EncodeToString(b)
+}
+
+// inlineAttr replaces a local URL attribute's value by a data: URL; it returns false when the
+// value is not local (the offline check judges it) or an error was reported.
+func (a *assembler) inlineAttr(at attr) (string, bool) {
+	u, frag, ok := local(at.val)
+	if !ok {
+		return "", false
+	}
+	rel, ok := a.resolve(u, at)
+	if !ok {
+		return "", false
+	}
+	d, err := a.dataURL(rel)
+	if err != nil {
+		a.errAt(at.off, at.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
+		return "", false
+	}
+	return d + frag, true
+}
+
+// media inlines the local URLs of any other element: src, poster, srcset, imagesrcset, and
+// SVG image hrefs.
+func (a *assembler) media(t *tag) string {
+	set := map[string]string{}
+	for _, at := range t.attrs {
+		switch at.key {
+		case "src", "poster", "background":
+			if t.name == "iframe" || t.name == "frame" {
+				continue // a page cannot be inlined; the offline check reports it
+			}
+			if d, ok := a.inlineAttr(at); ok {
+				set[at.key] = d
+			}
+		case "srcset", "imagesrcset":
+			if v, changed := a.srcset(at); changed {
+				set[at.key] = v
+			}
+		case "href", "xlink:href":
+			if t.name == "image" || t.name == "feimage" {
+				if d, ok := a.inlineAttr(at); ok {
+					set[at.key] = d
+				}
+			}
+		}
+	}
+	if len(set) == 0 {
+		return string(t.raw)
+	}
+	out := t.render(nil, set)
+	if t.selfClosing {
+		out = strings.TrimSuffix(out, ">") + "/>"
+	}
+	return out
+}
+
+// srcset inlines each local candidate of a srcset list, keeping its descriptors.
+func (a *assembler) srcset(at attr) (string, bool) {
+	var parts []string
+	changed := false
+	for _, cand := range strings.Split(at.val, ",") {
+		f := strings.Fields(cand)
+		if len(f) == 0 {
+			continue
+		}
+		sub := at
+		if d, ok := a.inlineAttr(attr{key: at.key, val: f[0], off: at.off, n: at.n}); ok {
+			f[0] = d
+			changed = true
+		}
+		_ = sub
+		parts = append(parts, strings.Join(f, " "))
+	}
+	return strings.Join(parts, ", "), changed
+}
+
+// link bundles a local stylesheet into a <style>, drops preloads of local files (their code is
+// inline now), and inlines any other local href (icons, manifests) as a data: URL.
+func (a *assembler) link(t *tag) string {
+	href, ok := t.get("href")
+	if !ok {
+		return string(t.raw)
+	}
+	relAttr, _ := t.get("rel")
+	rels := strings.Fields(strings.ToLower(relAttr.val))
+	u, _, isLocal := local(href.val)
+	if !isLocal {
+		return string(t.raw)
+	}
+	switch {
+	case contains(rels, "stylesheet"):
+		rel, ok := a.resolve(u, href)
+		if !ok {
+			return ""
+		}
+		c, l := a.b.entry(rel)
+		a.list = append(a.list, l...)
+		media := ""
+		if m, ok := t.get("media"); ok {
+			media = ` media="` + html.EscapeString(m.val) + `"`
+		}
+		return "<style" + media + ">" + escapeStyle(c.css) + "</style>"
+	case contains(rels, "modulepreload") || contains(rels, "preload") || contains(rels, "prefetch"):
+		if _, ok := a.resolve(u, href); !ok {
+			return ""
+		}
+		return ""
+	}
+	if d, ok := a.inlineAttr(href); ok {
+		return t.render(nil, map[string]string{"href": d})
+	}
+	return string(t.raw)
+}
+
+// script bundles a local module script (or one written inline) into an inline module script,
+// which stays deferred as a module script is; it minifies inline classic scripts; it leaves
+// data blocks (JSON, import maps) and remote scripts as they are, for the offline check.
+func (a *assembler) script(t *tag, text string, textOff int, end string) string {
+	typAttr, hasType := t.get("type")
+	typ := strings.ToLower(strings.TrimSpace(typAttr.val))
+	module := typ == "module"
+	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
+	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
+	if src, ok := t.get("src"); ok {
+		u, _, isLocal := local(src.val)
+		if !isLocal || !(module || classic) {
+			return string(t.raw) + text + end
+		}
+		rel, ok := a.resolve(u, src)
+		if !ok {
+			return ""
+		}
+		c, l := a.b.entry(rel)
+		a.list = append(a.list, l...)
+		if c.css != "" {
+			a.css = append(a.css, c.css)
+		}
+		// esbuild emits an ES module with no imports left; it runs as a module script,
+		// deferred, whatever the original timing attributes said of a classic script.
+		keep := t.render(append(drop, "type"), nil)
+		return strings.TrimSuffix(keep, ">") + ` type="module">` + escapeScript(c.js) + "</script>"
+	}
+	if strings.TrimSpace(text) == "" {
+		return string(t.raw) + text + end
+	}
+	switch {
+	case module:
+		c, l := a.b.stdin(text, a.file, a.dir, api.LoaderJS)
+		a.list = append(a.list, a.shift(l, textOff)...)
+		if c.css != "" {
+			a.css = append(a.css, c.css)
+		}
+		return t.render(drop, nil) + escapeScript(c.js) + "</script>"
+	case classic:
+		js, l := a.b.classic(text, a.file)
+		a.list = append(a.list, a.shift(l, textOff)...)
+		return t.render(drop, nil) + escapeScript(js) + "</script>"
+	}
+	return string(t.raw) + text + end
+}
+
+// style bundles an inline <style>: its local url()s and @imports are inlined by esbuild.
+func (a *assembler) style(t *tag, text string, textOff int, end string) string {
+	if strings.TrimSpace(text) == "" {
+		return string(t.raw) + text + end
+	}
+	c, l := a.b.stdin(text, a.file, a.dir, api.LoaderCSS)
+	a.list = append(a.list, a.shift(l, textOff)...)
+	return t.render(nil, nil) + escapeStyle(c.css) + "</style>"
+}
+
+// shift moves esbuild's positions inside inline code (named after the page) to positions in
+// the page.
+func (a *assembler) shift(l diag.List, textOff int) diag.List {
+	base := diag.Message{}
+	base.PlaceIn(a.lines, textOff, 1)
+	for i := range l {
+		if l[i].File != a.file || l[i].Line == 0 {
+			continue
+		}
+		if l[i].Line == 1 {
+			l[i].Column += base.Column - 1
+		}
+		l[i].Line += base.Line - 1
+	}
+	return l
+}
+
+// escapeScript keeps inline JavaScript from ending or confusing its element: "</script",
+// "<script" and "<!--" become \x3C…, which means the same inside strings, templates and
+// regular expressions, the only places a minified bundle has them.
+func escapeScript(js string) string {
+	var b strings.Builder
+	lower := strings.ToLower(js)
+	last := 0
+	for i := 0; i < len(js); i++ {
+		if js[i] != '<' {
+			continue
+		}
+		rest := lower[i:]
+		if strings.HasPrefix(rest, "</script") || strings.HasPrefix(rest, "<script") || strings.HasPrefix(rest, "<!--") {
+			b.WriteString(js[last:i])
+			b.WriteString(`\x3C`)
+			last = i + 1
+		}
+	}
+	if last == 0 {
+		return js
+	}
+	b.WriteString(js[last:])
+	return b.String()
+}
+
+// escapeStyle keeps inline CSS from ending its element: "</style" becomes "<\/style", an
+// escape CSS reads as "/".
+func escapeStyle(css string) string {
+	lower := strings.ToLower(css)
+	if !strings.Contains(lower, "</style") {
+		return css
+	}
+	var b strings.Builder
+	last := 0
+	for i := strings.Index(lower, "</style"); i >= 0; {
+		b.WriteString(css[last:i] + `<\/`)
+		last = i + 2
+		j := strings.Index(lower[last:], "</style")
+		if j < 0 {
+			break
+		}
+		i = last + j
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}

@@ -1,0 +1,294 @@
+// Package pipeline builds a mini app into one offline HTML file pinned by SHA-256.
+//
+//	res, err := pipeline.Build(ctx, "samples/hello", pipeline.Options{})
+//	var el *diag.ListError
+//	switch {
+//	case errors.As(err, &el): // refused: el.List says where and what to do
+//	case err != nil:          // the tool failed
+//	default:                  // res.HTMLPath, res.Entry.SHA256, …
+//	}
+//
+// Build runs one stage per file: bundle (esbuild: JS, TS, JSX, CSS, assets as data: URLs),
+// assemble (the page, every local reference inlined in place), minify (the markup only), csp
+// (a policy hashing every inline script), check (the offline check and the size budget, on the
+// final bytes) and pin (SHA-256 and the registry entry).
+//
+// # Guarantees
+//
+//   - Offline: the written file passes offline.Check; Build refuses to write one that does not.
+//   - Pinned: Entry.SHA256 and Entry.Integrity are the hash of the exact bytes written.
+//   - Deterministic: the same app gives the same bytes, from any folder and on any machine; no
+//     output holds a timestamp or an absolute path.
+//   - Confined: no file outside the app folder is read, through ../, absolute paths or links.
+//   - Atomic: files are written to a temporary name and renamed, so a failed build leaves the
+//     previous output untouched.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/sdk"
+)
+
+// Options configures Build. The zero value writes to <app>/dist with no source map.
+type Options struct {
+	// OutDir is where the page and its registry entry are written; "" means <app>/dist.
+	OutDir string
+	// Sourcemap writes <id>.js.map beside the page. The page never references it.
+	Sourcemap bool
+	// NoWrite computes everything but writes nothing (for benchmarks and dry runs).
+	NoWrite bool
+}
+
+// Result describes a built app. The caller owns its slices.
+type Result struct {
+	Manifest *manifest.Manifest
+	HTML     []byte // the final page
+	Entry    Entry  // its registry entry
+	// HTMLPath and EntryPath are where the page and entry were written ("" with NoWrite).
+	HTMLPath, EntryPath string
+	// Extra lists other files written: the source map, the licence text.
+	Extra    []string
+	GzipSize int
+	Warnings diag.List
+	// Inputs lists what each input contributed to the page, largest first.
+	Inputs []Input
+}
+
+// Input is one source file and the bytes it contributed to the page.
+type Input struct {
+	Path  string `json:"path"`
+	Bytes int    `json:"bytes"`
+}
+
+// Build builds the app in dir. It returns a *diag.ListError (errors.As) when the app is
+// refused: its manifest, an esbuild error, a reference that cannot be inlined, the offline
+// check or the size budget. Other errors mean the app folder could not be read or the tool
+// failed. Build is safe for concurrent use on different apps.
+func Build(ctx context.Context, dir string, opts Options) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("build %s: internal error: %v", dir, r)
+		}
+	}()
+	m, err := manifest.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", dir, err)
+	}
+	env, err := loadEnv(root)
+	if err != nil {
+		return nil, fmt.Errorf("build %s: read .env: %w", dir, err)
+	}
+	b := &bundler{m: m, root: root, define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Assemble the page.
+	var page []byte
+	var file string
+	var src []byte
+	if strings.HasSuffix(strings.ToLower(m.Entry), ".html") {
+		file = m.Entry
+		p, err := m.Resolve(m.Entry)
+		if err == nil {
+			src, err = os.ReadFile(p)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("build %s: read %s: %w", dir, m.Entry, err)
+		}
+	} else {
+		file = "index.html"
+		src = generatedPage(m)
+	}
+	a := newAssembler(b, m, file, src)
+	head, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains, Auth: m.HasCapability("auth")})
+	if err != nil {
+		return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
+	}
+	a.head = "<script>" + escapeScript(head) + "</script>"
+	page = a.assemble()
+	list := a.list
+	// References that the page cannot inline (remote URLs, pages) are reported at their
+	// place in the source page, by the offline check over it.
+	list = append(list, sourceFindings(file, src, m)...)
+	if list.HasErrors() {
+		list.Sort()
+		return nil, list.Err()
+	}
+	warnings := list
+
+	// Minify the markup, then compute the policy over the final script text.
+	page, err = minifyHTML(page)
+	if err != nil {
+		return nil, fmt.Errorf("build %s: minify: %w", dir, err)
+	}
+	csp := policy(page, m)
+	page = insertPolicy(page, csp)
+
+	// Check the exact bytes that will be pinned.
+	out := m.ID + ".html"
+	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains})
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", dir, err)
+	}
+	if len(findings) > 0 {
+		l := findings.Diagnostics()
+		return nil, l.Err()
+	}
+	inputs := sortedInputs(b.inputs)
+	if limit := m.MaxKB * 1024; len(page) > limit {
+		return nil, budgetError(m, len(page), limit, inputs).Err()
+	}
+
+	icon := ""
+	if m.Icon != "" {
+		if icon, err = a.dataURL(m.Icon); err != nil {
+			return nil, fmt.Errorf("build %s: read icon: %w", dir, err)
+		}
+	}
+	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), GzipSize: gzipSize(page), Warnings: warnings, Inputs: inputs}
+	if opts.NoWrite {
+		return res, nil
+	}
+	return res, write(res, b, dir, opts)
+}
+
+// generatedPage is the page of a script entry: doctype, charset, viewport, the app's name as
+// title, a root element, and the entry as a module script.
+func generatedPage(m *manifest.Manifest) []byte {
+	return []byte(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>` + htmlEscape(m.Name) + `</title>
+</head>
+<body>
+<div id="root"></div>
+<script type="module" src="./` + m.Entry + `"></script>
+</body>
+</html>
+`)
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// sourceFindings runs the offline check over the source page and keeps the findings that
+// assembly does not resolve: remote URLs and pages, which cannot be inlined. Local files were
+// inlined or reported by the assembler already.
+func sourceFindings(file string, src []byte, m *manifest.Manifest) diag.List {
+	fs, err := offline.Check(file, src, offline.Options{LinkDomains: m.LinkDomains})
+	if err != nil {
+		return nil
+	}
+	var out diag.List
+	for _, f := range fs {
+		if _, _, isLocal := local(f.URL); isLocal && inlinedPlace(f.Place) {
+			continue
+		}
+		msg := f.Message
+		if strings.Contains(f.Note, "inline it") {
+			msg.Note = "remove it, or download the file into the app folder and name it by a relative path: bundle build inlines files inside the app"
+			if strings.Contains(f.Text, "preconnect") || strings.Contains(f.Place, "<link") {
+				msg.Note = "remove it (a bundle connects to nothing), or put the file in the app folder and link it by a relative path"
+			}
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// inlinedPlace reports whether the assembler (or esbuild) inlines local files found at place.
+func inlinedPlace(place string) bool {
+	for _, p := range []string{"<img ", "<source ", "<video ", "<audio ", "<track ", "<input ", "<embed ",
+		"<script src", "<link href", "<link imagesrcset", "<image ", "<feimage ", "CSS ", "import", "<body background", "<td background", "<table background"} {
+		if strings.HasPrefix(place, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedInputs(m map[string]int) []Input {
+	out := make([]Input, 0, len(m))
+	for p, n := range m {
+		out = append(out, Input{Path: p, Bytes: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Bytes != out[j].Bytes {
+			return out[i].Bytes > out[j].Bytes
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+func budgetError(m *manifest.Manifest, size, limit int, inputs []Input) diag.List {
+	var top []string
+	for i, in := range inputs {
+		if i == 5 {
+			break
+		}
+		top = append(top, fmt.Sprintf("%s %.1f KB", in.Path, float64(in.Bytes)/1024))
+	}
+	note := fmt.Sprintf("raise maxKB (at most %d) or cut what is largest", manifest.MaxMaxKB)
+	if len(top) > 0 {
+		note = "largest inputs: " + strings.Join(top, ", ") + "; " + note
+	}
+	return diag.List{{File: m.File, Path: "maxKB", Text: fmt.Sprintf("the bundle is %.1f KB, over its budget of %d KB", float64(size)/1024, limit/1024), Note: note}}
+}
+
+// write writes the page, its entry, and the extra files, each atomically.
+func write(res *Result, b *bundler, dir string, opts Options) error {
+	outDir := opts.OutDir
+	if outDir == "" {
+		outDir = filepath.Join(dir, "dist")
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", outDir, err)
+	}
+	entry, err := MarshalEntry(res.Entry)
+	if err != nil {
+		return err
+	}
+	res.HTMLPath = filepath.Join(outDir, res.Entry.File)
+	res.EntryPath = filepath.Join(outDir, res.Manifest.ID+".json")
+	if len(b.legal) > 0 {
+		p := filepath.Join(outDir, res.Manifest.ID+".licenses.txt")
+		if err := writeAtomic(p, []byte(strings.Join(b.legal, "\n"))); err != nil {
+			return err
+		}
+		res.Extra = append(res.Extra, p)
+	}
+	if opts.Sourcemap && len(b.maps) > 0 {
+		p := filepath.Join(outDir, res.Manifest.ID+".js.map")
+		if err := writeAtomic(p, b.maps[0].Contents); err != nil {
+			return err
+		}
+		res.Extra = append(res.Extra, p)
+	}
+	// The page last but one and the entry last: a host that sees the new entry finds the
+	// page it pins already in place.
+	if err := writeAtomic(res.HTMLPath, res.HTML); err != nil {
+		return err
+	}
+	return writeAtomic(res.EntryPath, entry)
+}
