@@ -157,7 +157,7 @@ func (b *bundler) confine() api.Plugin {
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "miniapp-sdk"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src := sdk.Module(a.Path)
-			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: b.root}, nil
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: b.root}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			real, err := filepath.EvalSymlinks(a.Path)

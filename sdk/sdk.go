@@ -1,20 +1,145 @@
-// Package sdk is the guest SDK that every bundle carries: the document.modelContext shim and
-// the guest half of the host bridge.
+// Package sdk is the guest SDK that every bundle carries: the document.modelContext shim
+// (WebMCP) and the guest half of the host bridge (JSON-RPC 2.0 over postMessage, with MCP
+// Apps' method names). Its TypeScript sources are embedded in the binary and compiled with
+// esbuild when a bundle is built, so building needs no npm.
+//
+//	js, err := sdk.Script(sdk.Config{Name: "Hello", Hosts: []string{"https://chat.example"}})
+//	// js goes first in <head>, before any app code
+//
+// PROTOCOL.md beside this file is the contract a host implements; miniapp-sdk.d.ts is the
+// API app authors write against (bundle sdk types prints it).
+//
+// # Guarantees
+//
+// The SDK posts only to the pinned parent origin, never to "*", and drops every inbound
+// message that is not from window.parent, from that origin, and well-formed JSON-RPC. It never
+// reassigns a native document.modelContext. Script is deterministic: the same Config gives the
+// same bytes.
 package sdk
 
-// Config is what the build bakes into the SDK from the manifest.
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+//go:embed src/*.ts
+var sources embed.FS
+
+//go:embed miniapp-sdk.d.ts
+var types string
+
+//go:embed PROTOCOL.md
+var protocol string
+
+// Types returns the TypeScript declarations of @miniapp/sdk and @miniapp/sdk/react.
+func Types() string { return types }
+
+// Protocol returns PROTOCOL.md, the contract a host implements.
+func Protocol() string { return protocol }
+
+// ProtocolVersion is the MCP Apps protocol version the SDK speaks.
+const ProtocolVersion = "2026-01-26"
+
+// Config is what the build bakes into the SDK from the manifest. The zero value is an SDK that
+// connects to the origin its frame is embedded in, with no links and no auth.
 type Config struct {
-	Name, Version string
-	Hosts         []string
-	LinkDomains   []string
-	Auth          bool
+	Name        string   `json:"name"`
+	Version     string   `json:"version"`
+	Hosts       []string `json:"hosts"`
+	LinkDomains []string `json:"linkDomains"`
+	Auth        bool     `json:"auth"`
 }
 
-// Script returns the compiled SDK script for cfg.
+var cache sync.Map // Config JSON → compiled script
+
+// Script returns the compiled, minified SDK for cfg: one classic script that installs the
+// shim and connects. It is safe for concurrent use.
 func Script(cfg Config) (string, error) {
-	return "", nil
+	if cfg.Hosts == nil {
+		cfg.Hosts = []string{}
+	}
+	if cfg.LinkDomains == nil {
+		cfg.LinkDomains = []string{}
+	}
+	key, err := json.Marshal(cfg)
+	if err != nil {
+		return "", err
+	}
+	if s, ok := cache.Load(string(key)); ok {
+		return s.(string), nil
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints:       []string{"index.ts"},
+		Bundle:            true,
+		Write:             false,
+		Format:            api.FormatIIFE,
+		Target:            api.ES2020,
+		Platform:          api.PlatformBrowser,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		Charset:           api.CharsetUTF8,
+		LegalComments:     api.LegalCommentsNone,
+		Define:            map[string]string{"__MINIAPP_CONFIG__": string(key)},
+		LogLevel:          api.LogLevelSilent,
+		Plugins:           []api.Plugin{embedded()},
+	})
+	if len(res.Errors) > 0 {
+		e := res.Errors[0]
+		if e.Location != nil {
+			return "", fmt.Errorf("sdk/src/%s:%d:%d: %s", e.Location.File, e.Location.Line, e.Location.Column+1, e.Text)
+		}
+		return "", fmt.Errorf("sdk: %s", e.Text)
+	}
+	if len(res.OutputFiles) != 1 {
+		return "", fmt.Errorf("sdk: esbuild wrote %d files, want 1", len(res.OutputFiles))
+	}
+	s := strings.TrimSpace(string(res.OutputFiles[0].Contents))
+	cache.Store(string(key), s)
+	return s, nil
 }
 
-// Module returns the source of the module that the import specifier spec (@miniapp/sdk or
-// @miniapp/sdk/react) resolves to in a build.
-func Module(spec string) string { return "export {}" }
+// embedded is an esbuild plugin that reads the SDK's sources from the binary.
+func embedded() api.Plugin {
+	return api.Plugin{Name: "sdk-embedded", Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			p := strings.TrimPrefix(path.Clean(path.Join(path.Dir(a.Importer), a.Path)), "/")
+			if a.Kind == api.ResolveEntryPoint {
+				p = a.Path
+			}
+			if !strings.HasSuffix(p, ".ts") {
+				p += ".ts"
+			}
+			return api.OnResolveResult{Path: p, Namespace: "sdk"}, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "sdk"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := sources.ReadFile("src/" + a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, fmt.Errorf("sdk source %s: %w", a.Path, err)
+			}
+			s := string(src)
+			return api.OnLoadResult{Contents: &s, Loader: api.LoaderTS}, nil
+		})
+	}}
+}
+
+// Module returns the source (TypeScript) of the module that spec resolves to in a build:
+// "@miniapp/sdk" re-exports the SDK already in the page, "@miniapp/sdk/react" adds the
+// useMiniApp hook, with React from the app's node_modules.
+func Module(spec string) string {
+	name := "src/module.ts"
+	if spec == "@miniapp/sdk/react" {
+		name = "src/react.ts"
+	}
+	b, err := sources.ReadFile(name)
+	if err != nil {
+		return "throw new Error(" + fmt.Sprintf("%q", "sdk: "+err.Error()) + ")"
+	}
+	return string(b)
+}

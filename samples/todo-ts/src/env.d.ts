@@ -1,0 +1,6 @@
+interface ImportMetaEnv {
+  readonly VITE_LIST_TITLE?: string;
+}
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

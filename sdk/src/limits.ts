@@ -1,0 +1,50 @@
+// Limits clamp and never reject: every bound is a host budget that an app cannot know, so an app
+// over a bound loses the overflow, never the message. Each kind of cut is announced once.
+
+export const MAX_DESCRIPTION = 300;
+export const MAX_TOOLS = 64;
+export const MAX_TITLE = 200;
+export const MAX_SUMMARY = 2000;
+export const MAX_PAYLOAD = 20000; // characters of JSON in context data or selection
+export const MAX_ERROR = 2000;
+export const MAX_ERRORS = 20; // error notifications per document
+
+const announced = new Set<string>();
+
+/** announce warns once per kind of cut. */
+export function announce(kind: string, detail: string): void {
+  if (announced.has(kind)) return;
+  announced.add(kind);
+  console.warn(`[miniapp] ${detail} (shown once)`);
+}
+
+/** clamp cuts s to max characters, announcing the first cut of this kind. */
+export function clamp(s: unknown, max: number, kind: string): string {
+  const str = typeof s === "string" ? s : s == null ? "" : String(s);
+  if (str.length <= max) return str;
+  announce(kind, `${kind} cut to ${max} characters`);
+  return str.slice(0, max);
+}
+
+/**
+ * payload returns value when its JSON fits in MAX_PAYLOAD characters, and withheld = true
+ * otherwise: cutting JSON at a character count would make it invalid, so it is withheld whole.
+ */
+export function payload(value: unknown, kind: string): { value?: unknown; withheld: boolean } {
+  if (value === undefined) return { withheld: false };
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) {
+    announce(kind + "-invalid", `${kind} is not JSON and was withheld`);
+    return { withheld: true };
+  }
+  if (json.length > MAX_PAYLOAD) {
+    announce(kind, `${kind} is ${json.length} characters of JSON, over ${MAX_PAYLOAD}, and was withheld`);
+    return { withheld: true };
+  }
+  return { value: JSON.parse(json), withheld: false };
+}
