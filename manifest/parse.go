@@ -428,6 +428,10 @@ func (v *validator) strMap(b map[string]any, key string, check func(k, v string)
 	out := map[string]string{}
 	for _, k := range sortedKeys(t) {
 		p := "build." + key + "." + k
+		if strings.ContainsAny(k, ".[]") {
+			// A key such as ".js" cannot stand in a dotted path: locate by the quoted key.
+			p = "build." + key + "." + strings.Trim(k, ".")
+		}
 		s, ok := t[k].(string)
 		if !ok {
 			v.err(p, fmt.Sprintf("%s.%s must be a string, not %s", key, k, describe(t[k])), "quote the value")

@@ -41,7 +41,7 @@ func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *as
 }
 
 func (a *assembler) errAt(off, n int, text, note string) {
-	d := diag.Message{File: a.file, Text: text, Note: note}
+	d := diag.Message{File: a.b.display(a.file), Text: text, Note: note}
 	d.PlaceIn(a.lines, off, n)
 	a.list = append(a.list, d)
 }
@@ -538,7 +538,7 @@ func (a *assembler) shift(l diag.List, textOff int) diag.List {
 	base := diag.Message{}
 	base.PlaceIn(a.lines, textOff, 1)
 	for i := range l {
-		if l[i].File != a.file || l[i].Line == 0 {
+		if l[i].File != a.b.display(a.file) || l[i].Line == 0 {
 			continue
 		}
 		if l[i].Line == 1 {

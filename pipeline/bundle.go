@@ -37,6 +37,7 @@ var loaderNames = map[string]api.Loader{
 type bundler struct {
 	m      *manifest.Manifest
 	root   string // the app folder, absolute, symlinks resolved
+	dir    string // the app folder as the caller named it, for messages
 	define map[string]string
 	// inputs accumulates bytes each input contributed, over every esbuild run, for the size
 	// budget's report.
@@ -223,22 +224,33 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			d.Note = "keep every file the app uses inside its folder"
 		}
 		if l := m.Location; l != nil {
-			d.File = b.rel(l.File)
+			d.File = b.display(b.rel(l.File))
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
 			if l.Suggestion != "" {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
 			}
 		}
-		for _, n := range m.Notes {
-			if n.Text != "" {
+		if strings.HasPrefix(m.Text, "Could not resolve") {
+			// esbuild's note suggests marking the path external, which would leave a load in
+			// the bundle: the fix here is to make the import resolvable.
+			d.Note = "install the package in the app folder (npm install), fix the path, or map it with [build] alias"
+			if strings.Contains(m.Text, "/jsx-runtime") {
+				d.Note = "the automatic JSX runtime imports react/jsx-runtime: install react in the app folder (npm install react react-dom)"
+			}
+		} else {
+			for _, n := range m.Notes {
+				if n.Text == "" {
+					continue
+				}
 				if d.Note != "" {
 					d.Note += "; "
 				}
-				d.Note += n.Text
+				text := strings.TrimSuffix(n.Text, ":")
+				if l := n.Location; l != nil {
+					text += fmt.Sprintf(" (%s:%d:%d)", b.display(b.rel(l.File)), l.Line, l.Column+1)
+				}
+				d.Note += text
 			}
-		}
-		if d.Note == "" && strings.HasPrefix(m.Text, "Could not resolve") {
-			d.Note = "install the package in the app folder (npm install), fix the path, or map it with [build] alias"
 		}
 		out = append(out, d)
 	}
@@ -254,6 +266,12 @@ func (b *bundler) rel(p string) string {
 		}
 	}
 	return path.Clean(filepath.ToSlash(p))
+}
+
+// display names a file of the app in messages: relative to the folder the caller named, so
+// that it is clickable in a terminal and never absolute unless the caller's folder was.
+func (b *bundler) display(rel string) string {
+	return filepath.ToSlash(filepath.Join(b.dir, filepath.FromSlash(rel)))
 }
 
 // entry bundles a script file of the app.

@@ -94,7 +94,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, fmt.Errorf("build %s: read .env: %w", dir, err)
 	}
-	b := &bundler{m: m, root: root, define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap}
+	b := &bundler{m: m, root: root, dir: dir, define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -122,11 +122,12 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 	}
 	a.head = "<script>" + escapeScript(head) + "</script>"
+	b.inputs["(the SDK bundle injects)"] = len(head)
 	page = a.assemble()
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(file, src, m)...)
+	list = append(list, sourceFindings(b.display(file), src, m)...)
 	if list.HasErrors() {
 		list.Sort()
 		return nil, list.Err()
@@ -241,13 +242,20 @@ func sortedInputs(m map[string]int) []Input {
 	return out
 }
 
+func humanSize(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+}
+
 func budgetError(m *manifest.Manifest, size, limit int, inputs []Input) diag.List {
 	var top []string
 	for i, in := range inputs {
 		if i == 5 {
 			break
 		}
-		top = append(top, fmt.Sprintf("%s %.1f KB", in.Path, float64(in.Bytes)/1024))
+		top = append(top, in.Path+" "+humanSize(in.Bytes))
 	}
 	note := fmt.Sprintf("raise maxKB (at most %d) or cut what is largest", manifest.MaxMaxKB)
 	if len(top) > 0 {
