@@ -37,6 +37,7 @@ func commands() []command {
 	return []command{
 		{"build", "build app folders into one offline HTML file each, with a registry entry", runBuild},
 		{"check", "check that HTML files load nothing from outside themselves", runCheck},
+		{"sdk", "print the SDK's TypeScript declarations or its host protocol", runSDK},
 		{"version", "print the version of bundle", runVersion},
 	}
 }

@@ -45,6 +45,7 @@ type Browser struct {
 	requests  []string
 	console   []string
 	visitLock sync.Mutex
+	visiting  string // the URL Visit navigated to, which is not counted as a request
 	servers   []string // host:port of each origin
 }
 
@@ -54,15 +55,26 @@ type page_ struct {
 	headers map[string]string
 }
 
+// Config configures StartWith. The zero value serves one origin with Chromium's defaults.
+type Config struct {
+	// Origins is how many distinct loopback origins serve the pages (at least one): the first
+	// is 127.0.0.1, the second localhost, the third 127.0.0.3, each on its own port.
+	Origins int
+	// SameProcessFrames turns site isolation off, so that a frame from another site stays in
+	// the page's target: InitScript and the console listener then reach it too. Origins stay
+	// as separate as ever; only the process layout changes.
+	SameProcessFrames bool
+	// InitScript runs in every frame of every page before the page's own scripts.
+	InitScript string
+}
+
 // Start launches Chromium with a fresh profile and returns it; the test's cleanup stops it.
-// origins is how many distinct loopback origins to serve pages on (at least one): the first
-// is 127.0.0.1, the second localhost, each on its own port.
-func Start(t testing.TB, origins ...int) *Browser {
+func Start(t testing.TB) *Browser { return StartWith(t, Config{}) }
+
+// StartWith is Start with a Config.
+func StartWith(t testing.TB, cfg Config) *Browser {
 	t.Helper()
-	n := 1
-	if len(origins) > 0 && origins[0] > 1 {
-		n = origins[0]
-	}
+	n := max(cfg.Origins, 1)
 	exe := os.Getenv("CHROMIUM")
 	if exe == "" {
 		exe = "/usr/bin/chromium"
@@ -107,6 +119,11 @@ func Start(t testing.TB, origins ...int) *Browser {
 		// Send loopback through the proxy too, so that it sees every request.
 		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 	)
+	if cfg.SameProcessFrames {
+		opts = append(opts,
+			chromedp.Flag("disable-site-isolation-trials", true),
+			chromedp.Flag("disable-features", "Translate,AutofillServerCommunication,OptimizationHints,MediaRouter,IsolateOrigins,site-per-process,SitePerProcess"))
+	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
@@ -119,6 +136,11 @@ func Start(t testing.TB, origins ...int) *Browser {
 	if err := chromedp.Listen(ctx, b.listen); err != nil {
 		t.Fatal(err)
 	}
+	if cfg.InitScript != "" {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cfg.InitScript}); err != nil {
+			t.Fatalf("add init script: %v", err)
+		}
+	}
 	b.Ctx = ctx
 	return b
 }
@@ -128,7 +150,7 @@ func (b *Browser) listen(ev any) {
 	var msg string
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
-		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning {
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning && ev.Type != runtime.ConsoleAPICalledTypeInfo {
 			return
 		}
 		var parts []string
@@ -199,7 +221,17 @@ func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	p, ok := b.pages[r.URL.Path]
 	b.mu.Unlock()
-	if ok && b.isOwn(host) && r.URL.RawQuery == "" && r.Method == http.MethodGet {
+	u := *r.URL
+	if !u.IsAbs() {
+		u.Scheme, u.Host = "http", r.Host
+	}
+	b.mu.Lock()
+	visiting := b.visiting
+	b.mu.Unlock()
+	if u.String() != visiting {
+		b.record(r.Method + " " + u.String())
+	}
+	if ok && b.isOwn(host) && r.Method == http.MethodGet {
 		w.Header().Set("Content-Type", p.ctype)
 		w.Header().Set("Cache-Control", "no-store")
 		for k, v := range p.headers {
@@ -208,11 +240,6 @@ func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
 		w.Write(p.body)
 		return
 	}
-	u := *r.URL
-	if !u.IsAbs() {
-		u.Scheme, u.Host = "http", r.Host
-	}
-	b.record(r.Method + " " + u.String())
 	http.Error(w, "offline", http.StatusNotFound)
 }
 
@@ -243,8 +270,23 @@ type Visit struct {
 	Console  []string // console errors and warnings, exceptions, error log entries
 }
 
+// Console returns the console messages seen since the last Visit began.
+func (b *Browser) Console() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.console...)
+}
+
+// Requests returns the requests recorded since the last Visit began.
+func (b *Browser) Requests() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.requests...)
+}
+
 // Visit navigates the browser to u, waits for the load event and then settle, and returns the
-// requests and console errors seen meanwhile. Visits run one at a time.
+// requests (every one but the navigation to u itself, frames' pages included) and console
+// messages seen meanwhile. Visits run one at a time.
 func (b *Browser) Visit(t testing.TB, u string, settle time.Duration) Visit {
 	t.Helper()
 	b.visitLock.Lock()
@@ -257,7 +299,7 @@ func (b *Browser) Visit(t testing.TB, u string, settle time.Duration) Visit {
 	}
 	time.Sleep(50 * time.Millisecond)
 	b.mu.Lock()
-	b.requests, b.console = nil, nil
+	b.requests, b.console, b.visiting = nil, nil, u
 	b.mu.Unlock()
 	loaded := chromedp.Events(ctx, page.LoadEventFired)
 	if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {

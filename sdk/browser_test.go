@@ -1,0 +1,408 @@
+package sdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/pipeline/browsertest"
+)
+
+// instrument runs in every frame before its scripts. In a framed document it replaces
+// window.parent (a [Replaceable] attribute) with a proxy that records every postMessage and
+// reports one sent with "*"; MessageEvent.source is mapped to the proxy, so the SDK's
+// event.source === window.parent check keeps its meaning. With ?native=1 it defines a
+// WebMCP-shaped document.modelContext first, as a browser would; with ?foreign=1 it puts
+// something else there.
+const instrument = `(() => {
+  if (window !== top) {
+    const real = window.parent;
+    const posts = [];
+    window.__posts = posts;
+    const proxy = new Proxy({}, { get(_, k) {
+      if (k === "postMessage") return (msg, opts, transfer) => {
+        const origin = typeof opts === "string" ? opts : (opts && opts.targetOrigin) || "/";
+        posts.push(origin);
+        console.info("POST " + origin);
+        if (origin === "*") console.error("POSTMESSAGE_STAR " + JSON.stringify(msg));
+        return real.postMessage(msg, opts, transfer);
+      };
+      const v = real[k];
+      return typeof v === "function" ? v.bind(real) : v;
+    } });
+    const get = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "source").get;
+    Object.defineProperty(MessageEvent.prototype, "source", { configurable: true, get() { const s = get.call(this); return s === real ? proxy : s; } });
+    Object.defineProperty(window, "parent", { configurable: true, get: () => proxy });
+  }
+  const q = new URLSearchParams(location.search);
+  if (q.has("native")) {
+    const tools = new Map([["native_tool", { name: "native_tool", description: "Registered on native.", execute: () => "native" }]]);
+    const mc = new EventTarget();
+    mc[Symbol.for("test.native")] = true;
+    mc.registerTool = async (t) => { if (tools.has(t.name)) throw new DOMException("dup", "InvalidStateError"); tools.set(t.name, t); mc.dispatchEvent(new Event("toolchange")); };
+    mc.getTools = () => [...tools.values()];
+    mc.executeTool = async (n, a) => tools.get(n).execute(a);
+    Object.defineProperty(document, "modelContext", { value: mc, configurable: true, enumerable: true });
+  }
+  if (q.has("foreign")) Object.defineProperty(document, "modelContext", { value: "someone else's", configurable: true });
+})();`
+
+// hostPage is a test host: it frames the app from another origin and speaks the host half of
+// the protocol, checking source and origin on every message and posting only to the app's origin.
+const hostPage = `<!doctype html><meta charset="utf-8"><title>host</title><body><script>
+const appURL = new URL(new URLSearchParams(location.search).get("app"));
+const appOrigin = appURL.origin;
+window.log = [];
+window.handshakes = 0;
+let resolveReady;
+window.ready = new Promise(r => resolveReady = r);
+const frame = document.createElement("iframe");
+frame.src = appURL.href;
+let nextId = 1;
+const pending = new Map();
+window.addEventListener("message", (e) => {
+  if (e.source !== frame.contentWindow || e.origin !== appOrigin) return;
+  const m = e.data;
+  log.push(m);
+  if (m.method === "ui/initialize") {
+    window.initParams = m.params;
+    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2026-01-26",
+      hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: { openLinks: {} },
+      hostContext: { theme: "dark", styles: { variables: { "--color-background-primary": "#101010" } } } } }, appOrigin);
+    return;
+  }
+  if (m.method === "ui/notifications/initialized") {
+    window.handshakes++;
+    window.initializedMs = performance.now() - window.appendedAt;
+    resolveReady();
+    return;
+  }
+  if (m.method && m.id !== undefined) {
+    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result: {} }, appOrigin);
+    return;
+  }
+  if (!m.method && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
+});
+window.request = (method, params = {}) => new Promise((resolve) => {
+  const id = nextId++;
+  pending.set(id, resolve);
+  frame.contentWindow.postMessage({ jsonrpc: "2.0", id, method, params }, appOrigin);
+  setTimeout(() => { if (pending.delete(id)) resolve({ timeout: true }); }, 3000);
+});
+window.notify = (method, params = {}) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, appOrigin);
+window.count = (m) => log.filter(x => x.method === m).length;
+window.reload = () => { window.ready = new Promise(r => resolveReady = r); window.appendedAt = performance.now(); frame.src = appURL.href + (appURL.search ? "&" : "?") + "r=" + Math.random(); };
+// A second frame, same origin as this host but another window, and a third frame from a
+// third origin: both try to drive the app, and both must be ignored.
+window.attack = (thirdURL) => new Promise((resolve) => {
+  const sibling = document.createElement("iframe");
+  sibling.srcdoc = "<script>parent.frames[0].postMessage({jsonrpc:'2.0',id:900,method:'tools/call',params:{name:'count'}}, '" + appOrigin + "')<\/script>";
+  const third = document.createElement("iframe");
+  third.src = thirdURL;
+  document.body.append(sibling, third);
+  setTimeout(resolve, 800);
+});
+window.appendedAt = performance.now();
+document.body.append(frame);
+</script>`
+
+// thirdPage runs on a third origin and posts to the app frame as an attacker would.
+const thirdPage = `<!doctype html><script>
+parent.frames[0].postMessage({ jsonrpc: "2.0", id: 901, method: "tools/call", params: { name: "count" } }, "*");
+parent.frames[0].postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "light" } }, "*");
+</script>`
+
+func buildProbe(t *testing.T, hosts string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"miniapp.toml", "main.ts"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "probe", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "miniapp.toml" && hosts != "" {
+			b = append(b, []byte("hosts = ["+hosts+"]\n")...)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	res, err := pipeline.Build(context.Background(), dir, pipeline.Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.HTML
+}
+
+type rpc struct {
+	Result  json.RawMessage `json:"result"`
+	Error   *struct{ Code int; Message string } `json:"error"`
+	Timeout bool            `json:"timeout"`
+}
+
+func call(t *testing.T, b *browsertest.Browser, method, params string) rpc {
+	t.Helper()
+	raw := browsertest.Eval[string](t, b, `request(`+"`"+method+"`"+`, `+params+`).then(r => JSON.stringify(r))`)
+	var r rpc
+	if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		t.Fatalf("%s: %v: %s", method, err, raw)
+	}
+	return r
+}
+
+func text(t *testing.T, r rpc) string {
+	t.Helper()
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+		IsError bool                    `json:"isError"`
+	}
+	json.Unmarshal(r.Result, &res)
+	var parts []string
+	for _, c := range res.Content {
+		parts = append(parts, c.Text)
+	}
+	return strings.Join(parts, "")
+}
+
+func TestBridgeInChromium(t *testing.T) {
+	b := browsertest.StartWith(t, browsertest.Config{Origins: 3, SameProcessFrames: true, InitScript: instrument})
+	probe := buildProbe(t, "")
+	b.Serve("/probe.html", probe)
+	b.Serve("/host.html", []byte(hostPage))
+	b.Serve("/third.html", []byte(thirdPage))
+	appURL := b.URL(1, "/probe.html")
+	host := b.URL(0, "/host.html") + "?app=" + appURL
+
+	open := func(t *testing.T, app string) {
+		t.Helper()
+		b.Visit(t, b.URL(0, "/host.html")+"?app="+app, 0)
+		ok := browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 5000))])`)
+		if !ok {
+			t.Fatalf("no handshake within 5 s; console: %v", b.Console())
+		}
+	}
+
+	t.Run("handshake", func(t *testing.T) {
+		open(t, appURL)
+		raw := browsertest.Eval[string](t, b, `JSON.stringify(initParams)`)
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+			AppInfo         struct{ Name, Version string }
+			AppCapabilities struct {
+				Tools        struct{ ListChanged bool } `json:"tools"`
+				Experimental map[string]struct {
+					DocumentID string `json:"documentId"`
+				} `json:"experimental"`
+			} `json:"appCapabilities"`
+		}
+		json.Unmarshal([]byte(raw), &p)
+		if p.ProtocolVersion != "2026-01-26" || p.AppInfo.Name != "Probe" || p.AppInfo.Version != "0.1.0" || !p.AppCapabilities.Tools.ListChanged {
+			t.Errorf("ui/initialize params: %s", raw)
+		}
+		if len(p.AppCapabilities.Experimental["miniapp/bridge"].DocumentID) != 32 {
+			t.Errorf("no documentId in ui/initialize: %s", raw)
+		}
+		ms := browsertest.Eval[float64](t, b, `initializedMs`)
+		t.Logf("frame appended → ui/notifications/initialized: %.1f ms", ms)
+		// The host context of the handshake is applied to :root.
+		if s := text(t, call(t, b, "tools/call", `{name: "seen"}`)); !strings.Contains(s, `"theme":"dark"`) || !strings.Contains(s, `#101010`) {
+			t.Errorf("host context not applied: %s", s)
+		}
+	})
+
+	t.Run("tools_list_and_call", func(t *testing.T) {
+		open(t, appURL)
+		r := call(t, b, "tools/list", `{}`)
+		var list struct {
+			Tools []struct {
+				Name, Description string
+				InputSchema       map[string]any `json:"inputSchema"`
+			}
+		}
+		json.Unmarshal(r.Result, &list)
+		names := map[string]int{}
+		for _, tl := range list.Tools {
+			names[tl.Name] = len(tl.Description)
+			if tl.InputSchema["type"] != "object" {
+				t.Errorf("tool %s has no object inputSchema", tl.Name)
+			}
+		}
+		for _, want := range []string{"count", "register_late", "seen", "env", "fail"} {
+			if _, ok := names[want]; !ok {
+				t.Errorf("tools/list lacks %s: %s", want, r.Result)
+			}
+		}
+		if names["long_description"] != 300 {
+			t.Errorf("a 400-character description was sent as %d characters, want 300", names["long_description"])
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "count"}`)); got != "1" {
+			t.Errorf("count = %q", got)
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "long_description"}`)); got != "passed through" {
+			t.Errorf("a {content} result was not passed through: %q", got)
+		}
+		f := call(t, b, "tools/call", `{name: "fail"}`)
+		if !strings.Contains(string(f.Result), `"isError":true`) || !strings.Contains(string(f.Result), "it failed on purpose") {
+			t.Errorf("a throwing tool gave %s", f.Result)
+		}
+		if e := call(t, b, "tools/call", `{name: "nope"}`); e.Error == nil || e.Error.Code != -32602 {
+			t.Errorf("an unknown tool gave %+v", e)
+		}
+		if e := call(t, b, "no/such/method", `{}`); e.Error == nil || e.Error.Code != -32601 {
+			t.Errorf("an unknown method gave %+v", e)
+		}
+		if r := call(t, b, "ping", `{}`); string(r.Result) != "{}" {
+			t.Errorf("ping gave %s", r.Result)
+		}
+	})
+
+	t.Run("late_tool_sends_list_changed", func(t *testing.T) {
+		open(t, appURL)
+		before := browsertest.Eval[int](t, b, `count("notifications/tools/list_changed")`)
+		call(t, b, "tools/call", `{name: "register_late"}`)
+		time.Sleep(200 * time.Millisecond)
+		after := browsertest.Eval[int](t, b, `count("notifications/tools/list_changed")`)
+		if after != before+1 {
+			t.Errorf("list_changed notifications: %d then %d, want one more", before, after)
+		}
+		if r := call(t, b, "tools/list", `{}`); !strings.Contains(string(r.Result), `"late_tool"`) {
+			t.Errorf("late_tool is not listed: %s", r.Result)
+		}
+	})
+
+	t.Run("get_context_clamps_and_withholds", func(t *testing.T) {
+		open(t, appURL)
+		r := call(t, b, "ui/get-context", `{}`)
+		var c struct {
+			Title        string `json:"title"`
+			Summary      string `json:"summary"`
+			Data         any    `json:"data"`
+			DataWithheld bool   `json:"dataWithheld"`
+			Selection    any    `json:"selection"`
+		}
+		json.Unmarshal(r.Result, &c)
+		if c.Title != "Probe" || len(c.Summary) != 2000 || c.Data != nil || !c.DataWithheld || c.Selection == nil {
+			t.Errorf("ui/get-context: title %q, summary %d chars, data %v, withheld %v, selection %v", c.Title, len(c.Summary), c.Data != nil, c.DataWithheld, c.Selection)
+		}
+		if !strings.Contains(strings.Join(b.Console(), "\n"), "withheld") {
+			t.Errorf("the withheld data was not announced in the console: %v", b.Console())
+		}
+	})
+
+	t.Run("notifications_reach_late_subscribers", func(t *testing.T) {
+		open(t, appURL)
+		browsertest.Eval[bool](t, b, `notify("ui/notifications/tool-input", {arguments: {q: "shoes"}}), notify("ui/notifications/tool-result", {content: [{type: "text", text: "42"}]}), notify("ui/notifications/host-context-changed", {theme: "light"}), true`)
+		time.Sleep(100 * time.Millisecond)
+		s := text(t, call(t, b, "tools/call", `{name: "seen"}`))
+		for _, want := range []string{`"q":"shoes"`, `"text":"42"`, `"theme":"light"`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("seen lacks %s: %s", want, s)
+			}
+		}
+	})
+
+	t.Run("other_windows_and_origins_are_ignored", func(t *testing.T) {
+		open(t, appURL)
+		browsertest.Eval[bool](t, b, `attack("`+b.URL(2, "/third.html")+`").then(() => true)`)
+		if got := text(t, call(t, b, "tools/call", `{name: "count"}`)); got != "1" {
+			t.Errorf("count = %q after two foreign calls: a message from another window or origin ran", got)
+		}
+		if s := text(t, call(t, b, "tools/call", `{name: "seen"}`)); !strings.Contains(s, `"theme":"dark"`) {
+			t.Errorf("a third origin changed the host context: %s", s)
+		}
+	})
+
+	t.Run("identify_and_reload", func(t *testing.T) {
+		open(t, appURL)
+		id1 := browsertest.Eval[string](t, b, `request("ui/identify").then(r => r.result.documentId)`)
+		initID := browsertest.Eval[string](t, b, `initParams.appCapabilities.experimental["miniapp/bridge"].documentId`)
+		if id1 == "" || id1 != initID {
+			t.Errorf("ui/identify %q, ui/initialize %q", id1, initID)
+		}
+		browsertest.Eval[bool](t, b, `reload(), ready.then(() => true)`)
+		id2 := browsertest.Eval[string](t, b, `request("ui/identify").then(r => r.result.documentId)`)
+		if id2 == "" || id2 == id1 {
+			t.Errorf("after a reload ui/identify gave %q, the old id was %q", id2, id1)
+		}
+	})
+
+	t.Run("native_model_context_is_kept", func(t *testing.T) {
+		open(t, appURL+"?native=1")
+		s := text(t, call(t, b, "tools/call", `{name: "env"}`))
+		if !strings.Contains(s, `"native":true`) || !strings.Contains(s, `"kind":"native"`) {
+			t.Errorf("native document.modelContext was replaced: %s", s)
+		}
+		r := call(t, b, "tools/list", `{}`)
+		if !strings.Contains(string(r.Result), `"native_tool"`) || !strings.Contains(string(r.Result), `"count"`) {
+			t.Errorf("tools were not read back from native: %s", r.Result)
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "native_tool"}`)); got != "native" {
+			t.Errorf("native_tool = %q", got)
+		}
+	})
+
+	t.Run("foreign_property_warns_and_detaches", func(t *testing.T) {
+		open(t, appURL+"?foreign=1")
+		s := text(t, call(t, b, "tools/call", `{name: "env"}`))
+		if !strings.Contains(s, `"kind":"detached"`) {
+			t.Errorf("env = %s", s)
+		}
+		warned := 0
+		for _, c := range b.Console() {
+			if strings.Contains(c, "belongs to another script") {
+				warned++
+			}
+		}
+		if warned != 1 {
+			t.Errorf("%d warnings about the foreign property, want 1: %v", warned, b.Console())
+		}
+		if r := call(t, b, "tools/list", `{}`); !strings.Contains(string(r.Result), `"count"`) {
+			t.Errorf("the detached registry's tools are not listed: %s", r.Result)
+		}
+	})
+
+	t.Run("strict_mode_connect_once", func(t *testing.T) {
+		open(t, appURL)
+		time.Sleep(300 * time.Millisecond)
+		if n := browsertest.Eval[int](t, b, `count("ui/initialize")`); n != 1 {
+			t.Errorf("%d ui/initialize requests in one document, want 1", n)
+		}
+	})
+
+	t.Run("hosts_mismatch_stays_disconnected", func(t *testing.T) {
+		b.Serve("/pinned.html", buildProbe(t, `"https://chat.example.com"`))
+		b.Visit(t, b.URL(0, "/host.html")+"?app="+b.URL(1, "/pinned.html"), 800*time.Millisecond)
+		if n := browsertest.Eval[int](t, b, `log.length`); n != 0 {
+			t.Errorf("an app pinned to another host sent %d messages", n)
+		}
+		if !strings.Contains(strings.Join(b.Console(), "\n"), "is not in the manifest's hosts") {
+			t.Errorf("no console message says why: %v", b.Console())
+		}
+	})
+
+	t.Run("no_post_with_star", func(t *testing.T) {
+		open(t, appURL)
+		call(t, b, "tools/call", `{name: "register_late"}`)
+		time.Sleep(200 * time.Millisecond)
+		posts := 0
+		for _, c := range b.Console() {
+			if strings.Contains(c, "POSTMESSAGE_STAR") {
+				t.Errorf("a postMessage was sent with '*': %s", c)
+			}
+			if o, ok := strings.CutPrefix(c, "console.info: POST "); ok {
+				posts++
+				if o != b.Origins[0] {
+					t.Errorf("the app posted to %q, want only the host's origin %q", o, b.Origins[0])
+				}
+			}
+		}
+		// The instrumentation must have seen the handshake, its notification and the replies.
+		if posts < 4 {
+			t.Errorf("the instrumentation saw %d posts; it is not working", posts)
+		}
+		_ = host
+	})
+}
