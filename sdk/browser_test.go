@@ -138,9 +138,12 @@ func buildProbe(t *testing.T, hosts string) []byte {
 }
 
 type rpc struct {
-	Result  json.RawMessage `json:"result"`
-	Error   *struct{ Code int; Message string } `json:"error"`
-	Timeout bool            `json:"timeout"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int
+		Message string
+	} `json:"error"`
+	Timeout bool `json:"timeout"`
 }
 
 func call(t *testing.T, b *browsertest.Browser, method, params string) rpc {

@@ -45,7 +45,7 @@ type Browser struct {
 	requests  []string
 	console   []string
 	visitLock sync.Mutex
-	visiting  string // the URL Visit navigated to, which is not counted as a request
+	visiting  string   // the URL Visit navigated to, which is not counted as a request
 	servers   []string // host:port of each origin
 }
 
