@@ -5,6 +5,7 @@
 import { Bridge, PROTOCOL_VERSION, type Config } from "./bridge";
 import { MAX_DESCRIPTION, MAX_ERROR, MAX_ERRORS, MAX_SUMMARY, MAX_TITLE, MAX_TOOLS, announce, clamp, payload } from "./limits";
 import { execute, install, onChange, registerTool, tools, type Tool } from "./model-context";
+import { toResult } from "./result";
 
 declare const __MINIAPP_CONFIG__: Config;
 
@@ -319,17 +320,6 @@ function create() {
     modelContextKind: mc.kind,
   };
   return api;
-}
-
-/** toResult turns what execute returned into a CallToolResult. */
-function toResult(v: unknown): Record<string, unknown> {
-  if (v && typeof v === "object" && Array.isArray((v as { content?: unknown }).content)) return v as Record<string, unknown>;
-  if (typeof v === "string") return { content: [{ type: "text", text: v }] };
-  if (v === undefined) return { content: [] };
-  const text = JSON.stringify(v) ?? String(v);
-  const out: Record<string, unknown> = { content: [{ type: "text", text }] };
-  if (v && typeof v === "object" && !Array.isArray(v)) out.structuredContent = v;
-  return out;
 }
 
 if (!g[KEY]) {
