@@ -1,0 +1,210 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+const valid = `id = "order-book"
+name = "Order Book"
+description = "Orders."
+entry = "index.html"
+`
+
+func TestParseValid(t *testing.T) {
+	m, l := Parse("miniapp.toml", []byte(valid+`
+version = "1.2.3-beta.1"
+allowedDomains = ["https://api.example.com", "https://*.cdn.example.com:8443"]
+linkDomains = ["docs.example.com", "*.example.org"]
+hosts = ["https://chat.example.com", "http://localhost:5173", "http://127.0.0.1:8080"]
+maxKB = 1024
+
+[[capabilities]]
+id = "auth"
+purpose = "Sign you in."
+
+[build]
+target = "chrome111,safari16"
+define = { global = "window" }
+loader = { ".js" = "jsx" }
+alias = { "@" = "./src" }
+publicDir = "static"
+`))
+	if len(l) > 0 {
+		t.Fatalf("unexpected problems:\n%s", diag.FormatLines(l))
+	}
+	if m.MaxKB != 1024 || len(m.AllowedDomains) != 2 || len(m.Hosts) != 3 || !m.HasCapability("auth") ||
+		m.Build.Define["global"] != "window" || m.Build.Loader[".js"] != "jsx" || m.Build.PublicDir != "static" {
+		t.Errorf("parsed %+v", m)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	m, l := Parse("miniapp.toml", []byte(valid))
+	if len(l) > 0 {
+		t.Fatal(l)
+	}
+	if m.MaxKB != DefaultMaxKB || m.Build.PublicDir != "public" || m.Capabilities == nil || m.AllowedDomains == nil || m.LinkDomains == nil || m.Hosts == nil {
+		t.Errorf("defaults: %+v", m)
+	}
+}
+
+// TestTOMLAndJSONAgree checks that the same mistakes get the same field paths in both formats.
+func TestTOMLAndJSONAgree(t *testing.T) {
+	toml := `id = "x"
+name = "X"
+descripton = "typo"
+entry = "main.tsx"
+maxKB = 9000
+linkDomains = ["https://a.example"]
+`
+	json := `{
+  "id": "x",
+  "name": "X",
+  "descripton": "typo",
+  "entry": "main.tsx",
+  "maxKB": 9000,
+  "linkDomains": ["https://a.example"]
+}`
+	_, lt := Parse("miniapp.toml", []byte(toml))
+	_, lj := Parse("manifest.json", []byte(json))
+	paths := func(l diag.List) string {
+		var p []string
+		for _, m := range l {
+			p = append(p, m.Path)
+		}
+		return strings.Join(p, ",")
+	}
+	if paths(lt) != paths(lj) || paths(lt) != "description,descripton,maxKB,linkDomains[0]" {
+		t.Errorf("TOML %s, JSON %s", paths(lt), paths(lj))
+	}
+	for i := range lt {
+		// The JSON has its opening brace on a line of its own: each field is one line lower.
+		if lt[i].Path != "description" && (lt[i].Line == 0 || lj[i].Line != lt[i].Line+1) {
+			t.Errorf("%s at line %d in TOML, %d in JSON", lt[i].Path, lt[i].Line, lj[i].Line)
+		}
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	rows := []struct {
+		name, add, path, text string
+	}{
+		{"id_uppercase", `id = "Bad"`, "id", "is not valid"},
+		{"id_too_long", `id = "a` + strings.Repeat("b", 63) + `"`, "id", "is not valid"},
+		{"name_too_long", `name = "` + strings.Repeat("n", 61) + `"`, "name", "over the limit of 60"},
+		{"name_not_string", `name = 3`, "name", "must be a string, not a number"},
+		{"description_empty", `description = " "`, "description", "is empty"},
+		{"version_not_semver", `version = "1.0"`, "version", "not a semantic version"},
+		{"entry_absolute", `entry = "/etc/passwd"`, "entry", "absolute path"},
+		{"entry_parent", `entry = "src/../../x.html"`, "entry", "leaves the app folder"},
+		{"entry_kind", `entry = "main.py"`, "entry", "neither an HTML page nor a script"},
+		{"icon_kind", `icon = "icon.gif"`, "icon", "not an .svg or .png"},
+		{"origin_path", `allowedDomains = ["https://a.example/v1"]`, "allowedDomains[0]", "has a path"},
+		{"origin_host_only", `allowedDomains = ["api.example.com"]`, "allowedDomains[0]", "is a host, not an origin"},
+		{"origin_upper", `allowedDomains = ["https://API.example.com"]`, "allowedDomains[0]", "upper-case"},
+		{"origin_port", `allowedDomains = ["https://a.example:99999"]`, "allowedDomains[0]", "invalid port"},
+		{"origin_middle_wildcard", `allowedDomains = ["https://a.*.example"]`, "allowedDomains[0]", "wildcard"},
+		{"link_url", `linkDomains = ["https://docs.example.com/x"]`, "linkDomains[0]", "is a URL, not a host"},
+		{"link_not_string", `linkDomains = [1]`, "linkDomains[0]", "must be strings"},
+		{"hosts_http", `hosts = ["http://chat.example.com"]`, "hosts[0]", "is not https:"},
+		{"max_kb_big", `maxKB = 8193`, "maxKB", "out of range"},
+		{"max_kb_float", `maxKB = 1.5`, "maxKB", "whole number"},
+		{"cap_no_id", "[[capabilities]]\npurpose = \"p\"", "capabilities[0]", "has no id"},
+		{"cap_dup", "[[capabilities]]\nid = \"a\"\npurpose = \"p\"\n[[capabilities]]\nid = \"a\"\npurpose = \"p\"", "capabilities[1].id", "listed twice"},
+		{"cap_unknown_key", "[[capabilities]]\nid = \"a\"\npurpose = \"p\"\npurpse = \"x\"", "capabilities[0].purpse", `did you mean "purpose"`},
+		{"build_unknown", "[build]\ntarget = \"es2020\"\nouts = 1", "build.outs", "unknown field"},
+		{"build_target", "[build]\ntarget = \"es1999\"", "build.target", "not an esbuild target"},
+		{"build_loader_ext", "[build]\nloader = { js = \"jsx\" }", "build.loader.js", "not a file extension"},
+		{"build_alias_outside", "[build]\nalias = { x = \"../x\" }", "build.alias.x", "outside the app folder"},
+		{"unknown_top", `colour = "red"`, "colour", "unknown field"},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			src := valid
+			// A row's key replaces the valid line with the same key.
+			key, _, _ := strings.Cut(row.add, " ")
+			var lines []string
+			for _, l := range strings.Split(src, "\n") {
+				if !strings.HasPrefix(l, key+" ") {
+					lines = append(lines, l)
+				}
+			}
+			src = strings.Join(lines, "\n") + "\n" + row.add + "\n"
+			_, l := Parse("miniapp.toml", []byte(src))
+			for _, m := range l {
+				if m.Path == row.path && strings.Contains(m.Text+" "+m.Note, row.text) {
+					if m.Note == "" {
+						t.Errorf("%s has no note saying what to do", m)
+					}
+					return
+				}
+			}
+			t.Errorf("no problem at %s saying %q; got:\n%s", row.path, row.text, diag.FormatLines(l))
+		})
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	_, l := Parse("miniapp.toml", []byte("id = \"x\"\nname = \n"))
+	if len(l) != 1 || l[0].Line != 2 || !strings.Contains(l[0].Text, "invalid TOML") {
+		t.Errorf("TOML syntax error: %s", diag.FormatLines(l))
+	}
+	_, l = Parse("manifest.json", []byte("{\n  \"id\": \"x\",\n  \"name\": }\n"))
+	if len(l) != 1 || l[0].Line != 3 || !strings.Contains(l[0].Text, "invalid JSON") {
+		t.Errorf("JSON syntax error: %s", diag.FormatLines(l))
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir); !errors.Is(err, ErrNotFound) {
+		t.Errorf("empty folder: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"id":"j","name":"J","description":"d","entry":"index.html"}`), 0o644)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `entry "index.html" does not exist`) {
+		t.Errorf("missing entry: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>"), 0o644)
+	m, err := Load(dir)
+	if err != nil || m.ID != "j" || m.Dir != dir {
+		t.Errorf("Load: %v %+v", err, m)
+	}
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "x.html"), []byte("<p>"), 0o644)
+	os.Symlink(filepath.Join(outside, "x.html"), filepath.Join(dir, "link.html"))
+	if _, err := ResolveIn(dir, "link.html"); !errors.Is(err, ErrOutside) {
+		t.Errorf("a symbolic link out of the folder: %v", err)
+	}
+	if _, err := ResolveIn(dir, "../x.html"); !errors.Is(err, ErrOutside) {
+		t.Errorf("../: %v", err)
+	}
+	if _, err := ResolveIn(dir, "index.html"); err != nil {
+		t.Errorf("inside: %v", err)
+	}
+}
+
+// FuzzParse checks that Parse never panics, and that every problem it reports names a place.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(valid))
+	f.Add([]byte("[[capabilities]]\nid = 1\n[build]\nloader = { a = 2 }"))
+	f.Add([]byte(`{"id": "x", "capabilities": [{"id": 3}], "build": {"alias": []}}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, name := range []string{"miniapp.toml", "manifest.json"} {
+			m, l := Parse(name, src)
+			if m == nil && len(l) == 0 {
+				t.Fatalf("no manifest and no problem for %q", src)
+			}
+			for _, d := range l {
+				if d.Path == "" && d.Line == 0 {
+					t.Fatalf("a problem with no place: %s", d)
+				}
+			}
+		}
+	})
+}

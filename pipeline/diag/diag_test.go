@@ -1,0 +1,66 @@
+package diag
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPlace(t *testing.T) {
+	src := []byte("ab\r\ncd\nxyz")
+	rows := []struct {
+		off, line, col int
+		text           string
+	}{
+		{0, 1, 1, "ab"}, {1, 1, 2, "ab"}, {4, 2, 1, "cd"}, {8, 3, 2, "xyz"}, {99, 3, 4, "xyz"}, {-5, 1, 1, "ab"},
+	}
+	for _, r := range rows {
+		var m Message
+		m.Place(src, r.off, 1)
+		if m.Line != r.line || m.Column != r.col || m.LineText != r.text {
+			t.Errorf("offset %d: %d:%d %q, want %d:%d %q", r.off, m.Line, m.Column, m.LineText, r.line, r.col, r.text)
+		}
+	}
+}
+
+// TestCaretInLongLine checks that in a minified one-line file the shown window keeps the caret
+// under the right byte.
+func TestCaretInLongLine(t *testing.T) {
+	src := []byte(strings.Repeat("a", 5000) + "<img src=X>" + strings.Repeat("b", 5000))
+	m := Message{File: "f.html", Text: "t"}
+	m.Place(src, 5009, 1)
+	if m.Column != 5010 {
+		t.Fatalf("column %d", m.Column)
+	}
+	out := FormatText(List{m}, false)
+	lines := strings.Split(out, "\n")
+	src1, caret := lines[1], lines[2]
+	i := strings.Index(src1, "X")
+	j := strings.Index(caret, "^")
+	// The source line and caret line share their prefix width ("    1 │ " and "      ╵ ").
+	if len([]rune(src1[:i])) != len([]rune(caret[:j])) {
+		t.Errorf("the caret is not under X:\n%s\n%s", src1, caret)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	l := List{{File: "a,b.html", Line: 2, Column: 3, Text: "bad: 100%\nthing", Note: "fix it"}, {Path: "maxKB", File: "m.toml", Text: "over"}}
+	gh := FormatGitHub(l)
+	if !strings.Contains(gh, "::error file=a%2Cb.html,line=2,col=3::bad: 100%25%0Athing%0Afix it") || !strings.Contains(gh, "::error file=m.toml::maxKB: over") {
+		t.Errorf("github:\n%s", gh)
+	}
+	if s := l[0].String(); s != "a,b.html:2:3: error: bad: 100%\nthing" {
+		t.Errorf("String: %q", s)
+	}
+	if s := l[1].String(); s != "m.toml: maxKB: error: over" {
+		t.Errorf("String: %q", s)
+	}
+	if (List{{Severity: Warning}}).Err() != nil || l.Err() == nil {
+		t.Error("Err: warnings alone are not an error; errors are")
+	}
+	if c := FormatText(l, true); !strings.Contains(c, "\x1b[31merror") {
+		t.Errorf("colour: %q", c)
+	}
+	if c := FormatText(l, false); strings.Contains(c, "\x1b") {
+		t.Errorf("no colour: %q", c)
+	}
+}
