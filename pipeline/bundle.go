@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -168,6 +169,14 @@ func (b *bundler) confine() api.Plugin {
 			if real != b.root && !strings.HasPrefix(real, b.root+string(filepath.Separator)) {
 				return api.OnLoadResult{}, fmt.Errorf("%s is outside the app folder; bundle reads only files inside %s (move the file in, or install the package there)", a.Path, filepath.Base(b.root))
 			}
+			if strings.HasSuffix(strings.ToLower(a.Path), ".css") {
+				src, err := os.ReadFile(real)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				css := pruneFontFaces(string(src))
+				return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS}, nil
+			}
 			return api.OnLoadResult{}, nil
 		})
 	}}
@@ -190,7 +199,7 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 		case strings.HasSuffix(f.Path, ".js"):
 			c.js += string(f.Contents)
 		case strings.HasSuffix(f.Path, ".css"):
-			c.css += string(f.Contents)
+			c.css += dedupeAssets(string(f.Contents))
 		}
 	}
 	b.recordInputs(res.Metafile)
@@ -285,6 +294,9 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 // the app folder). name names it in messages.
 func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, diag.List) {
 	opts := b.options()
+	if loader == api.LoaderCSS {
+		contents = pruneFontFaces(contents)
+	}
 	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)), Sourcefile: name, Loader: loader}
 	return b.run(opts)
 }

@@ -1,7 +1,10 @@
-import { useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { useMiniApp } from "@miniapp/sdk/react";
 import { formatTotal, initialOrders, statuses, type Order, type Status } from "./orders";
 import logo from "./logo.svg";
+
+// A lazy route, as Vite apps split them: bundle inlines it into the one file.
+const Help = lazy(() => import("./Help"));
 
 export function App() {
   const [orders, setOrders] = useState<Order[]>(initialOrders);
@@ -107,9 +110,9 @@ export function App() {
           ))}
         </tbody>
       </table>
-      <p className="help">
-        Shipping rules: <a href="https://example.com/shipping">example.com/shipping</a>
-      </p>
+      <Suspense fallback={<p className="help">Loading help…</p>}>
+        <Help />
+      </Suspense>
     </main>
   );
 }

@@ -1,0 +1,225 @@
+package pipeline
+
+import (
+	"strings"
+)
+
+// pruneFontFaces rewrites every @font-face src list that offers a woff2 source so that it keeps
+// only its local() sources and the first woff2 one: every browser a bundle targets reads woff2,
+// so the woff, ttf and eot fallbacks would only be inlined for nothing. Lists without woff2 are
+// left alone. Comments are left in place; strings and parentheses are respected.
+func pruneFontFaces(css string) string {
+	lower := strings.ToLower(css)
+	var b strings.Builder
+	last := 0
+	for i := 0; ; {
+		at := strings.Index(lower[i:], "@font-face")
+		if at < 0 {
+			break
+		}
+		at += i
+		open := strings.IndexByte(css[at:], '{')
+		if open < 0 {
+			break
+		}
+		open += at
+		end := blockEnd(css, open+1)
+		body := css[open+1 : end]
+		pruned := pruneSrc(body)
+		b.WriteString(css[last : open+1])
+		b.WriteString(pruned)
+		last = end
+		i = end
+	}
+	if last == 0 {
+		return css
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}
+
+// blockEnd returns the offset of the '}' that closes the block starting at from.
+func blockEnd(css string, from int) int {
+	depth := 0
+	for i := from; i < len(css); i++ {
+		switch c := css[i]; c {
+		case '"', '\'':
+			i = skipString(css, i)
+		case '/':
+			if i+1 < len(css) && css[i+1] == '*' {
+				if j := strings.Index(css[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					return len(css)
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return len(css)
+}
+
+func skipString(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		if s[j] == '\\' {
+			j++
+			continue
+		}
+		if s[j] == q || s[j] == '\n' {
+			return j
+		}
+	}
+	return len(s) - 1
+}
+
+// splitTop splits s at the byte sep where it is outside strings and parentheses.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\'':
+			i = skipString(s, i)
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth > 0 {
+				depth--
+			}
+		case c == sep && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+func pruneSrc(body string) string {
+	decls := splitTop(body, ';')
+	for i, d := range decls {
+		name, value, ok := strings.Cut(d, ":")
+		if !ok || !strings.EqualFold(strings.TrimSpace(name), "src") {
+			continue
+		}
+		entries := splitTop(value, ',')
+		var keep []string
+		found := false
+		for _, e := range entries {
+			le := strings.ToLower(e)
+			switch {
+			case strings.Contains(le, "local("):
+				keep = append(keep, e)
+			case !found && isWoff2(le):
+				keep = append(keep, e)
+				found = true
+			}
+		}
+		if found {
+			decls[i] = name + ":" + strings.Join(keep, ",")
+		}
+	}
+	return strings.Join(decls, ";")
+}
+
+func isWoff2(entry string) bool {
+	if i := strings.Index(entry, "format("); i >= 0 {
+		f := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(entry[i+len("format("):]), ")")), `"' `)
+		return f == "woff2"
+	}
+	e := strings.TrimSpace(entry)
+	e = strings.TrimSuffix(e, ")")
+	e = strings.Trim(e, `"' `)
+	if j := strings.IndexAny(e, "?#"); j >= 0 {
+		e = e[:j]
+	}
+	return strings.HasSuffix(e, ".woff2")
+}
+
+// dedupeAssets inlines a large data: URL that a stylesheet uses more than once only once: the
+// first rule that holds it defines a custom property on :root, and each use becomes var().
+// Uses inside @font-face are left as they are, since descriptors do not take var().
+func dedupeAssets(css string) string {
+	const minLen = 1024
+	type use struct{ start, end int }
+	uses := map[string][]use{}
+	var order []string
+	lower := strings.ToLower(css)
+	for i := 0; ; {
+		j := strings.Index(lower[i:], "url(data:")
+		if j < 0 {
+			break
+		}
+		j += i
+		k := strings.IndexByte(css[j:], ')')
+		if k < 0 {
+			break
+		}
+		k += j + 1
+		u := css[j:k]
+		if len(u) >= minLen && !inFontFace(lower, j) {
+			if _, ok := uses[u]; !ok {
+				order = append(order, u)
+			}
+			uses[u] = append(uses[u], use{j, k})
+		}
+		i = k
+	}
+	var defs []string
+	repl := map[int]use{}
+	names := map[int]string{}
+	for n, u := range order {
+		if len(uses[u]) < 2 {
+			continue
+		}
+		name := "--miniapp-asset-" + itoa(n)
+		defs = append(defs, name+":"+u)
+		for _, x := range uses[u] {
+			repl[x.start] = x
+			names[x.start] = "var(" + name + ")"
+		}
+	}
+	if len(defs) == 0 {
+		return css
+	}
+	var b strings.Builder
+	b.WriteString(":root{" + strings.Join(defs, ";") + "}")
+	last := 0
+	for i := 0; i < len(css); i++ {
+		if x, ok := repl[i]; ok {
+			b.WriteString(css[last:x.start])
+			b.WriteString(names[i])
+			last = x.end
+			i = x.end - 1
+		}
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}
+
+// inFontFace reports whether offset at lies inside an @font-face block.
+func inFontFace(lower string, at int) bool {
+	ff := strings.LastIndex(lower[:at], "@font-face")
+	if ff < 0 {
+		return false
+	}
+	return !strings.Contains(lower[ff:at], "}")
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var d []byte
+	for n > 0 {
+		d = append([]byte{byte('0' + n%10)}, d...)
+		n /= 10
+	}
+	return string(d)
+}

@@ -1,0 +1,41 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPruneFontFaces(t *testing.T) {
+	rows := []struct{ name, in, want string }{
+		{"keeps_woff2", `@font-face{font-family:x;src:url(a.woff2) format("woff2"),url(a.woff) format("woff"),url(a.ttf) format("truetype")}`,
+			`@font-face{font-family:x;src:url(a.woff2) format("woff2")}`},
+		{"keeps_local", `@font-face{src:local("X"),url(a.woff) format('woff'),url(a.woff2) format('woff2');font-weight:400}`,
+			`@font-face{src:local("X"),url(a.woff2) format('woff2');font-weight:400}`},
+		{"by_extension", `@FONT-FACE { src: url("a.eot?#iefix"), url("a.woff2?v=1"), url("a.woff") }`,
+			`@FONT-FACE { src: url("a.woff2?v=1")}`},
+		{"no_woff2_untouched", `@font-face{src:url(a.woff) format("woff"),url(a.ttf)}`, `@font-face{src:url(a.woff) format("woff"),url(a.ttf)}`},
+		{"other_rules_untouched", `a{src:url(x.woff),url(y.woff2)} @font-face{src:url(a.ttf),url(a.woff2)} b{c:d}`,
+			`a{src:url(x.woff),url(y.woff2)} @font-face{src:url(a.woff2)} b{c:d}`},
+		{"strings_with_braces", `@font-face{font-family:"a}b";src:url("x,}.woff2"),url(y.woff)}`, `@font-face{font-family:"a}b";src:url("x,}.woff2")}`},
+	}
+	for _, r := range rows {
+		if got := pruneFontFaces(r.in); got != r.want {
+			t.Errorf("%s:\n got %s\nwant %s", r.name, got, r.want)
+		}
+	}
+}
+
+func TestDedupeAssets(t *testing.T) {
+	big := "url(data:image/png;base64," + strings.Repeat("A", 2000) + ")"
+	css := "a{background:" + big + "}b{background:" + big + " no-repeat}@font-face{src:" + big + "}c{x:url(data:small)}d{y:url(data:small)}"
+	got := dedupeAssets(css)
+	if strings.Count(got, strings.Repeat("A", 2000)) != 2 {
+		t.Errorf("want the asset once for the rules and once in @font-face: %d", strings.Count(got, strings.Repeat("A", 2000)))
+	}
+	if !strings.HasPrefix(got, ":root{--miniapp-asset-0:url(") || strings.Count(got, "var(--miniapp-asset-0)") != 2 || strings.Count(got, "url(data:small)") != 2 {
+		t.Errorf("dedupe: %.200s", got)
+	}
+	if dedupeAssets("a{b:c}") != "a{b:c}" {
+		t.Error("CSS without repeats changed")
+	}
+}
