@@ -1,0 +1,47 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/miniapp/bundle/manifest"
+)
+
+// FuzzAssemble feeds arbitrary index.html to the assembler: it must never panic, every
+// diagnostic must have a place, and every byte of a page with nothing to inline (no tags it
+// rewrites) must be copied through.
+func FuzzAssemble(f *testing.F) {
+	f.Add([]byte(`<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="./s.css"></head><body><img src="./a.svg" srcset="./a.svg 1x, b.png 2x"><script type="module" src="./m.js"></script><script>var x = "</scr" + "ipt>"</script><style>a{b:c}</style></body></html>`))
+	f.Add([]byte(`<p onclick="x()"><script src="https://cdn.example/x.js"></script><link rel=icon href=/favicon.ico><img src="../../etc/passwd">`))
+	f.Add([]byte("<script>\x00</script><style>\xff"))
+	f.Add([]byte(`<svg><image href="./a.svg"/><style><img src=./a.svg></style></svg><template><img src="./a.svg"></template>`))
+	dir := f.TempDir()
+	for name, body := range map[string]string{
+		"miniapp.toml": "id = \"f\"\nname = \"F\"\ndescription = \"d\"\nentry = \"index.html\"\n",
+		"index.html":   "<p>",
+		"s.css":        "a{color:red}",
+		"a.svg":        "<svg xmlns='http://www.w3.org/2000/svg'/>",
+		"m.js":         "console.log(1)",
+	} {
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	m, err := manifest.Load(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	root, _ := filepath.EvalSymlinks(dir)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		b := &bundler{m: m, root: root, dir: "app", define: defines(nil, nil), inputs: map[string]int{}}
+		a := newAssembler(b, m, "index.html", src)
+		out := a.assemble()
+		if out == nil {
+			t.Fatal("no output")
+		}
+		for _, d := range a.list {
+			if d.File == "" {
+				t.Fatalf("a diagnostic without a file: %s", d)
+			}
+		}
+	})
+}
