@@ -46,6 +46,9 @@ type Options struct {
 	Sourcemap bool
 	// NoWrite computes everything but writes nothing (for benchmarks and dry runs).
 	NoWrite bool
+	// NoSDK leaves the SDK out of the page. It exists to measure what the SDK adds; a page
+	// without it cannot talk to its host.
+	NoSDK bool
 }
 
 // Result describes a built app. The caller owns its slices.
@@ -121,8 +124,10 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 	}
-	a.head = "<script>" + escapeScript(head) + "</script>"
-	b.inputs["(the SDK bundle injects)"] = len(head)
+	if !opts.NoSDK {
+		a.head = "<script>" + escapeScript(head) + "</script>"
+		b.inputs["(the SDK bundle injects)"] = len(head)
+	}
 	page = a.assemble()
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their

@@ -191,3 +191,23 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// TestSDKSizeInBundles measures what the SDK adds to each sample, gzip, against the 6 KB budget.
+func TestSDKSizeInBundles(t *testing.T) {
+	for _, name := range samples {
+		dir := sampleDir(t, name)
+		with, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := Build(context.Background(), dir, Options{NoWrite: true, NoSDK: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		added := with.GzipSize - without.GzipSize
+		t.Logf("%s: the SDK adds %d bytes gzip (%d → %d)", name, added, without.GzipSize, with.GzipSize)
+		if added > 6*1024 {
+			t.Errorf("%s: the SDK adds %d bytes gzip, over its 6 KB budget", name, added)
+		}
+	}
+}

@@ -54,19 +54,19 @@ export function isMessage(d: unknown): d is { jsonrpc: "2.0"; id?: string | numb
 }
 
 export class Bridge {
-  pinned: string | null = null;
-  private candidates: string[] = [];
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; timer: number }>();
-  private handlers = new Map<string, Handler>();
-  private listening = false;
+  pinned_: string | null = null;
+  private candidates_: string[] = [];
+  private nextId_ = 1;
+  private pending_ = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; timer: number }>();
+  private handlers_ = new Map<string, Handler>();
+  private listening_ = false;
   /** why is set when the bridge cannot connect, and says why. */
-  why = "";
+  why_ = "";
 
-  constructor(private cfg: Config) {}
+  constructor(private cfg_: Config) {}
 
-  on(method: string, fn: Handler): void {
-    this.handlers.set(method, fn);
+  on_(method: string, fn: Handler): void {
+    this.handlers_.set(method, fn);
   }
 
   /**
@@ -74,9 +74,9 @@ export class Bridge {
    * the browser tells must be one of them; where the browser tells none, every listed origin is
    * tried. Without hosts, the parent origin the browser tells is the only one.
    */
-  origins(): string[] {
+  origins_(): string[] {
     if (window.parent === window) {
-      this.why = "the page is not in a frame";
+      this.why_ = "the page is not in a frame";
       return [];
     }
     let told = "";
@@ -90,109 +90,109 @@ export class Bridge {
       }
     }
     if (told === "null") told = "";
-    const hosts = this.cfg.hosts;
+    const hosts = this.cfg_.hosts;
     if (hosts.length > 0) {
       if (told) {
         if (hosts.some((h) => originMatches(told, h))) return [told];
-        this.why = `the embedding page's origin ${told} is not in the manifest's hosts (${hosts.join(", ")}); the SDK stays disconnected`;
+        this.why_ = `origin ${told} is not in the manifest's hosts (${hosts})`;
         return [];
       }
       const exact = hosts.filter((h) => !h.includes("*"));
-      if (exact.length === 0) this.why = "the browser does not tell the embedding page's origin, and hosts lists only wildcards";
+      if (exact.length === 0) this.why_ = "parent origin unknown and hosts are all wildcards";
       return exact;
     }
-    if (!told) this.why = "the browser does not tell the embedding page's origin; list it in the manifest's hosts";
+    if (!told) this.why_ = "parent origin unknown: list it in the manifest's hosts";
     return told ? [told] : [];
   }
 
-  listen(): void {
-    if (this.listening) return;
-    this.listening = true;
-    window.addEventListener("message", (e) => this.receive(e));
+  listen_(): void {
+    if (this.listening_) return;
+    this.listening_ = true;
+    window.addEventListener("message", (e) => this.receive_(e));
   }
 
-  private accepts(e: MessageEvent): boolean {
+  private accepts_(e: MessageEvent): boolean {
     if (e.source !== window.parent) return false;
-    if (this.pinned !== null) return e.origin === this.pinned;
-    return this.candidates.includes(e.origin);
+    if (this.pinned_ !== null) return e.origin === this.pinned_;
+    return this.candidates_.includes(e.origin);
   }
 
-  private receive(e: MessageEvent): void {
-    if (!this.accepts(e)) return;
+  private receive_(e: MessageEvent): void {
+    if (!this.accepts_(e)) return;
     const m = e.data;
     if (!isMessage(m)) return;
     if (typeof m.method === "string") {
-      if (this.pinned === null) return; // nothing but replies before the handshake pins
-      if ("id" in m && m.id !== undefined) void this.answer(m.id, m.method, m.params);
-      else this.notifyLocal(m.method, m.params);
+      if (this.pinned_ === null) return; // nothing but replies before the handshake pins
+      if ("id" in m && m.id !== undefined) void this.answer_(m.id, m.method, m.params);
+      else this.notifyLocal_(m.method, m.params);
       return;
     }
     const id = typeof m.id === "number" ? m.id : NaN;
-    const p = this.pending.get(id);
+    const p = this.pending_.get(id);
     if (!p) return;
-    if (this.pinned === null) this.pinned = e.origin; // the first answer pins the origin
-    this.pending.delete(id);
+    if (this.pinned_ === null) this.pinned_ = e.origin; // the first answer pins the origin
+    this.pending_.delete(id);
     clearTimeout(p.timer);
     if (m.error) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code, data: m.error.data }));
     else p.resolve(m.result);
   }
 
-  private notifyLocal(method: string, params: unknown): void {
-    const h = this.handlers.get(method);
+  private notifyLocal_(method: string, params: unknown): void {
+    const h = this.handlers_.get(method);
     if (!h) return;
     try {
       h(params ?? {});
     } catch (err) {
-      console.error(`[miniapp] ${method} handler failed`, err);
+      console.error("[miniapp]", method, err);
     }
   }
 
-  private async answer(id: string | number, method: string, params: unknown): Promise<void> {
-    const h = this.handlers.get(method);
+  private async answer_(id: string | number, method: string, params: unknown): Promise<void> {
+    const h = this.handlers_.get(method);
     if (!h) {
-      this.post({ jsonrpc: "2.0", id, error: { code: -32601, message: `method not found: ${method}` } });
+      this.post_({ jsonrpc: "2.0", id, error: { code: -32601, message: "method not found: " + method } });
       return;
     }
     try {
       const result = await h(params ?? {});
-      this.post({ jsonrpc: "2.0", id, result: (result ?? {}) as Json });
+      this.post_({ jsonrpc: "2.0", id, result: (result ?? {}) as Json });
     } catch (err) {
       const e = err as RpcError & Error;
       const code = typeof e?.code === "number" ? e.code : -32603;
-      this.post({ jsonrpc: "2.0", id, error: { code, message: String(e?.message ?? err) } });
+      this.post_({ jsonrpc: "2.0", id, error: { code, message: String(e?.message ?? err) } });
     }
   }
 
-  private post(msg: unknown, origin: string | null = this.pinned): void {
+  private post_(msg: unknown, origin: string | null = this.pinned_): void {
     if (!origin) return;
     window.parent.postMessage(msg, origin);
   }
 
   /** request sends a request to the pinned origin and resolves with its result. */
-  request(method: string, params: Record<string, unknown> = {}, timeoutMs = 30000): Promise<any> {
-    if (this.pinned === null) return Promise.reject(new Error(`not connected: ${this.why || "no handshake yet"}`));
-    return this.send(method, params, [this.pinned], timeoutMs);
+  request_(method: string, params: Record<string, unknown> = {}, timeoutMs = 30000): Promise<any> {
+    if (this.pinned_ === null) return Promise.reject(new Error("not connected: " + (this.why_ || "no handshake")));
+    return this.send_(method, params, [this.pinned_], timeoutMs);
   }
 
   /** handshake sends one request to each candidate origin; the browser delivers it only where the origin matches, and the first answer pins. */
-  handshake(method: string, params: Record<string, unknown>, candidates: string[], timeoutMs: number): Promise<any> {
-    this.candidates = candidates;
-    return this.send(method, params, candidates, timeoutMs);
+  handshake_(method: string, params: Record<string, unknown>, candidates: string[], timeoutMs: number): Promise<any> {
+    this.candidates_ = candidates;
+    return this.send_(method, params, candidates, timeoutMs);
   }
 
-  private send(method: string, params: Record<string, unknown>, origins: string[], timeoutMs: number): Promise<any> {
-    const id = this.nextId++;
+  private send_(method: string, params: Record<string, unknown>, origins: string[], timeoutMs: number): Promise<any> {
+    const id = this.nextId_++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`${method} timed out after ${timeoutMs} ms`));
+        this.pending_.delete(id);
+        reject(new Error(method + " timed out"));
       }, timeoutMs) as unknown as number;
-      this.pending.set(id, { resolve, reject, timer });
-      for (const o of origins) this.post({ jsonrpc: "2.0", id, method, params }, o);
+      this.pending_.set(id, { resolve, reject, timer });
+      for (const o of origins) this.post_({ jsonrpc: "2.0", id, method, params }, o);
     });
   }
 
-  notify(method: string, params: Record<string, unknown> = {}): void {
-    this.post({ jsonrpc: "2.0", method, params });
+  notify_(method: string, params: Record<string, unknown> = {}): void {
+    this.post_({ jsonrpc: "2.0", method, params });
   }
 }

@@ -73,30 +73,30 @@ function create() {
     publish("host-context", hostContext);
   }
 
-  bridge.on("ui/notifications/tool-input", (p) => publish("tool-input", p));
-  bridge.on("ui/notifications/tool-input-partial", (p) => publish("tool-input-partial", p));
-  bridge.on("ui/notifications/tool-result", (p) => publish("tool-result", p));
-  bridge.on("ui/notifications/tool-cancelled", (p) => publish("tool-cancelled", p));
-  bridge.on("ui/notifications/host-context-changed", (p) => applyHostContext(p));
+  bridge.on_("ui/notifications/tool-input", (p) => publish("tool-input", p));
+  bridge.on_("ui/notifications/tool-input-partial", (p) => publish("tool-input-partial", p));
+  bridge.on_("ui/notifications/tool-result", (p) => publish("tool-result", p));
+  bridge.on_("ui/notifications/tool-cancelled", (p) => publish("tool-cancelled", p));
+  bridge.on_("ui/notifications/host-context-changed", (p) => applyHostContext(p));
 
   // Host → app requests.
-  bridge.on("ping", () => ({}));
-  bridge.on("ui/identify", () => ({ documentId }));
-  bridge.on("ui/resource-teardown", () => {
+  bridge.on_("ping", () => ({}));
+  bridge.on_("ui/identify", () => ({ documentId }));
+  bridge.on_("ui/resource-teardown", () => {
     publish("teardown", {});
     return {};
   });
-  bridge.on("tools/list", async () => {
+  bridge.on_("tools/list", async () => {
     let list = await tools(mc);
     if (list.length > MAX_TOOLS) {
-      announce("tools", `${list.length} tools registered; the host is told of the first ${MAX_TOOLS}`);
+      announce("tools", `${list.length} tools; only the first ${MAX_TOOLS} are listed`);
       list = list.slice(0, MAX_TOOLS);
     }
     return {
       tools: list.map((t: Tool) => {
         const out: Record<string, unknown> = {
           name: t.name,
-          description: clamp(t.description, MAX_DESCRIPTION, "a tool description"),
+          description: clamp(t.description, MAX_DESCRIPTION, "description"),
           inputSchema: t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : { type: "object", properties: {} },
         };
         if (t.annotations && typeof t.annotations === "object") out.annotations = t.annotations;
@@ -104,10 +104,10 @@ function create() {
       }),
     };
   });
-  bridge.on("tools/call", async (p: { name?: unknown; arguments?: unknown }) => {
-    if (typeof p.name !== "string") throw Object.assign(new Error("tools/call needs a tool name"), { code: -32602 });
+  bridge.on_("tools/call", async (p: { name?: unknown; arguments?: unknown }) => {
+    if (typeof p.name !== "string") throw Object.assign(new Error("no tool name"), { code: -32602 });
     const known = (await tools(mc)).some((t) => t.name === p.name);
-    if (!known) throw Object.assign(new Error(`unknown tool: ${p.name}`), { code: -32602 });
+    if (!known) throw Object.assign(new Error("unknown tool: " + p.name), { code: -32602 });
     const args = p.arguments && typeof p.arguments === "object" ? (p.arguments as Record<string, unknown>) : {};
     try {
       return toResult(await execute(mc, p.name, args));
@@ -115,19 +115,19 @@ function create() {
       return { content: [{ type: "text", text: String((e as Error)?.message ?? e) }], isError: true };
     }
   });
-  bridge.on("ui/get-context", async () => {
+  bridge.on_("ui/get-context", async () => {
     let c: AppContext = {};
     try {
       c = (await getContext?.()) ?? {};
     } catch (e) {
-      console.error("[miniapp] getContext failed", e);
+      console.error("[miniapp] getContext", e);
     }
     const out: Record<string, unknown> = {
-      title: clamp(c.title ?? document.title, MAX_TITLE, "the context title"),
-      summary: clamp(c.summary ?? "", MAX_SUMMARY, "the context summary"),
+      title: clamp(c.title ?? document.title, MAX_TITLE, "title"),
+      summary: clamp(c.summary ?? "", MAX_SUMMARY, "summary"),
     };
     for (const k of ["selection", "data"] as const) {
-      const r = payload(c[k], `the context ${k}`);
+      const r = payload(c[k], "context " + k);
       if (r.withheld) out[k + "Withheld"] = true;
       else if (r.value !== undefined) out[k] = r.value;
     }
@@ -137,14 +137,14 @@ function create() {
   function connect(): Promise<unknown> {
     // A second connect in the same document (React StrictMode) reuses the first handshake.
     if (connecting) return connecting;
-    const origins = bridge.origins();
+    const origins = bridge.origins_();
     if (origins.length === 0) {
-      connecting = Promise.reject(new Error(`[miniapp] not connected: ${bridge.why}`));
+      connecting = Promise.reject(new Error("[miniapp] not connected: " + bridge.why_));
       connecting.catch(() => {});
-      if (bridge.why !== "the page is not in a frame") console.warn(`[miniapp] not connected: ${bridge.why}`);
+      if (bridge.why_ !== "the page is not in a frame") console.warn("[miniapp] not connected:", bridge.why_);
       return connecting;
     }
-    bridge.listen();
+    bridge.listen_();
     connecting = bridge
       .handshake(
         "ui/initialize",
@@ -166,11 +166,11 @@ function create() {
         hostCapabilities = r?.hostCapabilities;
         if (r?.hostContext && typeof r.hostContext === "object") applyHostContext(r.hostContext);
         connected = true;
-        bridge.notify("ui/notifications/initialized", {});
+        bridge.notify_("ui/notifications/initialized", {});
         startWatching();
         return { hostInfo, hostCapabilities, hostContext };
       });
-    connecting.catch((e) => console.warn("[miniapp] handshake failed:", e?.message ?? e));
+    connecting.catch((e) => console.warn("[miniapp] handshake:", e?.message ?? e));
     return connecting;
   }
 
@@ -187,7 +187,7 @@ function create() {
       const fire = () => {
         if (!queued) return;
         queued = false;
-        bridge.notify("notifications/tools/list_changed", {});
+        bridge.notify_("notifications/tools/list_changed", {});
       };
       requestAnimationFrame(fire);
       setTimeout(fire, 50); // rAF does not run in a hidden frame
@@ -213,7 +213,7 @@ function create() {
       excess = e;
       lastW = w;
       lastH = h;
-      bridge.notify("ui/notifications/size-changed", { width: w, height: h });
+      bridge.notify_("ui/notifications/size-changed", { width: w, height: h });
     };
     new ResizeObserver(() => {
       if (!timer) timer = setTimeout(measure, 100) as unknown as number;
@@ -227,8 +227,8 @@ function create() {
       clearTimeout(timer);
       timer = setTimeout(() => {
         const text = String(document.getSelection() ?? "");
-        const r = payload(text, "the selection");
-        bridge.notify("ui/notifications/selection-changed", r.withheld ? { withheld: true } : { text });
+        const r = payload(text, "selection");
+        bridge.notify_("ui/notifications/selection-changed", r.withheld ? { withheld: true } : { text });
       }, 300) as unknown as number;
     });
   }
@@ -238,9 +238,9 @@ function create() {
   function reportError(message: unknown, stack?: unknown): void {
     if (!connected || errors >= MAX_ERRORS) return;
     errors++;
-    bridge.notify("ui/notifications/error", {
-      message: clamp(message, MAX_ERROR, "an error message"),
-      ...(stack ? { stack: clamp(stack, MAX_ERROR, "an error stack") } : {}),
+    bridge.notify_("ui/notifications/error", {
+      message: clamp(message, MAX_ERROR, "error"),
+      ...(stack ? { stack: clamp(stack, MAX_ERROR, "stack") } : {}),
     });
   }
   window.addEventListener("error", (e) => reportError(e.message, (e.error as Error)?.stack));
@@ -262,9 +262,9 @@ function create() {
   }
 
   async function openLink(url: string): Promise<unknown> {
-    if (!linkAllowed(url)) throw new Error(`[miniapp] ${url} is not on a host in the manifest's linkDomains (${cfg.linkDomains.join(", ") || "none"})`);
+    if (!linkAllowed(url)) throw new Error(`[miniapp] ${url}: host not in linkDomains`);
     await connect();
-    return bridge.request("ui/open-link", { url: new URL(url, location.href).href });
+    return bridge.request_("ui/open-link", { url: new URL(url, location.href).href });
   }
 
   // A sandboxed frame cannot navigate: links to allowed hosts go through ui/open-link.
@@ -274,7 +274,7 @@ function create() {
       const a = (e.target as Element | null)?.closest?.("a[href], area[href]") as HTMLAnchorElement | null;
       if (!a || e.defaultPrevented || !linkAllowed(a.href)) return;
       e.preventDefault();
-      openLink(a.href).catch((err) => console.warn("[miniapp] open-link failed:", err?.message ?? err));
+      openLink(a.href).catch((err) => console.warn("[miniapp] open-link:", err?.message ?? err));
     },
     true,
   );
@@ -283,13 +283,13 @@ function create() {
   let refreshing: Promise<string> | undefined;
   let refreshTimer = 0;
   async function getAuthToken(): Promise<string> {
-    if (!cfg.auth) throw new Error('[miniapp] getAuthToken needs the "auth" capability in the manifest');
+    if (!cfg.auth) throw new Error("[miniapp] getAuthToken needs the auth capability");
     if (token && token.expiresAt - Date.now() > 60000) return token.token;
     if (refreshing) return refreshing;
     refreshing = (async () => {
       await connect();
-      const r = await bridge.request("ui/request-auth-token", {});
-      if (!r || typeof r.token !== "string") throw new Error("[miniapp] the host sent no token");
+      const r = await bridge.request_("ui/request-auth-token", {});
+      if (!r || typeof r.token !== "string") throw new Error("[miniapp] no token");
       const exp = typeof r.expiresAt === "number" ? r.expiresAt : Date.parse(r.expiresAt) || Date.now() + 300000;
       token = { token: r.token, expiresAt: exp };
       // Refresh ahead of expiry: a frame can sit open for hours.
@@ -305,9 +305,9 @@ function create() {
     connect,
     openLink,
     getAuthToken,
-    openChat: async (prompt: string) => (await connect(), bridge.request("ui/open-chat", { prompt: clamp(prompt, MAX_SUMMARY, "an open-chat prompt") })),
-    sendMessage: async (text: string) => (await connect(), bridge.request("ui/message", { role: "user", content: [{ type: "text", text }] })),
-    updateModelContext: async (p: { content?: unknown[]; structuredContent?: Record<string, unknown> }) => (await connect(), bridge.request("ui/update-model-context", p)),
+    openChat: async (prompt: string) => (await connect(), bridge.request_("ui/open-chat", { prompt: clamp(prompt, MAX_SUMMARY, "prompt") })),
+    sendMessage: async (text: string) => (await connect(), bridge.request_("ui/message", { role: "user", content: [{ type: "text", text }] })),
+    updateModelContext: async (p: { content?: unknown[]; structuredContent?: Record<string, unknown> }) => (await connect(), bridge.request_("ui/update-model-context", p)),
     registerTool: (tool: Tool, options?: { signal?: AbortSignal }) => registerTool(mc, tool, options),
     setContext: (fn: typeof getContext) => void (getContext = fn),
     onToolInput: (fn: (p: any) => void) => subscribe("tool-input", fn),

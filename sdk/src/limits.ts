@@ -15,14 +15,14 @@ const announced = new Set<string>();
 export function announce(kind: string, detail: string): void {
   if (announced.has(kind)) return;
   announced.add(kind);
-  console.warn(`[miniapp] ${detail} (shown once)`);
+  console.warn("[miniapp] " + detail);
 }
 
 /** clamp cuts s to max characters, announcing the first cut of this kind. */
 export function clamp(s: unknown, max: number, kind: string): string {
   const str = typeof s === "string" ? s : s == null ? "" : String(s);
   if (str.length <= max) return str;
-  announce(kind, `${kind} cut to ${max} characters`);
+  announce(kind, `${kind} cut to ${max} chars`);
   return str.slice(0, max);
 }
 
@@ -39,11 +39,11 @@ export function payload(value: unknown, kind: string): { value?: unknown; withhe
     json = undefined;
   }
   if (json === undefined) {
-    announce(kind + "-invalid", `${kind} is not JSON and was withheld`);
+    announce(kind + "-invalid", kind + " withheld: not JSON");
     return { withheld: true };
   }
   if (json.length > MAX_PAYLOAD) {
-    announce(kind, `${kind} is ${json.length} characters of JSON, over ${MAX_PAYLOAD}, and was withheld`);
+    announce(kind, `${kind} withheld: ${json.length} chars of JSON > ${MAX_PAYLOAD}`);
     return { withheld: true };
   }
   return { value: JSON.parse(json), withheld: false };

@@ -47,13 +47,13 @@ export class Registry extends EventTarget {
 
   registerTool(tool: Tool, options: { signal?: AbortSignal } = {}): Promise<void> {
     try {
-      if (!tool || typeof tool !== "object") throw new TypeError("registerTool needs a tool object");
+      if (!tool || typeof tool !== "object") throw new TypeError("not a tool");
       if (typeof tool.name !== "string" || !NAME.test(tool.name))
-        throw new TypeError(`tool name ${JSON.stringify(tool.name)} must match ${NAME}`);
+        throw new TypeError("bad tool name: " + tool.name);
       if (typeof tool.description !== "string" || tool.description.trim() === "")
-        throw new TypeError(`tool ${tool.name} needs a description`);
-      if (typeof tool.execute !== "function") throw new TypeError(`tool ${tool.name} needs an execute function`);
-      if (this.tools.has(tool.name)) throw fail("InvalidStateError", `a tool named ${tool.name} is already registered`);
+        throw new TypeError(tool.name + ": no description");
+      if (typeof tool.execute !== "function") throw new TypeError(tool.name + ": no execute");
+      if (this.tools.has(tool.name)) throw fail("InvalidStateError", tool.name + " is registered");
     } catch (e) {
       return Promise.reject(e);
     }
@@ -120,7 +120,7 @@ export function install(): Context {
     } else if (isModelContext(v)) {
       ctx = { kind: "native", native: v, own: new Registry() };
     } else {
-      announce("foreign", "document.modelContext belongs to another script and is not a WebMCP model context; it is left alone and the app's tools use a registry of their own");
+      announce("foreign", "document.modelContext belongs to another script: left alone; tools use a detached registry");
       ctx = { kind: "detached", own: new Registry() };
     }
   }
