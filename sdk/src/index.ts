@@ -146,7 +146,7 @@ function create() {
     }
     bridge.listen_();
     connecting = bridge
-      .handshake(
+      .handshake_(
         "ui/initialize",
         {
           protocolVersion: PROTOCOL_VERSION,
