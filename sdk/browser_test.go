@@ -83,7 +83,8 @@ window.addEventListener("message", (e) => {
     return;
   }
   if (m.method && m.id !== undefined) {
-    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result: {} }, appOrigin);
+    const result = m.method === "ui/request-auth-token" ? { token: "t0k3n", expiresAt: Date.now() + 3600000 } : {};
+    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result }, appOrigin);
     return;
   }
   if (!m.method && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
@@ -117,7 +118,7 @@ parent.frames[0].postMessage({ jsonrpc: "2.0", id: 901, method: "tools/call", pa
 parent.frames[0].postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "light" } }, "*");
 </script>`
 
-func buildProbe(t *testing.T, hosts string) []byte {
+func buildProbe(t *testing.T, hosts string, extra ...string) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"miniapp.toml", "main.ts"} {
@@ -127,6 +128,9 @@ func buildProbe(t *testing.T, hosts string) []byte {
 		}
 		if f == "miniapp.toml" && hosts != "" {
 			b = append(b, []byte("hosts = ["+hosts+"]\n")...)
+		}
+		if f == "miniapp.toml" {
+			b = append(b, []byte(strings.Join(extra, ""))...)
 		}
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
@@ -383,6 +387,55 @@ func TestBridgeInChromium(t *testing.T) {
 		}
 		if !strings.Contains(strings.Join(b.Console(), "\n"), "is not in the manifest's hosts") {
 			t.Errorf("no console message says why: %v", b.Console())
+		}
+	})
+
+	t.Run("app_to_host_messages", func(t *testing.T) {
+		open(t, appURL)
+		if got := text(t, call(t, b, "tools/call", `{name: "click_link"}`)); got != "true" {
+			t.Errorf("the click on an allowed link was not intercepted: %q", got)
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "open_bad"}`)); !strings.Contains(got, "refused") || !strings.Contains(got, "linkDomains") {
+			t.Errorf("openLink to a host not in linkDomains: %q", got)
+		}
+		call(t, b, "tools/call", `{name: "select"}`)
+		call(t, b, "tools/call", `{name: "throw_later"}`)
+		call(t, b, "tools/call", `{name: "grow"}`)
+		if got := text(t, call(t, b, "tools/call", `{name: "token"}`)); !strings.Contains(got, "refused") || !strings.Contains(got, "auth capability") {
+			t.Errorf("getAuthToken without the auth capability: %q", got)
+		}
+		time.Sleep(600 * time.Millisecond)
+		logged := browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method && m.method !== "ui/initialize"))`)
+		for _, want := range []string{
+			`"method":"ui/open-link","params":{"url":"https://example.com/docs"}`,
+			`"method":"ui/notifications/selection-changed","params":{"text":"probe"}`,
+			`"method":"ui/notifications/error","params":{"message":"Uncaught Error: boom from the app"`,
+			`"method":"ui/notifications/size-changed","params":{"width":`,
+		} {
+			if !strings.Contains(logged, want) {
+				t.Errorf("the host did not get %s:\n%s", want, logged)
+			}
+		}
+		if strings.Contains(logged, "evil.example") || strings.Contains(logged, "ui/request-auth-token") {
+			t.Errorf("a refused request reached the host: %s", logged)
+		}
+		heights := browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method === "ui/notifications/size-changed").map(m => m.params.height))`)
+		if !strings.Contains(heights, "9") {
+			t.Errorf("no size-changed after the page grew: %s", heights)
+		}
+	})
+
+	t.Run("auth_token", func(t *testing.T) {
+		b.Serve("/auth.html", buildProbe(t, "", "[[capabilities]]\nid = \"auth\"\npurpose = \"Sign you in.\"\n"))
+		open(t, b.URL(1, "/auth.html"))
+		if got := text(t, call(t, b, "tools/call", `{name: "token"}`)); got != "token t0k3n" {
+			t.Errorf("getAuthToken = %q", got)
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "token"}`)); got != "token t0k3n" {
+			t.Errorf("getAuthToken again = %q", got)
+		}
+		if n := browsertest.Eval[int](t, b, `count("ui/request-auth-token")`); n != 1 {
+			t.Errorf("%d token requests; a fresh token must be reused", n)
 		}
 	})
 

@@ -44,3 +44,54 @@ registerTool({
   execute: () => ({ content: [{ type: "text", text: "passed through" }] }),
 });
 setContext(() => ({ title: "Probe", summary: "s".repeat(5000), data: { big: "x".repeat(30000) }, selection: { row: 1 } }));
+
+// Tools that make the SDK talk to the host, for the app → host tests.
+import { getAuthToken, openLink } from "@miniapp/sdk";
+registerTool({
+  name: "click_link",
+  description: "Click the link to example.com, which the SDK must route through ui/open-link.",
+  execute: () => {
+    const ev = new MouseEvent("click", { bubbles: true, cancelable: true });
+    document.getElementById("link")!.dispatchEvent(ev);
+    return String(ev.defaultPrevented);
+  },
+});
+registerTool({
+  name: "open_bad",
+  description: "Try to open a link on a host not in linkDomains.",
+  execute: () => openLink("https://evil.example/").then(() => "opened", (e: Error) => "refused: " + e.message),
+});
+registerTool({
+  name: "select",
+  description: "Select the status text.",
+  execute: () => {
+    const r = document.createRange();
+    r.selectNodeContents(document.getElementById("status")!);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(r);
+    return "selected";
+  },
+});
+registerTool({
+  name: "throw_later",
+  description: "Throw an uncaught error.",
+  execute: () => {
+    setTimeout(() => {
+      throw new Error("boom from the app");
+    });
+    return "scheduled";
+  },
+});
+registerTool({
+  name: "grow",
+  description: "Make the page taller.",
+  execute: () => {
+    document.getElementById("root")!.style.height = "900px";
+    return "grown";
+  },
+});
+registerTool({
+  name: "token",
+  description: "Ask for an auth token.",
+  execute: () => getAuthToken().then((t) => "token " + t, (e: Error) => "refused: " + e.message),
+});
