@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -35,11 +36,116 @@ type found struct {
 // checker holds the options of one Check call.
 type checker struct {
 	opts Options
+	// styles memoizes checkCSS over large <style> texts, computed while the parser runs.
+	styles map[string][]hit
+	// noImports holds large <script> texts known to have no import keyword.
+	noImports map[string]bool
+}
+
+// concurrentMin is the document size from which large stylesheets are checked on another
+// core while the parser builds the tree.
+const concurrentMin = 256 << 10
+
+// styleMemo is the result of precheckStyles, valid once done is closed.
+type styleMemo struct {
+	done      chan struct{}
+	hits      map[string][]hit
+	noImports map[string]bool
+}
+
+// precheckStyles finds the text between each "<style…>" and the next "</style" with a plain
+// search, and checks the large ones on another goroutine while the parser runs. The search
+// decides nothing: checkCSS is a function of the text alone, so this is a memo keyed by exact
+// text, and the walk over the parser's tree uses an entry only for a <style> whose text is
+// byte for byte the same. A text the search got wrong (a "<style" in a comment or a script)
+// matches no element, and costs only its check.
+func precheckStyles(c *checker, src string) *styleMemo {
+	m := &styleMemo{done: make(chan struct{}), hits: map[string][]hit{}, noImports: map[string]bool{}}
+	go func() {
+		defer close(m.done)
+		m.scripts(src)
+		lower := src
+		for i := 0; ; {
+			j := indexFold(lower[i:], "<style")
+			if j < 0 {
+				return
+			}
+			start := i + j + len("<style")
+			gt := strings.IndexByte(src[start:], '>')
+			if gt < 0 {
+				return
+			}
+			start += gt + 1
+			end := indexFold(src[start:], "</style")
+			if end < 0 {
+				return
+			}
+			text := src[start : start+end]
+			if len(text) >= largeStyle {
+				if _, ok := m.hits[text]; !ok {
+					m.hits[text] = c.checkCSS(text, 0)
+				}
+			}
+			i = start + end
+		}
+	}()
+	return m
+}
+
+// scripts records the large texts between "<script…>" and "</script" that hold no import
+// keyword, by the same plain search and on the same terms as the stylesheets.
+func (m *styleMemo) scripts(src string) {
+	for i := 0; ; {
+		j := indexFold(src[i:], "<script")
+		if j < 0 {
+			return
+		}
+		start := i + j + len("<script")
+		gt := strings.IndexByte(src[start:], '>')
+		if gt < 0 {
+			return
+		}
+		start += gt + 1
+		end := indexFold(src[start:], "</script")
+		if end < 0 {
+			return
+		}
+		if text := src[start : start+end]; len(text) >= largeStyle && !mayImport(text) {
+			m.noImports[text] = true
+		}
+		i = start + end
+	}
+}
+
+// largeStyle is the size from which a stylesheet is worth checking ahead of the tree.
+const largeStyle = 16 << 10
+
+// indexFold is strings.Index for an ASCII lower-case needle, ignoring the case of s.
+func indexFold(s, needle string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(s)-i >= len(needle) && strings.EqualFold(s[i:i+len(needle)], needle) {
+			return i
+		}
+		i++
+	}
 }
 
 // checkDoc checks an HTML document and returns its hits with offsets into src.
 func (c *checker) checkDoc(src string, depth int) []hit {
+	var pre *styleMemo
+	if depth == 0 && len(src) >= concurrentMin && runtime.GOMAXPROCS(0) > 1 {
+		pre = precheckStyles(c, src)
+	}
 	doc, err := html.Parse(strings.NewReader(src))
+	if pre != nil {
+		<-pre.done
+		c.styles, c.noImports = pre.hits, pre.noImports
+	}
 	if err != nil {
 		// x/net/html only fails on reader errors, which a string reader has none of.
 		return []hit{{off: 0, length: 1, place: "document", text: "cannot parse the document: " + err.Error()}}
@@ -155,7 +261,13 @@ func (w *walker) element(n *html.Node) {
 	case tag == "style":
 		text := textOf(n)
 		check := func() []hit {
-			hits := w.c.checkCSS(text, w.depth)
+			hits, ok := w.c.styles[text]
+			if ok && w.depth == 0 {
+				// Copy: the memo's slice is shared by every element with this text.
+				hits = append([]hit(nil), hits...)
+			} else {
+				hits = w.c.checkCSS(text, w.depth)
+			}
 			for i := range hits {
 				hits[i].place += " in <style>"
 			}

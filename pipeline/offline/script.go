@@ -70,9 +70,7 @@ type importRecord struct {
 // parse loads nothing in the browser either; its syntax error is returned so that the caller
 // can refuse what it cannot prove clean.
 func scriptImports(src string) ([]importRecord, error) {
-	// Keywords (contextual ones included) cannot be written with escapes, so a script in which
-	// neither "import" nor both "export" and "from" stand as whole words has no import record.
-	if !hasWord(src, "import") && !(hasWord(src, "export") && hasWord(src, "from")) {
+	if !mayImport(src) {
 		return nil, nil
 	}
 	var recs []importRecord
@@ -110,9 +108,19 @@ func scriptImports(src string) ([]importRecord, error) {
 	return recs, nil
 }
 
+// mayImport reports whether src can hold an import record. Keywords (contextual ones included)
+// cannot be written with escapes, so a script in which neither "import" nor both "export" and
+// "from" stand as whole words has none.
+func mayImport(src string) bool {
+	return hasWord(src, "import") || (hasWord(src, "export") && hasWord(src, "from"))
+}
+
 // checkScript reports the imports of a classic or module script whose specifiers are not own.
 // A data: module is checked in turn, since its own imports load too.
 func (c *checker) checkScript(src string, module bool, place string, depth int) []hit {
+	if depth == 0 && c.noImports[src] {
+		return nil
+	}
 	recs, err := scriptImports(src)
 	var hits []hit
 	if err != nil {
