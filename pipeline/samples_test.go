@@ -168,6 +168,19 @@ func TestSamplesInChromium(t *testing.T) {
 			if !strings.Contains(out, c.want) {
 				t.Errorf("%s returned %s, want it to contain %q", c.tool, out, c.want)
 			}
+			if name == "order-book" {
+				// useMiniApp re-reads the tools on every render: a read after a write sees it.
+				out := browsertest.Eval[string](t, b, `document.modelContext.executeTool("set_order_status", {id: "A-1002", status: "shipped"})
+					.then(() => new Promise(r => setTimeout(r, 50)))
+					.then(() => document.modelContext.executeTool("list_orders", {status: "shipped"}))
+					.then(r => JSON.stringify(r))`)
+				if !strings.Contains(out, "A-1002") {
+					t.Errorf("list_orders after set_order_status does not see the change: %s", out)
+				}
+				if !strings.Contains(browsertest.Eval[string](t, b, `document.body.innerText`), "A-1002") {
+					t.Error("the page lost an order")
+				}
+			}
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
@@ -24,6 +25,10 @@ func locate(src string, fs []found) []hit {
 		exact       bool // the decoded value equals the raw bytes, so inner offsets map
 	}
 	at := make(map[anchor][]place, len(need))
+	wantTag := map[string]bool{}
+	for a := range need {
+		wantTag[a.tag] = true
+	}
 	z := html.NewTokenizer(strings.NewReader(src))
 	off := 0
 	prevTag := ""
@@ -38,20 +43,27 @@ func locate(src string, fs []found) []hit {
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
+			prevTag = ""
+			if !wantTag[string(name)] {
+				continue
+			}
 			tag := string(name)
 			prevTag = tag
 			if !hasAttr {
 				continue
 			}
-			ras := markup.RawAttrs(raw)
-			seen := map[string]bool{}
+			var ras []markup.RawAttr
+			var seen []string
 			for i := 0; ; i++ {
 				k, v, more := z.TagAttr()
 				key := string(k)
-				if !seen[key] {
-					seen[key] = true
+				if !slices.Contains(seen, key) {
+					seen = append(seen, key)
 					a := anchor{tag, key, string(v)}
 					if need[a] > len(at[a]) {
+						if ras == nil {
+							ras = markup.RawAttrs(raw)
+						}
 						p := place{off: start, length: 1}
 						if i < len(ras) && ras[i].Name == key {
 							r := ras[i]
