@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -105,7 +106,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	m := &Manifest{MaxKB: DefaultMaxKB, Capabilities: []Capability{}, AllowedDomains: []string{},
 		LinkDomains: []string{}, Hosts: []string{}, File: v.file}
 	m.Build.PublicDir = DefaultPublicDir
-	for _, k := range sortedKeys(raw) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if !contains(fields, k) {
 			v.errKey(k, fmt.Sprintf("unknown field %q", k), suggest(k, fields, "the fields are "+strings.Join(fields, ", ")))
 		}
@@ -241,7 +242,7 @@ func (v *validator) capabilities(raw map[string]any) []Capability {
 			v.err(p, "a capability must be a table with id and purpose", `write { id = "auth", purpose = "Sign you in to your account." }`)
 			continue
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if k != "id" && k != "purpose" {
 				v.errKey(p+"."+k, fmt.Sprintf("unknown field %q in a capability", k), suggest(k, []string{"id", "purpose"}, "a capability has id and purpose"))
 			}
@@ -367,7 +368,7 @@ func (v *validator) hostOrigin(s string) (string, string) {
 }
 
 func (v *validator) build(b map[string]any, out *Build) {
-	for _, k := range sortedKeys(b) {
+	for _, k := range slices.Sorted(maps.Keys(b)) {
 		if !contains(buildFields, k) {
 			v.errKey("build."+k, fmt.Sprintf("unknown field %q in [build]", k), suggest(k, buildFields, "[build] has "+strings.Join(buildFields, ", ")))
 		}
@@ -426,7 +427,7 @@ func (v *validator) strMap(b map[string]any, key string, check func(k, v string)
 		return nil
 	}
 	out := map[string]string{}
-	for _, k := range sortedKeys(t) {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
 		p := "build." + key + "." + k
 		if strings.ContainsAny(k, ".[]") {
 			// A key such as ".js" cannot stand in a dotted path: locate by the quoted key.
@@ -484,49 +485,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // suggest returns "did you mean X?" for the closest candidate, or fallback.
 func suggest(s string, candidates []string, fallback string) string {
-	best, bestD := "", 1+len(s)/3
-	if bestD < 2 {
-		bestD = 2
-	}
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if d <= bestD && (best == "" || d < editDistance(strings.ToLower(s), strings.ToLower(best))) {
-			best = c
-		}
-	}
-	if best != "" {
+	if best, ok := diag.Suggest(s, candidates); ok {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return fallback
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -167,26 +167,11 @@ func (a *assembler) assemble() []byte {
 			case "script":
 				text, textOff, end := "", off, ""
 				if !t.selfClosing {
-					tt2, raw2, s2 := next()
-					if tt2 == html.TextToken {
-						text, textOff = string(raw2), s2
-						tt2, raw2, _ = next()
-					}
-					if tt2 == html.EndTagToken {
-						end = string(raw2)
-					}
+					text, textOff, end = rawText(next, off)
 				}
 				out.WriteString(a.script(t, text, textOff, end))
 			case "style":
-				text, textOff, end := "", off, ""
-				tt2, raw2, s2 := next()
-				if tt2 == html.TextToken {
-					text, textOff = string(raw2), s2
-					tt2, raw2, _ = next()
-				}
-				if tt2 == html.EndTagToken {
-					end = string(raw2)
-				}
+				text, textOff, end := rawText(next, off)
 				out.WriteString(a.style(t, text, textOff, end))
 			case "link":
 				out.WriteString(a.link(t))
@@ -232,6 +217,21 @@ func (a *assembler) assemble() []byte {
 		final.Write(res[cssAt:])
 	}
 	return final.Bytes()
+}
+
+// rawText reads a raw-text element's content and end tag after its start tag: the text (empty
+// when there is none), its offset, and the end tag's raw bytes ("" at the end of input).
+func rawText(next func() (html.TokenType, []byte, int), off int) (text string, textOff int, end string) {
+	textOff = off
+	tt, raw, start := next()
+	if tt == html.TextToken {
+		text, textOff = string(raw), start
+		tt, raw, _ = next()
+	}
+	if tt == html.EndTagToken {
+		end = string(raw)
+	}
+	return text, textOff, end
 }
 
 // afterDoctype returns the offset just after a leading doctype, or 0.

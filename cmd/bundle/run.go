@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/diag"
@@ -137,39 +136,12 @@ func parseFlags(e *env, fs *flagSet, args []string) (code int, ok bool) {
 	return exitUsage, false
 }
 
-// didYouMean suggests the closest of names to s, or returns "".
+// didYouMean returns ` (did you mean "X"?)` for the name closest to s, or "".
 func didYouMean(s string, names []string) string {
-	best, bestD := "", 3
-	sort.Strings(names)
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(n)); d < bestD {
-			best, bestD = n, d
-		}
+	if best, ok := diag.Suggest(s, names); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
 
 func isColorTerminal(w io.Writer) bool {

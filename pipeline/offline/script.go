@@ -3,7 +3,8 @@ package offline
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -178,7 +179,7 @@ func (c *checker) checkImportMap(src string) []hit {
 	}
 	var hits []hit
 	addMap := func(mm map[string]any) {
-		for _, k := range sortedKeys(mm) {
+		for _, k := range slices.Sorted(maps.Keys(mm)) {
 			if s, ok := mm[k].(string); ok && !isOwn(s) {
 				at, n := findSpecifier(src, jsonEscape(s), 0)
 				hits = append(hits, hit{off: at, length: n, place: "import map entry " + strconvQuote(k), url: s})
@@ -186,7 +187,7 @@ func (c *checker) checkImportMap(src string) []hit {
 		}
 	}
 	addMap(m.Imports)
-	for _, scope := range sortedKeys(m.Scopes) {
+	for _, scope := range slices.Sorted(maps.Keys(m.Scopes)) {
 		addMap(m.Scopes[scope])
 	}
 	return hits
@@ -204,7 +205,7 @@ func (c *checker) checkSpeculationRules(src string) []hit {
 	walk = func(v any, key string) {
 		switch t := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
+			for _, k := range slices.Sorted(maps.Keys(t)) {
 				walk(t[k], k)
 			}
 		case []any:
@@ -230,16 +231,6 @@ func jsonEscape(s string) string {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// sortedKeys returns m's keys in order, so that findings never depend on map order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // hasWord reports whether w occurs in src with no ASCII identifier character (or backslash, which
