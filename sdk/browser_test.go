@@ -76,6 +76,9 @@ window.addEventListener("message", (e) => {
       hostContext: { theme: "dark", styles: { variables: { "--color-background-primary": "#101010" } } } } }, appOrigin);
     return;
   }
+  if (m.method === "ui/notifications/size-changed" && window.autoResize) {
+    frame.style.height = m.params.height + "px"; // as a host that fits the frame to its content
+  }
   if (m.method === "ui/notifications/initialized") {
     window.handshakes++;
     window.initializedMs = performance.now() - window.appendedAt;
@@ -309,6 +312,9 @@ func TestBridgeInChromium(t *testing.T) {
 				t.Errorf("seen lacks %s: %s", want, s)
 			}
 		}
+		if s := text(t, call(t, b, "tools/call", `{name: "subscribe_late"}`)); !strings.Contains(s, `"q":"shoes"`) {
+			t.Errorf("a callback registered after tool-input arrived got %s, want the last tool-input", s)
+		}
 	})
 
 	t.Run("other_windows_and_origins_are_ignored", func(t *testing.T) {
@@ -422,6 +428,21 @@ func TestBridgeInChromium(t *testing.T) {
 		heights := browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method === "ui/notifications/size-changed").map(m => m.params.height))`)
 		if !strings.Contains(heights, "9") {
 			t.Errorf("no size-changed after the page grew: %s", heights)
+		}
+	})
+
+	t.Run("no_100vh_feedback_loop", func(t *testing.T) {
+		open(t, appURL)
+		browsertest.Eval[bool](t, b, `autoResize = true`)
+		call(t, b, "tools/call", `{name: "fill_viewport"}`)
+		time.Sleep(2 * time.Second)
+		n1 := browsertest.Eval[int](t, b, `count("ui/notifications/size-changed")`)
+		time.Sleep(time.Second)
+		n2 := browsertest.Eval[int](t, b, `count("ui/notifications/size-changed")`)
+		h := browsertest.Eval[int](t, b, `parseInt(document.querySelector("iframe").style.height)`)
+		t.Logf("size-changed: %d after 2 s, %d after 3 s; frame height %d px", n1, n2, h)
+		if n2 != n1 || n2 > 12 {
+			t.Errorf("size-changed keeps coming (%d, then %d): a 100vh page loops with a host that fits the frame", n1, n2)
 		}
 	})
 

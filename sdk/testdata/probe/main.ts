@@ -95,3 +95,25 @@ registerTool({
   description: "Ask for an auth token.",
   execute: () => getAuthToken().then((t) => "token " + t, (e: Error) => "refused: " + e.message),
 });
+registerTool({
+  name: "subscribe_late",
+  description: "Subscribe to tool-input now, after it arrived, and return what the callback gets.",
+  execute: () =>
+    new Promise((resolve) => {
+      const off = onToolInput((p) => {
+        off();
+        resolve(p);
+      });
+      setTimeout(() => resolve("nothing"), 200);
+    }),
+});
+registerTool({
+  name: "fill_viewport",
+  description: "Make the page as tall as the frame plus its margins, the shape that loops a naive size reporter.",
+  execute: () => {
+    document.getElementById("root")!.style.height = "";
+    document.body.style.margin = "8px";
+    document.body.style.minHeight = "100vh";
+    return "filled";
+  },
+});
