@@ -25,6 +25,7 @@ const (
 	Warning
 )
 
+// String returns "error" or "warning".
 func (s Severity) String() string {
 	if s == Warning {
 		return "warning"
@@ -122,6 +123,7 @@ func (l List) Err() error {
 // ListError carries a List through an error return. Callers unwrap it with errors.As.
 type ListError struct{ List List }
 
+// Error lists the first three errors on one line, and how many more there are.
 func (e *ListError) Error() string {
 	var parts []string
 	for _, m := range e.List {
