@@ -369,6 +369,10 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 		if isOwn(v) || linkAllowed(v, w.c.opts.LinkDomains) {
 			return nil
 		}
+		if sch, _ := scheme(cleanURL(v)); sch == "" {
+			return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s links to %q, a page beside the bundle, which has none", place, v),
+				note: "link to a fragment (#section) inside the page, or open a full https: URL with the SDK's openLink"}}
+		}
 		return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s links to %q, which is not an allowed link host", place, v), note: noteLink}}
 	case tag == "base" && name == "href":
 		if cleanURL(v) == "" {
