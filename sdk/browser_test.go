@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -153,6 +154,13 @@ type rpc struct {
 	Timeout bool `json:"timeout"`
 }
 
+// waitFor polls the JavaScript condition cond in the host page for up to 3 s and reports
+// whether it became true.
+func waitFor(t *testing.T, b *browsertest.Browser, cond string) bool {
+	t.Helper()
+	return browsertest.Eval[bool](t, b, `new Promise(r => { const end = Date.now() + 3000; const w = () => (`+cond+`) ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); w(); })`)
+}
+
 func call(t *testing.T, b *browsertest.Browser, method, params string) rpc {
 	t.Helper()
 	raw := browsertest.Eval[string](t, b, `request(`+"`"+method+"`"+`, `+params+`).then(r => JSON.stringify(r))`)
@@ -273,7 +281,8 @@ func TestBridgeInChromium(t *testing.T) {
 		open(t, appURL)
 		before := browsertest.Eval[int](t, b, `count("notifications/tools/list_changed")`)
 		call(t, b, "tools/call", `{name: "register_late"}`)
-		time.Sleep(200 * time.Millisecond)
+		waitFor(t, b, fmt.Sprintf(`count("notifications/tools/list_changed") > %d`, before))
+		time.Sleep(100 * time.Millisecond) // and no second one for the same change
 		after := browsertest.Eval[int](t, b, `count("notifications/tools/list_changed")`)
 		if after != before+1 {
 			t.Errorf("list_changed notifications: %d then %d, want one more", before, after)
@@ -305,7 +314,6 @@ func TestBridgeInChromium(t *testing.T) {
 	t.Run("notifications_reach_late_subscribers", func(t *testing.T) {
 		open(t, appURL)
 		browsertest.Eval[bool](t, b, `notify("ui/notifications/tool-input", {arguments: {q: "shoes"}}), notify("ui/notifications/tool-result", {content: [{type: "text", text: "42"}]}), notify("ui/notifications/host-context-changed", {theme: "light"}), true`)
-		time.Sleep(100 * time.Millisecond)
 		s := text(t, call(t, b, "tools/call", `{name: "seen"}`))
 		for _, want := range []string{`"q":"shoes"`, `"text":"42"`, `"theme":"light"`} {
 			if !strings.Contains(s, want) {
@@ -410,7 +418,7 @@ func TestBridgeInChromium(t *testing.T) {
 		if got := text(t, call(t, b, "tools/call", `{name: "token"}`)); !strings.Contains(got, "refused") || !strings.Contains(got, "auth capability") {
 			t.Errorf("getAuthToken without the auth capability: %q", got)
 		}
-		time.Sleep(600 * time.Millisecond)
+		waitFor(t, b, `count("ui/notifications/selection-changed") > 0 && count("ui/notifications/error") > 0 && log.some(m => m.method === "ui/notifications/size-changed" && m.params.height > 800)`)
 		logged := browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method && m.method !== "ui/initialize"))`)
 		for _, want := range []string{
 			`"method":"ui/open-link","params":{"url":"https://example.com/docs"}`,
@@ -463,7 +471,7 @@ func TestBridgeInChromium(t *testing.T) {
 	t.Run("no_post_with_star", func(t *testing.T) {
 		open(t, appURL)
 		call(t, b, "tools/call", `{name: "register_late"}`)
-		time.Sleep(200 * time.Millisecond)
+		waitFor(t, b, `count("notifications/tools/list_changed") > 0`)
 		posts := 0
 		for _, c := range b.Console() {
 			if strings.Contains(c, "POSTMESSAGE_STAR") {
