@@ -107,7 +107,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		LinkDomains: []string{}, Hosts: []string{}, File: v.file}
 	m.Build.PublicDir = DefaultPublicDir
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		if !contains(fields, k) {
+		if !slices.Contains(fields, k) {
 			v.errKey(k, fmt.Sprintf("unknown field %q", k), suggest(k, fields, "the fields are "+strings.Join(fields, ", ")))
 		}
 	}
@@ -127,7 +127,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	if m.Entry != "" {
 		if msg := v.relPath(m.Entry); msg != "" {
 			v.err("entry", fmt.Sprintf("entry %q %s", m.Entry, msg), "name index.html or a script such as src/main.tsx, inside the app folder")
-		} else if ext := strings.ToLower(path.Ext(m.Entry)); !contains([]string{".html", ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs"}, ext) {
+		} else if ext := strings.ToLower(path.Ext(m.Entry)); !slices.Contains([]string{".html", ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs"}, ext) {
 			v.err("entry", fmt.Sprintf("entry %q is neither an HTML page nor a script", m.Entry), "name index.html (as Vite does) or a .tsx, .ts, .jsx or .js file")
 		}
 		m.Entry = path.Clean(filepath.ToSlash(m.Entry))
@@ -369,7 +369,7 @@ func (v *validator) hostOrigin(s string) (string, string) {
 
 func (v *validator) build(b map[string]any, out *Build) {
 	for _, k := range slices.Sorted(maps.Keys(b)) {
-		if !contains(buildFields, k) {
+		if !slices.Contains(buildFields, k) {
 			v.errKey("build."+k, fmt.Sprintf("unknown field %q in [build]", k), suggest(k, buildFields, "[build] has "+strings.Join(buildFields, ", ")))
 		}
 	}
@@ -393,7 +393,7 @@ func (v *validator) build(b map[string]any, out *Build) {
 		if !strings.HasPrefix(k, ".") {
 			return "is keyed by a name that is not a file extension", fmt.Sprintf("write %q = %q", "."+k, val)
 		}
-		if !contains(loaderSet, val) {
+		if !slices.Contains(loaderSet, val) {
 			return "is not an esbuild loader", suggest(val, loaderSet, "loaders are "+strings.Join(loaderSet, ", "))
 		}
 		return "", ""
@@ -474,15 +474,6 @@ func describe(x any) string {
 		return "null"
 	}
 	return fmt.Sprintf("%T", x)
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // suggest returns "did you mean X?" for the closest candidate, or fallback.

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -78,7 +79,7 @@ func (t *tag) render(drop []string, set map[string]string) string {
 	var b strings.Builder
 	b.WriteString("<" + t.name)
 	for _, a := range t.attrs {
-		if contains(drop, a.key) {
+		if slices.Contains(drop, a.key) {
 			continue
 		}
 		v, ok := set[a.key]
@@ -92,15 +93,6 @@ func (t *tag) render(drop []string, set map[string]string) string {
 	}
 	b.WriteString(">")
 	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 func readTag(z *html.Tokenizer, off int, selfClosing bool) *tag {
@@ -426,12 +418,10 @@ func (a *assembler) srcset(at attr) (string, bool) {
 		if len(f) == 0 {
 			continue
 		}
-		sub := at
 		if d, ok := a.inlineAttr(attr{key: at.key, val: f[0], off: at.off, n: at.n}); ok {
 			f[0] = d
 			changed = true
 		}
-		_ = sub
 		parts = append(parts, strings.Join(f, " "))
 	}
 	return strings.Join(parts, ", "), changed
@@ -451,7 +441,7 @@ func (a *assembler) link(t *tag) string {
 		return string(t.raw)
 	}
 	switch {
-	case contains(rels, "stylesheet"):
+	case slices.Contains(rels, "stylesheet"):
 		rel, ok := a.resolve(u, href)
 		if !ok {
 			return ""
@@ -463,7 +453,7 @@ func (a *assembler) link(t *tag) string {
 			media = ` media="` + html.EscapeString(m.val) + `"`
 		}
 		return "<style" + media + ">" + escapeStyle(c.css) + "</style>"
-	case contains(rels, "modulepreload") || contains(rels, "preload") || contains(rels, "prefetch"):
+	case slices.Contains(rels, "modulepreload") || slices.Contains(rels, "preload") || slices.Contains(rels, "prefetch"):
 		if _, ok := a.resolve(u, href); !ok {
 			return ""
 		}

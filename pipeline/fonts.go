@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -178,7 +179,7 @@ func dedupeAssets(css string) string {
 		if len(uses[u]) < 2 {
 			continue
 		}
-		name := "--miniapp-asset-" + itoa(n)
+		name := "--miniapp-asset-" + strconv.Itoa(n)
 		defs = append(defs, name+":"+u)
 		for _, x := range uses[u] {
 			repl[x.start] = x
@@ -210,16 +211,4 @@ func inFontFace(lower string, at int) bool {
 		return false
 	}
 	return !strings.Contains(lower[ff:at], "}")
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for n > 0 {
-		d = append([]byte{byte('0' + n%10)}, d...)
-		n /= 10
-	}
-	return string(d)
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/miniapp/bundle/pipeline/diag"
 	"github.com/miniapp/bundle/pipeline/offline"
 	"github.com/miniapp/bundle/sdk"
+	"golang.org/x/net/html"
 )
 
 // Options configures Build. The zero value writes to <app>/dist with no source map.
@@ -183,7 +184,7 @@ func generatedPage(m *manifest.Manifest) []byte {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>` + htmlEscape(m.Name) + `</title>
+<title>` + html.EscapeString(m.Name) + `</title>
 </head>
 <body>
 <div id="root"></div>
@@ -191,10 +192,6 @@ func generatedPage(m *manifest.Manifest) []byte {
 </body>
 </html>
 `)
-}
-
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }
 
 // sourceFindings runs the offline check over the source page and keeps the findings that

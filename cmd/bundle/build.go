@@ -15,7 +15,7 @@ import (
 )
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "build", "APP_DIR...",
+	flags := newFlags(e, "build", "APP_DIR...",
 		"Build each app folder into one offline HTML file pinned by SHA-256, and its registry entry:\n"+
 			"<out>/<id>.html and <out>/<id>.json. The default output folder is APP_DIR/dist.",
 		`  # build the plain-HTML sample
@@ -27,22 +27,22 @@ func runBuild(ctx context.Context, e *env, args []string) int {
   # write a source map beside the page (the page never references it)
   bundle build --sourcemap samples/order-book
 `)
-	out := fs.String("out", "", "output `folder` (default APP_DIR/dist)")
-	format := fs.String("format", "text", "output `format`: text, json or github")
-	sourcemap := fs.Bool("sourcemap", false, "write <id>.js.map beside the page")
-	if code, ok := parseFlags(e, fs, args); !ok {
+	out := flags.String("out", "", "output `folder` (default APP_DIR/dist)")
+	format := flags.String("format", "text", "output `format`: text, json or github")
+	sourcemap := flags.Bool("sourcemap", false, "write <id>.js.map beside the page")
+	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
 	}
 	if !validFormat(e, "build", *format) {
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
+	if flags.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
 		return exitUsage
 	}
 	code := exitOK
 	entries := []pipeline.Entry{}
-	for _, dir := range fs.Args() {
+	for _, dir := range flags.Args() {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			fmt.Fprintf(e.stderr, "bundle build: %s is not an app folder\n", dir)
 			code = max(code, exitUsage)
@@ -52,11 +52,11 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		var el *diag.ListError
 		switch {
 		case errors.As(err, &el):
-			printDiagnostics(e, diagWriter(e, *format), *format, el.List)
+			printDiagnostics(e, *format, el.List)
 			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", dir)
 			code = max(code, exitRefused)
 			continue
-		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs_ErrNotExist):
+		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
 			code = max(code, exitUsage)
 			continue
@@ -66,7 +66,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		if len(res.Warnings) > 0 {
-			printDiagnostics(e, diagWriter(e, *format), *format, res.Warnings)
+			printDiagnostics(e, *format, res.Warnings)
 		}
 		entries = append(entries, res.Entry)
 		if *format == "text" || *format == "github" {
@@ -85,15 +85,4 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	return code
-}
-
-var fs_ErrNotExist = fs.ErrNotExist
-
-// diagWriter is where diagnostics go: GitHub annotations on stdout, where the runner reads
-// them; everything else on stderr, so that stdout carries only the result.
-func diagWriter(e *env, format string) interface{ Write([]byte) (int, error) } {
-	if format == "github" {
-		return e.stdout
-	}
-	return e.stderr
 }

@@ -43,12 +43,8 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			opts.LinkDomains = append(opts.LinkDomains, h)
 		}
 	}
-	type fileResult struct {
-		File     string           `json:"file"`
-		Findings offline.Findings `json:"findings"`
-	}
 	all := offline.Findings{}
-	var files []fileResult
+	var clean []string // the files with nothing to report
 	for _, name := range fs.Args() {
 		src, err := readInput(e, name)
 		if err != nil {
@@ -65,7 +61,9 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			return exitInternal
 		}
 		all = append(all, found...)
-		files = append(files, fileResult{File: display, Findings: found})
+		if len(found) == 0 {
+			clean = append(clean, display)
+		}
 	}
 	switch *format {
 	case "json":
@@ -81,13 +79,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			return exitInternal
 		}
 	case "github":
-		printDiagnostics(e, e.stdout, "github", all.Diagnostics())
+		printDiagnostics(e, "github", all.Diagnostics())
 	default:
-		printDiagnostics(e, e.stderr, "text", all.Diagnostics())
-		for _, f := range files {
-			if len(f.Findings) == 0 {
-				fmt.Fprintf(e.stdout, "%s: clean\n", f.File)
-			}
+		printDiagnostics(e, "text", all.Diagnostics())
+		for _, name := range clean {
+			fmt.Fprintf(e.stdout, "%s: clean\n", name)
 		}
 		if len(all) > 0 {
 			fmt.Fprintf(e.stderr, "%d %s would load from outside the bundle\n", len(all), plural(len(all), "place", "places"))

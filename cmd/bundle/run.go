@@ -156,14 +156,14 @@ func isColorTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// printDiagnostics renders l on w in the chosen format (text, json or github).
-func printDiagnostics(e *env, w io.Writer, format string, l diag.List) {
-	switch format {
-	case "github":
-		io.WriteString(w, diag.FormatGitHub(l))
-	default:
-		io.WriteString(w, diag.FormatText(l, e.color && w == e.stderr))
+// printDiagnostics renders l: GitHub annotations on stdout, where the runner reads them; text
+// (also for --format json, whose stdout carries the result) on stderr.
+func printDiagnostics(e *env, format string, l diag.List) {
+	if format == "github" {
+		io.WriteString(e.stdout, diag.FormatGitHub(l))
+		return
 	}
+	io.WriteString(e.stderr, diag.FormatText(l, e.color))
 }
 
 func validFormat(e *env, cmd, format string) bool {
