@@ -53,67 +53,54 @@ type styleMemo struct {
 	noImports map[string]bool
 }
 
-// precheckStyles finds the text between each "<style…>" and the next "</style" with a plain
-// search, and checks the large ones on another goroutine while the parser runs. The search
-// decides nothing: checkCSS is a function of the text alone, so this is a memo keyed by exact
-// text, and the walk over the parser's tree uses an entry only for a <style> whose text is
-// byte for byte the same. A text the search got wrong (a "<style" in a comment or a script)
-// matches no element, and costs only its check.
+// precheckStyles finds the text of each <style> and <script> element with a plain search,
+// and on another goroutine, while the parser runs, checks the large stylesheets and records
+// the large scripts that hold no import keyword. The search decides nothing: both are
+// functions of the text alone, so this is a memo keyed by exact text, and the walk over the
+// parser's tree uses an entry only for an element whose text is byte for byte the same. A
+// text the search got wrong (a "<style" in a comment or a script) matches no element, and
+// costs only its check.
 func precheckStyles(c *checker, src string) *styleMemo {
 	m := &styleMemo{done: make(chan struct{}), hits: map[string][]hit{}, noImports: map[string]bool{}}
 	go func() {
 		defer close(m.done)
-		m.scripts(src)
-		lower := src
-		for i := 0; ; {
-			j := indexFold(lower[i:], "<style")
-			if j < 0 {
-				return
+		rawTexts(src, "script", func(text string) {
+			if !mayImport(text) {
+				m.noImports[text] = true
 			}
-			start := i + j + len("<style")
-			gt := strings.IndexByte(src[start:], '>')
-			if gt < 0 {
-				return
+		})
+		rawTexts(src, "style", func(text string) {
+			if _, ok := m.hits[text]; !ok {
+				m.hits[text] = c.checkCSS(text, 0)
 			}
-			start += gt + 1
-			end := indexFold(src[start:], "</style")
-			if end < 0 {
-				return
-			}
-			text := src[start : start+end]
-			if len(text) >= largeStyle {
-				if _, ok := m.hits[text]; !ok {
-					m.hits[text] = c.checkCSS(text, 0)
-				}
-			}
-			i = start + end
-		}
+		})
 	}()
 	return m
 }
 
-// scripts records the large texts between "<script…>" and "</script" that hold no import
-// keyword, by the same plain search and on the same terms as the stylesheets.
-func (m *styleMemo) scripts(src string) {
+// rawTexts calls fn with each text of at least largeStyle bytes between "<tag…>" and the next
+// "</tag", found by a plain case-insensitive search.
+func rawTexts(src, tag string, fn func(text string)) {
+	open, end := "<"+tag, "</"+tag
 	for i := 0; ; {
-		j := indexFold(src[i:], "<script")
+		j := indexFold(src[i:], open)
 		if j < 0 {
 			return
 		}
-		start := i + j + len("<script")
+		start := i + j + len(open)
 		gt := strings.IndexByte(src[start:], '>')
 		if gt < 0 {
 			return
 		}
 		start += gt + 1
-		end := indexFold(src[start:], "</script")
-		if end < 0 {
+		n := indexFold(src[start:], end)
+		if n < 0 {
 			return
 		}
-		if text := src[start : start+end]; len(text) >= largeStyle && !mayImport(text) {
-			m.noImports[text] = true
+		if text := src[start : start+n]; len(text) >= largeStyle {
+			fn(text)
 		}
-		i = start + end
+		i = start + n
 	}
 }
 
