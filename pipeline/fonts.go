@@ -10,33 +10,41 @@ import (
 // so the woff, ttf and eot fallbacks would only be inlined for nothing. Lists without woff2 are
 // left alone. Comments are left in place; strings and parentheses are respected.
 func pruneFontFaces(css string) string {
-	lower := strings.ToLower(css)
+	blocks := fontFaceBlocks(css)
+	if len(blocks) == 0 {
+		return css
+	}
 	var b strings.Builder
 	last := 0
+	for _, blk := range blocks {
+		b.WriteString(css[last:blk[0]])
+		b.WriteString(pruneSrc(css[blk[0]:blk[1]]))
+		last = blk[1]
+	}
+	b.WriteString(css[last:])
+	return b.String()
+}
+
+// fontFaceBlocks returns the [start, end) of the body (between the braces) of every @font-face
+// rule in css, in order.
+func fontFaceBlocks(css string) [][2]int {
+	lower := strings.ToLower(css)
+	var out [][2]int
 	for i := 0; ; {
 		at := strings.Index(lower[i:], "@font-face")
 		if at < 0 {
-			break
+			return out
 		}
 		at += i
 		open := strings.IndexByte(css[at:], '{')
 		if open < 0 {
-			break
+			return out
 		}
-		open += at
-		end := blockEnd(css, open+1)
-		body := css[open+1 : end]
-		pruned := pruneSrc(body)
-		b.WriteString(css[last : open+1])
-		b.WriteString(pruned)
-		last = end
+		open += at + 1
+		end := blockEnd(css, open)
+		out = append(out, [2]int{open, end})
 		i = end
 	}
-	if last == 0 {
-		return css
-	}
-	b.WriteString(css[last:])
-	return b.String()
 }
 
 // blockEnd returns the offset of the '}' that closes the block starting at from.
@@ -148,9 +156,13 @@ func isWoff2(entry string) bool {
 // Uses inside @font-face are left as they are, since descriptors do not take var().
 func dedupeAssets(css string) string {
 	const minLen = 1024
-	type use struct{ start, end int }
-	uses := map[string][]use{}
-	var order []string
+	type use struct {
+		start, end int
+		url        string
+	}
+	var uses []use // in order of appearance
+	count := map[string]int{}
+	blocks := fontFaceBlocks(css)
 	lower := strings.ToLower(css)
 	for i := 0; ; {
 		j := strings.Index(lower[i:], "url(data:")
@@ -163,27 +175,22 @@ func dedupeAssets(css string) string {
 			break
 		}
 		k += j + 1
-		u := css[j:k]
-		if len(u) >= minLen && !inFontFace(lower, j) {
-			if _, ok := uses[u]; !ok {
-				order = append(order, u)
-			}
-			uses[u] = append(uses[u], use{j, k})
-		}
 		i = k
-	}
-	var defs []string
-	repl := map[int]use{}
-	names := map[int]string{}
-	for n, u := range order {
-		if len(uses[u]) < 2 {
+		for len(blocks) > 0 && blocks[0][1] <= j {
+			blocks = blocks[1:] // the uses come in order, so passed blocks never matter again
+		}
+		if k-j < minLen || (len(blocks) > 0 && blocks[0][0] <= j) {
 			continue
 		}
-		name := "--miniapp-asset-" + strconv.Itoa(n)
-		defs = append(defs, name+":"+u)
-		for _, x := range uses[u] {
-			repl[x.start] = x
-			names[x.start] = "var(" + name + ")"
+		uses = append(uses, use{j, k, css[j:k]})
+		count[css[j:k]]++
+	}
+	names := map[string]string{}
+	var defs []string
+	for _, u := range uses {
+		if count[u.url] > 1 && names[u.url] == "" {
+			names[u.url] = "--miniapp-asset-" + strconv.Itoa(len(defs))
+			defs = append(defs, names[u.url]+":"+u.url)
 		}
 	}
 	if len(defs) == 0 {
@@ -192,23 +199,12 @@ func dedupeAssets(css string) string {
 	var b strings.Builder
 	b.WriteString(":root{" + strings.Join(defs, ";") + "}")
 	last := 0
-	for i := 0; i < len(css); i++ {
-		if x, ok := repl[i]; ok {
-			b.WriteString(css[last:x.start])
-			b.WriteString(names[i])
-			last = x.end
-			i = x.end - 1
+	for _, u := range uses {
+		if name := names[u.url]; name != "" {
+			b.WriteString(css[last:u.start] + "var(" + name + ")")
+			last = u.end
 		}
 	}
 	b.WriteString(css[last:])
 	return b.String()
-}
-
-// inFontFace reports whether offset at lies inside an @font-face block.
-func inFontFace(lower string, at int) bool {
-	ff := strings.LastIndex(lower[:at], "@font-face")
-	if ff < 0 {
-		return false
-	}
-	return !strings.Contains(lower[ff:at], "}")
 }
