@@ -409,22 +409,22 @@ func (a *assembler) media(t *tag) string {
 	return out
 }
 
-// srcset inlines each local candidate of a srcset list, keeping its descriptors.
+// srcset inlines each local candidate of a srcset list in place, as the HTML Standard splits
+// the list (a data: candidate keeps its commas); descriptors and separators stay as written.
 func (a *assembler) srcset(at attr) (string, bool) {
-	var parts []string
-	changed := false
-	for _, cand := range strings.Split(at.val, ",") {
-		f := strings.Fields(cand)
-		if len(f) == 0 {
-			continue
+	var b strings.Builder
+	last := 0
+	for _, c := range markup.Srcset(at.val) {
+		if d, ok := a.inlineAttr(attr{key: at.key, val: c.Text, off: at.off, n: at.n}); ok {
+			b.WriteString(at.val[last:c.Off] + d)
+			last = c.Off + len(c.Text)
 		}
-		if d, ok := a.inlineAttr(attr{key: at.key, val: f[0], off: at.off, n: at.n}); ok {
-			f[0] = d
-			changed = true
-		}
-		parts = append(parts, strings.Join(f, " "))
 	}
-	return strings.Join(parts, ", "), changed
+	if last == 0 {
+		return at.val, false
+	}
+	b.WriteString(at.val[last:])
+	return b.String(), true
 }
 
 // link bundles a local stylesheet into a <style>, drops preloads of local files (their code is

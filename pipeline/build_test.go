@@ -83,3 +83,20 @@ document.getElementById("out")!.textContent = s + String(re.test(s));
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestSrcsetWithDataCandidate keeps a data: candidate, whose URL holds a comma, whole while
+// inlining the local candidate beside it.
+func TestSrcsetWithDataCandidate(t *testing.T) {
+	dir := writeApp(t, map[string]string{
+		"miniapp.toml": "id = \"s\"\nname = \"S\"\ndescription = \"d\"\nentry = \"index.html\"\n",
+		"index.html":   `<!doctype html><meta charset="utf-8"><img alt="" src="./b.svg" srcset="data:image/png;base64,iVBORw0KGgo= 1x, ./b.svg 2x">`,
+		"b.svg":        `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+	})
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.HTML), `srcset="data:image/png;base64,iVBORw0KGgo= 1x, data:image/svg+xml;base64,`) {
+		t.Errorf("srcset was not rewritten candidate by candidate: %s", res.HTML)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 	"golang.org/x/net/html"
 )
 
@@ -223,7 +224,7 @@ func (w *walker) element(n *html.Node) {
 			"manifest", "xlink:href", "lowsrc", "dynsrc":
 			w.add(an, w.urlAttr(n, tag, name, a.Val))
 		case "srcset", "imagesrcset":
-			w.add(an, w.list(tag, name, srcsetURLs(a.Val)))
+			w.add(an, w.list(tag, name, markup.Srcset(a.Val)))
 		case "ping", "attributionsrc":
 			w.add(an, w.list(tag, name, spaceURLs(a.Val)))
 		case "style":
@@ -331,11 +332,11 @@ func hasURLFunc(s string) bool {
 	return false
 }
 
-func (w *walker) list(tag, name string, urls []span) []hit {
+func (w *walker) list(tag, name string, urls []markup.Span) []hit {
 	var hits []hit
 	for _, u := range urls {
-		if !isOwn(u.text) {
-			hits = append(hits, hit{off: u.off, length: len(u.text), place: fmt.Sprintf("<%s %s>", tag, name), url: u.text})
+		if !isOwn(u.Text) {
+			hits = append(hits, hit{off: u.Off, length: len(u.Text), place: fmt.Sprintf("<%s %s>", tag, name), url: u.Text})
 		}
 	}
 	return hits

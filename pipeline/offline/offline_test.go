@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 )
 
 // refuse rows must produce at least one finding whose URL is want (or, for want "", any).
@@ -293,14 +295,14 @@ func TestSrcsetURLs(t *testing.T) {
 	}
 	for _, row := range rows {
 		var got []string
-		for _, s := range srcsetURLs(row.in) {
-			got = append(got, s.text)
-			if row.in[s.off:s.off+len(s.text)] != s.text {
-				t.Errorf("%q: offset %d does not point at %q", row.in, s.off, s.text)
+		for _, s := range markup.Srcset(row.in) {
+			got = append(got, s.Text)
+			if row.in[s.Off:s.Off+len(s.Text)] != s.Text {
+				t.Errorf("%q: offset %d does not point at %q", row.in, s.Off, s.Text)
 			}
 		}
 		if strings.Join(got, "|") != strings.Join(row.want, "|") {
-			t.Errorf("srcsetURLs(%q) = %q, want %q", row.in, got, row.want)
+			t.Errorf("Srcset(%q) = %q, want %q", row.in, got, row.want)
 		}
 	}
 }

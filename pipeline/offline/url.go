@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"net/url"
 	"strings"
+
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 )
 
 // cleanURL returns s as the URL parser sees it: leading and trailing C0 controls and spaces
@@ -151,53 +153,9 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// srcsetURLs splits a srcset or imagesrcset value into its candidates' URLs as the HTML
-// Standard's "parse a srcset attribute" does, returning each URL with its byte offset in s.
-func srcsetURLs(s string) []span {
-	var out []span
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-	i := 0
-	for i < len(s) {
-		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
-			i++
-		}
-		if i >= len(s) {
-			break
-		}
-		start := i
-		for i < len(s) && !isSpace(s[i]) {
-			i++
-		}
-		u := s[start:i]
-		if strings.HasSuffix(u, ",") {
-			u = strings.TrimRight(u, ",")
-			if u != "" {
-				out = append(out, span{start, u})
-			}
-			continue
-		}
-		out = append(out, span{start, u})
-		// Descriptors run to the next comma outside parentheses.
-		depth := 0
-		for i < len(s) {
-			c := s[i]
-			if c == '(' {
-				depth++
-			} else if c == ')' && depth > 0 {
-				depth--
-			} else if c == ',' && depth == 0 {
-				i++
-				break
-			}
-			i++
-		}
-	}
-	return out
-}
-
 // spaceURLs splits a space-separated URL list (ping, attributionsrc).
-func spaceURLs(s string) []span {
-	var out []span
+func spaceURLs(s string) []markup.Span {
+	var out []markup.Span
 	i := 0
 	for i < len(s) {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
@@ -208,16 +166,10 @@ func spaceURLs(s string) []span {
 			i++
 		}
 		if i > start {
-			out = append(out, span{start, s[start:i]})
+			out = append(out, markup.Span{Off: start, Text: s[start:i]})
 		}
 	}
 	return out
-}
-
-// span is a substring and its byte offset in the string it came from.
-type span struct {
-	off  int
-	text string
 }
 
 // linkAllowed reports whether u is an http: or https: URL whose host is one of hosts, where a

@@ -2,7 +2,10 @@
 // HTML bytes.
 package markup
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // RawAttr is where one attribute's value sits inside a raw start tag.
 type RawAttr struct {
@@ -60,6 +63,56 @@ func RawAttrs(raw []byte) []RawAttr {
 			i++
 		}
 		out = append(out, RawAttr{Name: name, ValOff: vs, ValLen: i - vs})
+	}
+	return out
+}
+
+// Span is a substring and its byte offset in the string it came from.
+type Span struct {
+	Off  int
+	Text string
+}
+
+// Srcset splits a srcset or imagesrcset value into its candidates' URLs as the HTML
+// Standard's "parse a srcset attribute" does, returning each URL with its byte offset in s.
+func Srcset(s string) []Span {
+	var out []Span
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		start := i
+		for i < len(s) && !isSpace(s[i]) {
+			i++
+		}
+		u := s[start:i]
+		if strings.HasSuffix(u, ",") {
+			u = strings.TrimRight(u, ",")
+			if u != "" {
+				out = append(out, Span{Off: start, Text: u})
+			}
+			continue
+		}
+		out = append(out, Span{Off: start, Text: u})
+		// Descriptors run to the next comma outside parentheses.
+		depth := 0
+		for i < len(s) {
+			c := s[i]
+			if c == '(' {
+				depth++
+			} else if c == ')' && depth > 0 {
+				depth--
+			} else if c == ',' && depth == 0 {
+				i++
+				break
+			}
+			i++
+		}
 	}
 	return out
 }
