@@ -15,15 +15,10 @@ import (
 var ErrOutside = errors.New("leaves the app folder")
 
 // Resolve returns the file system path of rel, a slash-separated path inside the app folder,
-// after checking that neither rel nor any symbolic link on the way leads outside the folder.
-// It does not read the file. A path that leaves the folder returns an error wrapping
-// ErrOutside; a missing file returns one wrapping fs.ErrNotExist.
+// after checking that neither rel nor any symbolic link on the way leads outside Root. It does
+// not read the file. A path that leaves the folder returns an error wrapping ErrOutside; a
+// missing file returns one wrapping fs.ErrNotExist.
 func (m *Manifest) Resolve(rel string) (string, error) {
-	return ResolveIn(m.Dir, rel)
-}
-
-// ResolveIn is Resolve for any folder.
-func ResolveIn(dir, rel string) (string, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutside)
 	}
@@ -31,23 +26,23 @@ func ResolveIn(dir, rel string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutside)
 	}
+	real, err := filepath.EvalSymlinks(filepath.Join(m.Root, clean))
+	if err != nil {
+		return "", err
+	}
+	if real != m.Root && !strings.HasPrefix(real, m.Root+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: a symbolic link %w", rel, ErrOutside)
+	}
+	return real, nil
+}
+
+// rootOf makes dir absolute and resolves its symbolic links.
+func rootOf(dir string) (string, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return "", err
 	}
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return "", err
-	}
-	full := filepath.Join(root, clean)
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return "", err
-	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: a symbolic link %w", rel, ErrOutside)
-	}
-	return real, nil
+	return filepath.Abs(root)
 }
 
 // checkFiles checks that the entry and icon exist inside the app folder.

@@ -37,8 +37,11 @@ type Manifest struct {
 	// File is the manifest's file name as it appears in messages (miniapp.toml or
 	// manifest.json, joined to the folder the caller named).
 	File string `json:"-"`
-	// Dir is the app folder the manifest was loaded from.
+	// Dir is the app folder the manifest was loaded from, as the caller named it.
 	Dir string `json:"-"`
+	// Root is Dir made absolute with its symbolic links resolved: the folder that every path
+	// of the app must stay inside.
+	Root string `json:"-"`
 }
 
 // Capability is something the app asks the host for; Purpose is the sentence a person reads
@@ -104,6 +107,9 @@ func Load(dir string) (*Manifest, error) {
 			return nil, err
 		}
 		m.Dir = dir
+		if m.Root, err = rootOf(dir); err != nil {
+			return nil, fmt.Errorf("read app folder %s: %w", dir, err)
+		}
 		if list := checkFiles(m, src); list.Err() != nil {
 			return nil, list.Err()
 		}

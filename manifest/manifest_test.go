@@ -178,13 +178,13 @@ func TestLoad(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "x.html"), []byte("<p>"), 0o644)
 	os.Symlink(filepath.Join(outside, "x.html"), filepath.Join(dir, "link.html"))
-	if _, err := ResolveIn(dir, "link.html"); !errors.Is(err, ErrOutside) {
+	if _, err := m.Resolve("link.html"); !errors.Is(err, ErrOutside) {
 		t.Errorf("a symbolic link out of the folder: %v", err)
 	}
-	if _, err := ResolveIn(dir, "../x.html"); !errors.Is(err, ErrOutside) {
+	if _, err := m.Resolve("../x.html"); !errors.Is(err, ErrOutside) {
 		t.Errorf("../: %v", err)
 	}
-	if _, err := ResolveIn(dir, "index.html"); err != nil {
+	if _, err := m.Resolve("index.html"); err != nil {
 		t.Errorf("inside: %v", err)
 	}
 }

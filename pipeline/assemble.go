@@ -290,7 +290,7 @@ func (a *assembler) resolve(u string, at attr) (string, bool) {
 		cands = []string{path.Join(a.dir, u)}
 	}
 	for _, c := range cands {
-		p, err := manifest.ResolveIn(a.b.root, c)
+		p, err := a.m.Resolve(c)
 		switch {
 		case err == nil:
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
@@ -319,7 +319,7 @@ func (a *assembler) dataURL(rel string) (string, error) {
 	if u, ok := a.inlined[rel]; ok {
 		return u, nil
 	}
-	p, err := manifest.ResolveIn(a.b.root, rel)
+	p, err := a.m.Resolve(rel)
 	if err != nil {
 		return "", err
 	}

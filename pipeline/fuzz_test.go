@@ -30,9 +30,8 @@ func FuzzAssemble(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	root, _ := filepath.EvalSymlinks(dir)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		b := &bundler{m: m, root: root, dir: "app", define: defines(nil, nil), inputs: map[string]int{}}
+		b := &bundler{m: m, root: m.Root, dir: "app", define: defines(nil, nil), inputs: map[string]int{}}
 		a := newAssembler(b, m, "index.html", src)
 		out := a.assemble()
 		if out == nil {

@@ -87,18 +87,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, err
 	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err == nil {
-		root, err = filepath.Abs(root)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", dir, err)
-	}
-	env, err := loadEnv(root)
+	env, err := loadEnv(m.Root)
 	if err != nil {
 		return nil, fmt.Errorf("build %s: read .env: %w", dir, err)
 	}
-	b := &bundler{m: m, root: root, dir: dir, define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap}
+	b := &bundler{m: m, root: m.Root, dir: dir, define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -121,11 +114,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		src = generatedPage(m)
 	}
 	a := newAssembler(b, m, file, src)
-	head, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains, Auth: m.HasCapability("auth")})
-	if err != nil {
-		return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
-	}
 	if !opts.NoSDK {
+		head, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains, Auth: m.HasCapability("auth")})
+		if err != nil {
+			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
+		}
 		a.head = "<script>" + escapeScript(head) + "</script>"
 		b.inputs["(the SDK bundle injects)"] = len(head)
 	}
