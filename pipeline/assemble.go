@@ -34,6 +34,9 @@ type assembler struct {
 	css   []string // CSS imported by the page's scripts, inlined into <head>
 	// inlined caches data: URLs by file, so that an asset named twice is read once.
 	inlined map[string]string
+	// handled holds the [start, end) byte ranges of the page whose local references the
+	// assembler took charge of: inlined, bundled, or refused with its own message.
+	handled [][2]int
 	head    string // markup injected first in <head> (the SDK), after <meta charset>
 }
 
@@ -211,6 +214,16 @@ func (a *assembler) assemble() []byte {
 	return final.Bytes()
 }
 
+// handles reports whether the assembler took charge of the reference at byte offset off.
+func (a *assembler) handles(off int) bool {
+	for _, h := range a.handled {
+		if h[0] <= off && off < h[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // rawText reads a raw-text element's content and end tag after its start tag: the text (empty
 // when there is none), its offset, and the end tag's raw bytes ("" at the end of input).
 func rawText(next func() (html.TokenType, []byte, int), off int) (text string, textOff int, end string) {
@@ -283,6 +296,7 @@ func local(u string) (p, frag string, ok bool) {
 // resolve maps a local URL to a path relative to the app folder: root-relative URLs come from
 // the public folder first, then the app folder (as in Vite); others are relative to the page.
 func (a *assembler) resolve(u string, at attr) (string, bool) {
+	a.handled = append(a.handled, [2]int{at.off, at.off + at.n})
 	var cands []string
 	if strings.HasPrefix(u, "/") {
 		cands = []string{path.Join(a.m.Build.PublicDir, u), path.Clean(strings.TrimPrefix(u, "/"))}
@@ -496,6 +510,9 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end
 	}
+	if module || classic {
+		a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
+	}
 	switch {
 	case module:
 		c, l := a.b.stdin(text, a.file, a.dir, api.LoaderJS)
@@ -517,6 +534,7 @@ func (a *assembler) style(t *tag, text string, textOff int, end string) string {
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end
 	}
+	a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 	c, l := a.b.stdin(text, a.file, a.dir, api.LoaderCSS)
 	a.list = append(a.list, a.shift(l, textOff)...)
 	return t.render(nil, nil) + escapeStyle(c.css) + "</style>"

@@ -126,7 +126,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(b.display(file), src, m)...)
+	list = append(list, sourceFindings(a, src, m)...)
 	if list.HasErrors() {
 		list.Sort()
 		return nil, list.Err()
@@ -187,40 +187,22 @@ func generatedPage(m *manifest.Manifest) []byte {
 `)
 }
 
-// sourceFindings runs the offline check over the source page and keeps the findings that
-// assembly does not resolve: remote URLs and pages, which cannot be inlined. Local files were
-// inlined or reported by the assembler already.
-func sourceFindings(file string, src []byte, m *manifest.Manifest) diag.List {
-	fs, err := offline.Check(file, src, offline.Options{LinkDomains: m.LinkDomains})
+// sourceFindings runs the offline check over the source page and keeps what assembly did not
+// take charge of: remote URLs, and local references in places that cannot be inlined (a
+// page in an iframe, a link). Those are reported at their place in the source page.
+func sourceFindings(a *assembler, src []byte, m *manifest.Manifest) diag.List {
+	fs, err := offline.Check(a.b.display(a.file), src, offline.Options{LinkDomains: m.LinkDomains})
 	if err != nil {
 		return nil
 	}
 	var out diag.List
 	for _, f := range fs {
-		if _, _, isLocal := local(f.URL); isLocal && inlinedPlace(f.Place) {
+		if _, _, isLocal := local(f.URL); isLocal && a.handles(f.Offset) {
 			continue
 		}
-		msg := f.Message
-		if strings.Contains(f.Note, "inline it") {
-			msg.Note = "remove it, or download the file into the app folder and name it by a relative path: bundle build inlines files inside the app"
-			if strings.Contains(f.Text, "preconnect") || strings.Contains(f.Place, "<link") {
-				msg.Note = "remove it (a bundle connects to nothing), or put the file in the app folder and link it by a relative path"
-			}
-		}
-		out = append(out, msg)
+		out = append(out, f.Message)
 	}
 	return out
-}
-
-// inlinedPlace reports whether the assembler (or esbuild) inlines local files found at place.
-func inlinedPlace(place string) bool {
-	for _, p := range []string{"<img ", "<source ", "<video ", "<audio ", "<track ", "<input ", "<embed ",
-		"<script src", "<link href", "<link imagesrcset", "<image ", "<feimage ", "CSS ", "import", "<body background", "<td background", "<table background"} {
-		if strings.HasPrefix(place, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedInputs(m map[string]int) []Input {

@@ -113,6 +113,8 @@ loader = { ".js" = "jsxx" }
 			os.WriteFile(filepath.Join(outside, "icon.svg"), []byte("<svg/>"), 0o644)
 			os.Symlink(filepath.Join(outside, "icon.svg"), filepath.Join(dir, "icon.svg"))
 		}, []string{`icon "icon.svg" a symbolic link leaves the app folder`}},
+		{"local_page_in_iframe", map[string]string{"miniapp.toml": goodManifest, "main.ts": "", "page.html": "<p>",
+			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, "<iframe\n src=\"page.html\"></iframe>", 1)}, nil, []string{"index.html:4:7", `<iframe src> loads "page.html"`}},
 		{"inline_handler", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<p id="p">`, `<p id="p" onclick="go()">`, 1)}, nil, []string{"inline event handler onclick", "addEventListener"}},
 		{"cdn_script_and_preconnect", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",

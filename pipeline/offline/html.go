@@ -344,6 +344,7 @@ func (w *walker) list(tag, name string, urls []markup.Span) []hit {
 
 const (
 	noteInline = "inline it (bundle build does this for files inside the app) or use a data: URL; a bundle has no files beside it and no network"
+	noteRemote = "download it into the app folder and name it by a relative path (bundle build inlines files inside the app), or remove it; a bundle has no network"
 	noteLink   = "open links with the SDK's openLink, and name the host in the manifest's linkDomains (bundle check --link-domains HOST)"
 	noteForm   = "a bundle cannot submit a form anywhere: handle the submit event in a script and call a tool or the SDK"
 	noteImport = "bundle the module into the app (bundle build resolves imports from the app and node_modules) instead of loading it at run time"
@@ -384,6 +385,9 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 		}
 		if tag == "script" {
 			h.note = noteImport
+		}
+		if (tag == "iframe" || tag == "frame") && name == "src" && !isRemote(v) {
+			h.note = "a bundle has no pages beside it: put the frame's markup in srcdoc, or show it in the page itself"
 		}
 		return []hit{h}
 	}

@@ -49,6 +49,8 @@ type Finding struct {
 	Place string `json:"place"`
 	// URL is the URL as written, after the decoding its language applies.
 	URL string `json:"url"`
+	// Offset is the byte offset in the document of the place Line and Column name.
+	Offset int `json:"offset"`
 }
 
 // Findings is the result of Check, in document order. The caller owns it.
@@ -84,7 +86,7 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 		lines = diag.NewLines(src)
 	}
 	for _, h := range hits {
-		f := Finding{Place: h.place, URL: h.url}
+		f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
 		f.File = name
 		f.Text = h.text
 		if f.Text == "" {
@@ -93,6 +95,9 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 		f.Note = h.note
 		if f.Note == "" {
 			f.Note = noteInline
+			if isRemote(h.url) {
+				f.Note = noteRemote
+			}
 		}
 		f.Message.PlaceIn(lines, h.off, h.length)
 		// A reconstructed formatting element repeats its start tag's attributes in the tree;

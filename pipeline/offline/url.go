@@ -70,6 +70,16 @@ func isOwn(u string) bool {
 	return false
 }
 
+// isRemote reports whether the raw URL names another host: it has a scheme, or starts with
+// two slashes (or backslashes, which the URL parser reads as slashes).
+func isRemote(u string) bool {
+	c := cleanURL(u)
+	if sch, _ := scheme(c); sch != "" {
+		return true
+	}
+	return len(c) >= 2 && (c[0] == '/' || c[0] == '\\') && (c[1] == '/' || c[1] == '\\')
+}
+
 // isData reports whether the raw URL is a data: URL.
 func isData(u string) bool {
 	sch, _ := scheme(cleanURL(u))
