@@ -149,15 +149,19 @@ func parseTarget(t string) (api.Target, []api.Engine) {
 	return target, engines
 }
 
+// sdkNamespace is the esbuild namespace of @miniapp/sdk and @miniapp/sdk/react, which resolve
+// to modules of the SDK rather than to files.
+const sdkNamespace = "miniapp-sdk"
+
 // confine is an esbuild plugin that refuses, before esbuild reads it, any file outside the app
 // folder (through ../, an absolute path or a symbolic link), and resolves @miniapp/sdk to the
 // SDK already in the page.
 func (b *bundler) confine() api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			return api.OnResolveResult{Path: a.Path, Namespace: "miniapp-sdk"}, nil
+			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
-		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "miniapp-sdk"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: sdkNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src := sdk.Module(a.Path)
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: b.root}, nil
 		})
@@ -234,6 +238,10 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		}
 		if l := m.Location; l != nil {
 			d.File = b.display(b.rel(l.File))
+			if spec, ok := strings.CutPrefix(l.File, sdkNamespace+":"); ok {
+				// The SDK's modules have no file: name them by their specifier.
+				d.File = spec
+			}
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
 			if l.Suggestion != "" {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)

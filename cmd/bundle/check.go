@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/pipeline/offline"
 )
 
@@ -55,7 +57,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		if name == "-" {
 			display = "<stdin>"
 		}
-		found, err := offline.Check(display, src, opts)
+		fileOpts := opts
+		if *links == "" {
+			fileOpts.LinkDomains = entryLinkDomains(e, name)
+		}
+		found, err := offline.Check(display, src, fileOpts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
 			return exitInternal
@@ -100,6 +106,26 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// entryLinkDomains returns the linkDomains of the registry entry that bundle build wrote beside
+// the page name (dist/hello.html → dist/hello.json), so that a built page checks as it was
+// built; nil when there is no such entry.
+func entryLinkDomains(e *env, name string) []string {
+	if name == "-" {
+		return nil
+	}
+	path := strings.TrimSuffix(name, filepath.Ext(name)) + ".json"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var entry pipeline.Entry
+	if json.Unmarshal(b, &entry) != nil || entry.File != filepath.Base(name) || len(entry.LinkDomains) == 0 {
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "bundle check: %s: links to %s allowed by %s\n", name, strings.Join(entry.LinkDomains, ", "), path)
+	return entry.LinkDomains
 }
 
 // readInput reads a named file, or standard input for "-". A directory is a usage error.

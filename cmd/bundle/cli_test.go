@@ -113,6 +113,8 @@ loader = { ".js" = "jsxx" }
 			os.WriteFile(filepath.Join(outside, "icon.svg"), []byte("<svg/>"), 0o644)
 			os.Symlink(filepath.Join(outside, "icon.svg"), filepath.Join(dir, "icon.svg"))
 		}, []string{`icon "icon.svg" a symbolic link leaves the app folder`}},
+		{"sdk_react_without_react", map[string]string{"miniapp.toml": strings.Replace(goodManifest, "index.html", "main.ts", 1),
+			"main.ts": "import { useMiniApp } from \"@miniapp/sdk/react\";\nconsole.log(useMiniApp);\n"}, nil, []string{"@miniapp/sdk/react:3:", `Could not resolve "react"`}},
 		{"local_page_in_iframe", map[string]string{"miniapp.toml": goodManifest, "main.ts": "", "page.html": "<p>",
 			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, "<iframe\n src=\"page.html\"></iframe>", 1)}, nil, []string{"index.html:4:7", `<iframe src> loads "page.html"`}},
 		{"inline_handler", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
@@ -201,6 +203,11 @@ func TestCheckCommand(t *testing.T) {
 	dirty := filepath.Join(dir, "dirty.html")
 	os.WriteFile(clean, []byte(`<p>hi <a href="https://example.com">x</a></p>`), 0o644)
 	os.WriteFile(dirty, []byte("<p>\n<img src=\"https://cdn.example/a.png\"></p>"), 0o644)
+	out := t.TempDir()
+	if code, _, stderr := bundle(t, "", "build", "--out", out, "../../samples/hello"); code != 0 {
+		t.Fatalf("build hello: %s", stderr)
+	}
+	built := filepath.Join(out, "hello.html")
 	rows := []struct {
 		name string
 		args []string
@@ -224,6 +231,8 @@ func TestCheckCommand(t *testing.T) {
 		{"unknown_command", []string{"chekc"}, "", 2, "", `did you mean "check"?`},
 		{"help", []string{"check", "-h"}, "", 0, "Examples:", ""},
 		{"version", []string{"version"}, "", 0, "bundle ", ""},
+		{"built_page_uses_its_entry", []string{"check", built}, "", 0, "clean", "allowed by"},
+		{"flag_overrides_entry", []string{"check", "--link-domains", "other.example", built}, "", 1, "", "not an allowed link host"},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
