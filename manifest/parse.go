@@ -321,16 +321,7 @@ func (v *validator) origin(s string) (string, string) {
 			return "has an invalid port", "write https://host or https://host:port"
 		}
 	}
-	if host != strings.ToLower(host) {
-		return "has upper-case letters", fmt.Sprintf("write %q", "https://"+strings.ToLower(rest))
-	}
-	if !hostRE.MatchString(host) {
-		if strings.Contains(host, "*") {
-			return "has a wildcard other than a leading *.", `the only wildcard is a leading "*.", as in "https://*.example.com"`
-		}
-		return "has an invalid host", `write an origin such as "https://api.example.com"`
-	}
-	return "", ""
+	return hostProblem(host, "https://"+strings.ToLower(rest), "https://", "an origin such as \"https://api.example.com\"")
 }
 
 // host checks a linkDomains entry: a host name, possibly starting with "*.".
@@ -342,16 +333,22 @@ func (v *validator) host(s string) (string, string) {
 		}
 		return "is a URL, not a host", fmt.Sprintf("write the host alone: %q", h)
 	}
-	if s != strings.ToLower(s) {
-		return "has upper-case letters", fmt.Sprintf("write %q", strings.ToLower(s))
+	return hostProblem(s, strings.ToLower(s), "", "a host such as \"docs.example.com\"")
+}
+
+// hostProblem says what is wrong with a host name (lower-case, with at most a leading "*."),
+// and what to write instead: lowered, the corrected entry; scheme, the prefix the examples
+// take; example, a valid entry.
+func hostProblem(host, lowered, scheme, example string) (string, string) {
+	switch {
+	case host != strings.ToLower(host):
+		return "has upper-case letters", fmt.Sprintf("write %q", lowered)
+	case hostRE.MatchString(host):
+		return "", ""
+	case strings.Contains(host, "*"):
+		return "has a wildcard other than a leading *.", fmt.Sprintf(`the only wildcard is a leading "*.", as in "%s*.example.com"`, scheme)
 	}
-	if !hostRE.MatchString(s) {
-		if strings.Contains(s, "*") {
-			return "has a wildcard other than a leading *.", `the only wildcard is a leading "*.", as in "*.example.com"`
-		}
-		return "is not a host name", `write a host such as "docs.example.com"`
-	}
-	return "", ""
+	return "has an invalid host name", "write " + example
 }
 
 // hostOrigin checks a hosts entry: an https: origin, or an http: origin on localhost or
