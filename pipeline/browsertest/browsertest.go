@@ -294,7 +294,16 @@ func (b *Browser) Visit(t testing.TB, u string, settle time.Duration) Visit {
 	ctx, cancel := context.WithTimeout(b.Ctx, 20*time.Second)
 	defer cancel()
 	// Leave the previous page first, so that its late requests are not counted here.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	// The previous page may still be navigating (a refresh, a frame): that aborts this
+	// navigation, so try again a few times.
+	var err error
+	for try := 0; try < 5; try++ {
+		if err = chromedp.Do(ctx, chromedp.Navigate("about:blank")); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
 		t.Fatalf("navigate to about:blank: %v", err)
 	}
 	time.Sleep(50 * time.Millisecond)
