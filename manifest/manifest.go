@@ -31,6 +31,7 @@ type Manifest struct {
 	AllowedDomains []string     `json:"allowedDomains"`
 	LinkDomains    []string     `json:"linkDomains"`
 	Hosts          []string     `json:"hosts"`
+	DisplayModes   []string     `json:"displayModes"`
 	MaxKB          int          `json:"maxKB"`
 	Build          Build        `json:"build"`
 
@@ -80,6 +81,9 @@ const (
 	MaxPurposeLen     = 300
 	DefaultPublicDir  = "public"
 )
+
+// DisplayModes are the MCP Apps display modes an app may declare; the default is inline alone.
+var DisplayModes = []string{"inline", "fullscreen", "pip"}
 
 // Names of the manifest files, in the order Load looks for them.
 const (

@@ -90,7 +90,7 @@ func (v *validator) errKey(p, msg, note string) {
 }
 
 var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
-	"allowedDomains", "linkDomains", "hosts", "maxKB", "build"}
+	"allowedDomains", "linkDomains", "hosts", "displayModes", "maxKB", "build"}
 var buildFields = []string{"target", "define", "loader", "alias", "publicDir"}
 
 var (
@@ -104,7 +104,7 @@ var (
 
 func (v *validator) validate(raw map[string]any) *Manifest {
 	m := &Manifest{MaxKB: DefaultMaxKB, Capabilities: []Capability{}, AllowedDomains: []string{},
-		LinkDomains: []string{}, Hosts: []string{}, File: v.file}
+		LinkDomains: []string{}, Hosts: []string{}, DisplayModes: []string{}, File: v.file}
 	m.Build.PublicDir = DefaultPublicDir
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if !slices.Contains(fields, k) {
@@ -145,6 +145,20 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	m.AllowedDomains = v.list_(raw, "allowedDomains", v.origin)
 	m.LinkDomains = v.list_(raw, "linkDomains", v.host)
 	m.Hosts = v.list_(raw, "hosts", v.hostOrigin)
+	seen := map[string]bool{}
+	m.DisplayModes = v.list_(raw, "displayModes", func(s string) (string, string) {
+		switch {
+		case !slices.Contains(DisplayModes, s):
+			return "is not a display mode", suggest(s, DisplayModes, "the display modes are "+strings.Join(DisplayModes, ", "))
+		case seen[s]:
+			return "is listed twice", "list each display mode once"
+		}
+		seen[s] = true
+		return "", ""
+	})
+	if _, ok := raw["displayModes"]; !ok {
+		m.DisplayModes = []string{"inline"}
+	}
 	if x, ok := raw["maxKB"]; ok {
 		n, isInt := toInt(x)
 		switch {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -37,7 +38,6 @@ type assembler struct {
 	// handled holds the [start, end) byte ranges of the page whose local references the
 	// assembler took charge of: inlined, bundled, or refused with its own message.
 	handled [][2]int
-	head    string // markup injected first in <head> (the SDK), after <meta charset>
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
@@ -126,13 +126,15 @@ func readTag(z *html.Tokenizer, off int, selfClosing bool) *tag {
 	return t
 }
 
-// assemble returns the page with every local reference bundled or inlined.
-func (a *assembler) assemble() []byte {
+// assemble returns the page with every local reference bundled or inlined, and the offset in
+// it where the SDK's script goes: before the first script of <head>, else at the end of
+// <head>, after every stylesheet.
+func (a *assembler) assemble() ([]byte, int) {
 	z := html.NewTokenizer(bytes.NewReader(a.src))
 	var out bytes.Buffer
 	off := 0
-	cssAt, headAt := -1, -1
-	sawCharset := false
+	cssAt, headAt, scriptAt := -1, -1, -1
+	sawCharset, inert := false, false
 	next := func() (html.TokenType, []byte, int) {
 		tt := z.Next()
 		raw := z.Raw()
@@ -159,7 +161,14 @@ func (a *assembler) assemble() []byte {
 					sawCharset = true
 					headAt = out.Len()
 				}
+			case "template", "noscript":
+				// A script inside is inert or not run: the SDK must not go there.
+				inert = inert || cssAt < 0
+				out.WriteString(a.media(t))
 			case "script":
+				if scriptAt < 0 {
+					scriptAt = out.Len()
+				}
 				text, textOff, end := "", off, ""
 				if !t.selfClosing {
 					text, textOff, end = rawText(next, off)
@@ -184,15 +193,11 @@ func (a *assembler) assemble() []byte {
 		}
 	}
 	res := out.Bytes()
-	// The SDK goes first in <head>, after <meta charset>; CSS that scripts imported goes at
-	// the end of <head>, as Vite links it.
+	// CSS that scripts imported goes at the end of <head>, as Vite links it; the SDK goes
+	// before any other script.
 	var css string
 	if len(a.css) > 0 {
 		css = "<style>" + escapeStyle(strings.Join(a.css, "")) + "</style>"
-	}
-	head := a.head
-	if !sawCharset {
-		head = `<meta charset="utf-8">` + head
 	}
 	if headAt < 0 {
 		headAt = afterDoctype(res)
@@ -200,18 +205,38 @@ func (a *assembler) assemble() []byte {
 	if cssAt < 0 || cssAt < headAt {
 		cssAt = headAt
 	}
-	var final bytes.Buffer
-	final.Write(res[:headAt])
-	final.WriteString(head)
-	if cssAt == headAt {
-		final.WriteString(css)
-		final.Write(res[headAt:])
-	} else {
-		final.Write(res[headAt:cssAt])
-		final.WriteString(css)
-		final.Write(res[cssAt:])
+	sdkAt := cssAt
+	switch {
+	case scriptAt >= 0 && scriptAt < headAt:
+		sdkAt = scriptAt // a script before <meta charset>
+	case inert:
+		sdkAt = headAt
+	case scriptAt >= 0 && scriptAt < cssAt:
+		sdkAt = scriptAt
 	}
-	return final.Bytes()
+	charset := ""
+	if !sawCharset {
+		charset = `<meta charset="utf-8">`
+	}
+	// Insertions in page order; at one offset, the charset first and the SDK last.
+	inserts := []struct {
+		off  int
+		text string
+		sdk  bool
+	}{{min(headAt, sdkAt), charset, false}, {cssAt, css, false}, {sdkAt, "", true}}
+	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].off < inserts[j].off })
+	var final bytes.Buffer
+	last, at := 0, 0
+	for _, ins := range inserts {
+		final.Write(res[last:ins.off])
+		last = ins.off
+		if ins.sdk {
+			at = final.Len()
+		}
+		final.WriteString(ins.text)
+	}
+	final.Write(res[last:])
+	return final.Bytes(), at
 }
 
 // handles reports whether the assembler took charge of the reference at byte offset off.

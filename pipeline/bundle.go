@@ -45,8 +45,9 @@ type bundler struct {
 	inputs    map[string]int
 	legal     []string // legal comments, kept out of the bundle
 	maps      []api.OutputFile
-	sdk       string // the SDK's module source for @miniapp/sdk imports; empty for none
 	sourcemap bool
+	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
+	carry bool
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -161,6 +162,10 @@ func (b *bundler) confine() api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
+		// The SDK's modules import each other by relative path.
+		pb.OnResolve(api.OnResolveOptions{Filter: `^\./[a-z-]+$`, Namespace: sdkNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
+		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: sdkNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src := sdk.Module(a.Path)
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: b.root}, nil
@@ -224,6 +229,9 @@ func (b *bundler) recordInputs(metafile string) {
 	for _, o := range meta.Outputs {
 		for in, st := range o.Inputs {
 			b.inputs[in] += st.BytesInOutput
+			for _, c := range sdk.CarriedClients {
+				b.carry = b.carry || strings.Contains(in, "node_modules/"+c+"/")
+			}
 		}
 	}
 }

@@ -33,9 +33,9 @@ func FuzzAssemble(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		b := &bundler{m: m, root: m.Root, dir: "app", define: defines(nil, nil), inputs: map[string]int{}}
 		a := newAssembler(b, m, "index.html", src)
-		out := a.assemble()
-		if out == nil {
-			t.Fatal("no output")
+		out, at := a.assemble()
+		if out == nil || at < 0 || at > len(out) {
+			t.Fatalf("no output, or the SDK's place %d is outside it (%d bytes)", at, len(out))
 		}
 		for _, d := range a.list {
 			if d.File == "" {

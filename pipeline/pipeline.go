@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -114,15 +115,17 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		src = generatedPage(m)
 	}
 	a := newAssembler(b, m, file, src)
+	page, sdkAt := a.assemble()
 	if !opts.NoSDK {
-		head, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains, Auth: m.HasCapability("auth")})
+		// Compiled after the app's code, whose bundles tell whether it brings its own client.
+		js, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains,
+			Auth: m.HasCapability("auth"), DisplayModes: m.DisplayModes, Carry: b.carry})
 		if err != nil {
 			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 		}
-		a.head = "<script>" + escapeScript(head) + "</script>"
-		b.inputs["(the SDK bundle injects)"] = len(head)
+		page = slices.Concat(page[:sdkAt], []byte("<script>"+escapeScript(js)+"</script>"), page[sdkAt:])
+		b.inputs["(the SDK bundle injects)"] = len(js)
 	}
-	page = a.assemble()
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
@@ -132,6 +135,15 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, list.Err()
 	}
 	warnings := list
+	if len(m.Hosts) == 0 {
+		example := `hosts = ["https://chat.example.com"]`
+		if strings.HasSuffix(m.File, ".json") {
+			example = `"hosts": ["https://chat.example.com"]`
+		}
+		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "hosts",
+			Text: "no hosts: any page that frames this bundle can call its tools and read its context",
+			Note: "list the origins that may embed it, for example " + example})
+	}
 
 	// Minify the markup, then compute the policy over the final script text.
 	page, err = minifyHTML(page)

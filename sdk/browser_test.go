@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,21 +43,28 @@ const instrument = `(() => {
   }
   const q = new URLSearchParams(location.search);
   if (q.has("native")) {
+    // As the WebMCP spec has it: getTools() resolves with listed tools (JSON copies of the
+    // schema, no execute), executeTool(tool, input, { signal }) with the result as JSON text.
     const tools = new Map([["native_tool", { name: "native_tool", description: "Registered on native.", execute: () => "native" }]]);
     const mc = new EventTarget();
     mc[Symbol.for("test.native")] = true;
     mc.registerTool = async (t) => { if (tools.has(t.name)) throw new DOMException("dup", "InvalidStateError"); tools.set(t.name, t); mc.dispatchEvent(new Event("toolchange")); };
-    mc.getTools = () => [...tools.values()];
-    mc.executeTool = async (n, a) => tools.get(n).execute(a);
+    mc.getTools = async () => [...tools.values()].map(t => ({ name: t.name, title: "", description: t.description, inputSchema: t.inputSchema === undefined ? undefined : JSON.parse(JSON.stringify(t.inputSchema)), origin: location.origin, window }))
+      .concat(q.has("badnative") ? [{ name: "unsendable", description: "A schema the host cannot be sent.", inputSchema: { type: "object", big: 1n } }] : []);
+    mc.executeTool = async (t, a, o) => JSON.stringify(await tools.get(t.name).execute(a, o));
     Object.defineProperty(document, "modelContext", { value: mc, configurable: true, enumerable: true });
   }
   if (q.has("foreign")) Object.defineProperty(document, "modelContext", { value: "someone else's", configurable: true });
 })();`
 
 // hostPage is a test host: it frames the app from another origin and speaks the host half of
-// the protocol, checking source and origin on every message and posting only to the app's origin.
+// the protocol, checking source and origin on every message and posting only to the app's
+// origin. Query parameters: app (the app's URL); spec (list no extension methods, as a host on
+// MCP Apps alone); late=MS (start listening MS after the frame's load, as a host that comes
+// late); early (send a request before answering ui/initialize).
 const hostPage = `<!doctype html><meta charset="utf-8"><title>host</title><body><script>
-const appURL = new URL(new URLSearchParams(location.search).get("app"));
+const q = new URLSearchParams(location.search);
+const appURL = new URL(q.get("app"));
 const appOrigin = appURL.origin;
 window.log = [];
 window.handshakes = 0;
@@ -66,15 +74,20 @@ const frame = document.createElement("iframe");
 frame.src = appURL.href;
 let nextId = 1;
 const pending = new Map();
-window.addEventListener("message", (e) => {
+const send = (m) => frame.contentWindow.postMessage(m, appOrigin);
+const extensions = q.has("spec") ? {} : { experimental: { "miniapp/bridge": { methods: ["ui/open-chat", "ui/request-auth-token", "ui/notifications/selection-changed", "ui/notifications/error"] } } };
+function onMessage(e) {
   if (e.source !== frame.contentWindow || e.origin !== appOrigin) return;
   const m = e.data;
   log.push(m);
   if (m.method === "ui/initialize") {
     window.initParams = m.params;
-    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2026-01-26",
-      hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: { openLinks: {} },
-      hostContext: { theme: "dark", styles: { variables: { "--color-background-primary": "#101010" } } } } }, appOrigin);
+    window.initId = m.id;
+    if (q.has("early")) send({ jsonrpc: "2.0", id: 777, method: "tools/list", params: {} });
+    window.initResult = { protocolVersion: "2026-01-26",
+      hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, ...extensions },
+      hostContext: { theme: "dark", availableDisplayModes: ["inline", "fullscreen", "pip"], styles: { variables: { "--color-background-primary": "#101010" } } } };
+    send({ jsonrpc: "2.0", id: m.id, result: initResult });
     return;
   }
   if (m.method === "ui/notifications/size-changed" && window.autoResize) {
@@ -87,20 +100,30 @@ window.addEventListener("message", (e) => {
     return;
   }
   if (m.method && m.id !== undefined) {
-    const result = m.method === "ui/request-auth-token" ? { token: "t0k3n", expiresAt: Date.now() + 3600000 } : {};
-    frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result }, appOrigin);
+    const p = m.params || {};
+    const result = m.method === "ui/request-auth-token" ? { token: "t0k3n", expiresAt: Date.now() + 3600000 }
+      : m.method === "tools/call" ? { content: [{ type: "text", text: "server " + p.name + " " + JSON.stringify(p.arguments) }] }
+      : m.method === "resources/read" ? { contents: [{ uri: p.uri, mimeType: "text/plain", text: "resource text" }] }
+      : m.method === "ui/request-display-mode" ? { mode: p.mode }
+      : {};
+    send({ jsonrpc: "2.0", id: m.id, result });
     return;
   }
   if (!m.method && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
-});
-window.request = (method, params = {}) => new Promise((resolve) => {
+}
+const late = +q.get("late") || 0;
+if (late) frame.addEventListener("load", () => setTimeout(() => { window.listening = performance.now(); addEventListener("message", onMessage); }, late), { once: true });
+else addEventListener("message", onMessage);
+window.request = (method, params = {}, timeout = 3000) => new Promise((resolve) => {
   const id = nextId++;
   pending.set(id, resolve);
-  frame.contentWindow.postMessage({ jsonrpc: "2.0", id, method, params }, appOrigin);
-  setTimeout(() => { if (pending.delete(id)) resolve({ timeout: true }); }, 3000);
+  send({ jsonrpc: "2.0", id, method, params });
+  setTimeout(() => { if (pending.delete(id)) resolve({ timeout: true }); }, timeout);
 });
-window.notify = (method, params = {}) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method, params }, appOrigin);
+window.notify = (method, params = {}) => send({ jsonrpc: "2.0", method, params });
+window.raw = send;
 window.count = (m) => log.filter(x => x.method === m).length;
+window.logged = () => log.filter(x => x.method === "notifications/message").map(x => JSON.stringify(x.params.data));
 window.reload = () => { window.ready = new Promise(r => resolveReady = r); window.appendedAt = performance.now(); frame.src = appURL.href + (appURL.search ? "&" : "?") + "r=" + Math.random(); };
 // A second frame, same origin as this host but another window, and a third frame from a
 // third origin: both try to drive the app, and both must be ignored.
@@ -196,7 +219,7 @@ func TestBridgeInChromium(t *testing.T) {
 
 	open := func(t *testing.T, app string) {
 		t.Helper()
-		b.Visit(t, b.URL(0, "/host.html")+"?app="+app, 0)
+		b.Visit(t, b.URL(0, "/host.html")+"?app="+url.QueryEscape(app), 0)
 		ok := browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 5000))])`)
 		if !ok {
 			t.Fatalf("no handshake within 5 s; console: %v", b.Console())
@@ -489,5 +512,153 @@ func TestBridgeInChromium(t *testing.T) {
 			t.Errorf("the instrumentation saw %d posts; it is not working", posts)
 		}
 		_ = host
+	})
+
+	t.Run("cancelled_tool_observes_its_signal", func(t *testing.T) {
+		open(t, appURL)
+		browsertest.Eval[bool](t, b, `raw({jsonrpc: "2.0", id: 5001, method: "tools/call", params: {name: "slow"}}), true`)
+		time.Sleep(100 * time.Millisecond)
+		browsertest.Eval[bool](t, b, `notify("notifications/cancelled", {requestId: 5001, reason: "the person stopped it"}), true`)
+		if got := text(t, call(t, b, "tools/call", `{name: "cancelled"}`)); got != "the person stopped it" {
+			t.Errorf("the slow tool's signal said %q, want the cancel reason", got)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if n := browsertest.Eval[int](t, b, `log.filter(m => m.id === 5001).length`); n != 0 {
+			t.Errorf("a cancelled request was answered %d times; MCP sends no answer", n)
+		}
+	})
+
+	t.Run("invalid_arguments_get_32602_naming_the_path", func(t *testing.T) {
+		open(t, appURL)
+		for _, c := range []struct{ args, want string }{
+			{`{item: "", qty: 2}`, "arguments.item: minLength 1"},
+			{`{item: "tea", qty: 9}`, "arguments.qty: maximum 5"},
+			{`{item: "tea", qty: 2.5}`, `arguments.qty: type "integer"`},
+			{`{item: "tea"}`, `arguments: required ["item","qty"]`},
+			{`{item: "tea", qty: 1, colour: "red"}`, `arguments: property "colour" is not allowed`},
+			{`[1]`, "arguments: type object"},
+		} {
+			r := call(t, b, "tools/call", `{name: "order", arguments: `+c.args+`}`)
+			if r.Error == nil || r.Error.Code != -32602 || !strings.Contains(r.Error.Message, c.want) {
+				t.Errorf("order(%s) gave %+v %s, want -32602 naming %q", c.args, r.Error, r.Result, c.want)
+			}
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "order", arguments: {item: "tea", qty: 2}}`)); got != "ordered 2 tea" {
+			t.Errorf("valid arguments gave %q", got)
+		}
+	})
+
+	t.Run("a_tool_that_cannot_be_sent_stays_out_of_the_list", func(t *testing.T) {
+		open(t, appURL+"?native=1&badnative=1")
+		r := call(t, b, "tools/list", `{}`)
+		if r.Error != nil || !strings.Contains(string(r.Result), `"native_tool"`) || !strings.Contains(string(r.Result), `"count"`) || strings.Contains(string(r.Result), "unsendable") {
+			t.Errorf("tools/list with one unsendable tool: %+v %s", r.Error, r.Result)
+		}
+		if !waitFor(t, b, `logged().some(l => l.includes("unsendable left out"))`) {
+			t.Errorf("the host was not told why a tool is missing: %v", browsertest.Eval[[]string](t, b, `logged()`))
+		}
+	})
+
+	t.Run("size_reports_shrink", func(t *testing.T) {
+		open(t, appURL)
+		browsertest.Eval[bool](t, b, `autoResize = true`)
+		call(t, b, "tools/call", `{name: "grow"}`)
+		if !waitFor(t, b, `parseInt(document.querySelector("iframe").style.height) > 800`) {
+			t.Fatalf("the frame did not grow: %s", browsertest.Eval[string](t, b, `document.querySelector("iframe").style.height`))
+		}
+		call(t, b, "tools/call", `{name: "shrink"}`)
+		if !waitFor(t, b, `parseInt(document.querySelector("iframe").style.height) < 200`) {
+			t.Errorf("the frame did not shrink with its content: heights %s", browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method === "ui/notifications/size-changed").map(m => m.params.height))`))
+		}
+	})
+
+	t.Run("late_host_still_connects_and_gets_early_requests", func(t *testing.T) {
+		b.Visit(t, b.URL(0, "/host.html")+"?late=700&app="+appURL, 0)
+		if !browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 8000))])`) {
+			t.Fatalf("a host that listens 700 ms after load never connected; console: %v", b.Console())
+		}
+		if n := browsertest.Eval[int](t, b, `count("ui/initialize")`); n < 1 {
+			t.Errorf("%d ui/initialize seen", n)
+		}
+		if !waitFor(t, b, `log.some(m => m.method === "ui/message" && m.params.content[0].text === "sent before the handshake")`) {
+			t.Errorf("a request made before the handshake was dropped: %s", browsertest.Eval[string](t, b, `JSON.stringify(log.map(m => m.method))`))
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "count"}`)); got != "1" {
+			t.Errorf("count = %q after a late handshake", got)
+		}
+	})
+
+	t.Run("server_requests_logging_and_display_modes", func(t *testing.T) {
+		open(t, appURL)
+		if s := browsertest.Eval[string](t, b, `JSON.stringify(initParams.appCapabilities.availableDisplayModes)`); s != `["inline","fullscreen"]` {
+			t.Errorf("availableDisplayModes = %s, want the manifest's", s)
+		}
+		s := text(t, call(t, b, "tools/call", `{name: "ask_host"}`))
+		for _, want := range []string{`"tool":{"content":[{"type":"text","text":"server get_time`, `"text":"resource text"`, `"log":"sent"`, `"fullscreen":{"mode":"fullscreen"}`, `"pip":"refused: [miniapp] display mode pip is not in the manifest's displayModes`, `"chat":{}`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("ask_host lacks %s:\n%s", want, s)
+			}
+		}
+		if !waitFor(t, b, `logged().includes('"hello from the app"')`) {
+			t.Errorf("sendLog did not reach the host as notifications/message: %v", browsertest.Eval[[]string](t, b, `logged()`))
+		}
+	})
+
+	t.Run("a_spec_host_gets_no_extension", func(t *testing.T) {
+		b.Visit(t, b.URL(0, "/host.html")+"?spec=1&app="+appURL, 0)
+		if !browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 5000))])`) {
+			t.Fatal("no handshake")
+		}
+		s := text(t, call(t, b, "tools/call", `{name: "ask_host"}`))
+		if !strings.Contains(s, `"chat":"refused: [miniapp] the host does not support ui/open-chat`) {
+			t.Errorf("openChat on a spec host: %s", s)
+		}
+		call(t, b, "tools/call", `{name: "select"}`)
+		call(t, b, "tools/call", `{name: "throw_later"}`)
+		if !waitFor(t, b, `logged().some(l => l.includes("boom from the app"))`) {
+			t.Errorf("an uncaught error did not reach a spec host as a log message: %v", browsertest.Eval[[]string](t, b, `logged()`))
+		}
+		time.Sleep(400 * time.Millisecond)
+		for _, m := range []string{"ui/notifications/selection-changed", "ui/notifications/error", "ui/open-chat"} {
+			if n := browsertest.Eval[int](t, b, `count("`+m+`")`); n != 0 {
+				t.Errorf("%d %s sent to a host that did not list it", n, m)
+			}
+		}
+	})
+
+	t.Run("a_hostile_host_changes_nothing", func(t *testing.T) {
+		open(t, appURL)
+		n := browsertest.Eval[int](t, b, `Promise.all(Array.from({length: 10000}, () => request("ping", {}, 20000))).then(rs => rs.filter(r => r.result).length)`)
+		if n != 10000 {
+			t.Errorf("%d of 10,000 pings answered", n)
+		}
+		browsertest.Eval[bool](t, b, `notify("ui/notifications/tool-input", {arguments: {big: "x".repeat(20e6)}}), true`)
+		browsertest.Eval[bool](t, b, `raw(JSON.parse('{"jsonrpc":"2.0","method":"ui/notifications/host-context-changed","params":{"__proto__":{"polluted":"yes"},"theme":"light"}}')), true`)
+		browsertest.Eval[bool](t, b, `raw(JSON.parse('{"jsonrpc":"2.0","id":6001,"method":"tools/call","params":{"name":"count","arguments":{"__proto__":{"polluted":"yes"}}}}')), true`)
+		browsertest.Eval[bool](t, b, `raw({jsonrpc: "2.0", id: "no-such-request", result: {}}), raw({jsonrpc: "2.0", id: initId, result: initResult}), raw({jsonrpc: "2.0", id: 1, method: "tools/call", params: "not an object"}), raw("not JSON-RPC"), true`)
+		if got := text(t, call(t, b, "tools/call", `{name: "polluted"}`)); got != "undefined" {
+			t.Errorf("Object.prototype was polluted: %q", got)
+		}
+		if got := text(t, call(t, b, "tools/call", `{name: "count"}`)); got == "" {
+			t.Errorf("the app stopped answering after hostile input")
+		}
+		if !waitFor(t, b, `logged().some(l => l.includes("unknown id no-such-request")) && logged().some(l => l.includes("unknown id "+initId)) && logged().some(l => l.includes("not JSON-RPC"))`) {
+			t.Errorf("oddities were not logged to the host: %v", browsertest.Eval[[]string](t, b, `logged()`))
+		}
+		for _, c := range b.Console() {
+			if strings.Contains(c, "exception") || strings.Contains(c, "Uncaught") {
+				t.Errorf("hostile input threw in the app: %s", c)
+			}
+		}
+	})
+
+	t.Run("a_request_before_the_handshake_is_logged", func(t *testing.T) {
+		b.Visit(t, b.URL(0, "/host.html")+"?early=1&app="+appURL, 0)
+		if !waitFor(t, b, `logged().some(l => l.includes("dropped before the handshake: tools/list"))`) {
+			t.Errorf("no log of the early request: %v", browsertest.Eval[[]string](t, b, `logged()`))
+		}
+		if n := browsertest.Eval[int](t, b, `log.filter(m => m.id === 777).length`); n != 0 {
+			t.Errorf("the early request was answered")
+		}
 	})
 }

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -47,14 +48,24 @@ func Protocol() string { return protocol }
 const ProtocolVersion = "2026-01-26"
 
 // Config is what the build bakes into the SDK from the manifest. The zero value is an SDK that
-// connects to the origin its frame is embedded in, with no links and no auth.
+// connects to the origin its frame is embedded in, with no links, no auth and the inline
+// display mode only.
 type Config struct {
-	Name        string   `json:"name"`
-	Version     string   `json:"version"`
-	Hosts       []string `json:"hosts"`
-	LinkDomains []string `json:"linkDomains"`
-	Auth        bool     `json:"auth"`
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
+	Hosts        []string `json:"hosts"`
+	LinkDomains  []string `json:"linkDomains"`
+	Auth         bool     `json:"auth"`
+	DisplayModes []string `json:"displayModes"`
+	// Carry is set when the app bundles its own MCP Apps client: the SDK then carries that
+	// client over its own wire, so that the page makes one handshake (PROTOCOL.md, "Apps
+	// that bring their own client").
+	Carry bool `json:"-"`
 }
+
+// CarriedClients are the npm packages whose MCP Apps client the SDK carries when a bundle
+// holds them.
+var CarriedClients = []string{"@modelcontextprotocol/ext-apps"}
 
 var cache sync.Map // Config JSON → compiled script
 
@@ -67,11 +78,15 @@ func Script(cfg Config) (string, error) {
 	if cfg.LinkDomains == nil {
 		cfg.LinkDomains = []string{}
 	}
-	key, err := json.Marshal(cfg)
+	if len(cfg.DisplayModes) == 0 {
+		cfg.DisplayModes = []string{"inline"}
+	}
+	config, err := json.Marshal(cfg)
 	if err != nil {
 		return "", err
 	}
-	if s, ok := cache.Load(string(key)); ok {
+	key := strconv.FormatBool(cfg.Carry) + string(config)
+	if s, ok := cache.Load(key); ok {
 		return s.(string), nil
 	}
 	res := api.Build(api.BuildOptions{
@@ -90,7 +105,7 @@ func Script(cfg Config) (string, error) {
 		LegalComments:     api.LegalCommentsNone,
 		// Internal members end in "_" and are renamed; wire keys and WebMCP names never do.
 		MangleProps: "_$",
-		Define:      map[string]string{"__MINIAPP_CONFIG__": string(key)},
+		Define:      map[string]string{"__MINIAPP_CONFIG__": string(config), "__MINIAPP_CARRY__": strconv.FormatBool(cfg.Carry)},
 		LogLevel:    api.LogLevelSilent,
 		Plugins:     []api.Plugin{embedded()},
 	})
@@ -105,7 +120,7 @@ func Script(cfg Config) (string, error) {
 		return "", fmt.Errorf("sdk: esbuild wrote %d files, want 1", len(res.OutputFiles))
 	}
 	s := strings.TrimSpace(string(res.OutputFiles[0].Contents))
-	cache.Store(string(key), s)
+	cache.Store(key, s)
 	return s, nil
 }
 
@@ -134,12 +149,15 @@ func embedded() api.Plugin {
 }
 
 // Module returns the source (TypeScript) of the module that spec resolves to in a build:
-// "@miniapp/sdk" re-exports the SDK already in the page, "@miniapp/sdk/react" adds the
-// useMiniApp hook, with React from the app's node_modules.
+// "@miniapp/sdk" gives the functions an app calls, on the SDK already in the page;
+// "@miniapp/sdk/react" adds the useMiniApp hook, with React from the app's node_modules; a
+// relative spec ("./limits") is one of the SDK's own modules, which those two import.
 func Module(spec string) string {
 	name := "src/module.ts"
 	if spec == "@miniapp/sdk/react" {
 		name = "src/react.ts"
+	} else if rel, ok := strings.CutPrefix(spec, "./"); ok {
+		name = "src/" + rel + ".ts"
 	}
 	b, err := sources.ReadFile(name)
 	if err != nil {

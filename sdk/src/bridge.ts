@@ -1,9 +1,15 @@
 // The guest half of the host bridge: JSON-RPC 2.0 over postMessage with MCP Apps' method names.
 // Origins are pinned both ways: every post names the pinned origin (never "*"), and every
-// inbound message is dropped unless it comes from window.parent, from the pinned origin, and
-// is a well-formed JSON-RPC message.
+// inbound message is dropped unless it is a real event from window.parent, from the pinned
+// origin, and a well-formed JSON-RPC message.
 
 export const PROTOCOL_VERSION = "2026-01-26";
+
+/** True when the build found the app's own MCP Apps client in the bundle (carry.ts). */
+declare const __MINIAPP_CARRY__: boolean;
+
+/** The SDK's own request ids start with this, so that they never collide with another client's. */
+export const SELF = "miniapp-";
 
 export interface Config {
   name: string;
@@ -11,16 +17,28 @@ export interface Config {
   hosts: string[];
   linkDomains: string[];
   auth: boolean;
+  displayModes: string[];
 }
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type Handler = (params: any) => unknown;
 
 export interface RpcError {
   code: number;
   message: string;
   data?: unknown;
 }
+
+export interface Msg {
+  jsonrpc: "2.0";
+  id?: string | number;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: RpcError;
+}
+
+type Handler = (params: any, signal: AbortSignal) => unknown;
+
+/** rpcError makes an Error that the bridge answers with code. */
+export const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
 
 /** originMatches reports whether origin is allowed by pattern (an origin, or https://*.host). */
 export function originMatches(origin: string, pattern: string): boolean {
@@ -36,34 +54,46 @@ export function originMatches(origin: string, pattern: string): boolean {
 }
 
 /** isMessage validates the shape of an inbound JSON-RPC message. */
-export function isMessage(d: unknown): d is { jsonrpc: "2.0"; id?: string | number; method?: string; params?: unknown; result?: unknown; error?: RpcError } {
-  if (!d || typeof d !== "object" || Array.isArray(d)) return false;
-  const m = d as Record<string, unknown>;
-  if (m.jsonrpc !== "2.0") return false;
-  const hasId = "id" in m && (typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id)));
-  if (typeof m.method === "string") {
-    if (m.method.length > 200) return false;
-    return !("params" in m) || (typeof m.params === "object" && m.params !== null) || m.params === undefined;
-  }
-  if (!hasId) return false;
-  if ("error" in m) {
-    const e = m.error as RpcError;
-    return !!e && typeof e === "object" && typeof e.code === "number" && typeof e.message === "string";
-  }
-  return "result" in m;
+export function isMessage(m: any): m is Msg {
+  const hasId = typeof m?.id === "string" || Number.isFinite(m?.id);
+  return m?.jsonrpc === "2.0" && (typeof m.method === "string" ? m.method.length <= 200 && (!("id" in m) || hasId) && (m.params === undefined || typeof m.params === "object") && m.params !== null : hasId && ("error" in m ? Number.isFinite(m.error?.code) && typeof m.error.message === "string" : "result" in m));
 }
 
 export class Bridge {
+  /** The real parent window, taken before anything in the page can replace window.parent. */
+  readonly win_: Window = window.parent;
+  /** What stands for win_ in the app's eyes (carry mode's facade). */
+  alias_: unknown;
   pinned_: string | null = null;
-  private candidates_: string[] = [];
-  private nextId_ = 1;
-  private pending_ = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; timer: number }>();
-  private handlers_ = new Map<string, Handler>();
-  private listening_ = false;
   /** why is set when the bridge cannot connect, and says why. */
-  why_ = "";
+  why_ = "parent origin unknown: list it in the manifest's hosts";
+  /**
+   * pass_ (carry mode) says whether a host request is left to the app's own client; the
+   * bridge answers every other one, and hides it from the app's client.
+   */
+  pass_?: (m: Msg) => boolean;
+  /** mine_ (carry mode) takes replies to requests the SDK sent to the app's client. */
+  ready_: Promise<void>;
+  open_!: () => void;
+  private candidates_: string[] = [];
+  private n_ = 0;
+  private pending_ = new Map<string, (m: Msg, origin: string) => void>();
+  private handlers_ = new Map<string, Handler>();
+  private running_ = new Map<unknown, AbortController>();
+  private queue_: unknown[] = [];
+  private logs_ = 0;
+  private listening_ = false;
 
-  constructor(private cfg_: Config) {}
+  private cfg_: Config;
+
+  constructor(cfg: Config) {
+    this.cfg_ = cfg;
+    this.ready_ = new Promise((r) => (this.open_ = r));
+  }
+
+  id_(): string {
+    return SELF + ++this.n_;
+  }
 
   on_(method: string, fn: Handler): void {
     this.handlers_.set(method, fn);
@@ -75,124 +105,130 @@ export class Bridge {
    * tried. Without hosts, the parent origin the browser tells is the only one.
    */
   origins_(): string[] {
-    if (window.parent === window) {
-      this.why_ = "the page is not in a frame";
-      return [];
-    }
+    if (this.win_ === window) return (this.why_ = "not in a frame"), [];
     let told = "";
-    const ao = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
-    if (ao && ao.length > 0) told = ao[0];
-    else if (document.referrer) {
-      try {
-        told = new URL(document.referrer).origin;
-      } catch {
-        told = "";
-      }
-    }
+    try {
+      told = (location.ancestorOrigins ?? [])[0] ?? new URL(document.referrer).origin;
+    } catch {}
     if (told === "null") told = "";
     const hosts = this.cfg_.hosts;
-    if (hosts.length > 0) {
-      if (told) {
-        if (hosts.some((h) => originMatches(told, h))) return [told];
-        this.why_ = `origin ${told} is not in the manifest's hosts (${hosts})`;
-        return [];
-      }
-      const exact = hosts.filter((h) => !h.includes("*"));
-      if (exact.length === 0) this.why_ = "parent origin unknown and hosts are all wildcards";
-      return exact;
-    }
-    if (!told) this.why_ = "parent origin unknown: list it in the manifest's hosts";
-    return told ? [told] : [];
+    if (!hosts.length || !told) return told ? [told] : hosts.filter((h) => !h.includes("*"));
+    if (hosts.some((h) => originMatches(told, h))) return [told];
+    return (this.why_ = `origin ${told} is not in the manifest's hosts (${hosts})`), [];
   }
 
   listen_(): void {
     if (this.listening_) return;
     this.listening_ = true;
-    window.addEventListener("message", (e) => this.receive_(e));
-  }
-
-  private accepts_(e: MessageEvent): boolean {
-    if (e.source !== window.parent) return false;
-    if (this.pinned_ !== null) return e.origin === this.pinned_;
-    return this.candidates_.includes(e.origin);
+    // Capture, and first in the page: in carry mode the SDK hides from the app's own client
+    // what is the SDK's to answer.
+    addEventListener("message", (e) => this.receive_(e), true);
   }
 
   private receive_(e: MessageEvent): void {
-    if (!this.accepts_(e)) return;
+    if (!e.isTrusted || (e.source !== this.win_ && (!__MINIAPP_CARRY__ || e.source !== this.alias_))) return;
+    if (this.pinned_ ? e.origin !== this.pinned_ : !this.candidates_.includes(e.origin)) return;
     const m = e.data;
-    if (!isMessage(m)) return;
-    if (typeof m.method === "string") {
-      if (this.pinned_ === null) return; // nothing but replies before the handshake pins
-      if ("id" in m && m.id !== undefined) void this.answer_(m.id, m.method, m.params);
-      else this.notifyLocal_(m.method, m.params);
+    if (!isMessage(m)) return __MINIAPP_CARRY__ ? undefined : this.odd_("dropped a message: not JSON-RPC");
+    const { id, method } = m;
+    if (method === undefined) {
+      const p = typeof id === "string" && this.pending_.get(id);
+      if (p) {
+        e.stopImmediatePropagation();
+        this.pending_.delete(id as string);
+        p(m, e.origin);
+      } else if (!__MINIAPP_CARRY__ || String(id).startsWith(SELF)) {
+        e.stopImmediatePropagation();
+        this.odd_("dropped a reply: unknown id " + id);
+      }
       return;
     }
-    const id = typeof m.id === "number" ? m.id : NaN;
-    const p = this.pending_.get(id);
-    if (!p) return;
-    if (this.pinned_ === null) this.pinned_ = e.origin; // the first answer pins the origin
-    this.pending_.delete(id);
-    clearTimeout(p.timer);
-    if (m.error) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code, data: m.error.data }));
-    else p.resolve(m.result);
+    if (!this.pinned_) return this.odd_("dropped before the handshake: " + method);
+    if (__MINIAPP_CARRY__ && this.pass_?.(m)) return;
+    e.stopImmediatePropagation();
+    const ac = new AbortController();
+    if (id !== undefined) this.running_.set(id, ac);
+    if (method === "notifications/cancelled") this.running_.get(m.params?.requestId)?.abort(m.params?.reason);
+    // A request gets its answer, an error for a throw; a notification's failure is logged; a
+    // cancelled request gets no answer (MCP's notifications/cancelled).
+    Promise.resolve()
+      .then(() => {
+        const h = this.handlers_.get(method);
+        if (h) return h(m.params ?? {}, ac.signal);
+        if (id !== undefined) throw rpcError(-32601, "no method " + method);
+      })
+      .then(
+        (result) => ({ result: result ?? {} }),
+        (err) => ({ error: { code: typeof err?.code === "number" ? err.code : -32603, message: String(err?.message ?? err) } }),
+      )
+      .then((r: Partial<Msg>) => {
+        this.running_.delete(id);
+        if (id === undefined) r.error && this.odd_(method + ": " + r.error.message);
+        else ac.signal.aborted || this.post_({ jsonrpc: "2.0", id, ...r });
+      });
   }
 
-  private notifyLocal_(method: string, params: unknown): void {
-    const h = this.handlers_.get(method);
-    if (!h) return;
-    try {
-      h(params ?? {});
-    } catch (err) {
-      console.error("[miniapp]", method, err);
-    }
-  }
-
-  private async answer_(id: string | number, method: string, params: unknown): Promise<void> {
-    const h = this.handlers_.get(method);
-    if (!h) {
-      this.post_({ jsonrpc: "2.0", id, error: { code: -32601, message: "method not found: " + method } });
+  /**
+   * post_ sends to origin, by default the pinned one; before the handshake pins one, posts
+   * wait in a bounded queue.
+   */
+  post_(m: any, origin = this.pinned_): void {
+    if (!origin) {
+      if (this.queue_.length < 1000) this.queue_.push(m);
       return;
     }
     try {
-      const result = await h(params ?? {});
-      this.post_({ jsonrpc: "2.0", id, result: (result ?? {}) as Json });
+      this.win_.postMessage(m, origin);
     } catch (err) {
-      const e = err as RpcError & Error;
-      const code = typeof e?.code === "number" ? e.code : -32603;
-      this.post_({ jsonrpc: "2.0", id, error: { code, message: String(e?.message ?? err) } });
+      // What the browser cannot clone is reported; a request still gets its answer.
+      const text = "cannot send: " + (err as Error).message;
+      m?.id !== undefined && !m.method ? this.post_({ jsonrpc: "2.0", id: m.id, error: { code: -32603, message: text } }) : this.odd_(text);
     }
   }
 
-  private post_(msg: unknown, origin: string | null = this.pinned_): void {
-    if (!origin) return;
-    window.parent.postMessage(msg, origin);
+  /** odd_ reports something unexpected to the host as a log message (at most 20 per document), never as a throw. */
+  odd_(text: string): void {
+    if (this.logs_++ < 20) this.notify_("notifications/message", { level: "warning", logger: "miniapp", data: text });
   }
 
-  /** request sends a request to the pinned origin and resolves with its result. */
-  request_(method: string, params: Record<string, unknown> = {}, timeoutMs = 30000): Promise<any> {
-    if (this.pinned_ === null) return Promise.reject(new Error("not connected: " + (this.why_ || "no handshake")));
-    return this.send_(method, params, [this.pinned_], timeoutMs);
-  }
-
-  /** handshake sends one request to each candidate origin; the browser delivers it only where the origin matches, and the first answer pins. */
-  handshake_(method: string, params: Record<string, unknown>, candidates: string[], timeoutMs: number): Promise<any> {
-    this.candidates_ = candidates;
-    return this.send_(method, params, candidates, timeoutMs);
-  }
-
-  private send_(method: string, params: Record<string, unknown>, origins: string[], timeoutMs: number): Promise<any> {
-    const id = this.nextId_++;
+  /** request_ sends a request and resolves with its result. */
+  request_(method: string, params: Record<string, unknown> = {}): Promise<any> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending_.delete(id);
-        reject(new Error(method + " timed out"));
-      }, timeoutMs) as unknown as number;
-      this.pending_.set(id, { resolve, reject, timer });
-      for (const o of origins) this.post_({ jsonrpc: "2.0", id, method, params }, o);
+      const id = this.id_();
+      this.pending_.set(id, (m) => (m.error ? reject(Object.assign(new Error(m.error.message), m.error)) : resolve(m.result)));
+      this.post_({ jsonrpc: "2.0", id, method, params });
     });
   }
 
   notify_(method: string, params: Record<string, unknown> = {}): void {
     this.post_({ jsonrpc: "2.0", method, params });
+  }
+
+  /**
+   * handshake_ sends ui/initialize to each candidate origin (the browser delivers it only where
+   * the origin matches) and again with backoff until one answers, for a host that starts
+   * listening late; the first answer pins its origin.
+   */
+  handshake_(params: Record<string, unknown>, candidates: string[]): Promise<any> {
+    this.candidates_ = candidates;
+    this.listen_();
+    const msg = { jsonrpc: "2.0", id: this.id_(), method: "ui/initialize", params };
+    let delay = 250;
+    let timer = 0;
+    const send = () => {
+      for (const o of candidates) this.post_(msg, o);
+      timer = setTimeout(send, delay) as unknown as number;
+      delay = Math.min(delay * 2, 4000);
+    };
+    addEventListener("pagehide", () => clearTimeout(timer));
+    return new Promise((resolve, reject) => {
+      this.pending_.set(msg.id, (m, origin) => {
+        clearTimeout(timer);
+        this.pinned_ = origin;
+        for (const q of this.queue_.splice(0)) this.post_(q);
+        m.error ? reject(Object.assign(new Error(m.error.message), m.error)) : resolve(m.result);
+      });
+      send();
+    });
   }
 }

@@ -1,325 +1,263 @@
 // The SDK that bundle puts first in every bundle's <head>. It installs document.modelContext
-// before any app code runs, connects to the host, and publishes its API for @miniapp/sdk at
-// globalThis[Symbol.for("miniapp.sdk")].
+// before any app code runs, connects to the host, answers the host's requests, and publishes
+// its API for @miniapp/sdk at globalThis[Symbol.for("miniapp.sdk")]. The functions an app
+// calls (module.ts) are bundled with the app, so this script holds only what must run first.
 
-import { Bridge, PROTOCOL_VERSION, type Config } from "./bridge";
-import { MAX_DESCRIPTION, MAX_ERROR, MAX_ERRORS, MAX_SUMMARY, MAX_TITLE, MAX_TOOLS, announce, clamp, payload } from "./limits";
-import { execute, install, onChange, registerTool, tools, type Tool } from "./model-context";
+import { Bridge, PROTOCOL_VERSION, rpcError, type Config } from "./bridge";
+import { carry, type Carried } from "./carry";
+import { MAX_DESCRIPTION, MAX_ERROR, MAX_ERRORS, MAX_PAYLOAD, MAX_TITLE, MAX_TOOLS, announce, clamp } from "./limits";
+import { execute, install, json, onChange, registerTool, tools, type Tool } from "./model-context";
 import { toResult } from "./result";
+import { check } from "./schema";
 
 declare const __MINIAPP_CONFIG__: Config;
+/** True when the build found the app's own MCP Apps client in the bundle. */
+declare const __MINIAPP_CARRY__: boolean;
 
 const KEY = Symbol.for("miniapp.sdk");
 const g = globalThis as Record<symbol, unknown>;
 
-interface AppContext {
-  title?: string;
-  summary?: string;
-  selection?: unknown;
-  data?: unknown;
-}
+/** The name under which the SDK's extensions travel in MCP Apps' experimental capabilities. */
+const EXTENSION = "miniapp/bridge";
 
-function randomId(): string {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-}
+type Fn = (p: any) => void;
 
 function create() {
   const cfg = __MINIAPP_CONFIG__;
   const mc = install();
   const bridge = new Bridge(cfg);
   // One id per document: module state is per document by construction.
-  const documentId = randomId();
+  const documentId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (x) => (x + 256).toString(16).slice(1)).join("");
   let hostContext: Record<string, any> = {};
-  let hostInfo: unknown;
-  let hostCapabilities: unknown;
-  let getContext: (() => AppContext | Promise<AppContext>) | undefined;
+  let hostCapabilities: Record<string, any> = {};
+  let getContext: (() => any) | undefined;
   let connecting: Promise<unknown> | undefined;
-  let connected = false;
+  let carried: Carried | undefined;
+  const root = document.documentElement;
 
   // Host → app notifications, each remembered so that a late subscriber still gets the last.
   const last = new Map<string, unknown>();
-  const subs = new Map<string, Set<(p: any) => void>>();
-  function subscribe(name: string, fn: (p: any) => void): () => void {
-    let set = subs.get(name);
-    if (!set) subs.set(name, (set = new Set()));
-    set.add(fn);
-    if (last.has(name)) queueMicrotask(() => set!.has(fn) && fn(last.get(name)));
-    return () => set!.delete(fn);
+  const subs = new Map<string, Set<Fn>>();
+  function subscribe(name: string, fn: Fn): () => void {
+    const set = subs.get(name) ?? new Set();
+    subs.set(name, set.add(fn));
+    if (last.has(name)) queueMicrotask(() => set.has(fn) && fn(last.get(name)));
+    return () => set.delete(fn);
   }
   function publish(name: string, p: unknown): void {
     last.set(name, p);
-    for (const fn of subs.get(name) ?? []) {
+    for (const fn of subs.get(name) ?? [])
       try {
         fn(p);
       } catch (e) {
         console.error("[miniapp]", e);
       }
-    }
   }
 
   function applyHostContext(p: Record<string, any>): void {
+    if (!p || typeof p !== "object") return;
     hostContext = { ...hostContext, ...p };
-    const root = document.documentElement;
-    if (p.theme === "light" || p.theme === "dark") {
-      root.dataset.theme = p.theme;
-      root.style.colorScheme = p.theme;
-    }
-    const vars = p.styles?.variables;
-    if (vars && typeof vars === "object") {
-      for (const [k, v] of Object.entries(vars)) if (k.startsWith("--") && typeof v === "string") root.style.setProperty(k, v);
-    }
+    if (p.theme === "light" || p.theme === "dark") root.style.colorScheme = root.dataset.theme = p.theme;
+    for (const [k, v] of Object.entries(p.styles?.variables ?? {})) if (k.startsWith("--") && typeof v === "string") root.style.setProperty(k, v);
     publish("host-context", hostContext);
   }
 
-  bridge.on_("ui/notifications/tool-input", (p) => publish("tool-input", p));
-  bridge.on_("ui/notifications/tool-input-partial", (p) => publish("tool-input-partial", p));
-  bridge.on_("ui/notifications/tool-result", (p) => publish("tool-result", p));
-  bridge.on_("ui/notifications/tool-cancelled", (p) => publish("tool-cancelled", p));
-  bridge.on_("ui/notifications/host-context-changed", (p) => applyHostContext(p));
+  /** request sends a request once connected; it fails at once where the SDK cannot connect. */
+  const request = (method: string, params: Record<string, unknown>) => connect().then(() => bridge.request_(method, params));
+  /** supports reports whether the host listed an extension method in its ui/initialize answer. */
+  const supports = (method: string) => [].concat(hostCapabilities.experimental?.[EXTENSION]?.methods ?? []).includes(method as never);
 
-  // Host → app requests.
+  for (const n of ["tool-input", "tool-input-partial", "tool-result", "tool-cancelled"]) bridge.on_("ui/notifications/" + n, (p) => publish(n, p));
+  bridge.on_("ui/notifications/host-context-changed", applyHostContext);
   bridge.on_("ping", () => ({}));
   bridge.on_("ui/identify", () => ({ documentId }));
-  bridge.on_("ui/resource-teardown", () => {
-    publish("teardown", {});
-    return {};
+  bridge.on_("ui/resource-teardown", () => publish("teardown", {}));
+  bridge.on_("tools/list", async (p) => {
+    const list: any[] = (await carried?.appTools(p)) ?? [];
+    const names = new Set(list.map((t) => t.name));
+    for (const { name, title, description, inputSchema, annotations } of await tools(mc))
+      try {
+        // A JSON copy: a tool that cannot be sent is left out, never the whole list.
+        names.has(name) || list.push(json({ name, title: title || undefined, description: clamp(description, MAX_DESCRIPTION, "description"), inputSchema: inputSchema ?? { type: "object", properties: {} }, annotations: annotations ?? undefined }, name));
+      } catch (e) {
+        bridge.odd_(`${name} left out of tools/list: ${e}`);
+      }
+    if (list.length > MAX_TOOLS) announce("tools", `${list.length} tools; only the first ${MAX_TOOLS} are listed`);
+    return { tools: list.slice(0, MAX_TOOLS) };
   });
-  bridge.on_("tools/list", async () => {
-    let list = await tools(mc);
-    if (list.length > MAX_TOOLS) {
-      announce("tools", `${list.length} tools; only the first ${MAX_TOOLS} are listed`);
-      list = list.slice(0, MAX_TOOLS);
-    }
-    return {
-      tools: list.map((t: Tool) => {
-        const out: Record<string, unknown> = {
-          name: t.name,
-          description: clamp(t.description, MAX_DESCRIPTION, "description"),
-          inputSchema: t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : { type: "object", properties: {} },
-        };
-        if (t.annotations && typeof t.annotations === "object") out.annotations = t.annotations;
-        return out;
-      }),
-    };
-  });
-  bridge.on_("tools/call", async (p: { name?: unknown; arguments?: unknown }) => {
-    if (typeof p.name !== "string") throw Object.assign(new Error("no tool name"), { code: -32602 });
-    const known = (await tools(mc)).some((t) => t.name === p.name);
-    if (!known) throw Object.assign(new Error("unknown tool: " + p.name), { code: -32602 });
-    const args = p.arguments && typeof p.arguments === "object" ? (p.arguments as Record<string, unknown>) : {};
+  bridge.on_("tools/call", async (p, signal) => {
+    const t = (await tools(mc)).find((t) => t.name === p.name);
+    if (!t) throw rpcError(-32602, "unknown tool: " + p.name);
+    const args = p.arguments ?? {};
+    const bad = typeof args !== "object" || Array.isArray(args) ? "arguments: type object" : check(t.inputSchema, args, "arguments");
+    if (bad) throw rpcError(-32602, `invalid arguments for ${t.name}: ${bad}`);
     try {
-      return toResult(await execute(mc, p.name, args));
+      return toResult(await execute(mc, t, args, signal));
     } catch (e) {
       return { content: [{ type: "text", text: String((e as Error)?.message ?? e) }], isError: true };
     }
   });
-  bridge.on_("ui/get-context", async () => {
-    let c: AppContext = {};
-    try {
-      c = (await getContext?.()) ?? {};
-    } catch (e) {
-      console.error("[miniapp] getContext", e);
-    }
-    const out: Record<string, unknown> = {
-      title: clamp(c.title ?? document.title, MAX_TITLE, "title"),
-      summary: clamp(c.summary ?? "", MAX_SUMMARY, "summary"),
-    };
-    for (const k of ["selection", "data"] as const) {
-      const r = payload(c[k], "context " + k);
-      if (r.withheld) out[k + "Withheld"] = true;
-      else if (r.value !== undefined) out[k] = r.value;
-    }
-    return out;
+  // What the app's setContext gave (shaped by @miniapp/sdk), else the page's title.
+  bridge.on_("ui/get-context", async () => (await getContext?.()) ?? { title: clamp(document.title, MAX_TITLE, "title"), summary: "" });
+
+  const params = () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    appInfo: { name: cfg.name, version: cfg.version || "0.0.0" },
+    appCapabilities: {
+      tools: { listChanged: true },
+      availableDisplayModes: cfg.displayModes,
+      // MCP Apps' open map for extensions: our documentId, and the methods we answer
+      // beyond MCP Apps' own.
+      experimental: { [EXTENSION]: { documentId, methods: ["ui/identify", "ui/get-context"] } },
+    },
   });
+
+  /**
+   * settled resolves when the app's first render has registered its tools: after the load
+   * event, once no tool has been registered for 50 ms (React effects run after the first
+   * commit), and at most a second after load.
+   */
+  const settled = () =>
+    new Promise((done) => {
+      const start = () => {
+        let t = 0;
+        const quiet = () => {
+          clearTimeout(t);
+          t = setTimeout(done, 50) as unknown as number;
+        };
+        onChange(mc, quiet);
+        quiet();
+        setTimeout(done, 1000);
+      };
+      document.readyState === "complete" ? start() : addEventListener("load", start, { once: true });
+    });
 
   function connect(): Promise<unknown> {
     // A second connect in the same document (React StrictMode) reuses the first handshake.
     if (connecting) return connecting;
     const origins = bridge.origins_();
-    if (origins.length === 0) {
-      connecting = Promise.reject(new Error("[miniapp] not connected: " + bridge.why_));
-      connecting.catch(() => {});
-      if (bridge.why_ !== "the page is not in a frame") console.warn("[miniapp] not connected:", bridge.why_);
-      return connecting;
+    if (!origins.length) {
+      if (bridge.win_ !== window) console.warn("[miniapp] not connected:", bridge.why_);
+      return (connecting = Promise.reject(new Error("[miniapp] not connected: " + bridge.why_)));
     }
-    bridge.listen_();
-    connecting = bridge
-      .handshake_(
-        "ui/initialize",
-        {
-          protocolVersion: PROTOCOL_VERSION,
-          appInfo: { name: cfg.name, version: cfg.version || "0.0.0" },
-          appCapabilities: {
-            tools: { listChanged: true },
-            // MCP Apps' open map for extensions: our documentId, and the methods we answer
-            // beyond MCP Apps' own.
-            experimental: { "miniapp/bridge": { documentId, methods: ["ui/identify", "ui/get-context"] } },
-          },
-        },
-        origins,
-        origins.length > 1 ? 5000 : 30000,
-      )
-      .then((r: Record<string, any>) => {
-        hostInfo = r?.hostInfo;
-        hostCapabilities = r?.hostCapabilities;
-        if (r?.hostContext && typeof r.hostContext === "object") applyHostContext(r.hostContext);
-        connected = true;
-        bridge.notify_("ui/notifications/initialized", {});
-        startWatching();
-        return { hostInfo, hostCapabilities, hostContext };
-      });
-    connecting.catch((e) => console.warn("[miniapp] handshake:", e?.message ?? e));
-    return connecting;
+    return (connecting = (carried ? carried.handshake(params(), origins) : bridge.handshake_(params(), origins))
+      .then((r) => {
+        hostCapabilities = r?.hostCapabilities ?? {};
+        applyHostContext(r?.hostContext);
+        return settled();
+      })
+      .then(() => {
+        bridge.notify_("ui/notifications/initialized");
+        bridge.open_();
+        watch();
+        return { hostCapabilities, hostContext };
+      }));
   }
 
   // App → host notifications, once connected.
-  let watching = false;
-  function startWatching(): void {
-    if (watching) return;
-    watching = true;
-    // tools/list_changed, coalesced to one per frame.
-    let queued = false;
+  function watch(): void {
+    // tools/list_changed, one per burst of changes.
+    let queued = 0;
     onChange(mc, () => {
-      if (queued) return;
-      queued = true;
-      const fire = () => {
-        if (!queued) return;
-        queued = false;
-        bridge.notify_("notifications/tools/list_changed", {});
-      };
-      requestAnimationFrame(fire);
-      setTimeout(fire, 50); // rAF does not run in a hidden frame
+      queued ||= setTimeout(() => {
+        queued = 0;
+        bridge.notify_("notifications/tools/list_changed");
+      }, 16) as unknown as number;
     });
-    watchSize();
-    watchSelection();
-  }
 
-  function watchSize(): void {
-    if (typeof ResizeObserver === "undefined") return;
-    let lastW = -1, lastH = -1, excess = NaN, growing = 0, timer = 0;
+    // Sizes: measure the content, not the frame (an html box made max-content is as tall as
+    // what it holds), so that the report shrinks as the content does.
+    let lastW = 0, lastH = 0, excess = 0, growing = 0, timer = 0;
     const measure = () => {
       timer = 0;
-      const el = document.documentElement;
-      const w = Math.ceil(el.scrollWidth), h = Math.ceil(el.scrollHeight);
-      if (w === lastW && h === lastH) return;
-      // A page whose height follows the frame's (100vh plus a margin) grows each time the host
-      // resizes the frame to it: stop reporting growth that only tracks the viewport.
-      const e = h - window.innerHeight;
-      if (h > lastH && e > 0 && e === excess) {
-        if (++growing >= 3) return;
-      } else growing = 0;
+      if (carried?.app()) return; // the app's own client reports its size
+      const before = root.style.height;
+      root.style.height = "max-content";
+      const r = root.getBoundingClientRect();
+      root.style.height = before;
+      const w = Math.ceil(r.width), h = Math.ceil(r.height);
+      // A page whose height follows the frame's (100vh plus a margin) grows each time the
+      // host resizes the frame to it: stop reporting growth that only tracks the viewport.
+      const e = h - innerHeight;
+      growing = h > lastH && e > 0 && e === excess ? growing + 1 : 0;
+      if ((w === lastW && h === lastH) || growing >= 3) return;
       excess = e;
       lastW = w;
       lastH = h;
       bridge.notify_("ui/notifications/size-changed", { width: w, height: h });
     };
-    new ResizeObserver(() => {
-      if (!timer) timer = setTimeout(measure, 100) as unknown as number;
-    }).observe(document.documentElement);
+    const ro = new ResizeObserver(() => (timer ||= setTimeout(measure, 100) as unknown as number));
+    ro.observe(root);
+    ro.observe(document.body);
     measure();
-  }
 
-  function watchSelection(): void {
-    let timer = 0;
+    // The selection, to a host that lists the extension.
+    let selTimer = 0;
     document.addEventListener("selectionchange", () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const text = String(document.getSelection() ?? "");
-        const r = payload(text, "selection");
-        bridge.notify_("ui/notifications/selection-changed", r.withheld ? { withheld: true } : { text });
+      clearTimeout(selTimer);
+      selTimer = setTimeout(() => {
+        // Over the budget, the selection is withheld whole (it goes as a JSON string).
+        const text = String(getSelection());
+        if (supports("ui/notifications/selection-changed")) bridge.notify_("ui/notifications/selection-changed", text.length > MAX_PAYLOAD - 2 ? { withheld: true } : { text });
       }, 300) as unknown as number;
     });
   }
 
-  // Uncaught errors and rejections reach the host UI, a bounded number per document.
+  // Uncaught errors and rejections reach the host, a bounded number per document: as
+  // ui/notifications/error where the host lists it, else as an MCP log message.
   let errors = 0;
-  function reportError(message: unknown, stack?: unknown): void {
-    if (!connected || errors >= MAX_ERRORS) return;
-    errors++;
-    bridge.notify_("ui/notifications/error", {
-      message: clamp(message, MAX_ERROR, "error"),
-      ...(stack ? { stack: clamp(stack, MAX_ERROR, "stack") } : {}),
+  const report = (message: unknown, stack?: unknown) =>
+    errors++ < MAX_ERRORS &&
+    bridge.ready_.then(() => {
+      const p = { message: clamp(message, MAX_ERROR, "error"), stack: stack ? clamp(stack, MAX_ERROR, "stack") : undefined };
+      supports("ui/notifications/error") ? bridge.notify_("ui/notifications/error", p) : bridge.notify_("notifications/message", { level: "error", logger: "miniapp", data: p });
     });
-  }
-  window.addEventListener("error", (e) => reportError(e.message, (e.error as Error)?.stack));
-  window.addEventListener("unhandledrejection", (e) => {
-    const r = e.reason as Error;
-    reportError(r?.message ?? r, r?.stack);
-  });
+  addEventListener("error", (e) => report(e.message, e.error?.stack));
+  addEventListener("unhandledrejection", (e) => report(e.reason?.message ?? e.reason, e.reason?.stack));
 
-  function linkAllowed(url: string): boolean {
-    let u: URL;
+  const linkAllowed = (url: string) => {
     try {
-      u = new URL(url, location.href);
+      const u = new URL(url, location.href);
+      return /^https?:$/.test(u.protocol) && cfg.linkDomains.some((d) => (d.startsWith("*.") ? u.hostname.endsWith(d.slice(1)) : u.hostname === d));
     } catch {
       return false;
     }
-    if (u.protocol !== "https:" && u.protocol !== "http:") return false;
-    const host = u.hostname.toLowerCase();
-    return cfg.linkDomains.some((d) => (d.startsWith("*.") ? host.endsWith(d.slice(1)) : host === d));
-  }
-
-  async function openLink(url: string): Promise<unknown> {
+  };
+  const openLink = async (url: string | { url: string }) => {
+    if (typeof url === "object") url = url?.url;
     if (!linkAllowed(url)) throw new Error(`[miniapp] ${url}: host not in linkDomains`);
-    await connect();
-    return bridge.request_("ui/open-link", { url: new URL(url, location.href).href });
-  }
-
+    return request("ui/open-link", { url: new URL(url, location.href).href });
+  };
   // A sandboxed frame cannot navigate: links to allowed hosts go through ui/open-link.
   document.addEventListener(
     "click",
     (e) => {
-      const a = (e.target as Element | null)?.closest?.("a[href], area[href]") as HTMLAnchorElement | null;
-      if (!a || e.defaultPrevented || !linkAllowed(a.href)) return;
-      e.preventDefault();
-      openLink(a.href).catch((err) => console.warn("[miniapp] open-link:", err?.message ?? err));
+      const a = (e.target as Element)?.closest?.("a[href],area[href]") as HTMLAnchorElement;
+      if (a && !e.defaultPrevented && linkAllowed(a.href)) {
+        e.preventDefault();
+        openLink(a.href).catch((err) => console.warn("[miniapp] open-link:", err?.message));
+      }
     },
     true,
   );
 
-  let token: { token: string; expiresAt: number } | undefined;
-  let refreshing: Promise<string> | undefined;
-  let refreshTimer = 0;
-  async function getAuthToken(): Promise<string> {
-    if (!cfg.auth) throw new Error("[miniapp] getAuthToken needs the auth capability");
-    if (token && token.expiresAt - Date.now() > 60000) return token.token;
-    if (refreshing) return refreshing;
-    refreshing = (async () => {
-      await connect();
-      const r = await bridge.request_("ui/request-auth-token", {});
-      if (!r || typeof r.token !== "string") throw new Error("[miniapp] no token");
-      const exp = typeof r.expiresAt === "number" ? r.expiresAt : Date.parse(r.expiresAt) || Date.now() + 300000;
-      token = { token: r.token, expiresAt: exp };
-      // Refresh ahead of expiry: a frame can sit open for hours.
-      clearTimeout(refreshTimer);
-      refreshTimer = setTimeout(() => getAuthToken().catch(() => {}), Math.max(exp - Date.now() - 60000, 1000)) as unknown as number;
-      return r.token as string;
-    })().finally(() => (refreshing = undefined));
-    return refreshing;
-  }
+  if (__MINIAPP_CARRY__ && bridge.win_ !== window) carried = carry(bridge, (name) => mc.own.tools_.has(name), () => publish("teardown", {}));
 
-  const api = {
+  return {
     documentId,
+    config: cfg,
     connect,
+    request,
+    supports,
+    notify: (method: string, params: Record<string, unknown>) => bridge.notify_(method, params),
     openLink,
-    getAuthToken,
-    openChat: async (prompt: string) => (await connect(), bridge.request_("ui/open-chat", { prompt: clamp(prompt, MAX_SUMMARY, "prompt") })),
-    sendMessage: async (text: string) => (await connect(), bridge.request_("ui/message", { role: "user", content: [{ type: "text", text }] })),
-    updateModelContext: async (p: { content?: unknown[]; structuredContent?: Record<string, unknown> }) => (await connect(), bridge.request_("ui/update-model-context", p)),
     registerTool: (tool: Tool, options?: { signal?: AbortSignal }) => registerTool(mc, tool, options),
     setContext: (fn: typeof getContext) => void (getContext = fn),
-    onToolInput: (fn: (p: any) => void) => subscribe("tool-input", fn),
-    onToolInputPartial: (fn: (p: any) => void) => subscribe("tool-input-partial", fn),
-    onToolResult: (fn: (p: any) => void) => subscribe("tool-result", fn),
-    onToolCancelled: (fn: (p: any) => void) => subscribe("tool-cancelled", fn),
-    onHostContext: (fn: (p: any) => void) => subscribe("host-context", fn),
-    onTeardown: (fn: () => void) => subscribe("teardown", fn),
+    subscribe,
     hostContext: () => hostContext,
+    hostCapabilities: () => hostCapabilities,
     modelContextKind: mc.kind,
   };
-  return api;
 }
 
 if (!g[KEY]) {

@@ -9,42 +9,36 @@ export const MAX_PAYLOAD = 20000; // characters of JSON in context data or selec
 export const MAX_ERROR = 2000;
 export const MAX_ERRORS = 20; // error notifications per document
 
+/** WITHHELD is what payload returns for a value that cannot be sent whole. */
+export const WITHHELD = Symbol();
+
 const announced = new Set<string>();
 
 /** announce warns once per kind of cut. */
 export function announce(kind: string, detail: string): void {
-  if (announced.has(kind)) return;
-  announced.add(kind);
-  console.warn("[miniapp] " + detail);
+  announced.has(kind) || (announced.add(kind), console.warn("[miniapp] " + detail));
 }
 
 /** clamp cuts s to max characters, announcing the first cut of this kind. */
 export function clamp(s: unknown, max: number, kind: string): string {
-  const str = typeof s === "string" ? s : s == null ? "" : String(s);
-  if (str.length <= max) return str;
-  announce(kind, `${kind} cut to ${max} chars`);
+  const str = String(s ?? "");
+  if (str.length > max) announce(kind, `${kind} cut to ${max} chars`);
   return str.slice(0, max);
 }
 
 /**
- * payload returns value when its JSON fits in MAX_PAYLOAD characters, and withheld = true
- * otherwise: cutting JSON at a character count would make it invalid, so it is withheld whole.
+ * payload returns a JSON copy of value when its JSON fits in MAX_PAYLOAD characters, and
+ * WITHHELD otherwise: cutting JSON at a character count would make it invalid, so it is
+ * withheld whole.
  */
-export function payload(value: unknown, kind: string): { value?: unknown; withheld: boolean } {
-  if (value === undefined) return { withheld: false };
+export function payload(value: unknown, kind: string): unknown {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
-  } catch {
-    json = undefined;
+  } catch {}
+  if (value !== undefined && (json === undefined || json.length > MAX_PAYLOAD)) {
+    announce(kind, `${kind} withheld: not JSON, or over ${MAX_PAYLOAD} chars of it`);
+    return WITHHELD;
   }
-  if (json === undefined) {
-    announce(kind + "-invalid", kind + " withheld: not JSON");
-    return { withheld: true };
-  }
-  if (json.length > MAX_PAYLOAD) {
-    announce(kind, `${kind} withheld: ${json.length} chars of JSON > ${MAX_PAYLOAD}`);
-    return { withheld: true };
-  }
-  return { value: JSON.parse(json), withheld: false };
+  return json && JSON.parse(json);
 }

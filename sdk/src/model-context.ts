@@ -1,4 +1,5 @@
-// The document.modelContext shim (WebMCP). Three cases, as the browser may have:
+// The document.modelContext shim (WebMCP, webmachinelearning/webmcp). Three cases, as the
+// browser may have:
 //  - a native document.modelContext (or one another script installed with the WebMCP shape):
 //    used as it is, never reassigned, tools read back with getTools();
 //  - nothing: a shim with the current WebMCP shape is installed;
@@ -6,84 +7,107 @@
 
 import { announce } from "./limits";
 
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
 export interface Tool {
   name: string;
+  title?: string;
   description: string;
   inputSchema?: Record<string, unknown>;
-  annotations?: ToolAnnotations;
-  execute: (args: Record<string, unknown>, client?: unknown) => unknown;
+  annotations?: Record<string, unknown>;
+  execute: (args: Record<string, unknown>, options: { signal: AbortSignal }) => unknown;
+}
+
+/** A tool as getTools() returns it: the schema and annotations are JSON copies. */
+export interface Listed {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
 }
 
 export interface ModelContextLike extends EventTarget {
   registerTool(tool: Tool, options?: { signal?: AbortSignal }): Promise<void> | void;
-  getTools?(): Tool[] | Promise<Tool[]>;
-  executeTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
+  getTools?(): Listed[] | Promise<Listed[]>;
+  executeTool?(tool: unknown, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 
 export const BRAND = Symbol.for("miniapp.modelContext");
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-function fail(name: string, message: string): Error {
-  try {
-    return new DOMException(message, name);
-  } catch {
-    const e = new Error(message);
-    e.name = name;
-    return e;
-  }
+export function fail(name: string, message: string): Error {
+  return new DOMException(message, name);
+}
+
+/**
+ * json copies v through JSON, as the WebMCP spec stores a schema: undefined stays undefined, a
+ * value JSON cannot hold throws (TypeError).
+ */
+export function json(v: unknown, what: string): any {
+  const s = JSON.stringify(v);
+  if (s === undefined && v !== undefined) throw new TypeError(what + " is not JSON");
+  return s && JSON.parse(s);
 }
 
 /** Registry holds tools; the shim and the detached registry are both one. */
 export class Registry extends EventTarget {
-  readonly tools = new Map<string, Tool>();
+  readonly tools_ = new Map<string, Tool & Listed>();
+
+  constructor() {
+    super();
+    // The event handler attributes: ontoolchange, ontoolactivated, ontoolcancel.
+    for (const t of ["toolchange", "toolactivated", "toolcancel"])
+      this.addEventListener(t, (e) => (this as any)["on" + t]?.call(this, e));
+  }
 
   registerTool(tool: Tool, options: { signal?: AbortSignal } = {}): Promise<void> {
     try {
-      if (!tool || typeof tool !== "object") throw new TypeError("not a tool");
-      if (typeof tool.name !== "string" || !NAME.test(tool.name))
-        throw new TypeError("bad tool name: " + tool.name);
-      if (typeof tool.description !== "string" || tool.description.trim() === "")
-        throw new TypeError(tool.name + ": no description");
-      if (typeof tool.execute !== "function") throw new TypeError(tool.name + ": no execute");
-      if (this.tools.has(tool.name)) throw fail("InvalidStateError", tool.name + " is registered");
+      // The order of the checks is the spec's (registerTool's method steps).
+      if (typeof tool?.execute !== "function") throw new TypeError("a tool needs execute");
+      const { name, description } = tool;
+      if (this.tools_.has(name)) throw fail("InvalidStateError", name + " is registered");
+      if (typeof name != "string" || !NAME.test(name)) throw fail("InvalidStateError", "bad tool name: " + name);
+      if (typeof description !== "string" || !description) throw fail("InvalidStateError", name + ": no description");
+      const def = { ...tool, inputSchema: json(tool.inputSchema, name), annotations: json(tool.annotations, name) };
+      const signal = options.signal;
+      if (signal?.aborted) throw signal.reason;
+      this.tools_.set(name, def);
+      signal?.addEventListener("abort", () => this.tools_.get(name) === def && this.tools_.delete(name) && this.fire_("toolchange"), { once: true });
+      this.fire_("toolchange");
+      return Promise.resolve();
     } catch (e) {
       return Promise.reject(e);
     }
-    const signal = options.signal;
-    if (signal?.aborted) return Promise.resolve();
-    this.tools.set(tool.name, tool);
-    signal?.addEventListener("abort", () => this.unregisterTool(tool.name, tool), { once: true });
-    this.changed();
-    return Promise.resolve();
   }
 
-  unregisterTool(name: string, only?: Tool): void {
-    const t = this.tools.get(name);
-    if (!t || (only && t !== only)) return;
-    this.tools.delete(name);
-    this.changed();
+  /** getTools lists the tools, sorted by name as the spec's getTools() does. */
+  async getTools(): Promise<Listed[]> {
+    return [...this.tools_.values()]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map(({ name, title, description, inputSchema, annotations }) => ({ name, title: title ?? "", description, inputSchema, annotations, origin: location.origin, window }));
   }
 
-  getTools(): Tool[] {
-    return [...this.tools.values()];
+  /**
+   * executeTool runs a tool and resolves with its result as JSON text, as the spec's
+   * executeTool() does. It takes the tool as getTools() listed it, or (kept for the earlier
+   * WebMCP drafts) its name.
+   */
+  async executeTool(tool: { name: string } | string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<string | null> {
+    const v = await this.run_(typeof tool === "string" ? tool : tool?.name, args, options.signal ?? new AbortController().signal);
+    return JSON.stringify(v) ?? null;
   }
 
-  async executeTool(name: string, args: Record<string, unknown>): Promise<unknown> {
-    const t = this.tools.get(name);
+  /** run_ runs a tool's execute with args and signal, firing toolactivated and, on abort, toolcancel. */
+  async run_(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const t = this.tools_.get(name);
     if (!t) throw fail("NotFoundError", `no tool named ${name}`);
-    return t.execute(args ?? {});
+    if (signal.aborted) throw signal.reason;
+    this.fire_("toolactivated", name);
+    signal.addEventListener("abort", () => this.fire_("toolcancel", name), { once: true });
+    return t.execute(args, { signal });
   }
 
-  private changed(): void {
-    this.dispatchEvent(new Event("toolchange"));
+  fire_(type: string, toolName?: string): void {
+    this.dispatchEvent(Object.assign(new Event(type), toolName ? { toolName } : {}));
   }
 }
 
@@ -91,87 +115,68 @@ export type Kind = "native" | "shim" | "detached";
 
 export interface Context {
   kind: Kind;
-  /** The object at document.modelContext when it is native or ours. */
+  /** The object at document.modelContext when it is native. */
   native?: ModelContextLike;
   /** Our registry: the shim itself, or the detached registry beside native or foreign. */
   own: Registry;
 }
 
-function isModelContext(v: unknown): v is ModelContextLike {
-  return !!v && typeof v === "object" && typeof (v as ModelContextLike).registerTool === "function";
-}
-
-/** install finds or installs document.modelContext, once per document. */
+/** install finds or installs document.modelContext; the SDK calls it once per document. */
 export function install(): Context {
   const doc = document as Document & { modelContext?: unknown };
-  const g = globalThis as Record<symbol, Context | undefined>;
-  const key = Symbol.for("miniapp.modelContext.install");
-  if (g[key]) return g[key]!;
-  let ctx: Context;
+  const v = doc.modelContext as (ModelContextLike & Record<symbol, unknown>) | undefined;
   if (!("modelContext" in doc)) {
     const shim = new Registry();
     (shim as unknown as Record<symbol, boolean>)[BRAND] = true;
     Object.defineProperty(doc, "modelContext", { value: shim, configurable: true, enumerable: true });
-    ctx = { kind: "shim", native: shim, own: shim };
-  } else {
-    const v = doc.modelContext;
-    if (isModelContext(v) && (v as unknown as Record<symbol, boolean>)[BRAND]) {
-      ctx = { kind: "shim", native: v, own: v as unknown as Registry };
-    } else if (isModelContext(v)) {
-      ctx = { kind: "native", native: v, own: new Registry() };
-    } else {
-      announce("foreign", "document.modelContext belongs to another script: left alone; tools use a detached registry");
-      ctx = { kind: "detached", own: new Registry() };
-    }
+    return { kind: "shim", own: shim };
   }
-  g[key] = ctx;
-  return ctx;
+  if (typeof v?.registerTool === "function") return v[BRAND] ? { kind: "shim", own: v as unknown as Registry } : { kind: "native", native: v, own: new Registry() };
+  announce("foreign", "document.modelContext belongs to another script: left alone");
+  return { kind: "detached", own: new Registry() };
 }
 
 /**
- * registerTool registers through native when there is one; a tool native refuses (a
- * cross-origin frame without allow="tools" rejects with NotAllowedError) stays in our own
- * registry, so that it still reaches the host.
+ * registerTool registers through native when there is one; a tool native refuses for another
+ * reason than the tool itself (a cross-origin frame without allow="tools" rejects with
+ * NotAllowedError) stays in our own registry, so that it still reaches the host.
  */
 export async function registerTool(ctx: Context, tool: Tool, options: { signal?: AbortSignal } = {}): Promise<void> {
-  if (ctx.kind !== "native" || !ctx.native) return ctx.own.registerTool(tool, options);
+  if (!ctx.native) return ctx.own.registerTool(tool, options);
   try {
     await ctx.native.registerTool(tool, options);
     // A native without getTools cannot read tools back: mirror them.
     if (typeof ctx.native.getTools !== "function") await ctx.own.registerTool(tool, options);
   } catch (e) {
-    if ((e as Error)?.name === "InvalidStateError" || e instanceof TypeError) throw e;
+    if (["InvalidStateError", "TypeError", "AbortError"].includes((e as Error)?.name) || options.signal?.aborted) throw e;
     await ctx.own.registerTool(tool, options);
   }
 }
 
 /** tools returns every tool the host can call: native's, then ours, by name once. */
-export async function tools(ctx: Context): Promise<Tool[]> {
-  const out = new Map<string, Tool>();
-  if (ctx.kind === "native" && typeof ctx.native?.getTools === "function") {
+export async function tools(ctx: Context): Promise<Listed[]> {
+  const out = new Map<string, Listed>();
+  if (typeof ctx.native?.getTools === "function") {
     try {
       for (const t of (await ctx.native.getTools()) ?? []) if (t && typeof t.name === "string") out.set(t.name, t);
     } catch {
       // A native that fails to list keeps the tools we hold.
     }
   }
-  for (const t of ctx.own.getTools()) if (!out.has(t.name)) out.set(t.name, t);
+  for (const t of await ctx.own.getTools()) if (!out.has(t.name)) out.set(t.name, t);
   return [...out.values()];
 }
 
-/** execute runs a tool: ours first, then native's executeTool. */
-export async function execute(ctx: Context, name: string, args: Record<string, unknown>): Promise<unknown> {
-  if (ctx.own.tools.has(name)) return ctx.own.executeTool(name, args);
-  if (ctx.kind === "native" && ctx.native) {
-    if (typeof ctx.native.executeTool === "function") return ctx.native.executeTool(name, args);
-    const t = (await tools(ctx)).find((t) => t.name === name);
-    if (t && typeof t.execute === "function") return t.execute(args);
-  }
-  throw fail("NotFoundError", `no tool named ${name}`);
+/** execute runs a tool listed by tools(): ours directly, native's through its executeTool (JSON text back). */
+export async function execute(ctx: Context, t: Listed, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  if (ctx.own.tools_.has(t.name)) return ctx.own.run_(t.name, args, signal);
+  if (typeof ctx.native?.executeTool !== "function") throw fail("NotFoundError", `no tool named ${t.name}`);
+  const r = await ctx.native.executeTool(t, args, { signal });
+  return typeof r === "string" ? JSON.parse(r) : r ?? undefined;
 }
 
 /** onChange calls fn whenever either registry moves. */
 export function onChange(ctx: Context, fn: () => void): void {
   ctx.own.addEventListener("toolchange", fn);
-  if (ctx.native && ctx.native !== (ctx.own as unknown)) ctx.native.addEventListener?.("toolchange", fn);
+  ctx.native?.addEventListener?.("toolchange", fn);
 }

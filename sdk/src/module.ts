@@ -1,22 +1,117 @@
-// What `import … from "@miniapp/sdk"` resolves to in a build: the SDK already in the page,
-// never a second copy.
+// What `import … from "@miniapp/sdk"` resolves to in a build: the SDK already in the page, never
+// a second copy. The functions an app calls are written here, on the page SDK's request(), so
+// that a bundle carries only those its app imports (esbuild drops the rest).
+import { MAX_SUMMARY, MAX_TITLE, WITHHELD, clamp, payload } from "./limits";
+
 const sdk = (globalThis as any)[Symbol.for("miniapp.sdk")];
 if (!sdk) throw new Error("@miniapp/sdk: the SDK is not in the page; build the app with bundle build");
 
-export const connect = sdk.connect;
-export const openLink = sdk.openLink;
-export const openChat = sdk.openChat;
-export const sendMessage = sdk.sendMessage;
-export const updateModelContext = sdk.updateModelContext;
-export const getAuthToken = sdk.getAuthToken;
+export interface AppContext {
+  title?: string;
+  summary?: string;
+  selection?: unknown;
+  data?: unknown;
+}
+
+/**
+ * setContext sets the function the host's ui/get-context calls. Its answer is shaped to the
+ * host's budget: title clamped to 200 characters, summary to 2,000, selection and data over
+ * 20,000 characters of JSON withheld whole and flagged selectionWithheld / dataWithheld.
+ */
+export function setContext(getContext: () => AppContext | Promise<AppContext>): void {
+  sdk.setContext(async () => {
+    let c: AppContext = {};
+    try {
+      c = (await getContext()) ?? {};
+    } catch (e) {
+      console.error("[miniapp] getContext", e);
+    }
+    const out: Record<string, unknown> = { title: clamp(c.title ?? document.title, MAX_TITLE, "title"), summary: clamp(c.summary, MAX_SUMMARY, "summary") };
+    for (const k of ["selection", "data"] as const) {
+      const v = payload(c[k], "context " + k);
+      if (v === WITHHELD) out[k + "Withheld"] = true;
+      else if (v !== undefined) out[k] = v;
+    }
+    return out;
+  });
+}
+
+/** extension sends a request outside MCP Apps: only to a host that listed it, else a clear error. */
+async function extension(method: string, params: Record<string, unknown>): Promise<any> {
+  await sdk.connect();
+  if (!sdk.supports(method)) throw new Error(`[miniapp] the host does not support ${method} (it is not in hostCapabilities.experimental["miniapp/bridge"].methods)`);
+  return sdk.request(method, params);
+}
+
+export const connect: () => Promise<unknown> = sdk.connect;
+export const openLink: (url: string | { url: string }) => Promise<unknown> = sdk.openLink;
 export const registerTool = sdk.registerTool;
-export const setContext = sdk.setContext;
-export const onToolInput = sdk.onToolInput;
-export const onToolInputPartial = sdk.onToolInputPartial;
-export const onToolResult = sdk.onToolResult;
-export const onToolCancelled = sdk.onToolCancelled;
-export const onHostContext = sdk.onHostContext;
-export const onTeardown = sdk.onTeardown;
-export const hostContext = sdk.hostContext;
+export const hostContext: () => Record<string, unknown> = sdk.hostContext;
+export const hostCapabilities: () => Record<string, unknown> = sdk.hostCapabilities;
 export const documentId: string = sdk.documentId;
+
+export function sendMessage(text: string): Promise<unknown> {
+  return sdk.request("ui/message", { role: "user", content: [{ type: "text", text }] });
+}
+export function updateModelContext(context: { content?: unknown[]; structuredContent?: Record<string, unknown> }): Promise<unknown> {
+  return sdk.request("ui/update-model-context", context);
+}
+/** callServerTool calls a tool of the app's MCP server, through the host (MCP's tools/call). */
+export function callServerTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> {
+  return sdk.request("tools/call", params);
+}
+/** readServerResource reads a resource of the app's MCP server, through the host (MCP's resources/read). */
+export function readServerResource(params: { uri: string }): Promise<any> {
+  return sdk.request("resources/read", params);
+}
+/** sendLog sends a log message to the host (MCP's notifications/message). */
+export async function sendLog(params: { level: string; data: unknown; logger?: string }): Promise<void> {
+  await sdk.connect();
+  sdk.notify("notifications/message", params);
+}
+/**
+ * requestDisplayMode asks the host for a display mode, which must be in the manifest's
+ * displayModes and in the host context's availableDisplayModes; it resolves with the mode the
+ * host set, which may differ.
+ */
+export async function requestDisplayMode(params: { mode: "inline" | "fullscreen" | "pip" }): Promise<{ mode: string }> {
+  const mode = params?.mode;
+  await sdk.connect();
+  const host = sdk.hostContext().availableDisplayModes;
+  if (!sdk.config.displayModes.includes(mode)) throw new Error(`[miniapp] display mode ${mode} is not in the manifest's displayModes (${sdk.config.displayModes})`);
+  if (Array.isArray(host) && !host.includes(mode)) throw new Error(`[miniapp] the host does not offer display mode ${mode} (it offers ${host})`);
+  return sdk.request("ui/request-display-mode", { mode });
+}
+/** openChat asks the host to open its chat seeded with prompt (an extension the host must list). */
+export function openChat(prompt: string): Promise<unknown> {
+  return extension("ui/open-chat", { prompt: String(prompt).slice(0, 2000) });
+}
+
+// A token is reused until a minute before it expires; one request at a time.
+let token: { token: string; expiresAt: number } | undefined;
+let refreshing: Promise<string> | undefined;
+/** getAuthToken asks the host for a short-lived token; it needs the manifest's auth capability. */
+export async function getAuthToken(): Promise<string> {
+  if (!sdk.config.auth) throw new Error("[miniapp] getAuthToken needs the auth capability in the manifest");
+  if (token && token.expiresAt - Date.now() > 60000) return token.token;
+  return (refreshing ??= extension("ui/request-auth-token", {})
+    .then((r) => {
+      if (typeof r?.token !== "string") throw new Error("[miniapp] the host sent no token");
+      token = { token: r.token, expiresAt: typeof r.expiresAt === "number" ? r.expiresAt : Date.parse(r.expiresAt) || Date.now() + 300000 };
+      return r.token;
+    })
+    .finally(() => (refreshing = undefined)));
+}
+
+const on =
+  (name: string) =>
+  (fn: (p: any) => void): (() => void) =>
+    sdk.subscribe(name, fn);
+export const onToolInput = /* @__PURE__ */ on("tool-input");
+export const onToolInputPartial = /* @__PURE__ */ on("tool-input-partial");
+export const onToolResult = /* @__PURE__ */ on("tool-result");
+export const onToolCancelled = /* @__PURE__ */ on("tool-cancelled");
+export const onHostContext = /* @__PURE__ */ on("host-context");
+export const onTeardown = /* @__PURE__ */ on("teardown");
+
 export default sdk;

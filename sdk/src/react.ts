@@ -1,15 +1,14 @@
 // What `import { useMiniApp } from "@miniapp/sdk/react"` resolves to in a build. React comes
 // from the app's own node_modules; the SDK is the one already in the page.
 import { useEffect, useMemo, useRef, useState } from "react";
-
-const sdk = (globalThis as any)[Symbol.for("miniapp.sdk")];
+import sdk, { getAuthToken, onHostContext, openChat, sendMessage, setContext } from "@miniapp/sdk";
 
 export interface ReactTool {
   name: string;
   description: string;
   inputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
-  execute: (args: any) => unknown;
+  execute: (args: any, options: { signal: AbortSignal }) => unknown;
 }
 
 export interface MiniAppOptions {
@@ -38,32 +37,32 @@ export function useMiniApp(tools: ReactTool[], options: MiniAppOptions = {}) {
             description: t.description,
             inputSchema: t.inputSchema,
             annotations: t.annotations,
-            execute: (args: any) => {
+            execute: (args: any, options: { signal: AbortSignal }) => {
               const cur = latest.current.tools.find((x) => x.name === name);
               if (!cur) throw new Error(`tool ${name} is gone`);
-              return cur.execute(args);
+              return cur.execute(args, options);
             },
           },
           { signal: ac.signal },
         )
-        .catch((e: Error) => console.error(`[miniapp] registerTool ${name}:`, e.message));
+        .catch((e: Error) => ac.signal.aborted || console.error(`[miniapp] registerTool ${name}:`, e.message));
     }
     return () => ac.abort();
   }, [shape]);
 
   useEffect(() => {
-    sdk.setContext(() => latest.current.options.getContext?.() ?? {});
+    setContext(() => latest.current.options.getContext?.() ?? {});
     sdk.connect().catch(() => {});
-    return sdk.onHostContext((c: unknown) => setHostContext({ ...(c as object) }));
+    return onHostContext((c: unknown) => setHostContext({ ...(c as object) }));
   }, []);
 
   return useMemo(
     () => ({
       hostContext,
       openLink: sdk.openLink,
-      openChat: sdk.openChat,
-      sendMessage: sdk.sendMessage,
-      getAuthToken: sdk.getAuthToken,
+      openChat,
+      sendMessage,
+      getAuthToken,
       documentId: sdk.documentId as string,
     }),
     [hostContext],

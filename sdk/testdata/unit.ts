@@ -1,5 +1,6 @@
 // Unit tests of the SDK's pure parts, run in Chromium by TestPureParts.
-import { clamp, payload, MAX_PAYLOAD } from "../src/limits";
+import { clamp, payload, MAX_PAYLOAD, WITHHELD } from "../src/limits";
+import { check as checkArgs } from "../src/schema";
 import { isMessage, originMatches } from "../src/bridge";
 import { Registry } from "../src/model-context";
 import { toResult } from "../src/result";
@@ -24,12 +25,13 @@ async function rejects(p: Promise<unknown>, errName: string): Promise<boolean> {
   check("clamp stringifies", clamp(42, 5, "t") === "42" && clamp(undefined, 5, "t") === "");
 
   // payload: JSON over the limit is withheld whole, never cut
-  check("payload passes small JSON", JSON.stringify(payload({ a: 1 }, "p")) === JSON.stringify({ value: { a: 1 }, withheld: false }));
-  check("payload withholds large JSON", payload({ s: "x".repeat(MAX_PAYLOAD) }, "p").withheld === true);
-  check("payload withholds what is not JSON", payload(BigInt(1), "p").withheld === true);
+  check("payload passes small JSON", JSON.stringify(payload({ a: 1 }, "p")) === JSON.stringify({ a: 1 }));
+  check("payload passes undefined", payload(undefined, "p") === undefined && payload(0, "p") === 0 && payload("", "p") === "");
+  check("payload withholds large JSON", payload({ s: "x".repeat(MAX_PAYLOAD) }, "p") === WITHHELD);
+  check("payload withholds what is not JSON", payload(BigInt(1), "p") === WITHHELD && payload(() => 1, "p") === WITHHELD);
   const cyclic: any = {};
   cyclic.self = cyclic;
-  check("payload withholds cycles", payload(cyclic, "p").withheld === true);
+  check("payload withholds cycles", payload(cyclic, "p") === WITHHELD);
 
   // originMatches
   check("origin exact", originMatches("https://a.example", "https://a.example"));
@@ -56,29 +58,85 @@ async function rejects(p: Promise<unknown>, errName: string): Promise<boolean> {
   check("bad error shape", !isMessage({ jsonrpc: "2.0", id: 1, error: "boom" }));
   check("overlong method", !isMessage({ jsonrpc: "2.0", method: "m".repeat(201) }));
   check("NaN id", !isMessage({ jsonrpc: "2.0", id: NaN, result: {} }));
+  check("null params", !isMessage({ jsonrpc: "2.0", method: "x", params: null }));
+  check("request id object", !isMessage({ jsonrpc: "2.0", id: {}, method: "x" }));
+  check("error code not a number", !isMessage({ jsonrpc: "2.0", id: 1, error: { code: "1", message: "m" } }));
 
-  // Registry: the WebMCP shape
+  // Registry: the WebMCP shape (webmachinelearning/webmcp, registerTool's method steps)
   const r = new Registry();
-  let changes = 0;
+  let changes = 0, handler = 0;
   r.addEventListener("toolchange", () => changes++);
-  const tool = { name: "a.b-c_1", description: "d", execute: () => "x" };
+  (r as any).ontoolchange = () => handler++;
+  const tool = { name: "a.b-c_1", description: "d", execute: (args: any, opts: any) => (opts?.signal instanceof AbortSignal ? "x" : "no signal") };
   await r.registerTool(tool);
-  check("register ok", r.getTools().length === 1 && changes === 1);
+  check("register ok", (await r.getTools()).length === 1 && changes === 1 && handler === 1, [changes, handler]);
+  check("getTools has the spec's fields", JSON.stringify(Object.keys((await r.getTools())[0]).sort()) === JSON.stringify(["annotations", "description", "inputSchema", "name", "origin", "title", "window"]));
   check("duplicate rejects InvalidStateError", await rejects(r.registerTool(tool), "InvalidStateError"));
-  check("bad name rejects TypeError", await rejects(r.registerTool({ ...tool, name: "has space" }), "TypeError"));
-  check("long name rejects", await rejects(r.registerTool({ ...tool, name: "n".repeat(129) }), "TypeError"));
-  check("empty description rejects", await rejects(r.registerTool({ ...tool, name: "e", description: " " }), "TypeError"));
-  check("no execute rejects", await rejects(r.registerTool({ name: "f", description: "d" } as any), "TypeError"));
+  check("bad name rejects InvalidStateError", await rejects(r.registerTool({ ...tool, name: "has space" }), "InvalidStateError"));
+  check("long name rejects", await rejects(r.registerTool({ ...tool, name: "n".repeat(129) }), "InvalidStateError"));
+  check("no name rejects", await rejects(r.registerTool({ ...tool, name: undefined } as any), "InvalidStateError"));
+  check("empty description rejects", await rejects(r.registerTool({ ...tool, name: "e", description: "" }), "InvalidStateError"));
+  check("no execute rejects TypeError", await rejects(r.registerTool({ name: "f", description: "d" } as any), "TypeError"));
+  const circular: any = { type: "object" };
+  circular.self = circular;
+  check("a schema JSON cannot hold rejects TypeError", await rejects(r.registerTool({ ...tool, name: "c", inputSchema: circular }), "TypeError"));
+  check("a schema that is undefined as JSON rejects TypeError", await rejects(r.registerTool({ ...tool, name: "c2", inputSchema: { toJSON: () => undefined } as any }), "TypeError"));
+  await r.registerTool({ ...tool, name: "fn_in_schema", inputSchema: { type: "object", default: () => 1 } as any });
+  check("a function in a schema is dropped, as JSON does", JSON.stringify((await r.getTools()).find((t) => t.name === "fn_in_schema")?.inputSchema) === '{"type":"object"}');
   const ac = new AbortController();
   await r.registerTool({ ...tool, name: "gone" }, { signal: ac.signal });
   ac.abort();
-  check("abort unregisters", !r.getTools().some((t) => t.name === "gone"));
+  check("abort unregisters", !(await r.getTools()).some((t) => t.name === "gone"));
   const aborted = new AbortController();
-  aborted.abort();
-  await r.registerTool({ ...tool, name: "never" }, { signal: aborted.signal });
-  check("an aborted signal registers nothing", !r.getTools().some((t) => t.name === "never"));
-  check("executeTool runs", (await r.executeTool("a.b-c_1", {})) === "x");
+  aborted.abort("why");
+  let reason: unknown;
+  await r.registerTool({ ...tool, name: "never" }, { signal: aborted.signal }).catch((e) => (reason = e));
+  check("an aborted signal rejects with its reason and registers nothing", reason === "why" && !(await r.getTools()).some((t) => t.name === "never"), reason);
+  check("executeTool gives JSON text and passes a signal", (await r.executeTool("a.b-c_1", {})) === '"x"');
+  check("executeTool takes a listed tool", (await r.executeTool((await r.getTools())[0], {})) === '"x"');
   check("executeTool unknown rejects", await rejects(r.executeTool("zzz", {}), "NotFoundError"));
+  const cancel = new AbortController();
+  let cancelled = "";
+  r.addEventListener("toolcancel", (e: any) => (cancelled = e.toolName));
+  await r.registerTool({ name: "slow", description: "d", execute: (_: any, o: any) => new Promise((_, rej) => o.signal.addEventListener("abort", () => rej(o.signal.reason))) });
+  const slow = r.executeTool("slow", {}, { signal: cancel.signal });
+  cancel.abort("stop");
+  check("abort reaches execute's signal and fires toolcancel", (await slow.catch((e) => e)) === "stop" && cancelled === "slow");
+
+  // Arguments against inputSchema
+  const schema = {
+    type: "object",
+    required: ["name", "qty"],
+    additionalProperties: false,
+    properties: {
+      name: { type: "string", minLength: 1, maxLength: 3 },
+      qty: { type: "integer", minimum: 1, maximum: 9 },
+      kind: { enum: ["a", "b"] },
+      tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+      ratio: { type: ["number", "null"], exclusiveMaximum: 1 },
+    },
+  };
+  const ok = { name: "abc", qty: 2, kind: "a", tags: ["x"], ratio: null };
+  check("valid arguments pass", checkArgs(schema, ok, "arguments") === "", checkArgs(schema, ok, "arguments"));
+  for (const [what, args, want] of [
+    ["missing required", { name: "a" }, 'arguments: required ["name","qty"]'],
+    ["wrong type", { ...ok, qty: 1.5 }, 'arguments.qty: type "integer"'],
+    ["below minimum", { ...ok, qty: 0 }, "arguments.qty: minimum 1"],
+    ["over maximum", { ...ok, qty: 10 }, "arguments.qty: maximum 9"],
+    ["too long (code points)", { ...ok, name: "abcd" }, "arguments.name: maxLength 3"],
+    ["emoji counted as one", { ...ok, name: "😀😀😀" }, ""],
+    ["not in enum", { ...ok, kind: "c" }, 'arguments.kind: enum ["a","b"]'],
+    ["bad item", { ...ok, tags: ["x", 1] }, 'arguments.tags[1]: type "string"'],
+    ["too many items", { ...ok, tags: ["x", "y", "z"] }, "arguments.tags: maxItems 2"],
+    ["extra property", { ...ok, extra: 1 }, 'arguments: property "extra" is not allowed'],
+    ["exclusive maximum", { ...ok, ratio: 1 }, "arguments.ratio: exclusiveMaximum 1"],
+    ["number as string is not a number", { ...ok, qty: "2" }, 'arguments.qty: type "integer"'],
+  ] as [string, unknown, string][])
+    check("arguments " + what, checkArgs(schema, args, "arguments") === want, checkArgs(schema, args, "arguments"));
+  const proto = JSON.parse('{"name":"ab","qty":1,"__proto__":{"polluted":1}}');
+  check("__proto__ is a property like any other, and nothing is polluted", checkArgs(schema, proto, "arguments") === 'arguments: property "__proto__" is not allowed' && ({} as any).polluted === undefined);
+  check("__proto__ in properties is not looked up on Object.prototype", checkArgs({ type: "object", properties: {} }, JSON.parse('{"__proto__":1}'), "a") === "");
+  check("no schema accepts anything", checkArgs(undefined, { any: 1 }, "a") === "");
 
   // toResult
   check("string → text", JSON.stringify(toResult("hi")) === JSON.stringify({ content: [{ type: "text", text: "hi" }] }));

@@ -1,8 +1,16 @@
 // A host built on the official MCP Apps host SDK: AppBridge, with a transport that pins the
 // frame's origin both ways (the SDK's own PostMessageTransport posts with "*").
+//
+// ?app=URL frames the app directly. With ?proxy=URL it takes basic-host's layout instead: the
+// frame is a sandbox proxy on another origin, which announces itself with
+// ui/notifications/sandbox-proxy-ready, receives the app's HTML (fetched from ?src=PATH on this
+// origin) in ui/notifications/sandbox-resource-ready, and relays every other message.
 import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 
-type Msg = Record<string, unknown>;
+type Msg = Record<string, any>;
+const w = window as any;
+w.received = [] as Msg[];
+w.logs = [] as unknown[];
 
 class PinnedTransport {
   onmessage?: (m: Msg) => void;
@@ -10,10 +18,13 @@ class PinnedTransport {
   onerror?: (e: Error) => void;
   private listener = (e: MessageEvent) => {
     if (e.source !== this.win || e.origin !== this.origin) return;
-    (window as any).received.push(e.data);
+    w.received.push(e.data);
     this.onmessage?.(e.data);
   };
-  constructor(private win: Window, private origin: string) {}
+  constructor(
+    private win: Window,
+    private origin: string,
+  ) {}
   async start() {
     window.addEventListener("message", this.listener);
   }
@@ -26,19 +37,40 @@ class PinnedTransport {
   }
 }
 
-const appURL = new URL(new URLSearchParams(location.search).get("app")!);
+const q = new URLSearchParams(location.search);
+const proxy = q.get("proxy");
+const frameURL = new URL(proxy ?? q.get("app")!);
 const frame = document.createElement("iframe");
-frame.src = appURL.href;
-(window as any).received = [];
+frame.src = frameURL.href;
+w.appendedAt = performance.now();
 document.body.append(frame);
 
-const bridge = new AppBridge(null, { name: "ext-host", version: "1.0.0" }, { openLinks: {} }, { hostContext: { theme: "light" } });
+const bridge = new AppBridge(
+  null,
+  { name: "ext-host", version: "1.0.0" },
+  { openLinks: {}, serverTools: {}, logging: {} },
+  { hostContext: { theme: "light", availableDisplayModes: ["inline", "fullscreen"] } },
+);
 let resolveReady: () => void;
 const ready = new Promise<void>((r) => (resolveReady = r));
-bridge.oninitialized = () => resolveReady();
-bridge.connect(new PinnedTransport(frame.contentWindow!, appURL.origin) as any);
+// As a host that lists tools the moment the app says it is initialized (AppBridge does not act
+// on tools/list_changed).
+bridge.oninitialized = async () => {
+  w.initializedMs = performance.now() - w.appendedAt;
+  w.toolsAtInit = (await bridge.listTools({})).tools.map((t: { name: string }) => t.name);
+  resolveReady();
+};
+bridge.oncalltool = async (params) => ({ content: [{ type: "text", text: `server ${params.name} at 12:00` }] });
+bridge.onloggingmessage = (params) => w.logs.push(params.data);
+if (proxy) {
+  bridge.onsandboxready = async () => {
+    const html = await (await fetch(q.get("src")!)).text();
+    await bridge.sendSandboxResourceReady({ html });
+  };
+}
+bridge.connect(new PinnedTransport(frame.contentWindow!, frameURL.origin) as any);
 
-(window as any).ext = {
+w.ext = {
   ready,
   appInfo: () => bridge.getAppVersion(),
   appCapabilities: () => bridge.getAppCapabilities(),
@@ -47,4 +79,5 @@ bridge.connect(new PinnedTransport(frame.contentWindow!, appURL.origin) as any);
   sendToolInput: (args: Record<string, unknown>) => bridge.sendToolInput({ arguments: args }),
   sendToolResult: (text: string) => bridge.sendToolResult({ content: [{ type: "text", text }] }),
   sendHostContext: (theme: "light" | "dark") => bridge.sendHostContextChange({ theme }),
+  count: (method: string) => w.received.filter((m: Msg) => m.method === method).length,
 };

@@ -117,3 +117,58 @@ registerTool({
     return "filled";
   },
 });
+
+// Tools for the SDK's newer rows: cancellation, argument checks, shrinking, the server and
+// display-mode requests, the extensions a spec host does not list, and prototype pollution.
+import { callServerTool, openChat, readServerResource, requestDisplayMode, sendLog, sendMessage } from "@miniapp/sdk";
+let cancelledWith: unknown = "not yet";
+registerTool({
+  name: "slow",
+  description: "Wait until the host cancels the call.",
+  execute: (_args, { signal }) =>
+    new Promise((_, reject) =>
+      signal.addEventListener("abort", () => {
+        cancelledWith = signal.reason ?? "aborted";
+        reject(signal.reason);
+      }),
+    ),
+});
+registerTool({ name: "cancelled", description: "What the slow tool's signal said.", execute: () => String(cancelledWith) });
+registerTool({
+  name: "order",
+  description: "Order an item.",
+  inputSchema: {
+    type: "object",
+    required: ["item", "qty"],
+    additionalProperties: false,
+    properties: { item: { type: "string", minLength: 1 }, qty: { type: "integer", minimum: 1, maximum: 5 }, rush: { type: "boolean" } },
+  },
+  execute: (args) => `ordered ${args.qty} ${args.item}`,
+});
+registerTool({
+  name: "shrink",
+  description: "Make the page short again.",
+  execute: () => {
+    document.getElementById("root")!.style.height = "40px";
+    document.body.style.minHeight = "";
+    return "shrunk";
+  },
+});
+registerTool({ name: "polluted", description: "Whether Object.prototype was polluted.", execute: () => String(({} as any).polluted) });
+registerTool({
+  name: "ask_host",
+  description: "Call the server through the host, read a resource, log, ask for fullscreen and for the chat.",
+  execute: async () => {
+    const out: Record<string, unknown> = {};
+    const settle = async (k: string, p: Promise<unknown>) => (out[k] = await p.then((v) => v, (e: Error) => "refused: " + e.message));
+    await settle("tool", callServerTool({ name: "get_time", arguments: { tz: "UTC" } }));
+    await settle("resource", readServerResource({ uri: "ui://probe/data" }));
+    await settle("log", sendLog({ level: "info", data: "hello from the app" }).then(() => "sent"));
+    await settle("fullscreen", requestDisplayMode({ mode: "fullscreen" }));
+    await settle("pip", requestDisplayMode({ mode: "pip" }));
+    await settle("chat", openChat("Summarise the orders"));
+    return out;
+  },
+});
+// Requests made before the handshake wait for it, then go out.
+sendMessage("sent before the handshake").catch(() => {});
