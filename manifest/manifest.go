@@ -32,8 +32,13 @@ type Manifest struct {
 	LinkDomains    []string     `json:"linkDomains"`
 	Hosts          []string     `json:"hosts"`
 	DisplayModes   []string     `json:"displayModes"`
-	MaxKB          int          `json:"maxKB"`
-	Build          Build        `json:"build"`
+	// Wasm lets the page compile WebAssembly (the policy's 'wasm-unsafe-eval'); .wasm imports
+	// are inlined.
+	Wasm bool `json:"wasm"`
+	// Eval lets the page run eval and new Function (the policy's 'unsafe-eval').
+	Eval  bool  `json:"eval"`
+	MaxKB int   `json:"maxKB"`
+	Build Build `json:"build"`
 
 	// File is the manifest's file name as it appears in messages (miniapp.toml or
 	// manifest.json, joined to the folder the caller named).

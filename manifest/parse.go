@@ -90,7 +90,7 @@ func (v *validator) errKey(p, msg, note string) {
 }
 
 var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
-	"allowedDomains", "linkDomains", "hosts", "displayModes", "maxKB", "build"}
+	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "maxKB", "build"}
 var buildFields = []string{"target", "define", "loader", "alias", "publicDir"}
 
 var (
@@ -159,6 +159,8 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	if _, ok := raw["displayModes"]; !ok {
 		m.DisplayModes = []string{"inline"}
 	}
+	m.Wasm = v.boolean(raw, "wasm", "lets the page compile WebAssembly")
+	m.Eval = v.boolean(raw, "eval", "lets the page run eval and new Function")
 	if x, ok := raw["maxKB"]; ok {
 		n, isInt := toInt(x)
 		switch {
@@ -197,6 +199,23 @@ func (v *validator) str(raw map[string]any, key string, required bool) string {
 		v.err(key, fmt.Sprintf("%s is empty", key), fmt.Sprintf("write %s", v.example(key)))
 	}
 	return s
+}
+
+// boolean reads an optional true/false field; what says what true does, for the fix.
+func (v *validator) boolean(raw map[string]any, key, what string) bool {
+	x, ok := raw[key]
+	if !ok {
+		return false
+	}
+	b, isBool := x.(bool)
+	if !isBool {
+		fix := key + " = true"
+		if v.json {
+			fix = fmt.Sprintf("%q: true", key)
+		}
+		v.err(key, fmt.Sprintf("%s must be true or false, not %s", key, describe(x)), fmt.Sprintf("write %s (it %s)", fix, what))
+	}
+	return b
 }
 
 func (v *validator) example(key string) string {

@@ -38,6 +38,11 @@ type assembler struct {
 	// handled holds the [start, end) byte ranges of the page whose local references the
 	// assembler took charge of: inlined, bundled, or refused with its own message.
 	handled [][2]int
+	// deferred holds classic scripts that had defer or async, for the end of <body>.
+	deferred []string
+	// icon is the first small SVG or PNG icon the page linked, as a data: URL, for the registry
+	// entry when the manifest names none.
+	icon string
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
@@ -48,6 +53,11 @@ func (a *assembler) errAt(off, n int, text, note string) {
 	d := diag.Message{File: a.b.display(a.file), Text: text, Note: note}
 	d.PlaceIn(a.lines, off, n)
 	a.list = append(a.list, d)
+}
+
+func (a *assembler) warnAt(off, n int, text, note string) {
+	a.errAt(off, n, text, note)
+	a.list[len(a.list)-1].Severity = diag.Warning
 }
 
 // attr is one attribute of a start tag, with the offset of its value in the page.
@@ -135,6 +145,7 @@ func (a *assembler) assemble() ([]byte, int) {
 	off := 0
 	cssAt, headAt, scriptAt := -1, -1, -1
 	sawCharset, inert := false, false
+	foreign := 0 // depth of <svg> and <math>, whose <script> and <style> are not raw text
 	next := func() (html.TokenType, []byte, int) {
 		tt := z.Next()
 		raw := z.Raw()
@@ -151,6 +162,21 @@ func (a *assembler) assemble() ([]byte, int) {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := readTag(z, start, tt == html.SelfClosingTagToken)
 			a.handlers(t)
+			if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
+				foreign++
+			}
+			if foreign > 0 && (t.name == "script" || t.name == "style") {
+				// In SVG a script's text has its character references decoded, as any text:
+				// it goes through as written (the policy hashes what the browser decodes).
+				if tt == html.StartTagToken {
+					z.NextIsNotRawText()
+				}
+				if scriptAt < 0 && t.name == "script" {
+					scriptAt = out.Len()
+				}
+				out.Write(raw)
+				continue
+			}
 			switch t.name {
 			case "head":
 				out.Write(raw)
@@ -184,14 +210,22 @@ func (a *assembler) assemble() ([]byte, int) {
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
+			if (string(name) == "svg" || string(name) == "math") && foreign > 0 {
+				foreign--
+			}
 			if string(name) == "head" && cssAt < 0 {
 				cssAt = out.Len()
+			}
+			if string(name) == "body" {
+				out.WriteString(strings.Join(a.deferred, ""))
+				a.deferred = nil
 			}
 			out.Write(raw)
 		default:
 			out.Write(raw)
 		}
 	}
+	out.WriteString(strings.Join(a.deferred, "")) // a page without </body>
 	res := out.Bytes()
 	// CSS that scripts imported goes at the end of <head>, as Vite links it; the SDK goes
 	// before any other script.
@@ -289,6 +323,11 @@ func afterDoctype(b []byte) int {
 // text run anywhere in the page.
 func (a *assembler) handlers(t *tag) {
 	for _, at := range t.attrs {
+		if (at.key == "href" || at.key == "src" || at.key == "action" || at.key == "formaction" || at.key == "xlink:href") &&
+			strings.HasPrefix(strings.ToLower(strings.TrimLeft(at.val, " \t\n\r\f")), "javascript:") {
+			a.errAt(at.off, at.n, fmt.Sprintf("a javascript: URL (%s=%q) cannot run under the bundle's Content-Security-Policy", at.key, at.val),
+				"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>")
+		}
 		if len(at.key) > 2 && strings.HasPrefix(at.key, "on") {
 			a.errAt(at.off, at.n, fmt.Sprintf("inline event handler %s=%q cannot run under the bundle's Content-Security-Policy", at.key, at.val),
 				fmt.Sprintf("attach it in a script instead: element.addEventListener(%q, …)", strings.TrimPrefix(at.key, "on")))
@@ -466,8 +505,17 @@ func (a *assembler) srcset(at attr) (string, bool) {
 	return b.String(), true
 }
 
+// iconRels are the link relations a framed page has no use for: browsers show no favicon for
+// a frame, and a web app manifest needs a URL to install from.
+var iconRels = []string{"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "manifest"}
+
+// maxIconBytes bounds the favicon that becomes the registry entry's icon.
+const maxIconBytes = 32 << 10
+
 // link bundles a local stylesheet into a <style>, drops preloads of local files (their code is
-// inline now), and inlines any other local href (icons, manifests) as a data: URL.
+// inline now), leaves icons and web app manifests out of the page with a note (the first
+// small SVG or PNG icon is kept for the registry entry), and inlines any other local href as a
+// data: URL.
 func (a *assembler) link(t *tag) string {
 	href, ok := t.get("href")
 	if !ok {
@@ -476,6 +524,22 @@ func (a *assembler) link(t *tag) string {
 	relAttr, _ := t.get("rel")
 	rels := strings.Fields(strings.ToLower(relAttr.val))
 	u, _, isLocal := local(href.val)
+	if slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(iconRels, r) }) {
+		a.handled = append(a.handled, [2]int{href.off, href.off + href.n})
+		a.warnAt(href.off, href.n, fmt.Sprintf("<link rel=%q> left out of the page: a framed app shows no favicon and cannot be installed", relAttr.val),
+			"the host shows the registry entry's icon (the manifest's icon field; without one, the page's first small SVG or PNG icon)")
+		if isLocal && a.icon == "" && a.m.Icon == "" && !slices.Contains(rels, "manifest") {
+			if ext := strings.ToLower(path.Ext(u)); ext == ".svg" || ext == ".png" {
+				if rel, ok := a.resolve(u, href); ok {
+					if d, err := a.dataURL(rel); err == nil && len(d) <= maxIconBytes*4/3+64 {
+						a.icon = d
+						delete(a.b.inputs, rel) // it is not in the page
+					}
+				}
+			}
+		}
+		return ""
+	}
 	if !isLocal {
 		return string(t.raw)
 	}
@@ -487,11 +551,24 @@ func (a *assembler) link(t *tag) string {
 		}
 		c, l := a.b.entry(rel)
 		a.list = append(a.list, l...)
-		media := ""
-		if m, ok := t.get("media"); ok {
-			media = ` media="` + html.EscapeString(m.val) + `"`
+		if slices.Contains(rels, "alternate") || t.has("disabled") {
+			// A <style> cannot be an alternate or disabled stylesheet: keep the link, with
+			// its CSS in a data: URL (the policy then allows data: styles).
+			a.b.flags.styleData = true
+			return t.render(nil, map[string]string{"href": "data:text/css;base64," + base64.StdEncoding.EncodeToString([]byte(c.css))})
 		}
-		return "<style" + media + ">" + escapeStyle(c.css) + "</style>"
+		keep := []string{"href", "rel", "type", "as", "integrity", "crossorigin", "referrerpolicy", "fetchpriority", "blocking"}
+		var attrs strings.Builder
+		for _, at := range t.attrs {
+			// media, title (alternate stylesheets), disabled and the rest keep their meaning on <style>.
+			if !slices.Contains(keep, at.key) {
+				attrs.WriteString(" " + at.key)
+				if at.val != "" {
+					attrs.WriteString(`="` + html.EscapeString(at.val) + `"`)
+				}
+			}
+		}
+		return "<style" + attrs.String() + ">" + escapeStyle(c.css) + "</style>"
 	case slices.Contains(rels, "modulepreload") || slices.Contains(rels, "preload") || slices.Contains(rels, "prefetch"):
 		if _, ok := a.resolve(u, href); !ok {
 			return ""
@@ -505,8 +582,11 @@ func (a *assembler) link(t *tag) string {
 }
 
 // script bundles a local module script (or one written inline) into an inline module script,
-// which stays deferred as a module script is; it minifies inline classic scripts; it leaves
-// data blocks (JSON, import maps) and remote scripts as they are, for the offline check.
+// which stays deferred as a module script is. A classic script stays classic: a local one is
+// minified without bundling (a UMD library keeps defining its global) and inlined in place;
+// with defer or async it moves to the end of <body>, where an inline script runs when a
+// deferred one would, in order. Data blocks (JSON, import maps) and remote scripts stay as
+// they are, for the offline check.
 func (a *assembler) script(t *tag, text string, textOff int, end string) string {
 	typAttr, hasType := t.get("type")
 	typ := strings.ToLower(strings.TrimSpace(typAttr.val))
@@ -522,15 +602,34 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		if !ok {
 			return ""
 		}
+		if classic {
+			p, err := a.m.Resolve(rel)
+			var code []byte
+			if err == nil {
+				code, err = os.ReadFile(p)
+			}
+			if err != nil {
+				a.errAt(src.off, src.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
+				return ""
+			}
+			js, l := a.b.classic(string(code), rel)
+			a.list = append(a.list, l...)
+			a.b.inputs[rel] += len(js)
+			out := t.render(drop, nil) + escapeScript(js) + "</script>"
+			if t.has("defer") || t.has("async") {
+				a.deferred = append(a.deferred, out)
+				return ""
+			}
+			return out
+		}
 		c, l := a.b.entry(rel)
 		a.list = append(a.list, l...)
 		if c.css != "" {
 			a.css = append(a.css, c.css)
 		}
 		// esbuild emits an ES module with no imports left; it runs as a module script,
-		// deferred, whatever the original timing attributes said of a classic script.
-		keep := t.render(append(drop, "type"), nil)
-		return strings.TrimSuffix(keep, ">") + ` type="module">` + escapeScript(c.js) + "</script>"
+		// deferred as it was.
+		return t.render(drop, nil) + escapeScript(c.js) + "</script>"
 	}
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end

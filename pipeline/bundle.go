@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/manifest"
@@ -36,8 +37,22 @@ var loaderNames = map[string]api.Loader{
 
 // bundler runs esbuild for one app, with the options every bundle of the app shares.
 type bundler struct {
-	m      *manifest.Manifest
-	root   string // the app folder, absolute, symlinks resolved
+	m    *manifest.Manifest
+	root string // the app folder, absolute, symlinks resolved
+	// readRoot is the folder imports may read: the workspace root above the app, or root;
+	// readWhy says which applied ("" for the app folder).
+	readRoot, readWhy string
+	outDir            string // where the build writes, absolute; never read
+	css               *cssTools
+	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal,
+	// maps and carry.
+	mu sync.Mutex
+	// flags say what the bundles need of the page's policy.
+	flags struct {
+		assetURLs bool // files turned into URLs the app may fetch (connect-src data:)
+		blobs     bool // scripts started from blob: URLs (worker-src blob:)
+		styleData bool // stylesheets linked as data: URLs (style-src data:)
+	}
 	dir    string // the app folder as the caller named it, for messages
 	define map[string]string
 	// inputs accumulates bytes each input contributed, over every esbuild run, for the size
@@ -48,6 +63,23 @@ type bundler struct {
 	sourcemap bool
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
+}
+
+// newBundler prepares the builds of the app m, loaded from dir, with the public .env values
+// env; its caller closes b.css.
+func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Options) (*bundler, error) {
+	outDir := opts.OutDir
+	if outDir == "" {
+		outDir = filepath.Join(dir, "dist")
+	}
+	outDir, err := filepath.Abs(outDir)
+	if err != nil {
+		return nil, err
+	}
+	readRoot, readWhy := workspaceRoot(m.Root)
+	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
+		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
+		css: newCSSTools(m.Root, readRoot, outDir)}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -63,11 +95,7 @@ func (b *bundler) options() api.BuildOptions {
 	for ext, name := range b.m.Build.Loader {
 		loaders[ext] = loaderNames[name]
 	}
-	target := api.ES2020
-	var engines []api.Engine
-	if t := b.m.Build.Target; t != "" {
-		target, engines = parseTarget(t)
-	}
+	target, engines := b.target()
 	sm := api.SourceMapNone
 	if b.sourcemap {
 		sm = api.SourceMapExternal
@@ -95,7 +123,7 @@ func (b *bundler) options() api.BuildOptions {
 		Sourcemap:         sm,
 		SourcesContent:    api.SourcesContentInclude,
 		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{b.confine()},
+		Plugins:           []api.Plugin{b.queryPlugin(), b.transformPlugin(), b.confine()},
 	}
 }
 
@@ -115,8 +143,22 @@ func (b *bundler) aliases() map[string]string {
 	return out
 }
 
+// defaultTarget is Vite 8's default build target, 'baseline-widely-available'.
+const defaultTarget = "chrome111,edge111,firefox114,safari16.4"
+
+// target is the manifest's build.target, or Vite's default, as esbuild takes it.
+func (b *bundler) target() (api.Target, []api.Engine) {
+	t := b.m.Build.Target
+	if t == "" {
+		t = defaultTarget
+	}
+	return parseTarget(t)
+}
+
+// parseTarget reads an esbuild target list: an ECMAScript version (esnext when none is
+// named) and browser or runtime versions.
 func parseTarget(t string) (api.Target, []api.Engine) {
-	target := api.ES2020
+	target := api.ESNext
 	var engines []api.Engine
 	names := map[string]api.EngineName{"chrome": api.EngineChrome, "edge": api.EngineEdge,
 		"firefox": api.EngineFirefox, "safari": api.EngineSafari, "ios": api.EngineIOS,
@@ -171,24 +213,51 @@ func (b *bundler) confine() api.Plugin {
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: b.root}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			real, err := filepath.EvalSymlinks(a.Path)
+			if msg := b.outside(a.Path); msg != nil {
+				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
+			}
+			lower := strings.ToLower(a.Path)
+			if !strings.HasSuffix(lower, ".css") && !isSass(lower) {
+				return api.OnLoadResult{}, nil
+			}
+			src, err := os.ReadFile(a.Path)
 			if err != nil {
-				return api.OnLoadResult{}, nil // esbuild reports the missing file itself
+				return api.OnLoadResult{}, err
 			}
-			if real != b.root && !strings.HasPrefix(real, b.root+string(filepath.Separator)) {
-				return api.OnLoadResult{}, fmt.Errorf("%s is outside the app folder; bundle reads only files inside %s (move the file in, or install the package there)", a.Path, filepath.Base(b.root))
-			}
-			if strings.HasSuffix(strings.ToLower(a.Path), ".css") {
-				src, err := os.ReadFile(real)
-				if err != nil {
-					return api.OnLoadResult{}, err
+			css := string(src)
+			if b.css.needed(a.Path, src) {
+				var errs []api.Message
+				if css, errs = b.css.process(a.Path, src); errs != nil {
+					return api.OnLoadResult{Errors: errs}, nil
 				}
-				css := pruneFontFaces(string(src))
-				return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS}, nil
 			}
-			return api.OnLoadResult{}, nil
+			css = pruneFontFaces(css)
+			loader := api.LoaderCSS
+			if strings.Contains(filepath.Base(lower), ".module.") {
+				loader = api.LoaderLocalCSS // CSS Modules: class names scoped to the file, exported to the importer
+			}
+			return api.OnLoadResult{Contents: &css, Loader: loader}, nil
 		})
 	}}
+}
+
+// outside returns an error message when the file at p (through any symbolic link) is outside
+// the folder the build may read, saying which folder applied and why; nil when it is inside.
+func (b *bundler) outside(p string) *api.Message {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil || real == b.readRoot || strings.HasPrefix(real, b.readRoot+string(filepath.Separator)) {
+		return nil // a missing file is esbuild's to report
+	}
+	m := &api.Message{Text: fmt.Sprintf("%s is outside the app folder %s", b.display(b.rel(p)), filepath.ToSlash(b.dir))}
+	note := "bundle reads only files inside the app folder, and there is no workspace root above it (a package.json with \"workspaces\", a pnpm-workspace.yaml or a lerna.json): move the file in, or install the package in the app folder"
+	if b.readRoot != b.root {
+		rel, _ := filepath.Rel(b.root, b.readRoot)
+		root := b.display(filepath.ToSlash(rel))
+		m.Text = fmt.Sprintf("%s is outside the workspace root %s", b.display(b.rel(p)), root)
+		note = fmt.Sprintf("%s is the workspace root because of %s; bundle reads only files inside it: move the file in", root, b.readWhy)
+	}
+	m.Notes = []api.Note{{Text: note}}
+	return m
 }
 
 // run runs esbuild and turns its result into code, or into diagnostics that keep esbuild's
@@ -198,7 +267,30 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 	if len(res.Errors) > 0 {
 		return code{}, b.messages(res.Errors, diag.Error)
 	}
+	if opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
+		// esbuild gives CSS Modules' class names as short as identifiers when it minifies
+		// them ("o"), which a class in the markup, or a module of another script of the page,
+		// can share. Build again with names kept (Button_primary), then minify the script.
+		opts.MinifyIdentifiers = false
+		res = api.Build(opts)
+		if len(res.Errors) > 0 {
+			return code{}, b.messages(res.Errors, diag.Error)
+		}
+		for i, f := range res.OutputFiles {
+			if strings.HasSuffix(f.Path, ".js") {
+				t := api.Transform(string(f.Contents), api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
+					Target: opts.Target, Engines: opts.Engines, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
+					MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent})
+				if len(t.Errors) > 0 {
+					return code{}, b.messages(t.Errors, diag.Error)
+				}
+				res.OutputFiles[i].Contents = t.Code
+			}
+		}
+	}
 	var c code
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for _, f := range res.OutputFiles {
 		switch {
 		case strings.HasSuffix(f.Path, ".LEGAL.txt"):
@@ -213,6 +305,16 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 	}
 	b.recordInputs(res.Metafile)
 	return c, b.messages(res.Warnings, diag.Warning)
+}
+
+// hasCSSModule reports whether a build's inputs hold a CSS Module.
+func hasCSSModule(metafile string) bool {
+	for _, ext := range []string{`.module.css"`, `.module.scss"`, `.module.sass"`} {
+		if strings.Contains(metafile, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *bundler) recordInputs(metafile string) {
@@ -241,9 +343,6 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	var out diag.List
 	for _, m := range ms {
 		d := diag.Message{Severity: sev, Text: m.Text}
-		if m.PluginName != "" && strings.Contains(m.Text, "outside the app folder") {
-			d.Note = "keep every file the app uses inside its folder"
-		}
 		if l := m.Location; l != nil {
 			d.File = b.display(b.rel(l.File))
 			if spec, ok := strings.CutPrefix(l.File, sdkNamespace+":"); ok {
@@ -255,11 +354,16 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
 			}
 		}
-		if strings.HasPrefix(m.Text, "Could not resolve") {
+		if fix, ok := noLoader(m.Text, b.m.File); ok {
+			d.Note = fix
+		} else if strings.HasPrefix(m.Text, "Could not resolve") {
 			// esbuild's note suggests marking the path external, which would leave a load in
 			// the bundle: the fix here is to make the import resolvable.
 			d.Note = "install the package in the app folder (npm install), fix the path, or map it with [build] alias"
-			if strings.Contains(m.Text, "/jsx-runtime") {
+			switch {
+			case strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime"):
+				d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
+			case strings.Contains(m.Text, "/jsx-runtime"):
 				d.Note = "the automatic JSX runtime imports react/jsx-runtime: install react in the app folder (npm install react react-dom)"
 			}
 		} else {
@@ -280,6 +384,24 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// noLoader says what to do about a file esbuild has no loader for: the components of
+// frameworks that need their own compiler, and WebAssembly.
+func noLoader(text, manifestFile string) (string, bool) {
+	ext, ok := strings.CutPrefix(text, "No loader is configured for \"")
+	if !ok {
+		return "", false
+	}
+	ext, _, _ = strings.Cut(ext, "\"")
+	switch ext {
+	case ".vue", ".svelte", ".astro", ".marko":
+		name := map[string]string{".vue": "Vue single-file components", ".svelte": "Svelte components", ".astro": "Astro components", ".marko": "Marko templates"}[ext]
+		return name + " need their framework's own compiler, which bundle does not run: build the app with its tool (Vite and the framework's plugin), then check the page with bundle check", true
+	case ".wasm":
+		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(manifestFile)), true
+	}
+	return "", false
 }
 
 // rel makes an esbuild path (relative to the working directory, or absolute) relative to the
@@ -320,10 +442,11 @@ func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, di
 // classic minifies an inline classic script without bundling it (a classic script has no
 // imports to follow).
 func (b *bundler) classic(contents, name string) (string, diag.List) {
+	target, engines := b.target()
 	res := api.Transform(contents, api.TransformOptions{
 		Loader: api.LoaderJS, Sourcefile: name,
 		MinifyWhitespace: true, MinifyIdentifiers: false, MinifySyntax: true,
-		Target: api.ES2020, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
+		Target: target, Engines: engines, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
 		Define: b.define, LogLevel: api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {

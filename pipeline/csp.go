@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,71 +13,81 @@ import (
 )
 
 // policy computes the Content-Security-Policy of the final page: every inline script's
-// SHA-256 in script-src (no 'unsafe-inline', no 'unsafe-eval'), and no network except the
-// manifest's allowedDomains in connect-src. It is computed over the exact script text of the
-// final bytes, after minification.
-func policy(page []byte, m *manifest.Manifest) string {
-	hashes := scriptHashes(page)
-	connect := "'none'"
-	if len(m.AllowedDomains) > 0 {
-		connect = strings.Join(m.AllowedDomains, " ")
+// SHA-256 in script-src (no 'unsafe-inline'; 'wasm-unsafe-eval' and 'unsafe-eval' only when
+// the manifest opts in), and no network except the manifest's allowedDomains in connect-src.
+// fetchable says the app turned files into data: URLs it may fetch (connect-src data:);
+// workers, that it starts workers from blob: URLs (worker-src blob:); styleData, that it
+// links stylesheets as data: URLs (style-src data:). It is computed over the
+// exact script text of the final bytes.
+func policy(page []byte, m *manifest.Manifest, fetchable, workers, styleData bool) string {
+	script := scriptHashes(page)
+	if m.Wasm {
+		script = append(script, "'wasm-unsafe-eval'")
 	}
-	script := "'none'"
-	if len(hashes) > 0 {
-		script = strings.Join(hashes, " ")
+	if m.Eval {
+		script = append(script, "'unsafe-eval'")
 	}
-	return strings.Join([]string{
+	if len(script) == 0 {
+		script = []string{"'none'"}
+	}
+	connect := m.AllowedDomains
+	if fetchable {
+		connect = append([]string{"data:"}, connect...)
+	}
+	if len(connect) == 0 {
+		connect = []string{"'none'"}
+	}
+	p := []string{
 		"default-src 'none'",
-		"script-src " + script,
-		"style-src 'unsafe-inline'",
+		"script-src " + strings.Join(script, " "),
+		"style-src 'unsafe-inline'" + map[bool]string{true: " data:"}[styleData],
 		"img-src data: blob:",
 		"font-src data:",
 		"media-src data: blob:",
-		"connect-src " + connect,
-		"object-src 'none'",
-		"base-uri 'none'",
-		"form-action 'none'",
-	}, "; ")
+		"connect-src " + strings.Join(connect, " "),
+	}
+	if workers {
+		p = append(p, "worker-src blob:")
+	}
+	return strings.Join(append(p, "object-src 'none'", "base-uri 'none'", "form-action 'none'"), "; ")
 }
 
 // scriptHashes returns the CSP hash source of every inline script in page, sorted and
-// without duplicates.
+// without duplicates. It reads the page as the browser builds it: the hash is over the
+// script element's text, which for an HTML script is the raw text and for an SVG script is
+// the text with its character references decoded.
 func scriptHashes(page []byte) []string {
-	z := html.NewTokenizer(bytes.NewReader(page))
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return nil
+	}
 	seen := map[string]bool{}
 	var out []string
-	inScript := false
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			sort.Strings(out)
-			return out
-		case html.StartTagToken:
-			name, hasAttr := z.TagName()
-			inScript = string(name) == "script"
-			for hasAttr && inScript {
-				var k []byte
-				k, _, hasAttr = z.TagAttr()
-				if string(k) == "src" {
-					inScript = false
-				}
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || n.Data != "script" || (n.Namespace != "" && n.Namespace != "svg") {
+			continue
+		}
+		if slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "src" && a.Namespace == "" }) {
+			continue
+		}
+		var text strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				text.WriteString(c.Data)
 			}
-		case html.TextToken:
-			if inScript {
-				// The browser hashes the element's text as it is in the document.
-				sum := sha256.Sum256(z.Raw())
-				h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-				if !seen[h] {
-					seen[h] = true
-					out = append(out, h)
-				}
-			}
-			inScript = false
-		default:
-			inScript = false
+		}
+		if text.Len() == 0 {
+			continue
+		}
+		sum := sha256.Sum256([]byte(text.String()))
+		h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
 		}
 	}
+	sort.Strings(out)
+	return out
 }
 
 // insertPolicy puts the policy in a <meta http-equiv> right after <meta charset>, so that it

@@ -31,7 +31,11 @@ func FuzzAssemble(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		b := &bundler{m: m, root: m.Root, dir: "app", define: defines(nil, nil), inputs: map[string]int{}}
+		b, err := newBundler(m, "app", nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.css.close()
 		a := newAssembler(b, m, "index.html", src)
 		out, at := a.assemble()
 		if out == nil || at < 0 || at > len(out) {

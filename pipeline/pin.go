@@ -34,7 +34,13 @@ type Entry struct {
 	AllowedDomains []string              `json:"allowedDomains"`
 	LinkDomains    []string              `json:"linkDomains"`
 	Hosts          []string              `json:"hosts"`
-	Icon           string                `json:"icon"`
+	// DisplayModes are the MCP Apps display modes the app declares.
+	DisplayModes []string `json:"displayModes"`
+	// Wasm and Eval say what the policy lets the page compile and run: WebAssembly
+	// ('wasm-unsafe-eval') and eval or new Function ('unsafe-eval').
+	Wasm bool   `json:"wasm"`
+	Eval bool   `json:"eval"`
+	Icon string `json:"icon"`
 }
 
 // pin computes the entry of page.
@@ -46,7 +52,7 @@ func pin(m *manifest.Manifest, page []byte, csp, icon string) Entry {
 		SHA256:    hex.EncodeToString(sum[:]),
 		Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:]),
 		CSP:       csp, Capabilities: m.Capabilities, AllowedDomains: m.AllowedDomains,
-		LinkDomains: m.LinkDomains, Hosts: m.Hosts, Icon: icon,
+		LinkDomains: m.LinkDomains, Hosts: m.Hosts, DisplayModes: m.DisplayModes, Wasm: m.Wasm, Eval: m.Eval, Icon: icon,
 	}
 }
 

@@ -1,0 +1,152 @@
+package pipeline
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// queryNamespace holds the modules that imports with a Vite query suffix resolve to; each is
+// generated from the file it names, so that one file still holds everything.
+const queryNamespace = "miniapp-query"
+
+// queries are the import suffixes understood, as Vite documents them, plus the one the source
+// transform writes for new Worker(new URL(…, import.meta.url)).
+//
+//	?url                 the file's URL: a data: URL, or a blob: URL for a script
+//	?raw                 the file's text
+//	?inline              a stylesheet's processed CSS as a string (not added to the page)
+//	?worker              a constructor of a worker running the bundled file (classic)
+//	?worker&inline       the same (every worker is inline in one file)
+//	?worker&url          the bundled worker's blob: URL
+//	?sharedworker        a SharedWorker constructor, likewise
+//	?init                a WebAssembly module: init(imports) resolves with its instance
+//	?miniapp-worker      the bundled worker's blob: URL (classic); &module for a module worker
+var queries = []string{"url", "raw", "inline", "worker", "worker&inline", "worker&url", "sharedworker",
+	"sharedworker&inline", "init", "miniapp-worker", "miniapp-worker&module"}
+
+// scriptExts are the files that ?url and new URL() turn into blob: URLs of scripts.
+var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx"}
+
+// queryPlugin resolves imports with a query suffix to generated modules.
+func (b *bundler) queryPlugin() api.Plugin {
+	return api.Plugin{Name: "queries", Setup: func(pb api.PluginBuild) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			base, q, _ := strings.Cut(a.Path, "?")
+			if !slices.Contains(queries, q) {
+				return api.OnResolveResult{}, nil
+			}
+			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
+			if len(r.Errors) > 0 {
+				return api.OnResolveResult{Errors: r.Errors}, nil
+			}
+			return api.OnResolveResult{Path: r.Path + "?" + q, Namespace: queryNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: queryNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			file, q, _ := strings.Cut(a.Path, "?")
+			if msg := b.outside(file); msg != nil {
+				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
+			}
+			src, err := b.querySource(file, q)
+			if err != nil {
+				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
+			}
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
+		})
+	}}
+}
+
+// querySource writes the module for file imported with the query q.
+func (b *bundler) querySource(file, q string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(file))
+	str := func(s string) string { j, _ := json.Marshal(s); return string(j) }
+	switch q {
+	case "raw":
+		data, err := os.ReadFile(file)
+		return "export default " + str(string(data)), err
+	case "url", "inline":
+		if q == "inline" && (ext == ".css" || isSass(file)) {
+			c, l := b.entry(b.rel(file))
+			if l.HasErrors() {
+				return "", fmt.Errorf("%s", l[0].Text)
+			}
+			return "export default " + str(c.css), nil
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		b.setFlag(&b.flags.assetURLs)
+		if ext == ".wasm" && !b.m.Wasm {
+			return "", errNeedsWasm
+		}
+		if slices.Contains(scriptExts, ext) {
+			b.setFlag(&b.flags.blobs)
+			return "export default " + blobURL(string(data)), nil
+		}
+		return "export default " + str(encodeDataURL(file, data)), nil
+	case "init":
+		if !b.m.Wasm {
+			return "", errNeedsWasm
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		return `const b = Uint8Array.from(atob(` + str(base64.StdEncoding.EncodeToString(data)) + `), (c) => c.charCodeAt(0));
+export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.instance);`, nil
+	}
+	// The workers: the file bundled on its own, started from a blob: URL.
+	module := strings.HasSuffix(q, "&module")
+	code, err := b.worker(file, module)
+	if err != nil {
+		return "", err
+	}
+	b.setFlag(&b.flags.blobs)
+	src := "const u = " + blobURL(code) + ";\n"
+	kind := "Worker"
+	if strings.HasPrefix(q, "sharedworker") {
+		kind = "SharedWorker"
+	}
+	switch {
+	case strings.HasPrefix(q, "miniapp-worker") || q == "worker&url":
+		return src + "export default u;", nil
+	}
+	return src + "export default function " + kind + "Wrapper(options) { return new " + kind + "(u, { name: options?.name }); }", nil
+}
+
+// setFlag sets one of b.flags, from any of esbuild's goroutines.
+func (b *bundler) setFlag(f *bool) {
+	b.mu.Lock()
+	*f = true
+	b.mu.Unlock()
+}
+
+var errNeedsWasm = fmt.Errorf("WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true")
+
+// blobURL is JavaScript that makes a blob: URL of the script code.
+func blobURL(code string) string {
+	j, _ := json.Marshal(code)
+	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
+}
+
+// worker bundles file as a worker: an ES module when module, else a classic script.
+func (b *bundler) worker(file string, module bool) (string, error) {
+	opts := b.options()
+	opts.EntryPoints = []string{file}
+	opts.Format = api.FormatIIFE
+	if module {
+		opts.Format = api.FormatESModule
+	}
+	c, l := b.run(opts)
+	if l.HasErrors() {
+		return "", fmt.Errorf("bundle the worker: %s", l[0].Text)
+	}
+	return c.js, nil
+}

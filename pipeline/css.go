@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+)
+
+// postcssConfigs are the PostCSS config files looked for, in the app folder and then its
+// parents up to the folder the build may read, as postcss-load-config finds them.
+var postcssConfigs = []string{"postcss.config.mjs", "postcss.config.js", "postcss.config.cjs",
+	".postcssrc.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.json", "postcss.config.ts", "postcss.config.mts"}
+
+// tailwindImport finds Tailwind CSS's entry in a stylesheet: v4's @import "tailwindcss" (or
+// one of its parts), or v3's @tailwind directives.
+var tailwindImport = regexp.MustCompile(`@import\s+(url\()?\s*["']tailwindcss(/[^"']*)?["']|@tailwind\s+(base|components|utilities)\b`)
+
+// cssTools runs the app's own npm CSS tools on the stylesheets esbuild loads: Sass for .scss
+// and .sass, then PostCSS when the app has a PostCSS config, or else Tailwind CSS's compiler
+// when a stylesheet imports it. It is safe for concurrent use (esbuild loads files in
+// parallel).
+type cssTools struct {
+	root, readRoot, outDir string
+
+	once   sync.Once
+	config string // the PostCSS config, "" for none
+	runner *nodetool.Runner
+}
+
+func newCSSTools(root, readRoot, outDir string) *cssTools {
+	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: nodetool.New(root)}
+}
+
+func (c *cssTools) postcssConfig() string {
+	c.once.Do(func() {
+		for dir := c.root; ; dir = filepath.Dir(dir) {
+			for _, name := range postcssConfigs {
+				if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
+					c.config = filepath.Join(dir, name)
+					return
+				}
+			}
+			if dir == c.readRoot || filepath.Dir(dir) == dir || !strings.HasPrefix(dir, c.readRoot) {
+				return
+			}
+		}
+	})
+	return c.config
+}
+
+// close stops Node, if it ran.
+func (c *cssTools) close() { c.runner.Close() }
+
+// needed reports whether a stylesheet at path with the source src goes through a tool.
+func (c *cssTools) needed(path string, src []byte) bool {
+	return isSass(path) || c.postcssConfig() != "" || tailwindImport.Match(src)
+}
+
+func isSass(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".scss" || ext == ".sass"
+}
+
+// process runs the tools a stylesheet needs and returns its CSS, or esbuild messages at the
+// stylesheet's place that say what failed and what to do.
+func (c *cssTools) process(path string, src []byte) (string, []api.Message) {
+	r := c.runner
+	ctx := context.Background()
+	css := string(src)
+	var err error
+	if isSass(path) {
+		if css, err = r.Run(ctx, nodetool.Request{Tool: "sass", File: path}); err != nil {
+			return "", c.failure(path, "Sass", "sass", err)
+		}
+	}
+	switch config := c.postcssConfig(); {
+	case strings.HasSuffix(config, ".ts") || strings.HasSuffix(config, ".mts"):
+		return "", []api.Message{{Text: fmt.Sprintf("%s is TypeScript, which bundle does not load", filepath.Base(config)),
+			Location: &api.Location{File: config}, Notes: []api.Note{{Text: "write the same config as postcss.config.mjs"}}}}
+	case config != "":
+		if css, err = r.Run(ctx, nodetool.Request{Tool: "postcss", File: path, CSS: css, Config: config}); err != nil {
+			return "", c.failure(path, "PostCSS (from "+filepath.Base(config)+")", "postcss", err)
+		}
+	case tailwindImport.MatchString(css):
+		if css, err = r.Run(ctx, nodetool.Request{Tool: "tailwind", File: path, CSS: css, Base: c.root, Ignore: []string{c.outDir}}); err != nil {
+			return "", c.failure(path, "Tailwind CSS", "tailwindcss @tailwindcss/postcss", err)
+		}
+	}
+	return css, nil
+}
+
+// failure turns a tool's error into a message at the stylesheet, with the fix.
+func (c *cssTools) failure(path, tool, packages string, err error) []api.Message {
+	var me *nodetool.MissingError
+	var te *nodetool.ToolError
+	m := api.Message{Location: &api.Location{File: path}}
+	switch {
+	case errors.Is(err, nodetool.ErrNoNode):
+		m.Text = fmt.Sprintf("%s runs on Node.js, which is not on PATH", tool)
+		m.Notes = []api.Note{{Text: "install Node.js 18 or later; bundle runs the app's own installed tools with it"}}
+	case errors.As(err, &me):
+		m.Text = fmt.Sprintf("%s needs the npm package %s, which is not installed in the app", tool, me.Package)
+		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" {
+			packages = "tailwindcss @tailwindcss/postcss"
+		} else if tool != "Tailwind CSS" && tool != "Sass" {
+			packages = me.Package
+		}
+		m.Notes = []api.Note{{Text: "npm install -D " + packages}}
+	case errors.As(err, &te):
+		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)
+		if te.File != "" {
+			m.Location.File = te.File
+		}
+		if te.Line > 0 {
+			m.Location.Line = te.Line
+			m.Location.Column = max(te.Column-1, 0)
+			if b, err := os.ReadFile(m.Location.File); err == nil {
+				lines := strings.Split(string(b), "\n")
+				if te.Line <= len(lines) {
+					m.Location.LineText = strings.TrimRight(lines[te.Line-1], "\r")
+				}
+			}
+		}
+	default:
+		m.Text = fmt.Sprintf("%s failed: %v", tool, err)
+	}
+	return []api.Message{m}
+}

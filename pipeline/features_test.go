@@ -1,0 +1,173 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/pipeline/browsertest"
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// TestFeaturesInChromium builds one small app per feature that Vite apps use, loads each
+// page in Chromium, and checks what the page shows (window.result, set by the app), that no
+// request left the page and that the console holds no error and no policy violation.
+func TestFeaturesInChromium(t *testing.T) {
+	apps := filepath.Join("testdata", "apps")
+	if _, err := os.Stat(filepath.Join(apps, "node_modules")); err != nil {
+		t.Fatalf("the test apps need their npm packages: run (cd %s && npm ci), as scripts/test does", apps)
+	}
+	b := browsertest.Start(t)
+	for _, c := range []struct {
+		name, dir string
+		want      []string // substrings of window.result's JSON
+		csp       []string // substrings of the policy
+	}{
+		{"css_modules", "features/cssmodules", []string{`"classes":"Button_button Button_primary"`}, nil},
+		{"assets_and_queries", "features/assets", []string{`"width":20`, `"protocol":"data:"`, `"notes":"Hello + world #1\n"`, `"notesURL":"data:"`, `"css":".inline-me{color:red}`, `"inlinedCSSInPage":0`, `"answer":42`}, []string{"connect-src data:"}},
+		{"workers", "features/workers", []string{`["module 9","classic 16","vite 25"]`}, []string{"worker-src blob:"}},
+		{"glob", "features/glob", []string{`"eager":{"./modules/a.ts":"a","./modules/b.ts":"b","./modules/c.ts":"c","./modules/skip.test.ts":"skip"}`, `"lazyKeys":["./modules/a.ts","./modules/b.ts","./modules/c.ts"]`, `"loaded":["a","b","c"]`, `"raw":"export default \"a\"; export const upper = \"A\";"`, `"upper":"B"`}, nil},
+		{"wasm", "features/wasm", []string{`[5,42]`}, []string{"'wasm-unsafe-eval'"}},
+		{"classic_scripts", "features/classic", []string{`"text":"Hello, classic"`, `"order":["inline head","after umd: object","body loading","deferred loading","module"]`}, nil},
+		{"postcss", "apps/postcss", []string{`"rgb(4, 5, 6)"`}, nil},
+		{"tailwind_through_postcss", "apps/tailwind-postcss", []string{`"weight":"700"`, `"padding":"16px"`, `"color":"oklch(0.637 0.237 25.331)"`}, nil},
+		{"tailwind_without_postcss", "apps/tailwind", []string{`"background":"rgb(10, 20, 30)"`, `"decoration":"underline"`, `"margin":"32px"`}, nil},
+		{"sass", "apps/sass", []string{`"color":"rgb(7, 8, 9)"`, `"weight":"700"`, `"border":"rgb(7, 8, 9)"`}, nil},
+		{"monorepo", "apps/monorepo", []string{`"badge":"[shared]"`, `"hoisted":true`}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Build(context.Background(), filepath.Join("testdata", c.dir), Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range c.csp {
+				if !strings.Contains(res.Entry.CSP, want) {
+					t.Errorf("the policy lacks %s: %s", want, res.Entry.CSP)
+				}
+			}
+			u := b.Serve("/"+c.name+".html", res.HTML)
+			v := b.Visit(t, u, 0)
+			got := browsertest.Eval[string](t, b, `new Promise(r => { const end = Date.now() + 5000; const w = () => window.result !== undefined ? r(JSON.stringify(window.result)) : Date.now() > end ? r("no result") : setTimeout(w, 20); w(); })`)
+			for _, want := range c.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("the page shows %s, want %s in it", got, want)
+				}
+			}
+			if reqs := b.Requests(); len(reqs) > 0 || len(v.Requests) > 0 {
+				t.Errorf("the page made requests: %v %v", v.Requests, reqs)
+			}
+			for _, msg := range b.Console() {
+				if strings.Contains(msg, "console.error") || strings.Contains(msg, "exception") || strings.Contains(msg, "log ") {
+					t.Errorf("console: %s", msg)
+				}
+			}
+		})
+	}
+}
+
+// TestFeatureRefusals holds the build to refusing, at their place, what cannot work in one
+// offline file, and to warning about what the page's policy would block.
+func TestFeatureRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string // substrings of the diagnostics
+		warn  bool     // the build succeeds with these as warnings
+	}{
+		{"escapes_the_workspace", nil, []string{"outside-the-workspace.txt is outside the workspace root", `because of its package.json's "workspaces"`}, false},
+		{"wasm_without_the_field", map[string]string{"main.ts": `import init from "./add.wasm?init"; init({});`}, []string{"WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true"}, false},
+		{"wasm_import_without_query", map[string]string{"main.ts": `import x from "./add.wasm"; console.log(x);`}, []string{`No loader is configured for ".wasm" files`, `"./x.wasm?init"`}, false},
+		{"vue_component", map[string]string{"main.ts": `import App from "./App.vue"; console.log(App);`, "App.vue": "<template><p>hi</p></template>"}, []string{"Vue single-file components need their framework's own compiler", "bundle check"}, false},
+		{"javascript_url", map[string]string{"index.html": `<!doctype html><meta charset="utf-8"><title>x</title><a href="javascript:void(0)">x</a>`}, []string{`a javascript: URL (href="javascript:void(0)")`, "addEventListener"}, false},
+		{"fetch_outside_allowed_domains", map[string]string{"main.ts": "fetch(\"https://api.example.com/v1/items\");\nnew WebSocket(`wss://live.example.com/feed`);"}, []string{`main.ts:1:8: warning: fetch connects to https://api.example.com`, `add "https://api.example.com" to allowedDomains`, `main.ts:2:16: warning: WebSocket connects to wss://live.example.com`}, true},
+		{"tool_error_at_its_place", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": ".a {\n  color: $nope;\n}\n"}, []string{"app.scss:2:10: error: Sass: Undefined variable."}, false},
+		{"tailwind_not_installed", map[string]string{"main.ts": `import "./app.css";`, "app.css": `@import "tailwindcss";`, "alone": ""}, []string{"app.css: error: Tailwind CSS needs the npm package @tailwindcss/node, which is not installed in the app", "npm install -D tailwindcss @tailwindcss/postcss"}, false},
+		{"sass_not_installed", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": `.a { b: c }`, "alone": ""}, []string{"app.scss: error: Sass needs the npm package sass, which is not installed in the app", "npm install -D sass"}, false},
+		{"postcss_plugin_not_installed", map[string]string{"main.ts": `import "./app.css";`, "app.css": `.a { b: c }`, "postcss.config.mjs": `export default { plugins: { "postcss-preset-env": {} } };`, "alone": ""}, []string{"PostCSS (from postcss.config.mjs) needs the npm package", "npm install -D"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join("testdata", "apps", "escape")
+			if c.files != nil {
+				// Inside the workspace of the test apps, so that Sass is installed; "alone"
+				// puts the app in a folder of its own, with no npm packages.
+				dir = filepath.Join("testdata", "apps", "tmp-"+c.name)
+				if _, alone := c.files["alone"]; alone {
+					delete(c.files, "alone")
+					dir = filepath.Join(t.TempDir(), c.name)
+				}
+				os.RemoveAll(dir)
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				os.MkdirAll(dir, 0o755)
+				entry := "main.ts"
+				if _, ok := c.files["index.html"]; ok {
+					entry = "index.html"
+				}
+				c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A refusal.\"\nentry = \"" + entry + "\"\n"
+				wasm, _ := os.ReadFile(filepath.Join("testdata", "features", "wasm", "add.wasm"))
+				c.files["add.wasm"] = string(wasm)
+				for name, body := range c.files {
+					os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+				}
+			}
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			var list diag.List
+			var el *diag.ListError
+			switch {
+			case errors.As(err, &el):
+				list = el.List
+			case err != nil:
+				t.Fatal(err)
+			default:
+				list = res.Warnings
+			}
+			if (err == nil) != c.warn {
+				t.Errorf("build error %v, want an error: %v", err, !c.warn)
+			}
+			var lines []string
+			for _, d := range list {
+				lines = append(lines, d.String()+"\n  "+d.Note)
+			}
+			text := strings.ReplaceAll(strings.Join(lines, "\n"), filepath.ToSlash(dir)+"/", "")
+			for _, want := range c.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("diagnostics lack %q:\n%s", want, text)
+				}
+			}
+			if strings.Contains(text, "/work/") || strings.Contains(text, os.TempDir()+"/") {
+				t.Errorf("a diagnostic names an absolute path:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestIconsLeftOut checks that icons and web app manifests leave the page with a note, and
+// that the favicon becomes the registry entry's icon.
+func TestIconsLeftOut(t *testing.T) {
+	res, err := Build(context.Background(), filepath.Join("testdata", "features", "icons"), Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(res.HTML), "<link") {
+		t.Errorf("a <link> stayed in the page")
+	}
+	if !strings.HasPrefix(res.Entry.Icon, "data:image/svg+xml;base64,") {
+		t.Errorf("the entry's icon is %.40q, want the favicon", res.Entry.Icon)
+	}
+	n := 0
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Text, "left out of the page") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d notes about left-out links, want 3: %v", n, res.Warnings)
+	}
+	j, _ := json.Marshal(res.Inputs)
+	if strings.Contains(string(j), "favicon") {
+		t.Errorf("the favicon is counted as a page input: %s", j)
+	}
+}

@@ -1,0 +1,195 @@
+// Package nodetool runs an app's own npm CSS tools (PostCSS and its plugins, Tailwind CSS v4,
+// Sass) on Node.js, as Hugo's pipes do: Node from PATH, packages resolved from the app's
+// node_modules, nothing installed or downloaded.
+//
+//	r := nodetool.New(appDir)
+//	defer r.Close()
+//	css, err := r.Run(ctx, nodetool.Request{Tool: "sass", File: "/app/src/app.scss"})
+//	var te *nodetool.ToolError // errors.As: the tool refused the input, with its place
+//	var me *nodetool.MissingError // errors.As: an npm package the app has not installed
+//
+// One Node process serves a Runner, started at the first request; requests may run
+// concurrently. A Runner is safe for concurrent use.
+package nodetool
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+//go:embed runner.mjs
+var runner string
+
+// ErrNoNode is returned (wrapped) when Node.js is not on PATH.
+var ErrNoNode = errors.New("Node.js is not on PATH")
+
+// MissingError says that the app has not installed an npm package a tool needs.
+type MissingError struct{ Package string }
+
+func (e *MissingError) Error() string { return e.Package + " is not installed" }
+
+// ToolError is a tool's refusal of its input: a CSS syntax error, an unknown utility class, a
+// Sass error. File, Line and Column are set where the tool names a place (1-based).
+type ToolError struct {
+	Message      string
+	File         string
+	Line, Column int
+}
+
+func (e *ToolError) Error() string { return e.Message }
+
+// Request is one job. Tool is "postcss" (Config names the PostCSS config file), "tailwind"
+// (Base is the folder Tailwind scans for class names, Ignore folders it must not scan) or
+// "sass" (File is read by Sass itself).
+type Request struct {
+	Tool   string   `json:"tool"`
+	File   string   `json:"file"`
+	CSS    string   `json:"css,omitempty"`
+	Config string   `json:"config,omitempty"`
+	Base   string   `json:"base,omitempty"`
+	Ignore []string `json:"ignore,omitempty"`
+}
+
+// Runner runs requests on one Node process in Dir.
+type Runner struct {
+	Dir string
+
+	mu      sync.Mutex
+	started bool
+	err     error
+	stdin   io.WriteCloser
+	cmd     *exec.Cmd
+	nextID  int
+	waiting map[int]chan reply
+}
+
+type reply struct {
+	ID    int    `json:"id"`
+	CSS   string `json:"css"`
+	Error *struct {
+		Message string `json:"message"`
+		Missing string `json:"missing"`
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+	} `json:"error"`
+	gone error
+}
+
+// New returns a Runner for the app in dir; Node starts at the first Run.
+func New(dir string) *Runner { return &Runner{Dir: dir, waiting: map[int]chan reply{}} }
+
+func (r *Runner) start() error {
+	if r.started {
+		return r.err
+	}
+	r.started = true
+	node, err := exec.LookPath("node")
+	if err != nil {
+		r.err = fmt.Errorf("%w: install Node.js 18 or later (https://nodejs.org), which runs the app's own CSS tools", ErrNoNode)
+		return r.err
+	}
+	cmd := exec.Command(node, "--input-type=module", "--eval", runner)
+	cmd.Dir = r.Dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		r.err = err
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		r.err = err
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		r.err = fmt.Errorf("start node: %w", err)
+		return r.err
+	}
+	r.cmd, r.stdin = cmd, in
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 256<<20)
+		for sc.Scan() {
+			var rep reply
+			if json.Unmarshal(sc.Bytes(), &rep) != nil {
+				continue
+			}
+			r.mu.Lock()
+			ch := r.waiting[rep.ID]
+			delete(r.waiting, rep.ID)
+			r.mu.Unlock()
+			if ch != nil {
+				ch <- rep
+			}
+		}
+		// Node is gone: every waiting request fails, and so does every later one.
+		cmd.Wait()
+		gone := fmt.Errorf("node stopped: %s", strings.TrimSpace(stderr.String()))
+		r.mu.Lock()
+		r.err = gone
+		for id, ch := range r.waiting {
+			ch <- reply{gone: gone}
+			delete(r.waiting, id)
+		}
+		r.mu.Unlock()
+	}()
+	return nil
+}
+
+// Run runs req and returns the CSS the tool produced.
+func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
+	r.mu.Lock()
+	if err := r.start(); err != nil {
+		r.mu.Unlock()
+		return "", err
+	}
+	r.nextID++
+	id := r.nextID
+	ch := make(chan reply, 1)
+	r.waiting[id] = ch
+	line, err := json.Marshal(struct {
+		ID int `json:"id"`
+		Request
+	}{id, req})
+	if err == nil {
+		_, err = r.stdin.Write(append(line, '\n'))
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return "", fmt.Errorf("send to node: %w", err)
+	}
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case rep := <-ch:
+		switch {
+		case rep.gone != nil:
+			return "", rep.gone
+		case rep.Error != nil && rep.Error.Missing != "":
+			return "", &MissingError{Package: rep.Error.Missing}
+		case rep.Error != nil:
+			e := rep.Error
+			return "", &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column}
+		}
+		return rep.CSS, nil
+	}
+}
+
+// Close stops Node.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stdin != nil {
+		r.stdin.Close()
+	}
+}

@@ -1,0 +1,2 @@
+import secret from "../../outside-the-workspace.txt";
+console.log(secret);

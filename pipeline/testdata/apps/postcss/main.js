@@ -1,0 +1,1 @@
+window.result = getComputedStyle(document.querySelector(".title")).color;

@@ -1,0 +1,1 @@
+export default "a"; export const upper = "A";

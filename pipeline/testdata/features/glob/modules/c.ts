@@ -1,0 +1,1 @@
+export default "c"; export const upper = "C";

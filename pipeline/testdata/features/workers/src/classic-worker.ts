@@ -1,0 +1,2 @@
+import { square } from "./square";
+self.onmessage = (e: MessageEvent<number>) => self.postMessage("classic " + square(e.data));

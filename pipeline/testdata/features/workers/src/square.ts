@@ -1,0 +1,1 @@
+export const square = (n: number) => n * n;

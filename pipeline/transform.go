@@ -1,0 +1,394 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// The source transforms run on the app's own scripts (not on node_modules), before esbuild
+// parses them, for what Vite supports and esbuild does not:
+//
+//   - new URL('<literal>', import.meta.url): the file as a data: URL (a blob: URL for a
+//     script); inside new Worker(…) or new SharedWorker(…), the file bundled on its own and
+//     started from a blob: URL;
+//   - import.meta.glob(patterns, { eager, import, query }): the object Vite builds, of lazy
+//     imports or (eager) of modules;
+//   - a literal URL given to fetch, WebSocket or EventSource on an origin the manifest's
+//     allowedDomains does not list: a warning at its place.
+//
+// What they add goes after the file's last line (imports are hoisted), so that every line
+// keeps its number for esbuild's messages.
+
+var (
+	newURL = regexp.MustCompile(`new\s+URL\s*\(\s*(?:'([^'\n\\]*)'|"([^"\n\\]*)"|` + "`([^`$\\n\\\\]*)`" + `)\s*,\s*import\.meta\.url\s*\)`)
+	// workerBefore matches what stands before new URL(…) when it names a worker's script.
+	workerBefore = regexp.MustCompile(`new\s+(?:Shared)?Worker\s*\(\s*$`)
+	moduleAfter  = regexp.MustCompile(`^\s*,\s*\{[^{}]*type\s*:\s*["']module["']`)
+	globCall     = regexp.MustCompile(`import\.meta\.glob\s*(?:<[^<>()]*>)?\s*\(\s*('[^'\n]*'|"[^"\n]*"|\[[^\]]*\])\s*(?:,\s*(\{[^{}]*\})\s*)?\)`)
+	quoted       = regexp.MustCompile(`'([^'\n]*)'|"([^"\n]*)"`)
+	globEager    = regexp.MustCompile(`\beager\s*:\s*true\b`)
+	globImport   = regexp.MustCompile(`\bimport\s*:\s*['"]([A-Za-z_$][\w$]*)['"]`)
+	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
+	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
+)
+
+// transformPlugin applies the source transforms to the app's scripts.
+func (b *bundler) transformPlugin() api.Plugin {
+	return api.Plugin{Name: "transforms", Setup: func(pb api.PluginBuild) {
+		pb.OnLoad(api.OnLoadOptions{Filter: `\.([mc]?[jt]sx?)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if strings.Contains(filepath.ToSlash(a.Path), "/node_modules/") {
+				return api.OnLoadResult{}, nil
+			}
+			if msg := b.outside(a.Path); msg != nil {
+				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
+			}
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, nil // esbuild reports it
+			}
+			warnings := b.networkWarnings(a.Path, src)
+			out, errs := b.transform(a.Path, string(src))
+			if out == "" && len(errs) == 0 {
+				return api.OnLoadResult{Warnings: warnings}, nil
+			}
+			return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(a.Path), Errors: errs, Warnings: warnings}, nil
+		})
+	}}
+}
+
+// loaderFor is the loader esbuild would pick for a script.
+func (b *bundler) loaderFor(p string) api.Loader {
+	ext := strings.ToLower(filepath.Ext(p))
+	if l, ok := b.m.Build.Loader[ext]; ok {
+		return loaderNames[l]
+	}
+	switch ext {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	case ".jsx":
+		return api.LoaderJSX
+	}
+	return api.LoaderJS
+}
+
+// transform rewrites new URL(…, import.meta.url) and import.meta.glob(…) in src; it returns
+// "" when there is nothing to rewrite.
+func (b *bundler) transform(file, src string) (string, []api.Message) {
+	if !strings.Contains(src, "import.meta") {
+		return "", nil
+	}
+	var out, tail strings.Builder
+	var errs []api.Message
+	n := 0
+	ident := func() string { n++; return fmt.Sprintf("__miniapp_%d", n) }
+	imp := func(name, spec string) { fmt.Fprintf(&tail, "\nimport %s from %s;", name, jsString(spec)) }
+	last := 0
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	for _, m := range newURL.FindAllStringSubmatchIndex(src, -1) {
+		lit := ""
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				lit = src[m[2*g]:m[2*g+1]]
+			}
+		}
+		spec, msg := b.urlSpec(file, lit, src, m[0])
+		if msg != nil {
+			errs = append(errs, *msg)
+			continue
+		}
+		id := ident()
+		if workerBefore.MatchString(src[:m[0]]) {
+			q := "?miniapp-worker"
+			if moduleAfter.MatchString(src[m[1]:]) {
+				q += "&module"
+			}
+			imp(id, spec+q)
+			edits = append(edits, edit{m[0], m[1], id})
+		} else {
+			imp(id, spec+"?url")
+			edits = append(edits, edit{m[0], m[1], "new URL(" + id + ")"})
+		}
+	}
+	for _, m := range globCall.FindAllStringSubmatchIndex(src, -1) {
+		var opts string
+		if m[4] >= 0 {
+			opts = src[m[4]:m[5]]
+		}
+		obj, msg := b.glob(file, src[m[2]:m[3]], opts, src, m[0], ident, imp)
+		if msg != nil {
+			errs = append(errs, *msg)
+			continue
+		}
+		edits = append(edits, edit{m[0], m[1], obj})
+	}
+	if len(edits) == 0 && len(errs) == 0 {
+		return "", nil
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	for _, e := range edits {
+		if e.start < last {
+			continue
+		}
+		out.WriteString(src[last:e.start] + e.text)
+		last = e.end
+	}
+	out.WriteString(src[last:])
+	out.WriteString(tail.String())
+	return out.String(), errs
+}
+
+func jsString(s string) string { j, _ := json.Marshal(s); return string(j) }
+
+// at places a message at byte offset off of src in file.
+func at(file, src string, off int, text, note string) *api.Message {
+	line := strings.Count(src[:off], "\n") + 1
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	end := strings.IndexByte(src[off:], '\n')
+	if end < 0 {
+		end = len(src) - off
+	}
+	m := &api.Message{Text: text, Location: &api.Location{File: file, Line: line, Column: off - start, LineText: src[start : off+end]}}
+	if note != "" {
+		m.Notes = []api.Note{{Text: note}}
+	}
+	return m
+}
+
+// urlSpec turns the literal of new URL(literal, import.meta.url) into an import specifier:
+// relative as written, root-relative ("/x") from the public folder or the app folder, and a
+// name that is no sibling file as a package path.
+func (b *bundler) urlSpec(file, lit, src string, off int) (string, *api.Message) {
+	switch {
+	case lit == "" || strings.Contains(lit, "://") || strings.HasPrefix(lit, "data:") || strings.HasPrefix(lit, "#"):
+		return "", at(file, src, off, fmt.Sprintf("new URL(%q, import.meta.url) does not name a file of the app", lit), "name a file relative to this script, such as './worker.ts'")
+	case strings.HasPrefix(lit, "/"):
+		for _, dir := range []string{b.m.Build.PublicDir, "."} {
+			p := filepath.Join(b.root, filepath.FromSlash(dir), filepath.FromSlash(lit))
+			if _, err := os.Stat(p); err == nil {
+				rel, _ := filepath.Rel(filepath.Dir(file), p)
+				return "./" + filepath.ToSlash(rel), nil
+			}
+		}
+		return "", at(file, src, off, fmt.Sprintf("%s does not exist in the public folder or the app folder", lit), "fix the path")
+	case strings.HasPrefix(lit, "./") || strings.HasPrefix(lit, "../"):
+		return lit, nil
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(file), filepath.FromSlash(lit))); err == nil {
+		return "./" + lit, nil
+	}
+	return lit, nil // a package path, resolved from node_modules
+}
+
+// glob expands import.meta.glob(patterns, options) to the object Vite builds.
+func (b *bundler) glob(file, patterns, opts, src string, off int, ident func() string, imp func(name, spec string)) (string, *api.Message) {
+	var pats []string
+	for _, q := range quoted.FindAllStringSubmatch(patterns, -1) {
+		pats = append(pats, q[1]+q[2])
+	}
+	eager := globEager.MatchString(opts)
+	name := ""
+	if m := globImport.FindStringSubmatch(opts); m != nil {
+		name = m[1]
+	}
+	query := ""
+	if m := globQuery.FindStringSubmatch(opts); m != nil {
+		query = "?" + strings.TrimPrefix(m[1], "?")
+	}
+	dir := filepath.Dir(file)
+	var include, exclude []*regexp.Regexp
+	var bases []string
+	for _, p := range pats {
+		neg := strings.HasPrefix(p, "!")
+		p = strings.TrimPrefix(p, "!")
+		var abs string
+		switch {
+		case strings.HasPrefix(p, "/"):
+			abs = filepath.ToSlash(b.root) + p
+		case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
+			abs = path.Join(filepath.ToSlash(dir), p)
+		default:
+			return "", at(file, src, off, fmt.Sprintf("import.meta.glob pattern %q is neither relative nor root-relative", p), "start it with ./, ../ or /, as Vite requires")
+		}
+		re := globRegexp(abs)
+		if neg {
+			exclude = append(exclude, re)
+			continue
+		}
+		include = append(include, re)
+		bases = append(bases, globBase(abs))
+	}
+	var files []string
+	for _, base := range bases {
+		filepath.WalkDir(filepath.FromSlash(base), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if d.Name() == "node_modules" || d.Name() == ".git" || (b.outDir != "" && p == b.outDir) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			s := filepath.ToSlash(p)
+			if p == file || slices.Contains(files, s) || b.outside(p) != nil {
+				return nil
+			}
+			if slices.ContainsFunc(include, func(r *regexp.Regexp) bool { return r.MatchString(s) }) &&
+				!slices.ContainsFunc(exclude, func(r *regexp.Regexp) bool { return r.MatchString(s) }) {
+				files = append(files, s)
+			}
+			return nil
+		})
+	}
+	slices.Sort(files)
+	var obj strings.Builder
+	obj.WriteString("{")
+	for i, f := range files {
+		var key string
+		if strings.HasPrefix(pats[0], "/") {
+			key = "/" + strings.TrimPrefix(strings.TrimPrefix(f, filepath.ToSlash(b.root)), "/")
+		} else {
+			rel, _ := filepath.Rel(dir, filepath.FromSlash(f))
+			key = filepath.ToSlash(rel)
+			if !strings.HasPrefix(key, "../") {
+				key = "./" + key
+			}
+		}
+		spec := key
+		if strings.HasPrefix(key, "/") {
+			rel, _ := filepath.Rel(dir, filepath.FromSlash(f))
+			spec = "./" + filepath.ToSlash(rel)
+			if strings.HasPrefix(filepath.ToSlash(rel), "../") {
+				spec = filepath.ToSlash(rel)
+			}
+		}
+		spec += query
+		if i > 0 {
+			obj.WriteString(", ")
+		}
+		obj.WriteString(jsString(key) + ": ")
+		switch {
+		case eager && name == "":
+			id := ident()
+			imp("* as "+id, spec)
+			obj.WriteString(id)
+		case eager:
+			id := ident()
+			if name == "default" {
+				imp(id, spec)
+			} else {
+				imp("{ "+name+" as "+id+" }", spec)
+			}
+			obj.WriteString(id)
+		case name != "":
+			fmt.Fprintf(&obj, "() => import(%s).then((m) => m[%s])", jsString(spec), jsString(name))
+		default:
+			fmt.Fprintf(&obj, "() => import(%s)", jsString(spec))
+		}
+	}
+	obj.WriteString("}")
+	return obj.String(), nil
+}
+
+// globBase is the folder a pattern's matches are under: its path up to the first segment
+// with a wildcard.
+func globBase(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if strings.ContainsAny(s, "*?{[") {
+			return strings.Join(segs[:i], "/")
+		}
+	}
+	return path.Dir(p)
+}
+
+// globRegexp compiles a glob (**, *, ?, {a,b}) over slash-separated paths.
+func globRegexp(p string) *regexp.Regexp {
+	var re strings.Builder
+	re.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case strings.HasPrefix(p[i:], "**/"):
+			re.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(p[i:], "**"):
+			re.WriteString(".*")
+			i++
+		case c == '*':
+			re.WriteString("[^/]*")
+		case c == '?':
+			re.WriteString("[^/]")
+		case c == '{':
+			j := strings.IndexByte(p[i:], '}')
+			if j < 0 {
+				re.WriteString(`\{`)
+				continue
+			}
+			alts := strings.Split(p[i+1:i+j], ",")
+			for k := range alts {
+				alts[k] = regexp.QuoteMeta(alts[k])
+			}
+			re.WriteString("(?:" + strings.Join(alts, "|") + ")")
+			i += j
+		default:
+			re.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	re.WriteString("$")
+	return regexp.MustCompile(re.String())
+}
+
+// networkWarnings warns, at its place, of each literal URL given to fetch, WebSocket or
+// EventSource whose origin the manifest's allowedDomains does not list: the page's policy
+// would block it.
+func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
+	var out []api.Message
+	for _, m := range networkCall.FindAllSubmatchIndex(src, -1) {
+		origin := string(src[m[4]:m[5]])
+		if b.allowed(origin) {
+			continue
+		}
+		https := strings.Replace(strings.Replace(origin, "wss://", "https://", 1), "ws://", "http://", 1)
+		note := fmt.Sprintf(`add %q to allowedDomains in %s if the app may connect there`, https, filepath.Base(b.m.File))
+		if strings.HasPrefix(https, "http://") {
+			note = "the bundle connects only over HTTPS: use https:// and add the origin to allowedDomains"
+		}
+		call := strings.Fields(string(src[m[2]:m[3]]))
+		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
+	}
+	return out
+}
+
+// allowed reports whether the manifest's allowedDomains admits origin (ws: and wss: as the
+// policy matches them, as http: and https:).
+func (b *bundler) allowed(origin string) bool {
+	o := strings.Replace(strings.Replace(strings.ToLower(origin), "wss://", "https://", 1), "ws://", "http://", 1)
+	for _, d := range b.m.AllowedDomains {
+		if d == o {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(d, "https://*."); ok {
+			host, hasHost := strings.CutPrefix(o, "https://")
+			if hasHost && strings.HasSuffix(host, "."+rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
