@@ -38,6 +38,7 @@ var (
 	globEager    = regexp.MustCompile(`\beager\s*:\s*true\b`)
 	globImport   = regexp.MustCompile(`\bimport\s*:\s*['"]([A-Za-z_$][\w$]*)['"]`)
 	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
+	evalCall     = regexp.MustCompile(`\bnew\s+Function\s*\(|(?:^|[^.\w$])eval\s*\(`)
 	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
 )
 
@@ -57,6 +58,7 @@ func (b *bundler) transformPlugin() api.Plugin {
 			}
 			warnings := b.networkWarnings(a.Path, src)
 			out, errs := b.transform(a.Path, string(src))
+			errs = append(errs, b.evalErrors(a.Path, src)...)
 			if out == "" && len(errs) == 0 {
 				return api.OnLoadResult{Warnings: warnings}, nil
 			}
@@ -371,6 +373,26 @@ func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
 		}
 		call := strings.Fields(string(src[m[2]:m[3]]))
 		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
+	}
+	return out
+}
+
+// evalErrors refuses eval and new Function in the app's own code when the manifest does not
+// let the page run them (eval = true): the page's policy would throw at the call. In
+// node_modules they are left to the runtime check (bundle render), since a library often
+// holds one on a path it never takes.
+func (b *bundler) evalErrors(file string, src []byte) []api.Message {
+	if b.m.Eval {
+		return nil
+	}
+	var out []api.Message
+	for _, m := range evalCall.FindAllIndex(src, -1) {
+		off := m[0]
+		if src[off] != 'n' && src[off] != 'e' {
+			off++ // the character before eval
+		}
+		out = append(out, *at(file, string(src), off, "eval and new Function cannot run under the bundle's policy",
+			fmt.Sprintf("avoid them, or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", filepath.Base(b.m.File))))
 	}
 	return out
 }
