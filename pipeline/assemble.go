@@ -144,7 +144,7 @@ func (a *assembler) assemble() ([]byte, int) {
 	var out bytes.Buffer
 	off := 0
 	cssAt, headAt, scriptAt := -1, -1, -1
-	sawCharset, inert := false, false
+	sawCharset, inert, inBody, inTitle := false, false, false, false
 	foreign := 0 // depth of <svg> and <math>, whose <script> and <style> are not raw text
 	next := func() (html.TokenType, []byte, int) {
 		tt := z.Next()
@@ -162,6 +162,10 @@ func (a *assembler) assemble() ([]byte, int) {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := readTag(z, start, tt == html.SelfClosingTagToken)
 			a.handlers(t)
+			if !slices.Contains(headTags, t.name) {
+				inBody = true
+			}
+			inTitle = t.name == "title" && !t.selfClosing
 			if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
 				foreign++
 			}
@@ -183,7 +187,9 @@ func (a *assembler) assemble() ([]byte, int) {
 				headAt = out.Len()
 			case "meta":
 				out.Write(raw)
-				if t.has("charset") && !sawCharset {
+				// A <meta charset> after body content is in <body>, where the policy <meta>
+				// would be ignored: the build then writes its own in <head>.
+				if t.has("charset") && !sawCharset && !inBody {
 					sawCharset = true
 					headAt = out.Len()
 				}
@@ -213,12 +219,18 @@ func (a *assembler) assemble() ([]byte, int) {
 			if (string(name) == "svg" || string(name) == "math") && foreign > 0 {
 				foreign--
 			}
+			inTitle = false
 			if string(name) == "head" && cssAt < 0 {
 				cssAt = out.Len()
 			}
 			if string(name) == "body" {
 				out.WriteString(strings.Join(a.deferred, ""))
 				a.deferred = nil
+			}
+			out.Write(raw)
+		case html.TextToken:
+			if !inTitle && len(bytes.TrimLeft(raw, " \t\n\f\r")) > 0 {
+				inBody = true
 			}
 			out.Write(raw)
 		default:
@@ -272,6 +284,9 @@ func (a *assembler) assemble() ([]byte, int) {
 	final.Write(res[last:])
 	return final.Bytes(), at
 }
+
+// headTags are the start tags that do not begin the body of a document.
+var headTags = []string{"html", "head", "meta", "title", "link", "style", "script", "base", "noscript", "template", "basefont", "bgsound"}
 
 // handles reports whether the assembler took charge of the reference at byte offset off.
 func (a *assembler) handles(off int) bool {

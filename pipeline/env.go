@@ -4,10 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // publicPrefixes are the .env key prefixes that reach the bundle, as Vite's envPrefix does:
@@ -17,26 +24,79 @@ var publicPrefixes = []string{"VITE_", "MINIAPP_"}
 // envFiles are read in Vite's order for mode "production"; a later file wins.
 var envFiles = []string{".env", ".env.local", ".env.production", ".env.production.local"}
 
-// loadEnv reads the app's .env files and returns the public keys and their values.
-func loadEnv(root string) (map[string]string, error) {
-	env := map[string]string{}
+// loadEnv reads the app's .env files, confined to the app folder like every other input, and
+// returns the public keys and their values, as Vite's loadEnv does: a later file wins, a
+// variable already in the process environment wins over every file, and ${NAME} (or $NAME)
+// in a value expands to another variable, from the files or the environment.
+func loadEnv(m *manifest.Manifest) (map[string]string, error) {
+	all := map[string]string{}
 	for _, name := range envFiles {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if os.IsNotExist(err) {
+		p, err := m.Resolve(name)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if errors.Is(err, manifest.ErrOutside) {
+			return nil, diag.List{{File: filepath.ToSlash(filepath.Join(m.Dir, name)), Text: fmt.Sprintf("%s is a symbolic link that leaves the app folder", name),
+				Note: "bundle reads only files inside the app folder: copy the file in instead of linking to it"}}.Err()
 		}
 		if err != nil {
 			return nil, err
 		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
 		for k, v := range parseDotenv(src) {
-			for _, p := range publicPrefixes {
-				if strings.HasPrefix(k, p) {
-					env[k] = v
-				}
+			all[k] = v
+		}
+	}
+	for k := range all {
+		if v, ok := os.LookupEnv(k); ok {
+			all[k] = v
+		}
+	}
+	env := map[string]string{}
+	for k, v := range all {
+		for _, p := range publicPrefixes {
+			if strings.HasPrefix(k, p) {
+				env[k] = expand(v, all, map[string]bool{k: true})
+			}
+		}
+	}
+	// Public variables set only in the process environment reach the bundle too.
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, p := range publicPrefixes {
+			if _, ok := env[k]; !ok && strings.HasPrefix(k, p) {
+				env[k] = v
 			}
 		}
 	}
 	return env, nil
+}
+
+var envRef = regexp.MustCompile(`\\?\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
+
+// expand replaces $NAME and ${NAME} in v (dotenv-expand, as Vite does); \$ stays a dollar
+// sign. A name in the process environment takes its value from there first; a cycle expands
+// to "".
+func expand(v string, vars map[string]string, seen map[string]bool) string {
+	return envRef.ReplaceAllStringFunc(v, func(ref string) string {
+		if strings.HasPrefix(ref, `\`) {
+			return ref[1:]
+		}
+		name := strings.Trim(ref[1:], "{}")
+		if val, ok := os.LookupEnv(name); ok {
+			return val
+		}
+		val, ok := vars[name]
+		if !ok || seen[name] {
+			return ""
+		}
+		seen[name] = true
+		defer delete(seen, name)
+		return expand(val, vars, seen)
+	})
 }
 
 // parseDotenv reads KEY=value lines: "export " prefixes, # comments, and single-, double- or

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/miniapp/bundle/pipeline/browsertest"
 	"github.com/miniapp/bundle/pipeline/diag"
+	"golang.org/x/net/html"
 )
 
 // TestFeaturesInChromium builds one small app per feature that Vite apps use, loads each
@@ -172,4 +174,55 @@ func TestIconsLeftOut(t *testing.T) {
 	if strings.Contains(string(j), "favicon") {
 		t.Errorf("the favicon is counted as a page input: %s", j)
 	}
+}
+
+// TestPolicyInHead builds pages whose <meta charset> comes late or not at all, and checks
+// that the policy <meta> is in <head>, where the browser honours it, ahead of every script.
+func TestPolicyInHead(t *testing.T) {
+	for name, page := range map[string]string{
+		"late_charset": "<!doctype html><p>first</p><meta charset=\"utf-8\"><script type=module>window.x = 1</script>",
+		"no_head":      "<!doctype html><html lang=en><body><p>hi</p><script type=module>window.x = 1</script></body></html>",
+		"no_charset":   "<!doctype html><html><head><title>t</title><script>window.y = 1</script></head><body></body></html>",
+		"bare":         "<p>hi<script type=module>window.x = 1</script>",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "index.html"), []byte(page), 0o644)
+			os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"p\"\nname = \"P\"\ndescription = \"A page.\"\nentry = \"index.html\"\n"), 0o644)
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, _ := html.Parse(strings.NewReader(string(res.HTML)))
+			var csp, firstScript *html.Node
+			for n := range doc.Descendants() {
+				if n.Type != html.ElementNode {
+					continue
+				}
+				if n.Data == "meta" && slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "http-equiv" }) && csp == nil {
+					csp = n
+				}
+				if n.Data == "script" && firstScript == nil {
+					firstScript = n
+				}
+			}
+			if csp == nil || csp.Parent == nil || csp.Parent.Data != "head" {
+				t.Fatalf("the policy <meta> is not in <head>:\n%.300s", res.HTML)
+			}
+			if strings.Index(string(res.HTML), `http-equiv="Content-Security-Policy"`) > strings.Index(string(res.HTML), "<script") {
+				t.Errorf("a script comes before the policy")
+			}
+			if firstScript == nil || !strings.Contains(textOfNode(firstScript), "miniapp.sdk") {
+				t.Errorf("the first script is not the SDK")
+			}
+		})
+	}
+}
+
+func textOfNode(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(c.Data)
+	}
+	return b.String()
 }

@@ -28,12 +28,14 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/diag"
@@ -90,7 +92,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, err
 	}
-	env, err := loadEnv(m.Root)
+	env, err := loadEnv(m)
+	var el *diag.ListError
+	if errors.As(err, &el) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("build %s: read .env: %w", dir, err)
 	}
@@ -115,6 +121,15 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		}
 		if err != nil {
 			return nil, fmt.Errorf("build %s: read %s: %w", dir, m.Entry, err)
+		}
+		if enc, off := offline.Encoding(src); enc != "" || !utf8.Valid(src) {
+			d := diag.Message{File: b.display(file), Text: fmt.Sprintf("%s is not UTF-8", file),
+				Note: `save it as UTF-8 and declare <meta charset="utf-8"> first in <head>: bundle writes UTF-8, and a page read in another encoding can show other markup`}
+			if enc != "" {
+				d.Text = fmt.Sprintf("%s declares the encoding %s", file, enc)
+			}
+			d.PlaceIn(diag.NewLines(src), off, 1)
+			return nil, diag.List{d}.Err()
 		}
 	} else {
 		file = "index.html"

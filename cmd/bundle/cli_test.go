@@ -119,6 +119,12 @@ loader = { ".js" = "jsxx" }
 			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, "<iframe\n src=\"page.html\"></iframe>", 1)}, nil, []string{"index.html:4:7", `<iframe src> loads "page.html"`}},
 		{"inline_handler", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<p id="p">`, `<p id="p" onclick="go()">`, 1)}, nil, []string{"inline event handler onclick", "addEventListener"}},
+		{"env_symlink_escapes", map[string]string{"miniapp.toml": goodManifest, "index.html": goodPage, "main.ts": "console.log(import.meta.env.VITE_KEY);\n"}, func(dir string) {
+			os.WriteFile(filepath.Join(outside, "secrets.env"), []byte("VITE_KEY=secret\n"), 0o644)
+			os.Symlink(filepath.Join(outside, "secrets.env"), filepath.Join(dir, ".env"))
+		}, []string{".env is a symbolic link that leaves the app folder", "copy the file in"}},
+		{"page_not_utf8", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
+			"index.html": strings.Replace(goodPage, `<meta charset="utf-8">`, `<meta charset="shift_jis">`, 1)}, nil, []string{"index.html:2:13", "declares the encoding shift_jis", `save it as UTF-8`}},
 		{"cdn_script_and_preconnect", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<title>T</title>`, `<title>T</title><link rel="preconnect" href="https://fonts.example"><script src="https://cdn.example/react.js"></script>`, 1)}, nil, []string{"<link href> loads \"https://fonts.example\"", "<script src> loads \"https://cdn.example/react.js\""}},
 	}

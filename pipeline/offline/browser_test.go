@@ -48,6 +48,7 @@ var inertInBrowser = map[string]string{
 	"module_import_bare":          "a bare specifier fails to resolve before any request",
 	"style_src_function":          "src() is not yet supported by Chromium",
 	"track_src":                   "a text track loads only when shown",
+	"iso2022jp_undeclared":        "this Chromium runs no encoding detection on so short a page; one that does may read it as ISO-2022-JP",
 }
 
 // TestRulesInChromium loads the refuse and pass rows in Debian's Chromium and checks, for the
@@ -61,7 +62,8 @@ func TestRulesInChromium(t *testing.T) {
 		}
 		t.Run("refuse/"+row.name, func(t *testing.T) {
 			doc := strings.ReplaceAll(row.html, "cdn.example", "cdn.test")
-			u := b.Serve(fmt.Sprintf("/r%d/page.html", i), []byte(doc))
+			// Served with no charset, so that the page's own bytes choose its encoding.
+			u := b.Serve(fmt.Sprintf("/r%d/page.html", i), []byte(doc), "text/html")
 			b.Visit(t, u, 0)
 			// Wait for the first request, up to 3 s: a loaded machine may be slow to make it.
 			for end := time.Now().Add(3 * time.Second); len(b.Requests()) == 0 && time.Now().Before(end); {
@@ -74,7 +76,7 @@ func TestRulesInChromium(t *testing.T) {
 	}
 	for i, row := range passRows {
 		t.Run("pass/"+row.name, func(t *testing.T) {
-			u := b.Serve(fmt.Sprintf("/p%d/page.html", i), []byte(row.html))
+			u := b.Serve(fmt.Sprintf("/p%d/page.html", i), []byte(row.html), "text/html")
 			v := b.Visit(t, u, 400*time.Millisecond)
 			for _, r := range v.Requests {
 				if strings.HasSuffix(r, "/favicon.ico") {

@@ -76,38 +76,46 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 		}
 	}()
 	c := &checker{opts: opts}
-	// The document is read as a string without copying it: Check never writes to src.
-	hits := c.checkDoc(unsafe.String(unsafe.SliceData(src), len(src)), 0)
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
-	fs = make(Findings, 0, len(hits))
+	fs = Findings{}
 	seen := map[string]bool{}
-	var lines *diag.Lines
-	if len(hits) > 0 {
-		lines = diag.NewLines(src)
-	}
-	for _, h := range hits {
-		f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
-		f.File = name
-		f.Text = h.text
-		if f.Text == "" {
-			f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
+	for _, r := range readings(src, "") {
+		hits := c.checkDoc(r.text, 0)
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
+		var lines *diag.Lines
+		if len(hits) > 0 {
+			// The document is read as a string without copying it: Check never writes to src.
+			lines = diag.NewLines(unsafe.Slice(unsafe.StringData(r.text), len(r.text)))
 		}
-		f.Note = h.note
-		if f.Note == "" {
-			f.Note = noteInline
-			if isRemote(h.url) {
-				f.Note = noteRemote
+		for _, h := range hits {
+			f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
+			f.File = name
+			f.Text = h.text
+			if f.Text == "" {
+				f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
 			}
+			f.Note = h.note
+			if f.Note == "" {
+				f.Note = noteInline
+				if isRemote(h.url) {
+					f.Note = noteRemote
+				}
+			}
+			if r.name != "" {
+				// Another reading's offsets count its decoded text, whose lines are the file's.
+				f.Text += fmt.Sprintf(" (when the page is read as %s, as a browser may from %s)", r.name, r.why)
+				f.Note += `; write the page in UTF-8 and declare <meta charset="utf-8"> first in <head>`
+			}
+			f.Message.PlaceIn(lines, h.off, h.length)
+			// A reconstructed formatting element repeats its start tag's attributes in the tree;
+			// report each place once.
+			key := fmt.Sprintf("%d:%d:%s:%s", f.Line, f.Column, h.place, h.url)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			fs = append(fs, f)
 		}
-		f.Message.PlaceIn(lines, h.off, h.length)
-		// A reconstructed formatting element repeats its start tag's attributes in the tree;
-		// report each place once.
-		key := fmt.Sprintf("%d:%s:%s", h.off, h.place, h.url)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		fs = append(fs, f)
 	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Line < fs[j].Line || fs[i].Line == fs[j].Line && fs[i].Column < fs[j].Column })
 	return fs, nil
 }

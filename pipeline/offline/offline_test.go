@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	utf16pkg "unicode/utf16"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
 )
@@ -134,6 +135,13 @@ var refuseRows = []struct {
 	{"misnested_formatting", `<b><a href="https://example.com/"><p>x</b>y</a>`, "https://example.com/"},
 	{"table_foster_parent", `<table><img src="https://cdn.example/a.png"><tr><td>x</td></tr></table>`, "https://cdn.example/a.png"},
 	{"nul_in_attr", "<img src=\"https://cdn.example/\x00a.png\">", "https://cdn.example/\uFFFDa.png"},
+	// Bytes before markup: the encoding a browser reads the page in.
+	{"utf16le_bom", utf16("\uFEFF<img src=\"https://cdn.example/a.png\">", false), "https://cdn.example/a.png"},
+	{"utf16be_bom", utf16("\uFEFF<img src=\"https://cdn.example/a.png\">", true), "https://cdn.example/a.png"},
+	{"iso2022jp_escape_opens_comment", "<meta charset=\"iso-2022-jp\"><p>\x1b$B<!--\x1b(B<img src=\"https://cdn.example/a.png\">-->", "https://cdn.example/a.png"},
+	{"iso2022jp_undeclared", "<p>\x1b$B<!--\x1b(B<img src=\"https://cdn.example/a.png\">-->", "https://cdn.example/a.png"},
+	{"shift_jis_swallows_backslash", "<meta charset=\"shift_jis\"><script>var s = \"\x81\\\"; import('https://cdn.example/x.js'); //\";</script>", "https://cdn.example/x.js"},
+	{"meta_charset_late", "<p>x</p>" + strings.Repeat(" ", 2000) + "<meta charset=\"shift_jis\"><script>var s = \"\x81\\\"; import('https://cdn.example/x.js'); //\";</script>", "https://cdn.example/x.js"},
 }
 
 var passRows = []struct{ name, html string }{
@@ -329,6 +337,21 @@ func TestCheckHostileInputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// utf16 encodes s in UTF-16, big- or little-endian.
+func utf16(s string, bigEndian bool) string {
+	var b []byte
+	for _, r := range s {
+		for _, u := range utf16pkg.Encode([]rune{r}) {
+			if bigEndian {
+				b = append(b, byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8))
+			}
+		}
+	}
+	return string(b)
 }
 
 // nestSrcdoc nests n iframes through srcdoc, escaping each level's quotes as an author must.
