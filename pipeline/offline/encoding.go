@@ -161,4 +161,3 @@ func metaCharsets(src []byte) []declaration {
 		s = s[5:]
 	}
 }
-

@@ -116,6 +116,8 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 			fs = append(fs, f)
 		}
 	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Line < fs[j].Line || fs[i].Line == fs[j].Line && fs[i].Column < fs[j].Column })
+	sort.SliceStable(fs, func(i, j int) bool {
+		return fs[i].Line < fs[j].Line || fs[i].Line == fs[j].Line && fs[i].Column < fs[j].Column
+	})
 	return fs, nil
 }
