@@ -48,6 +48,9 @@ var inertInBrowser = map[string]string{
 	"module_import_bare":          "a bare specifier fails to resolve before any request",
 	"style_src_function":          "src() is not yet supported by Chromium",
 	"track_src":                   "a text track loads only when shown",
+	"data_unknown_type_frame":     "Chromium downloads or shows an unknown type; the check refuses what it does not read",
+	"data_svg_internal_entity":    "Chromium's XML parser does not load it; the check refuses XML it cannot read",
+	"a_href_data_frame":           "a link navigates a frame only when clicked",
 	"iso2022jp_undeclared":        "this Chromium runs no encoding detection on so short a page; one that does may read it as ISO-2022-JP",
 }
 

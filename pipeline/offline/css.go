@@ -16,8 +16,10 @@ import (
 // checked in turn. URLs in @namespace name a namespace and load nothing.
 func (c *checker) checkCSS(src string, depth int) []hit {
 	// Every construct that loads needs a literal '(' (a function or url token) or '@' (an
-	// at-rule); escaped, neither opens anything.
-	if strings.IndexByte(src, '(') < 0 && strings.IndexByte(src, '@') < 0 {
+	// at-rule), escaped, neither opens anything; or a custom property's string, which var()
+	// may read as a URL elsewhere.
+	if strings.IndexByte(src, '(') < 0 && strings.IndexByte(src, '@') < 0 &&
+		!(strings.ContainsAny(src, `"'`) && (strings.Contains(src, "--") || strings.IndexByte(src, '\\') >= 0)) {
 		return nil
 	}
 	// CSS Syntax §3.3 preprocessing turns NUL into U+FFFD; the lexer would stop at it.
@@ -32,6 +34,7 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 	pendingURLFunc := -1
 	var urlBuf strings.Builder
 	urlFuncName := ""
+	prop, lastIdent := "", "" // the declaration being read, and the last name before a colon
 	add := func(at, n int, place, u string) {
 		if isOwn(u) {
 			if atRule == "import" && isData(u) {
@@ -73,19 +76,36 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 		switch tt {
 		case css.AtKeywordToken:
 			atRule = strings.ToLower(cssUnescape(string(data[1:])))
+		case css.IdentToken, css.CustomPropertyNameToken:
+			lastIdent = cssUnescape(string(data))
+		case css.ColonToken:
+			if len(funcs) == 0 && prop == "" {
+				prop = lastIdent
+			}
 		case css.SemicolonToken, css.LeftBraceToken, css.RightBraceToken:
 			if len(funcs) == 0 {
 				atRule = ""
 			}
+			prop, lastIdent = "", ""
 			if tt == css.LeftBraceToken || tt == css.RightBraceToken {
 				funcs = funcs[:0]
 			}
 		case css.URLToken:
 			add(start, len(data), urlPlace(atRule, "url"), urlTokenValue(data))
 		case css.BadURLToken:
-			// A bad url() loads nothing.
+			// The lexer calls url("…" followed by anything but ")" (a comment, a URL modifier
+			// such as cross-origin()) a bad url; CSS Syntax reads url( and a quote as a
+			// function, and Chromium loads the string. An unquoted bad url loads nothing.
+			if u, ok := quotedURL(data); ok {
+				add(start, len(data), urlPlace(atRule, "url"), u)
+			}
 		case css.FunctionToken:
 			name := strings.ToLower(cssUnescape(string(data[:len(data)-1])))
+			if n := len(funcs); name == "var" && n > 0 && takesURLString(funcs[n-1]) {
+				// A custom property's string becomes a URL here: the document's custom
+				// property strings then load (checkDoc keeps them).
+				hits = append(hits, hit{off: start, length: len(data), marker: true})
+			}
 			funcs = append(funcs, name)
 			if name == "url" || name == "src" {
 				pendingURLFunc = start
@@ -99,9 +119,14 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 				funcs = funcs[:len(funcs)-1]
 			}
 		case css.StringToken:
+			if strings.HasPrefix(prop, "--") {
+				if u := cssString(data); !isOwn(u) {
+					hits = append(hits, hit{off: start, length: len(data), place: "CSS custom property " + prop + " (a string image-set() reads through var())", url: u, cond: true})
+				}
+			}
 			if atRule == "import" && len(funcs) == 0 {
 				add(start, len(data), "CSS @import", cssString(data))
-			} else if n := len(funcs); n > 0 && (funcs[n-1] == "image-set" || funcs[n-1] == "-webkit-image-set") {
+			} else if n := len(funcs); n > 0 && takesURLString(funcs[n-1]) {
 				add(start, len(data), "CSS "+funcs[n-1]+"()", cssString(data))
 			}
 		}
@@ -112,6 +137,36 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 		add(pendingURLFunc, off-pendingURLFunc, urlPlace(atRule, urlFuncName), u)
 	}
 	return hits
+}
+
+// takesURLString reports whether a CSS function reads a string argument as a URL.
+func takesURLString(fn string) bool {
+	return fn == "image-set" || fn == "-webkit-image-set" || fn == "src"
+}
+
+// quotedURL returns the string of a bad-url token that starts url( whitespace* quote.
+func quotedURL(tok []byte) (string, bool) {
+	s := string(tok)
+	i := strings.IndexByte(s, '(')
+	if i < 0 {
+		return "", false
+	}
+	s = strings.TrimLeft(s[i+1:], " \t\n\r\f")
+	if s == "" || (s[0] != '"' && s[0] != '\'') {
+		return "", false
+	}
+	q := s[0]
+	for j := 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return cssString([]byte(s[:j+1])), true
+		case '\n':
+			return "", false // an unclosed string ends at the line: a bad string loads nothing
+		}
+	}
+	return "", false
 }
 
 func urlPlace(atRule, fn string) string {

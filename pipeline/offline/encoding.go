@@ -38,6 +38,10 @@ func readings(src []byte, declared string) []reading {
 	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
 		return []reading{decodeWith(src, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "UTF-16LE", "its byte-order mark")}
 	}
+	if e, name := charset.Lookup(declared); e != nil && strings.HasPrefix(name, "utf-16") {
+		// The charset of a type is honoured as it is, UTF-16 included.
+		return []reading{decodeWith(src, e, name, "the charset of its type")}
+	}
 	out := []reading{{text: string(src)}}
 	if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
 		return out

@@ -3,10 +3,12 @@ package offline
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
 )
 
 // maxDepth bounds documents nested in documents (srcdoc, data: frames, noscript, data:
@@ -20,6 +22,10 @@ type hit struct {
 	place       string // where, as a person names it: "<img src>", "CSS url() in <style>"
 	url         string // the URL as written, after decoding by its language
 	text, note  string // overrides of the default message and note
+	// cond marks a string of a custom property, which loads only if the document reads a
+	// custom property as a URL somewhere; marker marks such a place (var() inside
+	// image-set()). checkDoc resolves both.
+	cond, marker bool
 }
 
 // anchor names the source construct a hit is inside: an attribute of an element, or the text
@@ -134,16 +140,53 @@ func (c *checker) checkDoc(src string, depth int) []hit {
 		<-pre.done
 		c.styles, c.noImports = pre.hits, pre.noImports
 	}
-	if err != nil {
-		// x/net/html only fails on reader errors, which a string reader has none of.
-		return []hit{{off: 0, length: 1, place: "document", text: "cannot parse the document: " + err.Error()}}
-	}
 	w := walker{c: c, depth: depth, occ: map[anchor]int{}}
-	w.walk(doc)
+	if err != nil {
+		// x/net/html gives up past 512 open elements, where Chromium keeps parsing (it stops
+		// nesting and appends as siblings). Judge such a page token by token: every element
+		// as the tokenizer sees it, in document order, which holds every element the tree
+		// would, and then some.
+		w.flat(src)
+	} else {
+		w.walk(doc)
+	}
 	if len(w.found) == 0 {
 		return nil
 	}
+	urlVar := false
+	for _, f := range w.found {
+		for _, h := range f.hits {
+			urlVar = urlVar || h.marker
+		}
+	}
+	for i := range w.found {
+		w.found[i].hits = resolveConditional(w.found[i].hits, urlVar)
+	}
 	return locate(src, w.found)
+}
+
+// resolveConditional keeps the custom-property strings among hits when their document reads a
+// custom property as a URL anywhere (urlVar: custom properties inherit across its stylesheets
+// and style attributes), and drops the markers. Hits of nested documents were resolved in
+// their own.
+func resolveConditional(hits []hit, urlVar bool) []hit {
+	kept := hits[:0]
+	for _, h := range hits {
+		if !h.marker && (!h.cond || urlVar) {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// hasURLVar reports whether hits mark a custom property read as a URL.
+func hasURLVar(hits []hit) bool {
+	for _, h := range hits {
+		if h.marker {
+			return true
+		}
+	}
+	return false
 }
 
 type walker struct {
@@ -178,6 +221,79 @@ func (w *walker) walk(root *html.Node) {
 		for ch := n.LastChild; ch != nil; ch = ch.PrevSibling {
 			stack = append(stack, ch)
 		}
+	}
+}
+
+// flat visits every element of src as the tokenizer yields it, with the text of raw-text
+// elements (style, script, noscript) as its child and SVG and MathML elements in their
+// namespace. It stands in for walk when the parser cannot build the tree.
+func (w *walker) flat(src string) {
+	z := html.NewTokenizer(strings.NewReader(src))
+	foreign := 0
+	foreignText := "" // "style" or "script" inside SVG, whose text is markup, not raw text
+	var pending *html.Node // a raw-text element awaiting its text
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		if pending != nil {
+			if tt == html.TextToken {
+				pending.AppendChild(&html.Node{Type: html.TextNode, Data: string(z.Text())})
+			}
+			w.element(pending)
+			pending = nil
+			if tt == html.TextToken {
+				continue
+			}
+		}
+		switch tt {
+		case html.TextToken:
+			if foreignText != "" {
+				// Read it both ways: as the element's text, and (next tokens) as markup.
+				n := &html.Node{Type: html.ElementNode, Data: foreignText, Namespace: "svg"}
+				n.AppendChild(&html.Node{Type: html.TextNode, Data: string(z.Text())})
+				w.element(n)
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			n := &html.Node{Type: html.ElementNode, Data: string(name)}
+			if foreign > 0 || n.Data == "svg" || n.Data == "math" {
+				n.Namespace = "svg"
+			}
+			for hasAttr {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == string(k) }) {
+					n.Attr = append(n.Attr, html.Attribute{Key: string(k), Val: string(v)})
+				}
+			}
+			if tt == html.StartTagToken && (n.Data == "svg" || n.Data == "math") {
+				foreign++
+			}
+			switch n.Data {
+			case "style", "script", "noscript":
+				if tt == html.StartTagToken && foreign > 0 && n.Data != "noscript" {
+					z.NextIsNotRawText()
+					foreignText = n.Data
+				} else if tt == html.StartTagToken {
+					pending = n
+					continue
+				}
+			}
+			w.element(n)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if (string(name) == "svg" || string(name) == "math") && foreign > 0 {
+				foreign--
+			}
+			if string(name) == foreignText {
+				foreignText = ""
+			}
+		}
+	}
+	if pending != nil {
+		w.element(pending)
 	}
 }
 
@@ -240,7 +356,7 @@ func (w *walker) element(n *html.Node) {
 		default:
 			// SVG and MathML presentation attributes (fill, filter, mask, clip-path, cursor…)
 			// take CSS values, and url() in them can reference an external document.
-			if !isHTML && !strings.HasPrefix(name, "data-") && hasURLFunc(a.Val) {
+			if !isHTML && !strings.HasPrefix(name, "data-") && strings.IndexByte(a.Val, '(') >= 0 {
 				w.add(an, w.c.checkCSS(a.Val, w.depth))
 			}
 		}
@@ -315,23 +431,6 @@ func refreshURL(content string) (string, bool) {
 	return s, true
 }
 
-// hasURLFunc reports whether s may contain a url( function, with any case or escapes in its
-// name: a cheap test before running the CSS tokenizer on an attribute.
-func hasURLFunc(s string) bool {
-	for i := strings.IndexByte(s, '('); i >= 0; {
-		// An escape may end in one whitespace character: ur\4c (.
-		if i > 0 && (s[i-1] == 'l' || s[i-1] == 'L' || s[i-1] == '\\' || isHex(s[i-1]) || s[i-1] <= ' ') {
-			return true
-		}
-		j := strings.IndexByte(s[i+1:], '(')
-		if j < 0 {
-			return false
-		}
-		i += j + 1
-	}
-	return false
-}
-
 func (w *walker) list(tag, name string, urls []markup.Span) []hit {
 	var hits []hit
 	for _, u := range urls {
@@ -355,6 +454,10 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 	place := fmt.Sprintf("<%s %s>", tag, name)
 	switch {
 	case name == "href" && (tag == "a" || tag == "area"):
+		if isData(v) {
+			// A click navigates a frame (the link's target) to the document.
+			return w.c.nested(-1, 0, place, v, docHTML, w.depth)
+		}
 		if isOwn(v) || linkAllowed(v, w.c.opts.LinkDomains) {
 			return nil
 		}
@@ -459,21 +562,52 @@ func (c *checker) scriptHits(kind scriptKind, text string, depth int) []hit {
 	return hits
 }
 
-// docKind is how a nested payload is read.
+// docKind is where a data: URL is used, which decides what the browser makes of its payload.
 type docKind int
 
 const (
-	docHTML docKind = iota
-	docCSS
-	docModule
-	docClassic
+	docHTML    docKind = iota // a navigable place: iframe, frame, object, embed, a or area href
+	docCSS                    // a stylesheet: <link rel=stylesheet>, @import
+	docModule                 // a module script or an import
+	docClassic                // a classic script
 )
 
-// nested decodes the data: URL u found at [at, at+n) and checks its payload as kind; every
-// hit inside is reported at the URL, since offsets inside an encoded payload name no place
-// in the file.
+// inertMIME reports whether a document of this type, shown in a frame, loads nothing: text
+// shown as text, images, sound and video.
+func inertMIME(mime string) bool {
+	switch {
+	case mime == "text/plain", mime == "text/csv", mime == "application/json",
+		strings.HasPrefix(mime, "audio/"), strings.HasPrefix(mime, "video/"), strings.HasPrefix(mime, "font/"):
+		return true
+	case strings.HasPrefix(mime, "image/"):
+		return !isXMLMIME(mime)
+	}
+	return false
+}
+
+// isXMLMIME reports whether a frame parses a document of this type as XML (MIME Sniffing
+// Standard, "XML MIME type").
+func isXMLMIME(mime string) bool {
+	return mime == "text/xml" || mime == "application/xml" || strings.HasSuffix(mime, "+xml")
+}
+
+// decodeText decodes a payload in the charset its type names (UTF-8 when none).
+func decodeText(payload []byte, cs string) string {
+	if cs != "" {
+		if e, name := charset.Lookup(cs); e != nil && name != "utf-8" {
+			return decodeWith(payload, e, name, "").text
+		}
+	}
+	return string(payload)
+}
+
+// nested decodes the data: URL u found at [at, at+n) and checks its payload as the browser
+// reads it in that place: a document by its MIME type (HTML in every reading its bytes allow,
+// XML for SVG and XHTML), a stylesheet, a module (CSS for a CSS module script), a classic
+// script. A document of a type the check does not read is refused. Every hit inside is
+// reported at the URL, since offsets inside an encoded payload name no place in the file.
 func (c *checker) nested(at, n int, place, u string, kind docKind, depth int) []hit {
-	_, payload, ok := dataURL(u)
+	mime, cs, payload, ok := dataURL(u)
 	if !ok {
 		return nil
 	}
@@ -481,16 +615,35 @@ func (c *checker) nested(at, n int, place, u string, kind docKind, depth int) []
 		return []hit{{off: at, length: n, place: place, url: u, text: fmt.Sprintf("%s nests documents more than %d deep", place, maxDepth), note: "flatten the nesting; it is refused because it cannot be checked"}}
 	}
 	var inner []hit
-	s := string(payload)
 	switch kind {
 	case docHTML:
-		inner = c.checkDoc(s, depth+1)
+		switch {
+		case mime == "text/html":
+			for _, r := range readings(payload, cs) {
+				inner = append(inner, c.checkDoc(r.text, depth+1)...)
+			}
+		case isXMLMIME(mime):
+			inner = c.checkXML(payload, depth+1)
+		case inertMIME(mime):
+		default:
+			return []hit{{off: at, length: n, place: place, url: u, text: fmt.Sprintf("%s shows a data: document of type %s, which the check does not read", place, mime),
+				note: "use text/html or SVG, or put the markup in srcdoc; a document the check cannot read is refused"}}
+		}
 	case docCSS:
-		inner = c.checkCSS(s, depth+1)
+		inner = c.checkCSS(decodeText(payload, cs), depth+1)
 	case docModule:
-		inner = c.checkScript(s, true, "module", depth+1)
+		switch {
+		case mime == "text/css":
+			inner = c.checkCSS(decodeText(payload, cs), depth+1) // a CSS module script
+		case mime == "application/json" || strings.HasSuffix(mime, "+json"):
+		default:
+			inner = c.checkScript(decodeText(payload, cs), true, "module", depth+1)
+		}
 	case docClassic:
-		inner = c.checkScript(s, false, "script", depth+1)
+		if strings.HasPrefix(mime, "image/") || strings.HasPrefix(mime, "audio/") || strings.HasPrefix(mime, "video/") || mime == "text/csv" {
+			return nil // the browser refuses to run these as scripts
+		}
+		inner = c.checkScript(decodeText(payload, cs), false, "script", depth+1)
 	}
 	for i := range inner {
 		inner[i].off, inner[i].length = at, n

@@ -141,6 +141,27 @@ var refuseRows = []struct {
 	{"iso2022jp_escape_opens_comment", "<meta charset=\"iso-2022-jp\"><p>\x1b$B<!--\x1b(B<img src=\"https://cdn.example/a.png\">-->", "https://cdn.example/a.png"},
 	{"iso2022jp_undeclared", "<p>\x1b$B<!--\x1b(B<img src=\"https://cdn.example/a.png\">-->", "https://cdn.example/a.png"},
 	{"shift_jis_swallows_backslash", "<meta charset=\"shift_jis\"><script>var s = \"\x81\\\"; import('https://cdn.example/x.js'); //\";</script>", "https://cdn.example/x.js"},
+	// data: URLs as the Fetch Standard reads them, and documents by their type.
+	{"data_base64_fragment", `<iframe src="data:text/html;base64,` + base64.StdEncoding.EncodeToString([]byte(`<img src="https://cdn.example/a.png">`)) + `#frag"></iframe>`, "https://cdn.example/a.png"},
+	{"data_charset_utf16", `<iframe src="data:text/html;charset=utf-16le;base64,` + base64.StdEncoding.EncodeToString([]byte(utf16(`<img src="https://cdn.example/a.png">`, false))) + `"></iframe>`, "https://cdn.example/a.png"},
+	{"data_xhtml_iframe", `<iframe src="data:application/xhtml+xml,<html xmlns='http://www.w3.org/1999/xhtml'><body><img src='https://cdn.example/a.png'/></body></html>"></iframe>`, "https://cdn.example/a.png"},
+	{"data_svg_xml_stylesheet", `<iframe src="data:image/svg+xml,<?xml-stylesheet href='https://cdn.example/s.css'?><svg xmlns='http://www.w3.org/2000/svg'/>"></iframe>`, "https://cdn.example/s.css"},
+	{"data_svg_prefixed_xlink", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' xmlns:l='http://www.w3.org/1999/xlink'><image l:href='https://cdn.example/a.png' width='9' height='9'/></svg>"></iframe>`, "https://cdn.example/a.png"},
+	{"data_svg_style_reference", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><style>svg{background:&#x75;rl(https://cdn.example/a.png)}</style></svg>"></iframe>`, "https://cdn.example/a.png"},
+	{"data_unknown_type_frame", `<iframe src="data:application/x-unknown,<img src=https://cdn.example/a.png>"></iframe>`, ""},
+	{"data_svg_internal_entity", `<iframe src="data:image/svg+xml,<!DOCTYPE svg [<!ENTITY e '<image href=&#34;https://cdn.example/a.png&#34;/>'>]><svg xmlns='http://www.w3.org/2000/svg'>&e;</svg>"></iframe>`, ""},
+	{"a_href_data_frame", `<iframe name=f></iframe><a href="data:text/html,<img src=https://cdn.example/a.png>" target=f>x</a>`, "https://cdn.example/a.png"},
+	// CSS a strict tokenizer calls bad, and strings read as URLs through var().
+	{"css_badurl_comment", `<style>body{background:url("https://cdn.example/a.png" /* c */)}</style>`, "https://cdn.example/a.png"},
+	{"css_badurl_modifier", `<style>body{background:url("https://cdn.example/a.png" cross-origin(anonymous))}</style>`, "https://cdn.example/a.png"},
+	{"css_var_imageset", `<style>body{--i:"https://cdn.example/a.png";background-image:image-set(var(--i) 1x)}</style>`, "https://cdn.example/a.png"},
+	{"css_var_imageset_inherited", `<body style='--i:"https://cdn.example/a.png"'><style>div{height:9px;background-image:image-set(var(--i) 1x)}</style><div></div>`, "https://cdn.example/a.png"},
+	{"svg_mask_imageset", `<svg width=10 height=10><rect width=10 height=10 mask='image-set("https://cdn.example/m.png" 1x)'/></svg>`, "https://cdn.example/m.png"},
+	{"svg_cursor_webkit_imageset", `<svg width=10 height=10><rect width=10 height=10 cursor='-webkit-image-set("https://cdn.example/c.png" 1x), auto'/></svg>`, "https://cdn.example/c.png"},
+	{"module_css_import", `<script type=module>import s from "data:text/css,body{background:url(https://cdn.example/a.png)}" with {type:"css"}; document.adoptedStyleSheets=[s]</script>`, "https://cdn.example/a.png"},
+	// Deeper than x/net/html's 512 open elements.
+	{"deep_remote_bottom", strings.Repeat("<div>", 600) + `<img src="https://cdn.example/a.png">`, "https://cdn.example/a.png"},
+	{"deep_svg_style_breakout", strings.Repeat("<div>", 600) + `<svg><style><img src="https://cdn.example/a.png"></style></svg>`, "https://cdn.example/a.png"},
 	{"meta_charset_late", "<p>x</p>" + strings.Repeat(" ", 2000) + "<meta charset=\"shift_jis\"><script>var s = \"\x81\\\"; import('https://cdn.example/x.js'); //\";</script>", "https://cdn.example/x.js"},
 }
 
@@ -182,6 +203,13 @@ var passRows = []struct{ name, html string }{
 	{"nul_bytes", "<p>\x00<img\x00 src=data:,x>"},
 	{"bom", "\uFEFF<!doctype html><p>hi"},
 	{"invalid_utf8", "<p>\xff\xfe<img src=\"data:,\xff\">"},
+	{"deep_clean", strings.Repeat("<div>", 600) + "<p>deep</p><img src=\"data:,x\">"},
+	{"data_fragment_clean", `<img src="data:image/png;base64,iVBORw0KGgo=#x">`},
+	{"css_var_not_url", `<style>body{--label:"hello";--x:"https://x.example/a.png"} p::before{content:var(--label)}</style><p>x</p>`},
+	{"css_badurl_unquoted", `<style>body{background:url(https://cdn.example/a.png x)}</style>`},
+	{"svg_transform_parens", `<svg><g transform="translate(1,2)"><rect width="3" height="3" fill="rgb(1,2,3)"/></g></svg>`},
+	{"data_text_plain_iframe", `<iframe src="data:text/plain,https://x.example/a.png"></iframe>`},
+	{"data_svg_iframe_clean", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><rect width='9' height='9' fill='url(%23g)'/></svg>"></iframe>`},
 }
 
 func TestCheckRefuses(t *testing.T) {

@@ -129,9 +129,20 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 			text: fmt.Sprintf("cannot read the imports of this script: %v", err),
 			note: "fix the syntax error; a script whose imports cannot be read is refused, since it may load something"})
 	}
-	from := 0
+	from, budget := 0, 4*len(src)+1024
 	for _, r := range recs {
-		at, n := findSpecifier(src, r.specifier, from)
+		at, n := -1, 0
+		// A search reads up to its match, or to the end when the import is written with
+		// escapes; once the searches have read four times the script's length, the remaining
+		// imports are reported at the script, so that locating them stays linear.
+		if budget > 0 {
+			at, n = findSpecifier(src, r.specifier, from)
+			if at >= 0 {
+				budget -= 3 * (at + n - from)
+			} else {
+				budget -= 3 * (len(src) - from)
+			}
+		}
 		if at >= 0 {
 			from = at + n
 		}
@@ -151,19 +162,23 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 	return hits
 }
 
-// findSpecifier finds the quoted specifier in src at or after from, returning its offset and
-// length (quotes included), or -1 when it is written with escapes.
+// findSpecifier finds the quoted specifier in src at or after from (esbuild reports imports
+// in source order), returning its offset and length (quotes included), or -1 when it is
+// written with escapes. It never searches behind from, so that locating every import of a
+// script stays linear in its length.
 func findSpecifier(src, spec string, from int) (int, int) {
+	end, n := len(src), 0
 	for _, q := range []string{`"`, `'`, "`"} {
 		needle := q + spec + q
-		if i := strings.Index(src[from:], needle); i >= 0 {
-			return from + i, len(needle)
-		}
-		if i := strings.Index(src, needle); i >= 0 {
-			return i, len(needle)
+		// Only up to the nearest match so far: a later one cannot be the import.
+		if i := strings.Index(src[from:end], needle); i >= 0 {
+			end, n = from+i, len(needle)
 		}
 	}
-	return -1, 0
+	if n == 0 {
+		return -1, 0
+	}
+	return end, n
 }
 
 // checkImportMap reports every address an import map maps a specifier to, and every scope

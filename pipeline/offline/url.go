@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"encoding/base64"
 	"net/url"
 	"strings"
@@ -86,52 +87,121 @@ func isData(u string) bool {
 	return sch == "data"
 }
 
-// dataURL decodes a data: URL as the Fetch Standard's "data: URL processor" does: the media
-// type before the first comma, the payload percent-decoded, then base64-decoded when the type
-// ends in ";base64". It returns the lower-cased MIME essence ("text/plain" when absent) and the
-// payload; ok is false when the URL is not a data: URL or its payload does not decode, in which
-// case the browser fetches nothing from it.
-func dataURL(u string) (mime string, payload []byte, ok bool) {
+// dataURL decodes a data: URL as the Fetch Standard's "data: URL processor" does: the
+// fragment dropped, the media type before the first comma (leading and trailing whitespace
+// stripped), the payload percent-decoded, then forgiving-base64-decoded when the type ends in
+// ";base64" (spaces allowed before it). It returns the lower-cased MIME essence (text/plain
+// when the type is empty or does not parse), the charset parameter, and the payload; ok is
+// false when the URL is not a data: URL or does not decode, in which case the browser fetches
+// nothing from it.
+func dataURL(u string) (mime, charset string, payload []byte, ok bool) {
 	sch, rest := scheme(cleanURL(u))
 	if sch != "data" {
-		return "", nil, false
+		return "", "", nil, false
+	}
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest = rest[:i]
 	}
 	comma := strings.IndexByte(rest, ',')
 	if comma < 0 {
-		return "", nil, false
+		return "", "", nil, false
 	}
-	typ := strings.TrimSpace(rest[:comma])
+	typ := strings.Trim(rest[:comma], " \t\n\f\r")
 	body := percentDecode(rest[comma+1:])
 	b64 := false
-	if i := strings.LastIndexByte(typ, ';'); i >= 0 {
-		if strings.EqualFold(strings.TrimSpace(typ[i+1:]), "base64") {
-			b64 = true
-			typ = typ[:i]
-		}
-	}
-	if i := strings.IndexByte(typ, ';'); i >= 0 {
+	if i := strings.LastIndexByte(typ, ';'); i >= 0 && strings.EqualFold(strings.TrimLeft(typ[i+1:], " "), "base64") {
+		b64 = true
 		typ = typ[:i]
 	}
-	mime = strings.ToLower(strings.TrimSpace(typ))
-	if mime == "" {
-		mime = "text/plain"
+	if strings.HasPrefix(typ, ";") {
+		typ = "text/plain" + typ
 	}
+	mime, charset = parseMIME(typ)
 	if !b64 {
-		return mime, body, true
+		return mime, charset, body, true
 	}
-	// Forgiving base64 (Infra Standard): ASCII whitespace removed, padding optional.
+	dec, ok := forgivingBase64(body)
+	return mime, charset, dec, ok
+}
+
+// parseMIME returns the lower-cased essence and charset parameter of a MIME type (MIME Sniffing
+// Standard, "parse a MIME type"), or text/plain with no charset when it does not parse.
+func parseMIME(s string) (essence, charset string) {
+	typ, params, _ := strings.Cut(s, ";")
+	typ = strings.ToLower(strings.Trim(typ, " \t\n\f\r"))
+	t, sub, ok := strings.Cut(typ, "/")
+	if !ok || t == "" || sub == "" || !isToken(t) || !isToken(sub) {
+		return "text/plain", ""
+	}
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.Trim(k, " \t\n\f\r"), "charset") && charset == "" {
+			charset = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return typ, charset
+}
+
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?={}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// forgivingBase64 decodes as the Infra Standard's "forgiving-base64 decode": ASCII
+// whitespace removed, one or two trailing '=' allowed when the length is a multiple of four.
+func forgivingBase64(body []byte) ([]byte, bool) {
 	clean := make([]byte, 0, len(body))
 	for _, c := range body {
 		if c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' {
 			clean = append(clean, c)
 		}
 	}
-	s := strings.TrimRight(string(clean), "=")
-	dec, err := base64.RawStdEncoding.DecodeString(s)
-	if err != nil {
-		return mime, nil, false
+	if len(clean)%4 == 0 {
+		clean = bytes.TrimSuffix(clean, []byte("="))
+		clean = bytes.TrimSuffix(clean, []byte("="))
 	}
-	return mime, dec, true
+	if len(clean)%4 == 1 {
+		return nil, false
+	}
+	dec, err := base64.RawStdEncoding.DecodeString(string(clean))
+	if err != nil {
+		// RawStdEncoding insists the unused bits of the last character are zero; the
+		// forgiving decoder discards them.
+		if len(clean) > 0 {
+			if fixed, ok := zeroTrailingBits(clean); ok {
+				if dec, err = base64.RawStdEncoding.DecodeString(string(fixed)); err == nil {
+					return dec, true
+				}
+			}
+		}
+		return nil, false
+	}
+	return dec, true
+}
+
+// zeroTrailingBits clears the bits of the last base64 character that decode to nothing.
+func zeroTrailingBits(s []byte) ([]byte, bool) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	i := strings.IndexByte(alphabet, s[len(s)-1])
+	if i < 0 {
+		return nil, false
+	}
+	switch len(s) % 4 {
+	case 2:
+		i &^= 0x0F
+	case 3:
+		i &^= 0x03
+	default:
+		return nil, false
+	}
+	out := append([]byte(nil), s...)
+	out[len(out)-1] = alphabet[i]
+	return out, true
 }
 
 // percentDecode decodes %XX sequences and leaves every other byte, a malformed % included, as
