@@ -230,7 +230,7 @@ func (w *walker) walk(root *html.Node) {
 func (w *walker) flat(src string) {
 	z := html.NewTokenizer(strings.NewReader(src))
 	foreign := 0
-	foreignText := "" // "style" or "script" inside SVG, whose text is markup, not raw text
+	foreignText := ""      // "style" or "script" inside SVG, whose text is markup, not raw text
 	var pending *html.Node // a raw-text element awaiting its text
 	for {
 		tt := z.Next()
