@@ -175,7 +175,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 
 	// Check the exact bytes that will be pinned.
 	out := m.ID + ".html"
-	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains})
+	// The check holds every URL against the page's own policy too: a page it would break is
+	// refused, not shipped.
+	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}

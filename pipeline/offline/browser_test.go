@@ -90,3 +90,23 @@ func TestRulesInChromium(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyInChromium loads the policy rows under the built policy in Chromium: a row the
+// checker calls blocked must draw a policy violation, and no other row may.
+func TestPolicyInChromium(t *testing.T) {
+	b := browsertest.Start(t)
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(builtPolicy, "'sha256-x'", "'none'") + `">`
+	for i, row := range policyRows {
+		t.Run(row.name, func(t *testing.T) {
+			u := b.Serve(fmt.Sprintf("/policy%d/page.html", i), []byte(`<!doctype html><meta charset="utf-8">`+meta+row.html))
+			b.Visit(t, u, 300*time.Millisecond)
+			violated := false
+			for _, c := range b.Console() {
+				violated = violated || strings.Contains(c, "Content Security Policy")
+			}
+			if violated != row.blocked {
+				t.Errorf("policy violation = %v, want %v: %v", violated, row.blocked, b.Console())
+			}
+		})
+	}
+}

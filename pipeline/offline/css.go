@@ -31,12 +31,24 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 	off := 0
 	var funcs []string // innermost function name last; "(" for plain parentheses
 	atRule := ""       // the at-rule whose prelude we are in
+	inFontFace := 0    // the block depth of an @font-face block, 0 outside one
+	blocks := 0
 	pendingURLFunc := -1
 	var urlBuf strings.Builder
 	urlFuncName := ""
 	prop, lastIdent := "", "" // the declaration being read, and the last name before a colon
 	add := func(at, n int, place, u string) {
 		if isOwn(u) {
+			if depth == 0 && atRule != "namespace" {
+				d := "img-src"
+				switch {
+				case atRule == "import":
+					d = "style-src-elem"
+				case inFontFace > 0:
+					d = "font-src"
+				}
+				hits = append(hits, c.policyHit(d, at, n, place, u)...)
+			}
 			if atRule == "import" && isData(u) {
 				hits = append(hits, c.nested(at, n, place, u, docCSS, depth)...)
 			}
@@ -83,6 +95,18 @@ func (c *checker) checkCSS(src string, depth int) []hit {
 				prop = lastIdent
 			}
 		case css.SemicolonToken, css.LeftBraceToken, css.RightBraceToken:
+			switch {
+			case tt == css.LeftBraceToken:
+				blocks++
+				if atRule == "font-face" {
+					inFontFace = blocks
+				}
+			case tt == css.RightBraceToken:
+				if blocks == inFontFace {
+					inFontFace = 0
+				}
+				blocks = max(blocks-1, 0)
+			}
 			if len(funcs) == 0 {
 				atRule = ""
 			}

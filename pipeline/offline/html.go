@@ -42,7 +42,8 @@ type found struct {
 
 // checker holds the options of one Check call.
 type checker struct {
-	opts Options
+	opts   Options
+	policy policy // nil for none
 	// styles memoizes checkCSS over large <style> texts, computed while the parser runs.
 	styles map[string][]hit
 	// noImports holds large <script> texts known to have no import keyword.
@@ -434,8 +435,11 @@ func refreshURL(content string) (string, bool) {
 func (w *walker) list(tag, name string, urls []markup.Span) []hit {
 	var hits []hit
 	for _, u := range urls {
+		place := fmt.Sprintf("<%s %s>", tag, name)
 		if !isOwn(u.Text) {
-			hits = append(hits, hit{off: u.Off, length: len(u.Text), place: fmt.Sprintf("<%s %s>", tag, name), url: u.Text})
+			hits = append(hits, hit{off: u.Off, length: len(u.Text), place: place, url: u.Text})
+		} else if w.depth == 0 && (name == "srcset" || name == "imagesrcset") {
+			hits = append(hits, w.c.policyHit("img-src", u.Off, len(u.Text), place, u.Text)...)
 		}
 	}
 	return hits
@@ -454,6 +458,9 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 	place := fmt.Sprintf("<%s %s>", tag, name)
 	switch {
 	case name == "href" && (tag == "a" || tag == "area"):
+		if sch, _ := scheme(cleanURL(v)); sch == "javascript" && w.depth == 0 {
+			return w.c.policyHit("script-src-elem", -1, 0, place, v)
+		}
 		if isData(v) {
 			// A click navigates a frame (the link's target) to the document.
 			return w.c.nested(-1, 0, place, v, docHTML, w.depth)
@@ -493,6 +500,14 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 			h.note = "a bundle has no pages beside it: put the frame's markup in srcdoc, or show it in the page itself"
 		}
 		return []hit{h}
+	}
+	var hits []hit
+	if w.depth == 0 {
+		rel, _ := getAttr(n, "rel")
+		hits = w.c.policyHit(directiveOf(tag, name, strings.ToLower(rel)), -1, 0, place, v)
+		if len(hits) > 0 {
+			return hits
+		}
 	}
 	if !isData(v) {
 		return nil

@@ -40,6 +40,10 @@ type Options struct {
 	// https: URL. "*.example.com" allows every subdomain of example.com. Nothing else that
 	// loads (forms, ping, <base>, refresh) is ever allowed by this list.
 	LinkDomains []string
+	// Policy, when set, is the Content-Security-Policy the page runs under (the build's
+	// own): every data:, blob: or javascript: URL the page holds is then judged against it
+	// too, and one the policy would block is reported, since the page would be broken.
+	Policy string
 }
 
 // Finding is one place in a document that would load something from outside it.
@@ -75,7 +79,7 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 			fs, err = nil, fmt.Errorf("offline check of %s: internal error: %v", name, r)
 		}
 	}()
-	c := &checker{opts: opts}
+	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
 	fs = Findings{}
 	seen := map[string]bool{}
 	for _, r := range readings(src, "") {

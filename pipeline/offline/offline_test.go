@@ -390,3 +390,47 @@ func nestSrcdoc(n int) string {
 	}
 	return doc
 }
+
+// builtPolicy is the policy bundle build writes, for TestPolicy and TestPolicyInChromium.
+const builtPolicy = "default-src 'none'; script-src 'sha256-x'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+
+// policyRows are pages with only own URLs, judged against the built policy: blocked rows would
+// be broken in the browser (a policy violation), allowed rows work.
+var policyRows = []struct {
+	name, html string
+	blocked    bool
+}{
+	{"iframe_data", `<iframe src="data:text/html,<p>hi</p>"></iframe>`, true},
+	{"object_data", `<object data="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>"></object>`, true},
+	{"css_import_data", `<style>@import url("data:text/css,p{color:red}");</style>`, true},
+	{"link_stylesheet_data", `<link rel=stylesheet href="data:text/css,p{color:red}">`, true},
+	{"script_src_data", `<script src="data:text/javascript,1"></script>`, true},
+	{"img_data", `<img src="data:image/png;base64,iVBORw0KGgo=">`, false},
+	{"srcset_blob", `<img srcset="blob:https://x.example/uuid 1x">`, false},
+	{"font_face_data", `<style>@font-face{font-family:f;src:url(data:font/woff2;base64,d09GMg==)}</style>`, false},
+	{"css_background_data", `<p style="background:url(data:image/png;base64,iVBORw0KGgo=)">x</p>`, false},
+	{"video_data", `<video src="data:video/mp4;base64,AAAA"></video>`, false},
+	{"fragment", `<a href="#x">x</a><svg><use href="#i"/></svg>`, false},
+}
+
+func TestPolicy(t *testing.T) {
+	for _, row := range policyRows {
+		t.Run(row.name, func(t *testing.T) {
+			fs, err := Check("t.html", []byte(row.html), Options{Policy: builtPolicy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if blocked := len(fs) > 0; blocked != row.blocked {
+				t.Errorf("blocked = %v, want %v: %+v", blocked, row.blocked, fs)
+			}
+			for _, f := range fs {
+				if !strings.Contains(f.Text, "the page's own policy blocks") {
+					t.Errorf("finding: %s", f.Text)
+				}
+			}
+			if fs, _ := Check("t.html", []byte(row.html), Options{}); len(fs) > 0 {
+				t.Errorf("without a policy the row has findings: %+v", fs)
+			}
+		})
+	}
+}

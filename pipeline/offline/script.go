@@ -152,6 +152,9 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 		}
 		pl := what + " in " + place
 		if isOwn(r.specifier) {
+			if depth == 0 {
+				hits = append(hits, c.policyHit("script-src-elem", at, n, pl, r.specifier)...)
+			}
 			if isData(r.specifier) {
 				hits = append(hits, c.nested(at, n, pl, r.specifier, docModule, depth)...)
 			}
