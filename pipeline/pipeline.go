@@ -150,7 +150,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(a, src, m)...)
+	list = append(list, sourceFindings(a, src, m, policy(nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
 	if list.HasErrors() {
 		list.Sort()
 		return nil, list.Err()
@@ -222,10 +222,11 @@ func generatedPage(m *manifest.Manifest) []byte {
 }
 
 // sourceFindings runs the offline check over the source page and keeps what assembly did not
-// take charge of: remote URLs, and local references in places that cannot be inlined (a
-// page in an iframe, a link). Those are reported at their place in the source page.
-func sourceFindings(a *assembler, src []byte, m *manifest.Manifest) diag.List {
-	fs, err := offline.Check(a.b.display(a.file), src, offline.Options{LinkDomains: m.LinkDomains})
+// take charge of: remote URLs, local references in places that cannot be inlined (a page in
+// an iframe, a link), and URLs the page's policy csp (its scripts not yet hashed) would
+// block. Those are reported at their place in the source page.
+func sourceFindings(a *assembler, src []byte, m *manifest.Manifest, csp string) diag.List {
+	fs, err := offline.Check(a.b.display(a.file), src, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
 	if err != nil {
 		return nil
 	}
