@@ -126,3 +126,63 @@ func BenchmarkParseOnly(b *testing.B) {
 		html.Parse(bytes.NewReader(doc))
 	}
 }
+
+// BenchmarkCheckVsTokenize times Check and bare tokenization of the realistic bundle
+// alternately, in the same run, and reports Check's throughput as a fraction of the
+// tokenizer's ("of-tokenize"): the figure the check is held to (at least 0.5).
+func BenchmarkCheckVsTokenize(b *testing.B) {
+	doc := realisticBundle()
+	b.SetBytes(int64(len(doc)))
+	var check, tok time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		Check("bench.html", doc, Options{})
+		t1 := time.Now()
+		z := html.NewTokenizer(bytes.NewReader(doc))
+		for z.Next() != html.ErrorToken {
+		}
+		check, tok = check+t1.Sub(t0), tok+time.Since(t1)
+	}
+	b.ReportMetric(float64(tok)/float64(check), "of-tokenize")
+}
+
+// BenchmarkLinear checks inputs of size n and 4n along each dimension an attacker controls:
+// imports in one script (written with escapes, so that none is found by a plain search),
+// findings, attributes in one tag, nesting, CSS url()s. Time per byte (ns/op over the bytes)
+// stays flat from n to 4n when the check is linear; the slope is the ratio of the two times.
+func BenchmarkLinear(b *testing.B) {
+	dims := map[string]func(n int) string{
+		"escaped_imports": func(n int) string {
+			return "<script type=module>" + strings.Repeat(`import "\u0068ttps://x.example/a.js";`+"\n", n) + "</script>"
+		},
+		"findings":   func(n int) string { return strings.Repeat(`<img src="https://x.example/a.png">`, n) },
+		"attributes": func(n int) string { return "<div " + strings.Repeat(`data-a="1" `, n) + `src="x">` },
+		"nesting":    func(n int) string { return strings.Repeat("<div>", n) + `<img src="https://x.example/a.png">` },
+		"css_urls":   func(n int) string { return "<style>" + strings.Repeat("a{b:url(https://x.example/a.png)}", n) + "</style>" },
+	}
+	for _, name := range []string{"escaped_imports", "findings", "attributes", "nesting", "css_urls"} {
+		for _, n := range []int{5000, 20000} {
+			doc := []byte(dims[name](n))
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					if _, err := Check("l.html", doc, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDense checks a 14 MB page of 600,000 small elements, the input with the most heap
+// per byte, and reports its peak heap over its size.
+func BenchmarkDense(b *testing.B) {
+	doc := []byte(strings.Repeat(`<i class=c><b>x</b></i>`+"\n", 600_000))
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		Check("dense.html", doc, Options{})
+	}
+	b.StopTimer()
+	b.ReportMetric(peakHeap(func() { Check("dense.html", doc, Options{}) })/float64(len(doc)), "peak-heap/input")
+}

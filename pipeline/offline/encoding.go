@@ -42,7 +42,8 @@ func readings(src []byte, declared string) []reading {
 		// The charset of a type is honoured as it is, UTF-16 included.
 		return []reading{decodeWith(src, e, name, "the charset of its type")}
 	}
-	out := []reading{{text: string(src)}}
+	// The UTF-8 reading is the bytes themselves, read as a string without copying them.
+	out := []reading{{text: unsafe.String(unsafe.SliceData(src), len(src))}}
 	if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
 		return out
 	}
@@ -92,6 +93,21 @@ func decodeWith(src []byte, e encoding.Encoding, name, why string) reading {
 	return reading{text: string(text), name: name, why: why}
 }
 
+// indexTag returns the offset of the first "<name" in s, name in any case (name is lower-case
+// ASCII letters), or -1.
+func indexTag(s []byte, name string) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		if len(s)-i >= len(name) && s[i]|0x20 == name[0] && strings.EqualFold(unsafe.String(&s[i], len(name)), name) {
+			return i - 1
+		}
+	}
+}
+
 // declaration is an encoding label a <meta> declares, at the byte offset of its tag.
 type declaration struct {
 	label string
@@ -123,7 +139,7 @@ func metaCharsets(src []byte) []declaration {
 	var out []declaration
 	s := src
 	for {
-		i := indexFold(unsafe.String(unsafe.SliceData(s), len(s)), "<meta")
+		i := indexTag(s, "meta")
 		if i < 0 {
 			return out
 		}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"slices"
@@ -38,82 +39,19 @@ type found struct {
 	anchor anchor
 	occ    int
 	hits   []hit // offsets relative to the anchor's value or text
+	// later delivers hits checked on another core; checkDoc waits for it.
+	later chan []hit
 }
 
 // checker holds the options of one Check call.
 type checker struct {
 	opts   Options
 	policy policy // nil for none
-	// styles memoizes checkCSS over large <style> texts, computed while the parser runs.
-	styles map[string][]hit
-	// noImports holds large <script> texts known to have no import keyword.
-	noImports map[string]bool
 }
 
-// concurrentMin is the document size from which large stylesheets are checked on another
-// core while the parser builds the tree.
-const concurrentMin = 256 << 10
-
-// styleMemo is the result of precheckStyles, valid once done is closed.
-type styleMemo struct {
-	done      chan struct{}
-	hits      map[string][]hit
-	noImports map[string]bool
-}
-
-// precheckStyles finds the text of each <style> and <script> element with a plain search,
-// and on another goroutine, while the parser runs, checks the large stylesheets and records
-// the large scripts that hold no import keyword. The search decides nothing: both are
-// functions of the text alone, so this is a memo keyed by exact text, and the walk over the
-// parser's tree uses an entry only for an element whose text is byte for byte the same. A
-// text the search got wrong (a "<style" in a comment or a script) matches no element, and
-// costs only its check.
-func precheckStyles(c *checker, src string) *styleMemo {
-	m := &styleMemo{done: make(chan struct{}), hits: map[string][]hit{}, noImports: map[string]bool{}}
-	go func() {
-		defer close(m.done)
-		rawTexts(src, "script", func(text string) {
-			if !mayImport(text) {
-				m.noImports[text] = true
-			}
-		})
-		rawTexts(src, "style", func(text string) {
-			if _, ok := m.hits[text]; !ok {
-				m.hits[text] = c.checkCSS(text, 0)
-			}
-		})
-	}()
-	return m
-}
-
-// rawTexts calls fn with each text of at least largeStyle bytes between "<tag…>" and the next
-// "</tag", found by a plain case-insensitive search.
-func rawTexts(src, tag string, fn func(text string)) {
-	open, end := "<"+tag, "</"+tag
-	for i := 0; ; {
-		j := indexFold(src[i:], open)
-		if j < 0 {
-			return
-		}
-		start := i + j + len(open)
-		gt := strings.IndexByte(src[start:], '>')
-		if gt < 0 {
-			return
-		}
-		start += gt + 1
-		n := indexFold(src[start:], end)
-		if n < 0 {
-			return
-		}
-		if text := src[start : start+n]; len(text) >= largeStyle {
-			fn(text)
-		}
-		i = start + n
-	}
-}
-
-// largeStyle is the size from which a stylesheet is worth checking ahead of the tree.
-const largeStyle = 16 << 10
+// largeText is the size from which a stylesheet or a script is checked on another core while
+// the tokenizer reads on.
+const largeText = 16 << 10
 
 // indexFold is strings.Index for an ASCII lower-case needle, ignoring the case of s.
 func indexFold(s, needle string) int {
@@ -132,38 +70,28 @@ func indexFold(s, needle string) int {
 
 // checkDoc checks an HTML document and returns its hits with offsets into src.
 func (c *checker) checkDoc(src string, depth int) []hit {
-	var pre *styleMemo
-	if depth == 0 && len(src) >= concurrentMin && runtime.GOMAXPROCS(0) > 1 {
-		pre = precheckStyles(c, src)
-	}
-	doc, err := html.Parse(strings.NewReader(src))
-	if pre != nil {
-		<-pre.done
-		c.styles, c.noImports = pre.hits, pre.noImports
-	}
 	w := walker{c: c, depth: depth, occ: map[anchor]int{}}
-	if err != nil {
-		// x/net/html gives up past 512 open elements, where Chromium keeps parsing (it stops
-		// nesting and appends as siblings). Judge such a page token by token: every element
-		// as the tokenizer sees it, in document order, which holds every element the tree
-		// would, and then some.
-		w.flat(src)
-	} else {
-		w.walk(doc)
-	}
-	if len(w.found) == 0 {
-		return nil
-	}
+	w.tokens(src)
 	urlVar := false
-	for _, f := range w.found {
-		for _, h := range f.hits {
-			urlVar = urlVar || h.marker
+	for i := range w.found {
+		if f := &w.found[i]; f.later != nil {
+			f.hits = <-f.later
 		}
+		urlVar = urlVar || hasURLVar(w.found[i].hits)
 	}
 	for i := range w.found {
 		w.found[i].hits = resolveConditional(w.found[i].hits, urlVar)
 	}
-	return locate(src, w.found)
+	kept := w.found[:0]
+	for _, f := range w.found {
+		if len(f.hits) > 0 {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return locate(src, kept)
 }
 
 // resolveConditional keeps the custom-property strings among hits when their document reads a
@@ -201,48 +129,142 @@ func (w *walker) add(a anchor, hits []hit) {
 	if len(hits) == 0 {
 		return
 	}
-	// The tokenizer lower-cases names; the parser restores SVG's mixed case (foreignObject).
-	a.tag, a.attr = strings.ToLower(a.tag), strings.ToLower(a.attr)
-	n := w.occ[a]
-	w.occ[a] = n + 1
-	w.found = append(w.found, found{anchor: a, occ: n, hits: hits})
+	w.addFound(a, found{hits: hits})
 }
 
-// walk visits every element in tree order, template contents included. It uses an explicit
-// stack, so a document nested ten thousand deep costs no recursion.
-func (w *walker) walk(root *html.Node) {
-	stack := []*html.Node{root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Type == html.ElementNode {
-			w.element(n)
-		}
-		// Push children in reverse so that they pop in document order.
-		for ch := n.LastChild; ch != nil; ch = ch.PrevSibling {
-			stack = append(stack, ch)
-		}
+// addLater adds the hits of a check that may run on another core: a large text's, in the
+// top-level document, when there is a core to spare.
+func (w *walker) addLater(a anchor, size int, check func() []hit) {
+	if size < largeText || w.depth > 0 || runtime.GOMAXPROCS(0) < 2 {
+		w.add(a, check())
+		return
+	}
+	ch := make(chan []hit, 1)
+	go func() { ch <- check() }()
+	w.addFound(a, found{later: ch})
+}
+
+func (w *walker) addFound(a anchor, f found) {
+	// The tokenizer lower-cases names.
+	a.tag, a.attr = strings.ToLower(a.tag), strings.ToLower(a.attr)
+	f.anchor, f.occ = a, w.occ[a]
+	w.occ[a] = f.occ + 1
+	w.found = append(w.found, f)
+}
+
+// judged are the attributes the rules read, besides the CSS of foreign elements' attributes.
+var judged = map[string]bool{"src": true, "href": true, "action": true, "formaction": true, "poster": true,
+	"data": true, "background": true, "icon": true, "manifest": true, "xlink:href": true, "lowsrc": true,
+	"dynsrc": true, "srcset": true, "imagesrcset": true, "ping": true, "attributionsrc": true, "style": true,
+	"srcdoc": true, "rel": true, "type": true, "language": true, "http-equiv": true, "content": true}
+
+// tagNames interns common tag names, so that reading them allocates nothing.
+var tagNames = map[string]string{}
+
+func init() {
+	for _, t := range strings.Fields("a abbr area article aside audio b base body br button canvas code col colgroup dd details dialog div dl dt em embed fieldset figure footer form frame frameset g h1 h2 h3 h4 h5 h6 head header hr html i iframe image img input label li link main math meta nav noscript object ol option p path picture pre rect script section select small source span strong style sub summary sup svg symbol table tbody td template textarea tfoot th thead title tr track u ul use video") {
+		tagNames[t] = t
 	}
 }
 
-// flat visits every element of src as the tokenizer yields it, with the text of raw-text
-// elements (style, script, noscript) as its child and SVG and MathML elements in their
-// namespace. It stands in for walk when the parser cannot build the tree.
-func (w *walker) flat(src string) {
+// hasJudgedAttr reports whether a raw start tag names an attribute a rule reads, scanning
+// its names as the tokenizer does, without allocating.
+func hasJudgedAttr(raw []byte) bool {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	i := 1
+	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
+		i++
+	}
+	var buf [16]byte
+	for i < len(raw) {
+		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
+			i++
+		}
+		if i >= len(raw) || raw[i] == '>' {
+			return false
+		}
+		ns := i
+		i++
+		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
+			i++
+		}
+		if i-ns <= len(buf) {
+			k := buf[:i-ns]
+			for j := range k {
+				c := raw[ns+j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				k[j] = c
+			}
+			if judged[string(k)] {
+				return true
+			}
+		}
+		for i < len(raw) && isSpace(raw[i]) {
+			i++
+		}
+		if i >= len(raw) || raw[i] != '=' {
+			continue
+		}
+		i++
+		for i < len(raw) && isSpace(raw[i]) {
+			i++
+		}
+		if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
+			q := raw[i]
+			i++
+			for i < len(raw) && raw[i] != q {
+				i++
+			}
+			i++
+			continue
+		}
+		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
+			i++
+		}
+	}
+	return false
+}
+
+// rawInForeign are the elements whose text the tokenizer reads as raw text or RCDATA by their
+// name alone; in SVG and MathML their text is markup.
+var rawInForeign = []string{"style", "script", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"}
+
+// tokens visits every element of src as the tokenizer yields it, in document order. It stands
+// in for a tree: every element the tree would hold is a start tag here (a misnested or
+// reconstructed element repeats attributes the stream already holds), and no element is lost
+// to depth, where x/net/html stops at 512 open elements and Chromium keeps parsing. The text
+// of style, script and noscript is the element's child. In SVG and MathML, where those texts
+// are markup, both readings are checked: the text as the element's, and the markup in it as
+// elements; CDATA sections are text there, as in a browser. Inside them the tokens are judged
+// both as HTML elements and, for their attributes' CSS, as foreign ones, since an HTML element
+// breaks out of foreign content: every reading is checked.
+func (w *walker) tokens(src string) {
 	z := html.NewTokenizer(strings.NewReader(src))
 	foreign := 0
-	foreignText := ""      // "style" or "script" inside SVG, whose text is markup, not raw text
-	var pending *html.Node // a raw-text element awaiting its text
+	foreignText := "" // the raw-text element open in foreign content, whose text is markup
+	var pending *html.Node
+	off := 0 // the byte offset of the token just read: Raw lengths partition the input
 	for {
+		z.AllowCDATA(foreign > 0)
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			break
 		}
+		start := off
+		off += len(z.Raw())
 		if pending != nil {
 			if tt == html.TextToken {
-				pending.AppendChild(&html.Node{Type: html.TextNode, Data: string(z.Text())})
+				// A raw text is its bytes, but for CR LF and NUL, which Text normalizes: read
+				// it from src without copying when it holds neither.
+				text := src[start:off]
+				if strings.IndexByte(text, '\r') >= 0 || strings.IndexByte(text, 0) >= 0 {
+					text = string(z.Text())
+				}
+				pending.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 			}
-			w.element(pending)
+			w.element(pending, false)
 			pending = nil
 			if tt == html.TextToken {
 				continue
@@ -250,39 +272,51 @@ func (w *walker) flat(src string) {
 		}
 		switch tt {
 		case html.TextToken:
-			if foreignText != "" {
-				// Read it both ways: as the element's text, and (next tokens) as markup.
-				n := &html.Node{Type: html.ElementNode, Data: foreignText, Namespace: "svg"}
+			if foreignText == "style" || foreignText == "script" {
+				n := &html.Node{Type: html.ElementNode, Data: foreignText}
 				n.AppendChild(&html.Node{Type: html.TextNode, Data: string(z.Text())})
-				w.element(n)
+				w.element(n, true)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
+			raw := z.Raw()
 			name, hasAttr := z.TagName()
-			n := &html.Node{Type: html.ElementNode, Data: string(name)}
-			if foreign > 0 || n.Data == "svg" || n.Data == "math" {
-				n.Namespace = "svg"
+			tag, ok := tagNames[string(name)]
+			if !ok {
+				tag = string(name)
 			}
-			for hasAttr {
-				var k, v []byte
-				k, v, hasAttr = z.TagAttr()
-				if !slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == string(k) }) {
-					n.Attr = append(n.Attr, html.Attribute{Key: string(k), Val: string(v)})
+			n := &html.Node{Type: html.ElementNode, Data: tag}
+			inForeign := foreign > 0 || tag == "svg" || tag == "math"
+			// Decoding attributes costs more than reading the tag: decode them only when the
+			// raw tag holds one a rule reads (or, in foreign content, a parenthesis).
+			if hasAttr && (inForeign && bytes.IndexByte(raw, '(') >= 0 || hasJudgedAttr(raw)) {
+				var seen []string
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					if !judged[string(k)] && !(inForeign && bytes.IndexByte(v, '(') >= 0) {
+						continue // only the attributes a rule reads are kept
+					}
+					// The first of duplicated attributes wins, as in the tree.
+					if slices.Contains(seen, string(k)) {
+						continue
+					}
+					key := string(k)
+					seen = append(seen, key)
+					n.Attr = append(n.Attr, html.Attribute{Key: key, Val: string(v)})
 				}
 			}
-			if tt == html.StartTagToken && (n.Data == "svg" || n.Data == "math") {
-				foreign++
-			}
-			switch n.Data {
-			case "style", "script", "noscript":
-				if tt == html.StartTagToken && foreign > 0 && n.Data != "noscript" {
+			if tt == html.StartTagToken {
+				if n.Data == "svg" || n.Data == "math" {
+					foreign++
+				} else if foreign > 0 && slices.Contains(rawInForeign, n.Data) {
 					z.NextIsNotRawText()
 					foreignText = n.Data
-				} else if tt == html.StartTagToken {
+				} else if n.Data == "style" || n.Data == "script" || n.Data == "noscript" {
 					pending = n
 					continue
 				}
 			}
-			w.element(n)
+			w.element(n, inForeign)
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			if (string(name) == "svg" || string(name) == "math") && foreign > 0 {
@@ -294,7 +328,7 @@ func (w *walker) flat(src string) {
 		}
 	}
 	if pending != nil {
-		w.element(pending)
+		w.element(pending, false)
 	}
 }
 
@@ -330,9 +364,11 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
-func (w *walker) element(n *html.Node) {
+// element judges one element; foreign is set when it may be an SVG or MathML element, whose
+// presentation attributes take CSS.
+func (w *walker) element(n *html.Node, foreign bool) {
 	tag := n.Data
-	isHTML := n.Namespace == ""
+	isHTML := true
 	for _, a := range n.Attr {
 		name := attrName(a)
 		an := anchor{tag, name, a.Val}
@@ -357,28 +393,21 @@ func (w *walker) element(n *html.Node) {
 		default:
 			// SVG and MathML presentation attributes (fill, filter, mask, clip-path, cursor…)
 			// take CSS values, and url() in them can reference an external document.
-			if !isHTML && !strings.HasPrefix(name, "data-") && strings.IndexByte(a.Val, '(') >= 0 {
+			if foreign && !strings.HasPrefix(name, "data-") && strings.IndexByte(a.Val, '(') >= 0 {
 				w.add(an, w.c.checkCSS(a.Val, w.depth))
 			}
 		}
 	}
 	switch {
 	case tag == "style":
-		text := textOf(n)
-		check := func() []hit {
-			hits, ok := w.c.styles[text]
-			if ok && w.depth == 0 {
-				// Copy: the memo's slice is shared by every element with this text.
-				hits = append([]hit(nil), hits...)
-			} else {
-				hits = w.c.checkCSS(text, w.depth)
-			}
+		text, depth := textOf(n), w.depth
+		w.addLater(anchor{tag, "#text", text}, len(text), func() []hit {
+			hits := w.c.checkCSS(text, depth)
 			for i := range hits {
 				hits[i].place += " in <style>"
 			}
 			return hits
-		}
-		w.add(anchor{tag, "#text", text}, check())
+		})
 	case tag == "script":
 		w.script(n)
 	case tag == "noscript" && isHTML:
@@ -543,11 +572,11 @@ func (w *walker) script(n *html.Node) {
 	typ, hasType := getAttr(n, "type")
 	lang, hasLang := getAttr(n, "language")
 	kind := kindOfScript(typ, hasType, lang, hasLang)
-	text := textOf(n)
+	text, depth := textOf(n), w.depth
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	w.add(anchor{"script", "#text", text}, w.c.scriptHits(kind, text, w.depth))
+	w.addLater(anchor{"script", "#text", text}, len(text), func() []hit { return w.c.scriptHits(kind, text, depth) })
 }
 
 // scriptHits checks the text of a script element of the given kind.

@@ -7,14 +7,19 @@
 //		fmt.Println(f.Message)
 //	}
 //
-// It reads the document as a browser builds it (golang.org/x/net/html's parser: foreign
-// content, raw-text elements, the first of duplicated attributes, misnested tags) and judges
-// every place a browser loads or navigates from: URL attributes on HTML and SVG elements,
+// It reads the bytes in every encoding a browser may decode them in (a byte-order mark, a
+// <meta charset> anywhere, detection when none is declared), and each reading token by token
+// as a browser's tokenizer does (golang.org/x/net/html's tokenizer: raw-text and RCDATA
+// elements, the first of duplicated attributes, foreign content where <style> and <title> are
+// markup and CDATA is text), so that every element a browser's tree would hold is judged, at any
+// depth (x/net/html's tree builder stops at 512). It judges every place a browser loads or
+// navigates from: URL attributes on HTML and SVG elements,
 // srcset, imagesrcset, ping and attributionsrc lists, <base href>, <meta http-equiv=refresh>,
 // CSS in <style> and style="" (url(), @import, image-set(), read with a CSS tokenizer), script
 // imports (found by esbuild's parser), import maps and speculation rules, and nested documents:
-// iframe srcdoc, <noscript>, <template>, and data: URLs whose payload is a document, a
-// stylesheet or a module.
+// iframe srcdoc, <noscript>, <template>, and data: URLs read as the Fetch Standard reads them,
+// their payload judged by type: HTML and XML documents (SVG, XHTML), stylesheets, modules, CSS
+// module scripts. With Options.Policy it also holds every own URL against the page's policy.
 //
 // # Guarantees
 //
@@ -23,7 +28,8 @@
 // data:, blob:, javascript:, mailto:, tel:, about:blank or about:srcdoc URL. Relative URLs
 // load (a bundle has no files beside it). Where the checker cannot prove a construct clean (a
 // module script that does not parse, nesting deeper than eight documents) it refuses it.
-// Check never panics and runs in time and memory linear in the input, for any bytes.
+// A document of a type it does not read is refused. Check never panics and runs in time and
+// memory linear in the input, for any bytes.
 package offline
 
 import (

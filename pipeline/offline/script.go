@@ -119,9 +119,6 @@ func mayImport(src string) bool {
 // checkScript reports the imports of a classic or module script whose specifiers are not own.
 // A data: module is checked in turn, since its own imports load too.
 func (c *checker) checkScript(src string, module bool, place string, depth int) []hit {
-	if depth == 0 && c.noImports[src] {
-		return nil
-	}
 	recs, err := scriptImports(src)
 	var hits []hit
 	if err != nil {
