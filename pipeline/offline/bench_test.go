@@ -158,7 +158,9 @@ func BenchmarkLinear(b *testing.B) {
 		"findings":   func(n int) string { return strings.Repeat(`<img src="https://x.example/a.png">`, n) },
 		"attributes": func(n int) string { return "<div " + strings.Repeat(`data-a="1" `, n) + `src="x">` },
 		"nesting":    func(n int) string { return strings.Repeat("<div>", n) + `<img src="https://x.example/a.png">` },
-		"css_urls":   func(n int) string { return "<style>" + strings.Repeat("a{b:url(https://x.example/a.png)}", n) + "</style>" },
+		"css_urls": func(n int) string {
+			return "<style>" + strings.Repeat("a{b:url(https://x.example/a.png)}", n) + "</style>"
+		},
 	}
 	for _, name := range []string{"escaped_imports", "findings", "attributes", "nesting", "css_urls"} {
 		for _, n := range []int{5000, 20000} {
