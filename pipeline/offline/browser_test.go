@@ -34,7 +34,6 @@ var inertInBrowser = map[string]string{
 	"meta_refresh_no_url":         "reloads its own URL, which the test server serves",
 	"srcset_second":               "at 1x the browser picks the data: candidate; a 2x screen loads the other",
 	"srcset_comma_url":            "as above",
-	"svg_script_href":             "an SVG script's href is not fetched in an HTML document",
 	"svg_fill_url":                "Chromium fetches no external paint server",
 	"svg_style_css":               "as above",
 	"data_svg_embed":              "a data: SVG document's <use> of another document is not fetched",

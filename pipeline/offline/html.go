@@ -102,6 +102,7 @@ func resolveConditional(hits []hit, urlVar bool) []hit {
 	kept := hits[:0]
 	for _, h := range hits {
 		if !h.marker && (!h.cond || urlVar) {
+			h.cond = false // resolved: an enclosing document must not drop it again
 			kept = append(kept, h)
 		}
 	}
@@ -167,9 +168,33 @@ func init() {
 	}
 }
 
-// hasJudgedAttr reports whether a raw start tag names an attribute a rule reads, scanning
-// its names as the tokenizer does, without allocating.
-func hasJudgedAttr(raw []byte) bool {
+// duplicates returns the later ones of duplicated attributes of a raw start tag that a rule
+// reads. The tokenizer keeps only the first, as the HTML Standard says; Chromium, in SVG,
+// loads a later one: every one is judged. Each value is decoded as text is (its character
+// references), and also taken as written.
+func duplicates(raw []byte, foreign bool) []html.Attribute {
+	var out []html.Attribute
+	seen := map[string]bool{}
+	for _, ra := range markup.RawAttrs(raw) {
+		if !seen[ra.Name] {
+			seen[ra.Name] = true
+			continue
+		}
+		v := string(raw[ra.ValOff : ra.ValOff+ra.ValLen])
+		if judged[ra.Name] || foreign && strings.IndexByte(v, '(') >= 0 {
+			out = append(out, html.Attribute{Key: ra.Name, Val: html.UnescapeString(v)})
+			if d := html.UnescapeString(v); d != v {
+				out = append(out, html.Attribute{Key: ra.Name, Val: v})
+			}
+		}
+	}
+	return out
+}
+
+// judgedAttrs reports whether a raw start tag names an attribute a rule reads, and how many
+// attributes it writes (duplicates included), scanning its names as the tokenizer does,
+// without allocating.
+func judgedAttrs(raw []byte) (isJudged bool, count int) {
 	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	i := 1
 	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
@@ -181,8 +206,9 @@ func hasJudgedAttr(raw []byte) bool {
 			i++
 		}
 		if i >= len(raw) || raw[i] == '>' {
-			return false
+			return isJudged, count
 		}
+		count++
 		ns := i
 		i++
 		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
@@ -197,9 +223,7 @@ func hasJudgedAttr(raw []byte) bool {
 				}
 				k[j] = c
 			}
-			if judged[string(k)] {
-				return true
-			}
+			isJudged = isJudged || judged[string(k)]
 		}
 		for i < len(raw) && isSpace(raw[i]) {
 			i++
@@ -224,7 +248,7 @@ func hasJudgedAttr(raw []byte) bool {
 			i++
 		}
 	}
-	return false
+	return isJudged, count
 }
 
 // rawInForeign are the elements whose text the tokenizer reads as raw text or RCDATA by their
@@ -288,21 +312,19 @@ func (w *walker) tokens(src string) {
 			inForeign := foreign > 0 || tag == "svg" || tag == "math"
 			// Decoding attributes costs more than reading the tag: decode them only when the
 			// raw tag holds one a rule reads (or, in foreign content, a parenthesis).
-			if hasAttr && (inForeign && bytes.IndexByte(raw, '(') >= 0 || hasJudgedAttr(raw)) {
-				var seen []string
+			if isJudged, count := judgedAttrs(raw); hasAttr && (inForeign && bytes.IndexByte(raw, '(') >= 0 || isJudged) {
+				returned := 0
 				for hasAttr {
 					var k, v []byte
 					k, v, hasAttr = z.TagAttr()
+					returned++
 					if !judged[string(k)] && !(inForeign && bytes.IndexByte(v, '(') >= 0) {
 						continue // only the attributes a rule reads are kept
 					}
-					// The first of duplicated attributes wins, as in the tree.
-					if slices.Contains(seen, string(k)) {
-						continue
-					}
-					key := string(k)
-					seen = append(seen, key)
-					n.Attr = append(n.Attr, html.Attribute{Key: key, Val: string(v)})
+					n.Attr = append(n.Attr, html.Attribute{Key: string(k), Val: string(v)})
+				}
+				if returned < count {
+					n.Attr = append(n.Attr, duplicates(raw, inForeign)...)
 				}
 			}
 			if tt == html.StartTagToken {

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
@@ -53,12 +52,10 @@ func locate(src string, fs []found) []hit {
 				continue
 			}
 			var ras []markup.RawAttr
-			var seen []string
 			for i := 0; ; i++ {
 				k, v, more := z.TagAttr()
 				key := string(k)
-				if !slices.Contains(seen, key) {
-					seen = append(seen, key)
+				{
 					a := anchor{tag, key, string(v)}
 					if need[a] > len(at[a]) {
 						if ras == nil {

@@ -33,6 +33,8 @@ var refuseRows = []struct {
 	{"fake_javascript_path", `<img src="javascript.png">`, "javascript.png"},
 	{"about_other", `<iframe src="about:config"></iframe>`, "about:config"},
 	{"duplicate_attr_first_wins", `<img src="https://cdn.example/a.png" src="data:,x">`, "https://cdn.example/a.png"},
+	{"duplicate_attr_svg_later_wins", `<svg><script href="#" href="https://cdn.example/x.js"></script></svg>`, "https://cdn.example/x.js"},
+	{"data_doc_var_imageset", `<iframe src="data:text/html;base64,` + base64.StdEncoding.EncodeToString([]byte(`<style>body{--i:"https://cdn.example/a.png";background-image:image-set(var(--i) 1x)}</style>`)) + `"></iframe>`, "https://cdn.example/a.png"},
 	{"script_src", `<script src="https://cdn.example/react.js"></script>`, "https://cdn.example/react.js"},
 	{"script_src_datablock_type", `<script type="text/plain" src="https://cdn.example/x"></script>`, "https://cdn.example/x"},
 	{"link_stylesheet", `<link rel=stylesheet href="https://fonts.example/css">`, "https://fonts.example/css"},
