@@ -151,6 +151,9 @@ var refuseRows = []struct {
 	{"data_svg_prefixed_xlink", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' xmlns:l='http://www.w3.org/1999/xlink'><image l:href='https://cdn.example/a.png' width='9' height='9'/></svg>"></iframe>`, "https://cdn.example/a.png"},
 	{"data_svg_style_reference", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><style>svg{background:&#x75;rl(https://cdn.example/a.png)}</style></svg>"></iframe>`, "https://cdn.example/a.png"},
 	{"data_unknown_type_frame", `<iframe src="data:application/x-unknown,<img src=https://cdn.example/a.png>"></iframe>`, ""},
+	{"data_svg_xhtml_data_script", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><foreignObject width='9' height='9'><body xmlns='http://www.w3.org/1999/xhtml'><script src='data:text/javascript,import(%22https://cdn.example/x.js%22)'></script></body></foreignObject></svg>"></iframe>`, "https://cdn.example/x.js"},
+	{"data_svg_data_module_script", `<iframe src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><script type='module' href='data:text/javascript,import%20%22https://cdn.example/m.js%22'></script></svg>"></iframe>`, "https://cdn.example/m.js"},
+	{"data_xhtml_data_stylesheet", `<iframe src="data:application/xhtml+xml,<html xmlns='http://www.w3.org/1999/xhtml'><head><link rel='stylesheet' href='data:text/css,@import %22https://cdn.example/s.css%22;'/></head></html>"></iframe>`, "https://cdn.example/s.css"},
 	{"data_svg_internal_entity", `<iframe src="data:image/svg+xml,<!DOCTYPE svg [<!ENTITY e '<image href=&#34;https://cdn.example/a.png&#34;/>'>]><svg xmlns='http://www.w3.org/2000/svg'>&e;</svg>"></iframe>`, ""},
 	{"a_href_data_frame", `<iframe name=f></iframe><a href="data:text/html,<img src=https://cdn.example/a.png>" target=f>x</a>`, "https://cdn.example/a.png"},
 	// CSS a strict tokenizer calls bad, and strings read as URLs through var().

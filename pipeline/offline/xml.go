@@ -65,8 +65,8 @@ func (c *checker) checkXML(src []byte, depth int) []hit {
 						hits = append(hits, c.nested(-1, 0, place, a.Value, docHTML, depth)...)
 					case local == "href" && name == "a" && (isOwn(a.Value) || linkAllowed(a.Value, c.opts.LinkDomains)):
 					case isOwn(a.Value):
-						if isData(a.Value) && (name == "iframe" || name == "object" || name == "embed" || name == "frame") {
-							hits = append(hits, c.nested(-1, 0, place, a.Value, docHTML, depth)...)
+						if isData(a.Value) {
+							hits = append(hits, c.xmlData(t, name, place, a.Value, depth)...)
 						}
 					default:
 						hits = append(hits, hit{off: -1, place: place, url: a.Value})
@@ -111,6 +111,39 @@ func (c *checker) checkXML(src []byte, depth int) []hit {
 		}
 	}
 	return resolveConditional(hits, hasURLVar(hits))
+}
+
+// xmlData checks the payload of a data: URL that element el of an XML document loads, as the
+// browser uses it there: a frame's document, a script (module when its type says so), a
+// stylesheet or module preload of a <link>.
+func (c *checker) xmlData(el xml.StartElement, name, place, u string, depth int) []hit {
+	attr := func(k string) string {
+		for _, a := range el.Attr {
+			if a.Name.Local == k {
+				return a.Value
+			}
+		}
+		return ""
+	}
+	switch name {
+	case "iframe", "object", "embed", "frame":
+		return c.nested(-1, 0, place, u, docHTML, depth)
+	case "script":
+		typ := strings.ToLower(strings.TrimSpace(attr("type")))
+		if typ == "module" {
+			return c.nested(-1, 0, place, u, docModule, depth)
+		}
+		return c.nested(-1, 0, place, u, docClassic, depth)
+	case "link":
+		rel := " " + strings.ToLower(attr("rel")) + " "
+		if strings.Contains(rel, "modulepreload") {
+			return c.nested(-1, 0, place, u, docModule, depth)
+		}
+		if strings.Contains(rel, "stylesheet") || strings.Contains(rel, "preload") {
+			return c.nested(-1, 0, place, u, docCSS, depth)
+		}
+	}
+	return nil
 }
 
 // pseudoAttr reads a pseudo-attribute of a processing instruction (name="value").
