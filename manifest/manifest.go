@@ -36,9 +36,15 @@ type Manifest struct {
 	// are inlined.
 	Wasm bool `json:"wasm"`
 	// Eval lets the page run eval and new Function (the policy's 'unsafe-eval').
-	Eval  bool  `json:"eval"`
-	MaxKB int   `json:"maxKB"`
-	Build Build `json:"build"`
+	Eval bool `json:"eval"`
+	// ResourceDomains, Domain and PrefersBorder go to the MCP Apps resource's _meta.ui: the
+	// origins (or data:) the host's policy must allow for images, fonts, styles and media,
+	// the dedicated origin the app asks to be framed on, and whether it wants a border.
+	ResourceDomains []string `json:"resourceDomains"`
+	Domain          string   `json:"domain,omitempty"`
+	PrefersBorder   *bool    `json:"prefersBorder,omitempty"`
+	MaxKB           int      `json:"maxKB"`
+	Build           Build    `json:"build"`
 
 	// File is the manifest's file name as it appears in messages (miniapp.toml or
 	// manifest.json, joined to the folder the caller named).

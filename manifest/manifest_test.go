@@ -208,3 +208,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPFields reads what goes to the MCP Apps resource's _meta.ui, and refuses what cannot.
+func TestMCPFields(t *testing.T) {
+	m, l := Parse("miniapp.toml", []byte(valid+`resourceDomains = ["data:", "https://*.cdn.example.com"]
+domain = "a904794854a047f6.claudemcpcontent.com"
+prefersBorder = false
+`))
+	if len(l) > 0 {
+		t.Fatalf("unexpected problems:\n%s", diag.FormatLines(l))
+	}
+	if len(m.ResourceDomains) != 2 || m.Domain != "a904794854a047f6.claudemcpcontent.com" || m.PrefersBorder == nil || *m.PrefersBorder {
+		t.Errorf("parsed %+v", m)
+	}
+	if m, _ := Parse("miniapp.toml", []byte(valid)); m.PrefersBorder != nil || m.ResourceDomains == nil {
+		t.Errorf("defaults: prefersBorder %v, resourceDomains %v", m.PrefersBorder, m.ResourceDomains)
+	}
+	_, l = Parse("miniapp.toml", []byte(valid+`resourceDomains = ["blob:", "http://cdn.example.com"]
+domain = "https://x.example.com"
+prefersBorder = "yes"
+`))
+	got := diag.FormatLines(l)
+	for _, want := range []string{"resourceDomains[0]", "resourceDomains[1]: error: \"http://cdn.example.com\" is not https:", "domain: error", "prefersBorder: error: prefersBorder must be true or false"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func (v *validator) errKey(p, msg, note string) {
 }
 
 var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
-	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "maxKB", "build"}
+	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "resourceDomains", "domain", "prefersBorder", "maxKB", "build"}
 var buildFields = []string{"target", "define", "loader", "alias", "publicDir"}
 
 var (
@@ -104,7 +104,7 @@ var (
 
 func (v *validator) validate(raw map[string]any) *Manifest {
 	m := &Manifest{MaxKB: DefaultMaxKB, Capabilities: []Capability{}, AllowedDomains: []string{},
-		LinkDomains: []string{}, Hosts: []string{}, DisplayModes: []string{}, File: v.file}
+		LinkDomains: []string{}, Hosts: []string{}, DisplayModes: []string{}, ResourceDomains: []string{}, File: v.file}
 	m.Build.PublicDir = DefaultPublicDir
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if !slices.Contains(fields, k) {
@@ -161,6 +161,20 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	}
 	m.Wasm = v.boolean(raw, "wasm", "lets the page compile WebAssembly")
 	m.Eval = v.boolean(raw, "eval", "lets the page run eval and new Function")
+	m.ResourceDomains = v.list_(raw, "resourceDomains", func(s string) (string, string) {
+		if s == "data:" {
+			return "", ""
+		}
+		return v.origin(s)
+	})
+	m.Domain = v.str(raw, "domain", false)
+	if m.Domain != "" && (strings.HasPrefix(m.Domain, "*.") || hostProblemOf(m.Domain) != "") {
+		v.err("domain", fmt.Sprintf("domain %q is not a host name", m.Domain), `write the host the app asks to be framed on, such as "a904794854a047f6.claudemcpcontent.com" (its format is the host's)`)
+	}
+	if _, ok := raw["prefersBorder"]; ok {
+		b := v.boolean(raw, "prefersBorder", "asks the host for a visible border and background")
+		m.PrefersBorder = &b
+	}
 	if x, ok := raw["maxKB"]; ok {
 		n, isInt := toInt(x)
 		switch {
@@ -382,6 +396,11 @@ func hostProblem(host, lowered, scheme, example string) (string, string) {
 		return "has a wildcard other than a leading *.", fmt.Sprintf(`the only wildcard is a leading "*.", as in "%s*.example.com"`, scheme)
 	}
 	return "has an invalid host name", "write " + example
+}
+
+func hostProblemOf(host string) string {
+	why, _ := hostProblem(host, strings.ToLower(host), "", "")
+	return why
 }
 
 // hostOrigin checks a hosts entry: an https: origin, or an http: origin on localhost or

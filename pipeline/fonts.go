@@ -208,3 +208,22 @@ func dedupeAssets(css string) string {
 	b.WriteString(css[last:])
 	return b.String()
 }
+
+// dataFonts counts the @font-face rules in page whose sources include a data: URL.
+func dataFonts(page []byte) int {
+	css := string(page)
+	n := 0
+	for _, blk := range fontFaceBlocks(css) {
+		if strings.Contains(strings.ToLower(css[blk[0]:blk[1]]), "data:") {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -3,71 +3,44 @@ package pipeline
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/registry"
 )
 
 // SchemaVersion is the version of the registry entry's format.
-const SchemaVersion = 1
+const SchemaVersion = registry.SchemaVersion
 
-// Entry is the registry entry that pins a bundle: a host serves <File> only when its SHA-256
-// matches, and sends CSP as a header too (frame-ancestors cannot live in a meta tag).
-type Entry struct {
-	SchemaVersion  int                   `json:"schema_version"`
-	ID             string                `json:"id"`
-	Name           string                `json:"name"`
-	Description    string                `json:"description"`
-	Version        string                `json:"version"`
-	File           string                `json:"file"`
-	Bytes          int                   `json:"bytes"`
-	SHA256         string                `json:"sha256"`
-	Integrity      string                `json:"integrity"`
-	CSP            string                `json:"csp"`
-	Capabilities   []manifest.Capability `json:"capabilities"`
-	AllowedDomains []string              `json:"allowedDomains"`
-	LinkDomains    []string              `json:"linkDomains"`
-	Hosts          []string              `json:"hosts"`
-	// DisplayModes are the MCP Apps display modes the app declares.
-	DisplayModes []string `json:"displayModes"`
-	// Wasm and Eval say what the policy lets the page compile and run: WebAssembly
-	// ('wasm-unsafe-eval') and eval or new Function ('unsafe-eval').
-	Wasm bool   `json:"wasm"`
-	Eval bool   `json:"eval"`
-	Icon string `json:"icon"`
-}
+// Entry is the registry entry that pins a bundle (registry.Entry).
+type Entry = registry.Entry
 
 // pin computes the entry of page.
 func pin(m *manifest.Manifest, page []byte, csp, icon string) Entry {
-	sum := sha256.Sum256(page)
-	return Entry{
-		SchemaVersion: SchemaVersion, ID: m.ID, Name: m.Name, Description: m.Description,
-		Version: m.Version, File: m.ID + ".html", Bytes: len(page),
-		SHA256:    hex.EncodeToString(sum[:]),
-		Integrity: "sha256-" + base64.StdEncoding.EncodeToString(sum[:]),
-		CSP:       csp, Capabilities: m.Capabilities, AllowedDomains: m.AllowedDomains,
-		LinkDomains: m.LinkDomains, Hosts: m.Hosts, DisplayModes: m.DisplayModes, Wasm: m.Wasm, Eval: m.Eval, Icon: icon,
+	caps := make([]registry.Capability, len(m.Capabilities))
+	for i, c := range m.Capabilities {
+		caps[i] = registry.Capability{ID: c.ID, Purpose: c.Purpose}
 	}
+	e := Entry{
+		SchemaVersion: SchemaVersion, ID: m.ID, Name: m.Name, Description: m.Description,
+		Version: m.Version, File: m.ID + ".html",
+		CSP: csp, Capabilities: caps, AllowedDomains: m.AllowedDomains,
+		LinkDomains: m.LinkDomains, Hosts: m.Hosts, DisplayModes: m.DisplayModes, Wasm: m.Wasm, Eval: m.Eval, Icon: icon,
+		URI: "ui://" + m.ID, MIMEType: registry.ResourceMIMEType,
+		Meta: registry.ResourceMeta{UI: registry.UIMeta{
+			CSP:    registry.UICSP{ConnectDomains: m.AllowedDomains, ResourceDomains: m.ResourceDomains},
+			Domain: m.Domain, PrefersBorder: m.PrefersBorder,
+		}},
+	}
+	e.Pin(page)
+	return e
 }
 
 // MarshalEntry renders an entry as the registry file holds it: indented JSON with a final
 // newline, HTML characters unescaped.
-func MarshalEntry(e Entry) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(e); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func MarshalEntry(e Entry) ([]byte, error) { return registry.Marshal(e) }
 
 func gzipSize(b []byte) int {
 	var buf bytes.Buffer

@@ -166,6 +166,16 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			Note: "list the origins that may embed it, for example " + example})
 	}
 
+	if n := dataFonts(page); n > 0 && !slices.Contains(m.ResourceDomains, "data:") {
+		example := `resourceDomains = ["data:"]`
+		if strings.HasSuffix(m.File, ".json") {
+			example = `"resourceDomains": ["data:"]`
+		}
+		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "resourceDomains",
+			Text: fmt.Sprintf("the bundle inlines %d %s, which an MCP Apps host blocks under its default policy (it has no font-src), so the text falls back to a system font", n, plural(n, "font as a data: URL", "fonts as data: URLs")),
+			Note: "declare them with " + example + " (the registry entry sends it as _meta.ui.csp.resourceDomains), or use system fonts"})
+	}
+
 	// The markup is left as written: esbuild minified the code it holds, and what a markup
 	// minifier would still save (0.1% gzip on the samples) is not worth what it changes in
 	// the page (whitespace the page shows, attributes selectors read, quirks mode). The

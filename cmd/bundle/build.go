@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
@@ -15,13 +16,19 @@ import (
 )
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	flags := newFlags(e, "build", "APP_DIR...",
+	flags := newFlags(e, "build", "DIR...",
 		"Build each app folder into one offline HTML file pinned by SHA-256, and its registry entry:\n"+
-			"<out>/<id>.html and <out>/<id>.json. The default output folder is APP_DIR/dist.",
+			"<out>/<id>.html and <out>/<id>.json, and <out>/registry.json listing every entry there.\n"+
+			"A DIR without a manifest is searched for app folders at any depth, and the apps are\n"+
+			"built in parallel; one that fails does not stop the others. The default output folder\n"+
+			"is each app's dist.",
 		`  # build the plain-HTML sample
   bundle build samples/hello
 
-  # build two apps into one folder and print their registry entries
+  # build every app under samples into one folder, with one registry.json
+  bundle build --out public/apps samples
+
+  # print the registry entries as JSON
   bundle build --out public/apps --format json samples/hello samples/order-book
 
   # write a source map beside the page (the page never references it)
@@ -30,6 +37,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	out := flags.String("out", "", "output `folder` (default APP_DIR/dist)")
 	format := flags.String("format", "text", "output `format`: text, json or github")
 	sourcemap := flags.Bool("sourcemap", false, "write <id>.js.map beside the page")
+	jobs := flags.Int("jobs", 0, "build at most `n` apps at once (default: one per core)")
 	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
 	}
@@ -40,31 +48,50 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
 		return exitUsage
 	}
-	code := exitOK
-	entries := []pipeline.Entry{}
-	for _, dir := range flags.Args() {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			fmt.Fprintf(e.stderr, "bundle build: %s is not an app folder\n", dir)
-			code = max(code, exitUsage)
-			continue
+	dirs, err := pipeline.FindApps(flags.Args()...)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%v: give an app folder, or a folder of app folders", err)
 		}
-		res, err := pipeline.Build(ctx, dir, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap})
+		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+		return exitUsage
+	}
+
+	// Each app's report is printed in the order of dirs, as soon as it and those before it
+	// are done; progress goes to stderr when the build takes over a second.
+	var (
+		mu      sync.Mutex
+		results = make([]*pipeline.AppResult, len(dirs))
+		next    int
+		code    = exitOK
+		entries = []pipeline.Entry{}
+		failed  []string
+		built   int
+	)
+	progress := newProgress(e, len(dirs))
+	defer progress.stop()
+	report := func(r pipeline.AppResult) {
+		res, err := r.Result, r.Err
 		var el *diag.ListError
 		switch {
 		case errors.As(err, &el):
 			printDiagnostics(e, *format, el.List)
-			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", dir)
+			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", r.Dir)
+			failed = append(failed, r.Dir+" (refused)")
 			code = max(code, exitRefused)
-			continue
+			return
 		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+			failed = append(failed, r.Dir+" (cannot be read)")
 			code = max(code, exitUsage)
-			continue
+			return
 		case err != nil:
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+			failed = append(failed, r.Dir+" (bundle failed)")
 			code = max(code, exitInternal)
-			continue
+			return
 		}
+		built++
 		if len(res.Warnings) > 0 {
 			printDiagnostics(e, *format, res.Warnings)
 		}
@@ -73,16 +100,114 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
 		}
 	}
+	_, registries, err := pipeline.BuildAll(ctx, dirs, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap}, *jobs, func(i int, r pipeline.AppResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		progress.done()
+		results[i] = &r
+		for next < len(results) && results[next] != nil {
+			progress.clear()
+			report(*results[next])
+			next++
+		}
+	})
+	progress.stop()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+		code = max(code, exitInternal)
+	}
 	if *format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := writeJSON(e, struct {
 			SchemaVersion int              `json:"schema_version"`
 			Entries       []pipeline.Entry `json:"entries"`
-		}{pipeline.SchemaVersion, entries}); err != nil {
+			Registries    []string         `json:"registries"`
+			Failed        []string         `json:"failed"`
+		}{pipeline.SchemaVersion, entries, slashes(registries), slashes(failed)}); err != nil {
 			return exitInternal
 		}
 	}
+	if len(dirs) > 1 {
+		fmt.Fprintf(e.stderr, "bundle build: built %d of %d apps", built, len(dirs))
+		if len(failed) > 0 {
+			fmt.Fprintf(e.stderr, "; %d failed: %s", len(failed), strings.Join(failed, ", "))
+		}
+		fmt.Fprintln(e.stderr)
+	}
 	return code
+}
+
+func slashes(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.ToSlash(p)
+	}
+	return out
+}
+
+// progress reports how many of n apps are built, on stderr, once a build has taken a second:
+// on a terminal as one line rewritten in place, elsewhere as a line every second.
+type progress struct {
+	e       *env
+	n       int
+	mu      sync.Mutex
+	count   int
+	shown   bool
+	over    bool
+	stopped chan struct{}
+	once    sync.Once
+}
+
+func newProgress(e *env, n int) *progress {
+	p := &progress{e: e, n: n, stopped: make(chan struct{})}
+	if n < 2 {
+		return p
+	}
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stopped:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				if p.over {
+					p.mu.Unlock()
+					return
+				}
+				if p.e.color {
+					fmt.Fprintf(p.e.stderr, "\r\x1b[Kbuilding: %d of %d apps built", p.count, p.n)
+					p.shown = true
+				} else {
+					fmt.Fprintf(p.e.stderr, "building: %d of %d apps built\n", p.count, p.n)
+				}
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	p.count++
+	p.mu.Unlock()
+}
+
+// clear erases the terminal progress line before other output.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+func (p *progress) stop() {
+	p.once.Do(func() { close(p.stopped) })
+	p.clear()
+	p.mu.Lock()
+	p.over = true
+	p.mu.Unlock()
 }

@@ -78,10 +78,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			Clean         bool             `json:"clean"`
 			Findings      offline.Findings `json:"findings"`
 		}{1, len(all) == 0, all}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(e, out); err != nil {
 			return exitInternal
 		}
 	case "github":

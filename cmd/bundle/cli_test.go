@@ -165,18 +165,20 @@ func TestFailedBuildKeepsPreviousOutput(t *testing.T) {
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, "dist", "t.html"))
 	beforeEntry, _ := os.ReadFile(filepath.Join(dir, "dist", "t.json"))
+	beforeRegistry, _ := os.ReadFile(filepath.Join(dir, "dist", "registry.json"))
 	os.WriteFile(filepath.Join(dir, "main.ts"), []byte("console.log(\n"), 0o644)
 	if code, _, _ := bundle(t, "", "build", dir); code != exitRefused {
 		t.Fatalf("broken build: exit %d, want 1", code)
 	}
 	after, _ := os.ReadFile(filepath.Join(dir, "dist", "t.html"))
 	afterEntry, _ := os.ReadFile(filepath.Join(dir, "dist", "t.json"))
-	if !bytes.Equal(before, after) || !bytes.Equal(beforeEntry, afterEntry) {
+	afterRegistry, _ := os.ReadFile(filepath.Join(dir, "dist", "registry.json"))
+	if !bytes.Equal(before, after) || !bytes.Equal(beforeEntry, afterEntry) || !bytes.Equal(beforeRegistry, afterRegistry) || len(afterRegistry) == 0 {
 		t.Error("a failed build changed the previous output")
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, "dist"))
-	if len(entries) != 2 {
-		t.Errorf("dist holds %d files, want the 2 of the first build (no temporary files left)", len(entries))
+	if len(entries) != 3 {
+		t.Errorf("dist holds %d files, want the 3 of the first build (page, entry, registry; no temporary files left)", len(entries))
 	}
 }
 
@@ -216,44 +218,23 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("build hello: %s", stderr)
 	}
 	built := filepath.Join(out, "hello.html")
-	rows := []struct {
-		name string
-		args []string
-		in   string
-		code int
-		out  string // substring of stdout
-		err  string // substring of stderr
-	}{
-		{"clean_with_link_domain", []string{"check", "--link-domains", "example.com", clean}, "", 0, "clean", ""},
-		{"link_not_allowed", []string{"check", clean}, "", 1, "", "not an allowed link host"},
-		{"dirty_text", []string{"check", dirty}, "", 1, "", "dirty.html:2:11: error: <img src> loads"},
-		{"dirty_json", []string{"check", "--format", "json", dirty}, "", 1, `"schema_version": 1`, ""},
-		{"clean_json_empty_list", []string{"check", "--format", "json", "--link-domains", "example.com", clean}, "", 0, `"findings": []`, ""},
-		{"dirty_github", []string{"check", "--format", "github", dirty}, "", 1, "::error file=" + dirty + ",line=2,col=11::", ""},
-		{"stdin", []string{"check", "-"}, `<script src="x.js"></script>`, 1, "", "<stdin>:1:14"},
-		{"missing_file", []string{"check", filepath.Join(dir, "nope.html")}, "", 2, "", "cannot read"},
-		{"directory", []string{"check", dir}, "", 2, "", "is a directory"},
-		{"no_args", []string{"check"}, "", 2, "", "no files given"},
-		{"bad_format", []string{"check", "--format", "xml", clean}, "", 2, "", "unknown --format"},
-		{"unknown_flag", []string{"check", "--link-domain", "x", clean}, "", 2, "", `did you mean "link-domains"?`},
-		{"unknown_command", []string{"chekc"}, "", 2, "", `did you mean "check"?`},
-		{"help", []string{"check", "-h"}, "", 0, "Examples:", ""},
-		{"version", []string{"version"}, "", 0, "bundle ", ""},
-		{"built_page_uses_its_entry", []string{"check", built}, "", 0, "clean", "allowed by"},
-		{"flag_overrides_entry", []string{"check", "--link-domains", "other.example", built}, "", 1, "", "not an allowed link host"},
-	}
-	for _, row := range rows {
-		t.Run(row.name, func(t *testing.T) {
-			code, stdout, stderr := bundle(t, row.in, row.args...)
-			if code != row.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, row.code, stdout, stderr)
-			}
-			if row.out != "" && !strings.Contains(stdout, row.out) {
-				t.Errorf("stdout lacks %q:\n%s", row.out, stdout)
-			}
-			if row.err != "" && !strings.Contains(stderr, row.err) {
-				t.Errorf("stderr lacks %q:\n%s", row.err, stderr)
-			}
-		})
-	}
+	runRows(t, []cliRow{
+		{"clean_with_link_domain", []string{"check", "--link-domains", "example.com", clean}, 0, "clean", "", ""},
+		{"link_not_allowed", []string{"check", clean}, 1, "", "not an allowed link host", ""},
+		{"dirty_text", []string{"check", dirty}, 1, "", "dirty.html:2:11: error: <img src> loads", ""},
+		{"dirty_json", []string{"check", "--format", "json", dirty}, 1, `"schema_version": 1`, "", ""},
+		{"clean_json_empty_list", []string{"check", "--format", "json", "--link-domains", "example.com", clean}, 0, `"findings": []`, "", ""},
+		{"dirty_github", []string{"check", "--format", "github", dirty}, 1, "::error file=" + dirty + ",line=2,col=11::", "", ""},
+		{"stdin", []string{"check", "-"}, 1, "", "<stdin>:1:14", `<script src="x.js"></script>`},
+		{"missing_file", []string{"check", filepath.Join(dir, "nope.html")}, 2, "", "cannot read", ""},
+		{"directory", []string{"check", dir}, 2, "", "is a directory", ""},
+		{"no_args", []string{"check"}, 2, "", "no files given", ""},
+		{"bad_format", []string{"check", "--format", "xml", clean}, 2, "", "unknown --format", ""},
+		{"unknown_flag", []string{"check", "--link-domain", "x", clean}, 2, "", `did you mean "link-domains"?`, ""},
+		{"unknown_command", []string{"chekc"}, 2, "", `did you mean "check"?`, ""},
+		{"help", []string{"check", "-h"}, 0, "Examples:", "", ""},
+		{"version", []string{"version"}, 0, "bundle ", "", ""},
+		{"built_page_uses_its_entry", []string{"check", built}, 0, "clean", "allowed by", ""},
+		{"flag_overrides_entry", []string{"check", "--link-domains", "other.example", built}, 1, "", "not an allowed link host", ""},
+	})
 }

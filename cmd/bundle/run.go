@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,6 +37,9 @@ func commands() []command {
 	return []command{
 		{"build", "build app folders into one offline HTML file each, with a registry entry", runBuild},
 		{"check", "check that HTML files load nothing from outside themselves", runCheck},
+		{"render", "open bundles in headless Chromium inside a host frame and report what broke", runRender},
+		{"verify", "check that a file is the bundle its registry entry pins", runVerify},
+		{"serve", "serve a folder of built bundles and their registry, verified, with safe headers", runServe},
 		{"sdk", "print the SDK's TypeScript declarations or its host protocol", runSDK},
 		{"version", "print the version of bundle", runVersion},
 	}
@@ -173,4 +177,12 @@ func validFormat(e *env, cmd, format string) bool {
 	}
 	fmt.Fprintf(e.stderr, "bundle %s: unknown --format %q%s; use text, json or github\n", cmd, format, didYouMean(format, []string{"text", "json", "github"}))
 	return false
+}
+
+// writeJSON writes v to stdout as indented JSON, HTML characters unescaped.
+func writeJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

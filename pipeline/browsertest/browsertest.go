@@ -32,6 +32,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/miniapp/bundle/render/chrome"
 )
 
 // Browser is a headless Chromium and the proxy that records its requests. Its methods are
@@ -105,25 +107,7 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 			proxyAddr = ln.Addr().String()
 		}
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-features", "Translate,AutofillServerCommunication,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater"),
-		chromedp.Flag("proxy-server", "http://"+proxyAddr),
-		// Send loopback through the proxy too, so that it sees every request.
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-	)
-	if cfg.SameProcessFrames {
-		opts = append(opts,
-			chromedp.Flag("disable-site-isolation-trials", true),
-			chromedp.Flag("disable-features", "Translate,AutofillServerCommunication,OptimizationHints,MediaRouter,IsolateOrigins,site-per-process,SitePerProcess"))
-	}
+	opts := chrome.Options(exe, t.TempDir(), proxyAddr, cfg.SameProcessFrames, false)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
@@ -244,24 +228,12 @@ func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
 }
 
 func (b *Browser) record(req string) {
-	if isBrowserService(req) {
+	if chrome.IsBrowserService(req) {
 		return
 	}
 	b.mu.Lock()
 	b.requests = append(b.requests, req)
 	b.mu.Unlock()
-}
-
-// isBrowserService reports whether a request goes to one of Chromium's own services (component
-// updates, autofill), which the browser makes whatever page is open. They are the browser's,
-// not the page's: a page cannot make Chromium send them.
-func isBrowserService(req string) bool {
-	for _, h := range []string{".googleapis.com", ".gvt1.com", ".google.com", ".gstatic.com"} {
-		if strings.Contains(req, h+":") || strings.Contains(req, h+"/") || strings.HasSuffix(req, h) {
-			return true
-		}
-	}
-	return false
 }
 
 // Visit is what one page did.

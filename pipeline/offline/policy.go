@@ -1,8 +1,11 @@
 package offline
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // policy is a parsed Content-Security-Policy, judged as CSP Level 3 does for the URLs a
@@ -115,4 +118,57 @@ func directiveOf(tag, name, rel string) string {
 		}
 	}
 	return "img-src"
+}
+
+// PolicyMetas returns the content of every <meta http-equiv="Content-Security-Policy"> that
+// a browser enforces in page: those in its head, which ends, as the parser ends it, at the
+// first text or element that cannot be in a head. A policy met later is ignored by the
+// browser, and so here.
+func PolicyMetas(page []byte) []string {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var out []string
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return out
+		case html.TextToken:
+			if len(bytes.Trim(z.Text(), " \t\n\f\r")) > 0 {
+				return out
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			switch string(name) {
+			case "html", "head", "title", "style", "script", "noscript", "base", "link", "template":
+				continue
+			case "meta":
+			default:
+				return out
+			}
+			// The first of duplicate attributes counts, as in the browser.
+			var content, equiv *string
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				s := string(v)
+				switch string(k) {
+				case "http-equiv":
+					if equiv == nil {
+						equiv = &s
+					}
+				case "content":
+					if content == nil {
+						content = &s
+					}
+				}
+			}
+			csp := equiv != nil && content != nil && strings.EqualFold(strings.TrimSpace(*equiv), "content-security-policy")
+			if csp {
+				out = append(out, *content)
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "head" {
+				return out
+			}
+		}
+	}
 }

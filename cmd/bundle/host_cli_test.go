@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cliRow is one run of the CLI: its arguments and standard input, and what it must give.
+type cliRow struct {
+	name string
+	args []string
+	code int
+	out  string // substring of stdout
+	err  string // substring of stderr
+	in   string // standard input
+}
+
+func runRows(t *testing.T, rows []cliRow) {
+	t.Helper()
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			code, stdout, stderr := bundle(t, row.in, row.args...)
+			if code != row.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, row.code, stdout, stderr)
+			}
+			if row.out != "" && !strings.Contains(stdout, row.out) {
+				t.Errorf("stdout lacks %q:\n%s", row.out, stdout)
+			}
+			if row.err != "" && !strings.Contains(stderr, row.err) {
+				t.Errorf("stderr lacks %q:\n%s", row.err, stderr)
+			}
+		})
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := bundle(t, "", "build", "--out", out, "../../samples/hello", "../../samples/todo-ts"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	built := filepath.Join(out, "hello.html")
+	page, _ := os.ReadFile(built)
+	tampered := filepath.Join(t.TempDir(), "hello.html")
+	b := append([]byte(nil), page...)
+	b[len(b)/3] ^= 1
+	os.WriteFile(tampered, b, 0o644)
+	truncated := filepath.Join(t.TempDir(), "hello.html")
+	os.WriteFile(truncated, page[:len(page)/2], 0o644)
+	entry := filepath.Join(out, "hello.json")
+	sum := strings.Fields(strings.SplitN(mustRead(t, entry), `"sha256": "`, 2)[1])[0]
+	sum = strings.Trim(sum, `",`)
+	runRows(t, []cliRow{
+		{"beside", []string{"verify", built}, 0, "verified", "", ""},
+		{"entry_flag", []string{"verify", "--entry", entry, tampered}, 1, "", "sha256: error: its SHA-256 is", ""},
+		{"truncated", []string{"verify", "--entry", entry, truncated}, 1, "", "(truncated?)", ""},
+		{"entry_of_another", []string{"verify", "--entry", filepath.Join(out, "todo-ts.json"), built}, 1, "", "the entry is for todo-ts.html", ""},
+		{"sha_flag", []string{"verify", "--sha256", sum, built}, 0, "verified", "", ""},
+		{"sha_mismatch_json", []string{"verify", "--format", "json", "--sha256", strings.Repeat("0", 64), built}, 1, `"verified": false`, "", ""},
+		{"sha_not_hex", []string{"verify", "--sha256", "xyz", built}, 2, "", "not 64 hex digits", ""},
+		{"no_entry", []string{"verify", tampered}, 2, "", "no entry beside", ""},
+		{"both", []string{"verify", "--entry", entry, "--sha256", sum, built}, 2, "", "not both", ""},
+		{"github", []string{"verify", "--format", "github", "--entry", entry, tampered}, 1, "::error file=" + tampered, "", ""},
+	})
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestBuildManyCommand(t *testing.T) {
+	root := t.TempDir()
+	for _, a := range []struct{ dir, id, src string }{
+		{"a/one", "one", "document.body.append('1')\n"},
+		{"b/deep/two", "two", "document.body.append('2')\n"},
+		{"b/broken", "broken", "document.body.append(\n"},
+	} {
+		dir := filepath.Join(root, filepath.FromSlash(a.dir))
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \""+a.id+"\"\nname = \"N\"\ndescription = \"D.\"\nentry = \"main.ts\"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "main.ts"), []byte(a.src), 0o644)
+	}
+	out := t.TempDir()
+	runRows(t, []cliRow{
+		{"one_broken", []string{"build", "--out", out, root}, 1, "two.html", "built 2 of 3 apps; 1 failed: " + filepath.Join(root, "b", "broken") + " (refused)", ""},
+		{"no_apps", []string{"build", t.TempDir()}, 2, "", "no app folders", ""},
+		{"missing", []string{"build", filepath.Join(root, "nope")}, 2, "", "give an app folder", ""},
+	})
+	if !strings.Contains(mustRead(t, filepath.Join(out, "registry.json")), `"two": {`) {
+		t.Error("registry.json does not list two")
+	}
+}
+
+func TestServeCommand(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := bundle(t, "", "build", "--out", out, "../../samples/hello"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", out}, strings.NewReader(""), pw, &stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed nothing: %v %s", err, stderr.String())
+	}
+	go io.Copy(io.Discard, pr)
+	u := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	resp, err := http.Get(u)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %v %v", u, resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exited %d: %s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(stderr.String(), "lists no hosts") {
+		t.Errorf("no warning about hosts: %s", stderr.String())
+	}
+
+	// A folder whose only bundle was tampered with serves nothing.
+	p := filepath.Join(out, "hello.html")
+	os.WriteFile(p, append([]byte(mustRead(t, p)), '\n'), 0o644)
+	runRows(t, []cliRow{
+		{"tampered", []string{"serve", "--addr", "127.0.0.1:0", out}, 1, "", "not serving hello", ""},
+		{"empty", []string{"serve", t.TempDir()}, 2, "", "no bundles", ""},
+	})
+}
+
+func TestRenderCommand(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := bundle(t, "", "build", "--out", out, "../../samples/hello"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	built := filepath.Join(out, "hello.html")
+	shots := filepath.Join(t.TempDir(), "shots")
+	runRows(t, []cliRow{
+		{"ok", []string{"render", "--screenshot", shots, "--call", `set_name={"name":"Ada"}`, built}, 0, `set_name {"name":"Ada"} → Hello, Ada`, "", ""},
+		{"json", []string{"render", "--format", "json", built}, 0, `"initialized": true`, "", ""},
+		{"unknown_tool", []string{"render", "--format", "github", "--call", "nope", built}, 1, "::error file=" + built, "", ""},
+		{"bad_call", []string{"render", "--call", `x={"a"`, built}, 2, "", "not a JSON object", ""},
+		{"no_chrome", []string{"render", "--chrome", filepath.Join(t.TempDir(), "chromium"), built}, 2, "", "apt-get install -y chromium", ""},
+		{"bad_theme", []string{"render", "--theme", "blue", built}, 2, "", "not light or dark", ""},
+	})
+	if st, err := os.Stat(filepath.Join(shots, "hello.png")); err != nil || st.Size() < 1000 {
+		t.Errorf("screenshot: %v", err)
+	}
+}

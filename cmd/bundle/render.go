@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/registry"
+	"github.com/miniapp/bundle/render"
+	"github.com/miniapp/bundle/render/chrome"
+)
+
+func runRender(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "render", "FILE.html...",
+		"Open each bundle in headless Chromium, inside a host frame on another origin that speaks\n"+
+			"the host half of the bridge protocol, with every request blocked and recorded. Report\n"+
+			"console errors, uncaught exceptions, policy violations, requests, the handshake, the\n"+
+			"tools registered and each --call's result; fail (exit 1) on any error, violation or\n"+
+			"request. A blocked eval or new Function that the page catches (zod 4 probes for it)\n"+
+			"is a warning. The registry entry beside a file (dist/hello.json) gives the origins the\n"+
+			"app expects and the headers it is served with. Chromium comes from PATH or --chrome.",
+		`  # render every built app and keep screenshots
+  bundle render --screenshot shots dist/*.html
+
+  # call a tool and see its result
+  bundle render --call greet='{"name":"Ada"}' dist/hello.html
+
+  # annotate a GitHub Actions run, dark theme, phone width
+  bundle render --format github --theme dark --width 390 --height 700 dist/*.html
+`)
+	shots := fs.String("screenshot", "", "write a PNG of each page into `folder` (<name>.png)")
+	width := fs.Int("width", 800, "frame width in CSS `pixels`")
+	height := fs.Int("height", 600, "frame height in CSS `pixels`")
+	theme := fs.String("theme", "light", "host `theme`: light or dark")
+	chromePath := fs.String("chrome", "", "Chromium or Chrome `executable` (default: found on PATH)")
+	format := fs.String("format", "text", "output `format`: text, json or github")
+	timeout := fs.Duration("timeout", 10*time.Second, "how long a page may take to handshake and answer the calls")
+	var calls []render.Call
+	fs.Func("call", "call a tool once the tools are listed: `TOOL=JSON` (repeatable)", func(s string) error {
+		c, err := render.ParseCall(s)
+		if err == nil {
+			calls = append(calls, c)
+		}
+		return err
+	})
+	if code, ok := parseFlags(e, fs, args); !ok {
+		return code
+	}
+	if !validFormat(e, "render", *format) {
+		return exitUsage
+	}
+	if *theme != "light" && *theme != "dark" {
+		fmt.Fprintf(e.stderr, "bundle render: --theme %q is not light or dark\n", *theme)
+		return exitUsage
+	}
+	if *width < 100 || *width > 4000 || *height < 100 || *height > 4000 {
+		fmt.Fprintln(e.stderr, "bundle render: --width and --height are 100 to 4000 pixels")
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "bundle render: no files given\nRun \"bundle render -h\" for usage.")
+		return exitUsage
+	}
+	type input struct {
+		name  string
+		page  []byte
+		entry *registry.Entry
+	}
+	var inputs []input
+	for _, name := range fs.Args() {
+		page, err := readInput(e, name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+			return exitUsage
+		}
+		in := input{name: name, page: page}
+		if name == "-" {
+			in.name = "stdin.html"
+		} else if ent, err := registry.ReadEntry(strings.TrimSuffix(name, filepath.Ext(name)) + ".json"); err == nil && ent.File == filepath.Base(name) {
+			in.entry = &ent
+		}
+		inputs = append(inputs, in)
+	}
+	if *shots != "" {
+		if err := os.MkdirAll(*shots, 0o755); err != nil {
+			fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+			return exitUsage
+		}
+	}
+	r, err := render.Start(ctx, render.Options{Chrome: *chromePath, Width: *width, Height: *height, Theme: *theme,
+		Calls: calls, Timeout: *timeout, Screenshot: *shots != ""})
+	if errors.Is(err, chrome.ErrNotFound) {
+		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+		return exitInternal
+	}
+	defer r.Close()
+	code := exitOK
+	var reports []*render.Report
+	for _, in := range inputs {
+		rep, err := r.Render(ctx, in.name, in.page, in.entry)
+		if err != nil {
+			// Chromium is gone: this page and the rest cannot be shown.
+			fmt.Fprintf(e.stderr, "bundle render: %s: %v\n", in.name, err)
+			code = exitRefused
+			break
+		}
+		reports = append(reports, rep)
+		shot := ""
+		if *shots != "" && len(rep.Screenshot) > 0 {
+			shot = filepath.Join(*shots, strings.TrimSuffix(filepath.Base(in.name), filepath.Ext(in.name))+".png")
+			if err := os.WriteFile(shot, rep.Screenshot, 0o644); err != nil {
+				fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+				code = max(code, exitInternal)
+			}
+		}
+		if rep.Failed() {
+			code = max(code, exitRefused)
+		}
+		if *format != "json" {
+			printRender(e, *format, rep, shot)
+		}
+	}
+	if *format == "json" {
+		if reports == nil {
+			reports = []*render.Report{}
+		}
+		if err := writeJSON(e, struct {
+			SchemaVersion int              `json:"schema_version"`
+			Pages         []*render.Report `json:"pages"`
+		}{1, reports}); err != nil {
+			return exitInternal
+		}
+	}
+	return code
+}
+
+// printRender prints one page's report: a summary line on stdout, problems as diagnostics.
+func printRender(e *env, format string, rep *render.Report, shot string) {
+	var l diag.List
+	for _, p := range rep.Problems {
+		m := diag.Message{File: rep.File, Line: p.Line, Column: p.Column, Text: p.Kind + ": " + p.Text}
+		if p.Severity == render.Warning {
+			m.Severity = diag.Warning
+		}
+		l = append(l, m)
+	}
+	if len(l) > 0 {
+		printDiagnostics(e, format, l)
+	}
+	if format == "github" {
+		return
+	}
+	status := "ok"
+	if rep.Failed() {
+		status = "FAILED"
+	}
+	var names []string
+	for _, t := range rep.Tools {
+		names = append(names, t.Name)
+	}
+	handshake := "no handshake"
+	if rep.Initialized {
+		handshake = "handshake"
+	}
+	fmt.Fprintf(e.stdout, "%s: %s in %d ms: %s, %d %s", rep.File, status, rep.Millis, handshake, len(names), plural(len(names), "tool", "tools"))
+	if len(names) > 0 {
+		fmt.Fprintf(e.stdout, " (%s)", strings.Join(names, ", "))
+	}
+	if shot != "" {
+		fmt.Fprintf(e.stdout, ", screenshot %s", filepath.ToSlash(shot))
+	}
+	fmt.Fprintln(e.stdout)
+	for _, c := range rep.Calls {
+		out := c.Text
+		if c.Error != "" {
+			out = "error: " + c.Error
+		}
+		fmt.Fprintf(e.stdout, "  %s %s → %s\n", c.Tool, c.Arguments, out)
+	}
+}

@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/registry"
+)
+
+// writeScriptApp writes a small script app with the given id and entry source.
+func writeScriptApp(t testing.TB, dir, id, src string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \""+id+"\"\nname = \"App "+id+"\"\ndescription = \"A generated app.\"\nentry = \"main.ts\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.ts"), []byte(src), 0o644)
+}
+
+// TestBuildAll builds a folder of apps at several depths, one broken and two sharing an id:
+// the others are built, the failures name their folders, and registry.json lists what was
+// built.
+func TestBuildAll(t *testing.T) {
+	root := t.TempDir()
+	ok := "document.body.append('ok')\n"
+	writeScriptApp(t, filepath.Join(root, "team-a", "one"), "one", ok)
+	writeScriptApp(t, filepath.Join(root, "team-a", "nested", "deeper", "two"), "two", ok)
+	writeScriptApp(t, filepath.Join(root, "team-b", "broken"), "broken", "document.body.append(\n")
+	writeScriptApp(t, filepath.Join(root, "team-b", "first"), "same", ok)
+	writeScriptApp(t, filepath.Join(root, "team-c", "second"), "same", ok)
+	writeScriptApp(t, filepath.Join(root, "team-a", "one", "node_modules", "pkg"), "ignored", ok)
+	writeScriptApp(t, filepath.Join(root, ".cache", "app"), "hidden", ok)
+
+	dirs, err := FindApps(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel []string
+	for _, d := range dirs {
+		r, _ := filepath.Rel(root, d)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	if got := strings.Join(rel, " "); got != "team-a/nested/deeper/two team-a/one team-b/broken team-b/first team-c/second" {
+		t.Fatalf("found %s", got)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	calls := 0
+	results, registries, err := BuildAll(context.Background(), dirs, Options{OutDir: out}, 3, func(int, AppResult) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(dirs) || len(registries) != 1 {
+		t.Errorf("done called %d times, registries %v", calls, registries)
+	}
+	for i, r := range results {
+		name := rel[i]
+		var el *diag.ListError
+		switch {
+		case strings.HasSuffix(name, "broken"):
+			if !errors.As(r.Err, &el) {
+				t.Errorf("%s: %v", name, r.Err)
+			}
+		case strings.HasSuffix(name, "first"), strings.HasSuffix(name, "second"):
+			other := "second"
+			if strings.HasSuffix(name, "second") {
+				other = "first"
+			}
+			if !errors.As(r.Err, &el) || el.List[0].Path != "id" || !strings.Contains(el.List[0].Text, other) {
+				t.Errorf("%s: want a duplicate id naming %s: %v", name, other, r.Err)
+			}
+		default:
+			if r.Err != nil {
+				t.Errorf("%s: %v", name, r.Err)
+			}
+		}
+	}
+	reg, err := registry.Read(filepath.Join(out, registry.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := strings.Join(reg.IDs(), " "); ids != "one two" {
+		t.Errorf("registry holds %s", ids)
+	}
+	if reg.Apps["one"].URI != "ui://one" || reg.Apps["one"].MIMEType != registry.ResourceMIMEType {
+		t.Errorf("entry: %+v", reg.Apps["one"])
+	}
+
+	if _, err := FindApps(t.TempDir()); !errors.Is(err, ErrNoApps) {
+		t.Errorf("a folder with no apps: %v", err)
+	}
+}

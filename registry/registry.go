@@ -1,0 +1,245 @@
+// Package registry owns the contract between bundle build and the hosts that serve its
+// output: the registry entry that pins one bundle (Entry), the registry that lists the
+// bundles of a folder (Registry, registry.json), and the MCP Apps UI resource a bundle is
+// served as (Resource). It depends on nothing but the standard library, so a host written in
+// Go imports it without the build.
+package registry
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// SchemaVersion is the version of the entry's and the registry's format.
+const SchemaVersion = 1
+
+// ResourceMIMEType is the MIME type of an MCP Apps HTML resource.
+const ResourceMIMEType = "text/html;profile=mcp-app"
+
+// FileName is the registry's file name in an output folder.
+const FileName = "registry.json"
+
+// Entry is the registry entry that pins a bundle: a host serves File only when its SHA-256
+// matches, and sends CSP as a header too (frame-ancestors cannot live in a meta tag).
+type Entry struct {
+	SchemaVersion int    `json:"schema_version"`
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Description   string `json:"description"`
+	Version       string `json:"version"`
+	File          string `json:"file"`
+	Bytes         int    `json:"bytes"`
+	SHA256        string `json:"sha256"`
+	Integrity     string `json:"integrity"`
+	CSP           string `json:"csp"`
+	// Capabilities are what the app asks the host for, each with the sentence a person
+	// reads before allowing it.
+	Capabilities   []Capability `json:"capabilities"`
+	AllowedDomains []string     `json:"allowedDomains"`
+	LinkDomains    []string     `json:"linkDomains"`
+	Hosts          []string     `json:"hosts"`
+	// DisplayModes are the MCP Apps display modes the app declares.
+	DisplayModes []string `json:"displayModes"`
+	// Wasm and Eval say what the policy lets the page compile and run: WebAssembly
+	// ('wasm-unsafe-eval') and eval or new Function ('unsafe-eval').
+	Wasm bool   `json:"wasm"`
+	Eval bool   `json:"eval"`
+	Icon string `json:"icon"`
+	// URI and MIMEType name the bundle as an MCP Apps UI resource (ui://<id>), and Meta is
+	// the resource's _meta: what an MCP server sends with it, unchanged.
+	URI      string       `json:"uri"`
+	MIMEType string       `json:"mimeType"`
+	Meta     ResourceMeta `json:"_meta"`
+}
+
+// Capability is something the app asks the host for.
+type Capability struct {
+	ID      string `json:"id"`
+	Purpose string `json:"purpose"`
+}
+
+// ResourceMeta is an MCP Apps resource's _meta.
+type ResourceMeta struct {
+	UI UIMeta `json:"ui"`
+}
+
+// UIMeta is _meta.ui: the policy a host builds for the frame, and how it shows it.
+type UIMeta struct {
+	CSP UICSP `json:"csp"`
+	// Domain is the dedicated origin the app asks to be framed on (host-specific).
+	Domain string `json:"domain,omitempty"`
+	// PrefersBorder asks for a visible border and background; nil leaves it to the host.
+	PrefersBorder *bool `json:"prefersBorder,omitempty"`
+}
+
+// UICSP is _meta.ui.csp: the origins the host's policy must allow.
+type UICSP struct {
+	// ConnectDomains are the manifest's allowedDomains (connect-src).
+	ConnectDomains []string `json:"connectDomains"`
+	// ResourceDomains are the manifest's resourceDomains (img-src, font-src, style-src,
+	// script-src, media-src in the host's policy).
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
+}
+
+// Pin fills the entry's size and hashes from page.
+func (e *Entry) Pin(page []byte) {
+	sum := sha256.Sum256(page)
+	e.Bytes = len(page)
+	e.SHA256 = hex.EncodeToString(sum[:])
+	e.Integrity = "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// Marshal renders a value as registry files hold it: indented JSON with a final newline, HTML
+// characters unescaped.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ReadEntry reads and checks a registry entry file.
+func ReadEntry(path string) (Entry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Entry{}, err
+	}
+	return ParseEntry(path, b)
+}
+
+// ParseEntry decodes a registry entry read from name and checks that it is one: a known schema
+// version, an id, a file name, a 64-hex SHA-256.
+func ParseEntry(name string, b []byte) (Entry, error) {
+	var e Entry
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&e); err != nil {
+		return Entry{}, fmt.Errorf("%s is not a registry entry: %v", name, err)
+	}
+	if err := e.valid(); err != nil {
+		return Entry{}, fmt.Errorf("%s: %v", name, err)
+	}
+	return e, nil
+}
+
+func (e *Entry) valid() error {
+	switch {
+	case e.SchemaVersion != SchemaVersion:
+		return fmt.Errorf("schema_version %d is not %d; rebuild with this bundle", e.SchemaVersion, SchemaVersion)
+	case e.ID == "" || e.File == "":
+		return errors.New("not a registry entry: no id or file")
+	case strings.ContainsAny(e.File, `/\`) || e.File == "." || e.File == "..":
+		return fmt.Errorf("file %q is not a file name", e.File)
+	case len(e.SHA256) != 64 || strings.Trim(e.SHA256, "0123456789abcdef") != "":
+		return fmt.Errorf("sha256 %q is not 64 lower-case hex digits", e.SHA256)
+	}
+	return nil
+}
+
+// Registry lists the bundles of one folder, keyed by id: registry.json.
+type Registry struct {
+	SchemaVersion int              `json:"schema_version"`
+	Apps          map[string]Entry `json:"apps"`
+}
+
+// Folder builds the registry of the output folder dir from the entries in it: every <id>.json
+// that is a registry entry of that id whose page is there. Registry files and other JSON
+// are left out.
+func Folder(dir string) (*Registry, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	r := &Registry{SchemaVersion: SchemaVersion, Apps: map[string]Entry{}}
+	for _, p := range names {
+		if filepath.Base(p) == FileName {
+			continue
+		}
+		e, err := ReadEntry(p)
+		if err != nil || e.ID+".json" != filepath.Base(p) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, e.File)); err != nil {
+			continue
+		}
+		r.Apps[e.ID] = e
+	}
+	return r, nil
+}
+
+// Read reads registry.json. Each app's key must be its id.
+func Read(path string) (*Registry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Registry
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s is not a registry: %v", path, err)
+	}
+	if r.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%s: schema_version %d is not %d; rebuild with this bundle", path, r.SchemaVersion, SchemaVersion)
+	}
+	for id, e := range r.Apps {
+		if err := e.valid(); err != nil {
+			return nil, fmt.Errorf("%s: apps.%s: %v", path, id, err)
+		}
+		if e.ID != id {
+			return nil, fmt.Errorf("%s: apps.%s holds the entry of %q", path, id, e.ID)
+		}
+	}
+	return &r, nil
+}
+
+// IDs returns the registry's ids, sorted.
+func (r *Registry) IDs() []string {
+	ids := make([]string, 0, len(r.Apps))
+	for id := range r.Apps {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// ResourceContents is one item of an MCP resources/read result's contents.
+type ResourceContents struct {
+	URI      string       `json:"uri"`
+	MIMEType string       `json:"mimeType"`
+	Text     string       `json:"text"`
+	Meta     ResourceMeta `json:"_meta"`
+}
+
+// ReadResourceResult is the result of an MCP resources/read request.
+type ReadResourceResult struct {
+	Contents []ResourceContents `json:"contents"`
+}
+
+// Resource returns the resources/read result that serves page as the MCP Apps UI resource of
+// its entry, unchanged. It fails when page is not the file the entry pins.
+func Resource(page []byte, e Entry) (ReadResourceResult, error) {
+	sum := sha256.Sum256(page)
+	if got := hex.EncodeToString(sum[:]); got != e.SHA256 {
+		return ReadResourceResult{}, fmt.Errorf("%s: the page's SHA-256 is %s, the entry pins %s", e.File, got, e.SHA256)
+	}
+	uri, mime := e.URI, e.MIMEType
+	if uri == "" {
+		uri = "ui://" + e.ID
+	}
+	if mime == "" {
+		mime = ResourceMIMEType
+	}
+	return ReadResourceResult{Contents: []ResourceContents{{URI: uri, MIMEType: mime, Text: string(page), Meta: e.Meta}}}, nil
+}

@@ -1,0 +1,96 @@
+package render
+
+// world is the isolated world, in every frame, where the watcher runs and the binding it
+// reports through lives: page scripts cannot see either.
+const world = "bundle-render"
+
+// binding is the function the watcher calls with each report.
+const binding = "__bundleRenderReport"
+
+// watcher runs in the isolated world of every frame before the frame's own scripts. It
+// reports every policy violation of its frame, and in the top frame forwards what the host
+// page says (CustomEvents on its document, which no other origin can dispatch there).
+const watcher = `(() => {
+  const report = (o) => { try { ` + binding + `(JSON.stringify(o)); } catch (e) {} };
+  document.addEventListener("securitypolicyviolation", (e) => {
+    if (!e.isTrusted) return;
+    report({ kind: "violation", top: window === top, directive: e.effectiveDirective, blocked: e.blockedURI,
+      source: e.sourceFile, line: e.lineNumber, column: e.columnNumber, sample: e.sample, disposition: e.disposition });
+  }, true);
+  if (window === top) {
+    document.addEventListener("bundle-render", (e) => { if (e.isTrusted === false && typeof e.detail === "string") { try { ` + binding + `(e.detail); } catch (_) {} } });
+  }
+})();`
+
+// hostPage frames the app and speaks the host half of the protocol (sdk/PROTOCOL.md): it
+// answers ui/initialize, waits for ui/notifications/initialized, lists the tools, makes each
+// call, and answers what the app asks. It checks source and origin on every message and posts
+// only to the app's origin. CONFIG is replaced with the render's settings.
+const hostPage = `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>bundle render</title>
+<style>html,body{margin:0;height:100%;overflow:hidden;background:Canvas;color-scheme:light dark}iframe{display:block;width:100%;height:100%;border:0}</style>
+</head><body><script>
+(() => {
+  const cfg = CONFIG;
+  const emit = (kind, data) => document.dispatchEvent(new CustomEvent("bundle-render", { detail: JSON.stringify({ kind, ...data }) }));
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox");
+  frame.src = cfg.app;
+  let next = 1, initialized = false;
+  const pending = new Map();
+  const send = (m) => frame.contentWindow.postMessage(m, cfg.appOrigin);
+  const answer = (m, result) => send({ jsonrpc: "2.0", id: m.id, result });
+  const fail = (m, code, message) => send({ jsonrpc: "2.0", id: m.id, error: { code, message } });
+  const request = (method, params, ms) => new Promise((resolve) => {
+    const id = "render-" + next++;
+    pending.set(id, resolve);
+    send({ jsonrpc: "2.0", id, method, params });
+    setTimeout(() => { if (pending.delete(id)) resolve({ timeout: true }); }, ms);
+  });
+  const extensions = ["ui/open-chat", "ui/notifications/selection-changed", "ui/notifications/error"];
+  addEventListener("message", async (e) => {
+    if (e.source !== frame.contentWindow || e.origin !== cfg.appOrigin) return;
+    const m = e.data;
+    if (!m || typeof m !== "object" || m.jsonrpc !== "2.0") { emit("oddity", { text: "the app posted a message that is not JSON-RPC 2.0" }); return; }
+    if (m.method === undefined) {
+      const resolve = pending.get(m.id);
+      if (resolve) { pending.delete(m.id); resolve(m); }
+      return;
+    }
+    switch (m.method) {
+      case "ui/initialize":
+        emit("initialize", { params: m.params });
+        answer(m, { protocolVersion: "2026-01-26", hostInfo: { name: "bundle render", version: "1" },
+          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, experimental: { "miniapp/bridge": { methods: extensions } } },
+          hostContext: { theme: cfg.theme, displayMode: "inline", availableDisplayModes: cfg.displayModes, platform: "web", locale: "en-US",
+            containerDimensions: { width: cfg.width, maxHeight: cfg.height } } });
+        return;
+      case "ui/notifications/initialized":
+        if (initialized) return;
+        initialized = true;
+        emit("initialized", {});
+        const tools = await request("tools/list", {}, cfg.callTimeout);
+        emit("tools", { response: tools });
+        for (const c of cfg.calls) {
+          emit("call", { tool: c.tool, response: await request("tools/call", { name: c.tool, arguments: c.arguments }, cfg.callTimeout) });
+        }
+        emit("done", {});
+        return;
+      case "ui/notifications/size-changed": emit("size", { params: m.params }); return;
+      case "notifications/message": emit("log", { params: m.params }); return;
+      case "ui/notifications/error": emit("apperror", { params: m.params }); return;
+      case "tools/call": case "resources/read":
+        emit("server", { method: m.method, params: m.params });
+        if (m.id !== undefined) fail(m, -32603, "bundle render has no MCP server to send " + m.method + " to");
+        return;
+      case "ui/request-display-mode": answer(m, { mode: "inline" }); return;
+      case "ping": case "ui/open-link": case "ui/message": case "ui/update-model-context": case "ui/open-chat":
+        if (m.id !== undefined) answer(m, {});
+        return;
+    }
+    if (m.id !== undefined) fail(m, -32601, "bundle render does not answer " + m.method);
+  });
+  document.body.append(frame);
+})();
+</script></body></html>
+`

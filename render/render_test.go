@@ -1,0 +1,235 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/registry"
+	"github.com/miniapp/bundle/render/chrome"
+)
+
+// build builds the app folder dir and returns its page and entry.
+func build(t *testing.T, dir string) ([]byte, *registry.Entry) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+			t.Fatalf("%s needs its npm packages: run (cd %s && npm ci), as scripts/test does", dir, dir)
+		}
+	}
+	res, err := pipeline.Build(context.Background(), dir, pipeline.Options{NoWrite: true})
+	if err != nil {
+		t.Fatalf("build %s: %v", dir, err)
+	}
+	return res.HTML, &res.Entry
+}
+
+func start(t *testing.T, opts Options) *Renderer {
+	t.Helper()
+	r, err := Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// distinctColors counts the colours of a PNG, up to limit.
+func distinctColors(t *testing.T, b []byte, limit int) (int, image.Rectangle) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	seen := map[[4]uint32]bool{}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			c0, c1, c2, c3 := img.At(x, y).RGBA()
+			seen[[4]uint32{c0, c1, c2, c3}] = true
+			if len(seen) >= limit {
+				return len(seen), r
+			}
+		}
+	}
+	return len(seen), r
+}
+
+// TestRenderSamples renders every sample: clean, handshake done, tools listed, a screenshot
+// of the app's size that shows something.
+func TestRenderSamples(t *testing.T) {
+	r := start(t, Options{Screenshot: true, Width: 640, Height: 480})
+	for _, name := range []string{"hello", "todo-ts", "order-book"} {
+		t.Run(name, func(t *testing.T) {
+			pg, entry := build(t, filepath.Join("..", "samples", name))
+			rep, err := r.Render(context.Background(), name+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Failed() || len(rep.Requests) > 0 {
+				t.Errorf("problems: %+v, requests: %v", rep.Problems, rep.Requests)
+			}
+			if !rep.Handshake || !rep.Initialized || len(rep.Tools) == 0 {
+				t.Errorf("handshake %v, initialized %v, tools %v", rep.Handshake, rep.Initialized, rep.Tools)
+			}
+			n, bounds := distinctColors(t, rep.Screenshot, 16)
+			if n < 8 || bounds.Dx() != 640 || bounds.Dy() != 480 {
+				t.Errorf("screenshot %v with %d colours: blank or the wrong size", bounds, n)
+			}
+		})
+	}
+}
+
+// TestRenderBroken renders apps that fail in a browser only, each for its own reason.
+func TestRenderBroken(t *testing.T) {
+	r := start(t, Options{Timeout: 3 * time.Second})
+	rows := []struct {
+		name, kind, text string
+		handshake        bool
+	}{
+		{"throws", "exception", "Uncaught Error: boom at load", true},
+		{"violation", "policy", "script-src-elem blocked an inline script", true},
+		{"fetch", "request", "GET https://api.example.com/orders?status=open", true},
+		{"evaluncaught", "exception", "Uncaught EvalError", true},
+		{"nosdk", "handshake", "no handshake", false},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			var pg []byte
+			var entry *registry.Entry
+			if row.name == "nosdk" {
+				b, err := os.ReadFile(filepath.Join("testdata", "nosdk.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				pg = b
+			} else {
+				pg, entry = build(t, filepath.Join("testdata", row.name))
+			}
+			rep, err := r.Render(context.Background(), row.name+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Failed() {
+				t.Fatalf("not failed: %+v", rep)
+			}
+			found := false
+			for _, p := range rep.Problems {
+				if p.Severity == Error && p.Kind == row.kind && strings.Contains(p.Text, row.text) {
+					found = true
+				}
+				if p.Kind == "policy" && strings.Contains(p.Text, caughtEval) {
+					t.Errorf("an uncaught eval reported as caught: %+v", p)
+				}
+			}
+			if !found {
+				t.Errorf("no %s error with %q in %+v", row.kind, row.text, rep.Problems)
+			}
+			if rep.Initialized != row.handshake {
+				t.Errorf("initialized = %v", rep.Initialized)
+			}
+			if row.kind == "exception" && rep.Problems[0].Line == 0 {
+				t.Errorf("the exception has no place in the page: %+v", rep.Problems[0])
+			}
+		})
+	}
+}
+
+// TestRenderEvalProbe: a blocked eval the page catches is a warning; the page passes.
+func TestRenderEvalProbe(t *testing.T) {
+	r := start(t, Options{Calls: []Call{{Tool: "probe", Arguments: []byte("{}")}}})
+	pg, entry := build(t, filepath.Join("testdata", "evalprobe"))
+	rep, err := r.Render(context.Background(), "evalprobe.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || len(rep.Problems) != 1 || rep.Problems[0].Severity != Warning || !strings.Contains(rep.Problems[0].Text, "blocked eval") {
+		t.Errorf("want one warning for the caught eval: %+v", rep.Problems)
+	}
+	if len(rep.Calls) != 1 || rep.Calls[0].Text != "no eval" {
+		t.Errorf("calls: %+v", rep.Calls)
+	}
+}
+
+// TestRenderCalls calls a tool with arguments, and one the app does not have.
+func TestRenderCalls(t *testing.T) {
+	call, err := ParseCall(`set_name={"name":"Ada"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, Options{Theme: "dark", Calls: []Call{call, {Tool: "nope", Arguments: []byte("{}")}}})
+	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
+	rep, err := r.Render(context.Background(), "hello.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Calls) != 2 || rep.Calls[0].Text != "Hello, Ada" || rep.Calls[1].Error == "" {
+		t.Fatalf("calls: %+v", rep.Calls)
+	}
+	if !rep.Failed() || !strings.Contains(rep.Problems[len(rep.Problems)-1].Text, "nope") {
+		t.Errorf("a call to a tool the app lacks must fail the page: %+v", rep.Problems)
+	}
+	for _, bad := range []string{"=1", `x={"a":`, "x=[1]", "x=3"} {
+		if _, err := ParseCall(bad); err == nil {
+			t.Errorf("ParseCall(%q) accepted", bad)
+		}
+	}
+}
+
+// TestRenderHostsOrigin: an app that lists its hosts connects only to them; render frames it
+// from the first, so it connects, and the frame-ancestors header it is served with allows it.
+func TestRenderHostsOrigin(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"pinned\"\nname = \"Pinned\"\ndescription = \"An app with hosts.\"\nentry = \"main.ts\"\nhosts = [\"https://*.chat.example.com\", \"https://other.example.org\"]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.ts"), []byte("import { registerTool } from \"@miniapp/sdk\";\nregisterTool({ name: \"where\", description: \"Says where the host is.\", execute: () => document.referrer || location.ancestorOrigins[0] });\n"), 0o644)
+	pg, entry := build(t, dir)
+	r := start(t, Options{Calls: []Call{{Tool: "where", Arguments: []byte("{}")}}})
+	rep, err := r.Render(context.Background(), "pinned.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || len(rep.Calls) != 1 || !strings.HasPrefix(rep.Calls[0].Text, "https://render.chat.example.com") {
+		t.Errorf("problems %+v, calls %+v", rep.Problems, rep.Calls)
+	}
+}
+
+// TestRenderCrash: a renderer that crashes mid-render is a failed page, not a hang, and the
+// next page renders.
+func TestRenderCrash(t *testing.T) {
+	r := start(t, Options{Timeout: 5 * time.Second})
+	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
+	r.opts.afterNavigate = func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, page.Crash, cdp.Empty{})
+		return err
+	}
+	rep, err := r.Render(context.Background(), "hello.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Failed() || rep.Problems[0].Kind != "crash" {
+		t.Errorf("want a crash: %+v", rep.Problems)
+	}
+	r.opts.afterNavigate = nil
+	rep, err = r.Render(context.Background(), "hello.html", pg, entry)
+	if err != nil || rep.Failed() {
+		t.Errorf("after a crash: %v %+v", err, rep)
+	}
+}
+
+func TestFindChrome(t *testing.T) {
+	_, err := chrome.Find(filepath.Join(t.TempDir(), "no-chromium"))
+	if err == nil || !strings.Contains(err.Error(), "not installed") {
+		t.Errorf("err = %v", err)
+	}
+}
