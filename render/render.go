@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -52,7 +53,7 @@ type Options struct {
 	Calls []Call
 	// Timeout bounds each page: its handshake, tool list and calls (default 10 s).
 	Timeout time.Duration
-	// Settle is how long to keep watching once the calls are done (default 300 ms), for
+	// Settle is how long to keep watching once the calls are done (default 200 ms), for
 	// what the page does late.
 	Settle time.Duration
 	// Screenshot asks for a PNG of each page.
@@ -173,6 +174,56 @@ type Renderer struct {
 	seq      int
 	mu       sync.Mutex
 	crashErr error
+
+	// One tab shows every page in turn; watching is the watch of the page it shows.
+	tab      context.Context
+	closeTab func()
+	watching atomic.Pointer[watch]
+}
+
+// tabFor returns the tab pages are shown in, opening and preparing it first when there is
+// none (the first page, or the one after a crash): the watcher in its isolated world in every
+// frame, the binding it reports through, the viewport, the theme.
+func (r *Renderer) tabFor() (context.Context, error) {
+	if r.tab != nil {
+		return r.tab, nil
+	}
+	tab, closeTab := chromedp.NewContext(r.browser)
+	fail := func(err error) (context.Context, error) {
+		closeTab()
+		return nil, r.gone(err)
+	}
+	if err := chromedp.Do(tab); err != nil {
+		return fail(err)
+	}
+	if err := chromedp.Listen(tab, func(ev any) {
+		if w := r.watching.Load(); w != nil {
+			w.listen(ev)
+		}
+	}); err != nil {
+		return fail(err)
+	}
+	if _, err := chromedp.Call(tab, runtime.AddBinding, runtime.AddBindingParams{Name: binding, ExecutionContextName: world}); err != nil {
+		return fail(err)
+	}
+	if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watcher, WorldName: world}); err != nil {
+		return fail(err)
+	}
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(r.opts.Width), int64(r.opts.Height))); err != nil {
+		return fail(err)
+	}
+	if err := emulateTheme(tab, r.opts.Theme); err != nil {
+		return fail(err)
+	}
+	r.tab, r.closeTab = tab, closeTab
+	return tab, nil
+}
+
+func (r *Renderer) dropTab() {
+	if r.closeTab != nil {
+		r.closeTab()
+	}
+	r.tab, r.closeTab = nil, nil
 }
 
 // Start launches Chromium. It returns an error wrapping chrome.ErrNotFound when there is none.
@@ -190,7 +241,7 @@ func Start(ctx context.Context, opts Options) (*Renderer, error) {
 		opts.Timeout = 10 * time.Second
 	}
 	if opts.Settle <= 0 {
-		opts.Settle = 300 * time.Millisecond
+		opts.Settle = 200 * time.Millisecond
 	}
 	exe, err := chrome.Find(opts.Chrome)
 	if err != nil {
@@ -217,6 +268,7 @@ func Start(ctx context.Context, opts Options) (*Renderer, error) {
 
 // Close stops Chromium and the proxy and removes the profile.
 func (r *Renderer) Close() {
+	r.dropTab()
 	r.cancel()
 	r.proxy.close()
 	os.RemoveAll(r.tmp)
@@ -284,36 +336,13 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	defer r.proxy.forget(appOrigin, appPath)
 	key := strconv.Itoa(n)
 
-	tab, closeTab := chromedp.NewContext(r.browser)
-	defer closeTab()
-	if err := chromedp.Do(tab); err != nil {
-		return nil, r.gone(err)
+	tab, err := r.tabFor()
+	if err != nil {
+		return nil, err
 	}
 	w := &watch{rep: rep, appURL: appOrigin + appPath, calls: calls, events: make(chan event, 256), crashed: make(chan struct{})}
-	if err := chromedp.Listen(tab, w.listen); err != nil {
-		return nil, r.gone(err)
-	}
-	setup := []func() error{
-		func() error {
-			_, err := chromedp.Call(tab, runtime.AddBinding, runtime.AddBindingParams{Name: binding, ExecutionContextName: world})
-			return err
-		},
-		func() error {
-			_, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watcher, WorldName: world})
-			return err
-		},
-		func() error {
-			return chromedp.Do(tab, chromedp.EmulateViewport(int64(r.opts.Width), int64(r.opts.Height)))
-		},
-		func() error {
-			return emulateTheme(tab, r.opts.Theme)
-		},
-	}
-	for _, f := range setup {
-		if err := f(); err != nil {
-			return nil, r.gone(err)
-		}
-	}
+	r.watching.Store(w)
+	defer r.watching.Store(nil)
 
 	start := time.Now()
 	r.proxy.startRecording(key)
@@ -348,6 +377,16 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	}
 	if err := r.alive(); err != nil {
 		rep.add(Error, "crash", "Chromium exited while showing the page: "+err.Error(), 0, 0)
+	}
+	if w.isCrashed() {
+		r.dropTab()
+	} else {
+		// Leave the page, so that nothing it does late is counted for the next one.
+		leave, cancelLeave := context.WithTimeout(tab, 5*time.Second)
+		if err := chromedp.Do(leave, chromedp.Navigate("about:blank")); err != nil {
+			r.dropTab()
+		}
+		cancelLeave()
 	}
 	rep.Requests = append(rep.Requests, r.proxy.take(key)...)
 	slices.Sort(rep.Requests)

@@ -21,7 +21,9 @@ import (
 )
 
 // build builds the app folder dir and returns its page and entry.
-func build(t *testing.T, dir string) ([]byte, *registry.Entry) {
+func build(t *testing.T, dir string) ([]byte, *registry.Entry) { return buildB(t, dir) }
+
+func buildB(t testing.TB, dir string) ([]byte, *registry.Entry) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {

@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// generateApps writes n small apps (a TypeScript entry with a module, CSS and a tool each)
+// under root.
+func generateApps(b *testing.B, root string, n int) []string {
+	b.Helper()
+	var dirs []string
+	for i := range n {
+		dir := filepath.Join(root, fmt.Sprintf("team-%d", i%10), fmt.Sprintf("app-%03d", i))
+		writeScriptApp(b, dir, fmt.Sprintf("app-%03d", i), fmt.Sprintf(`import { registerTool } from "@miniapp/sdk";
+import { total } from "./sum";
+import "./style.css";
+const items = Array.from({ length: %d }, (_, k) => ({ id: k, price: k * 1.5 }));
+document.getElementById("root")!.textContent = "Total: " + total(items).toFixed(2);
+registerTool({ name: "total_%d", description: "The total of the items.", execute: () => total(items) });
+`, 10+i, i))
+		os.WriteFile(filepath.Join(dir, "sum.ts"), []byte("export const total = (xs: { price: number }[]) => xs.reduce((s, x) => s + x.price, 0);\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "style.css"), []byte(fmt.Sprintf("#root { font: 14px system-ui; color: #%06x; padding: 8px }\n", i*4099%0xffffff)), 0o644)
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// BenchmarkBuildMany builds 200 generated apps into one folder, on one core's worth of jobs
+// and then on every core, in the same run, and reports the wall time of each and the
+// speed-up. Run it with -benchtime=1x.
+func BenchmarkBuildMany(b *testing.B) {
+	const n = 200
+	dirs := generateApps(b, b.TempDir(), n)
+	build := func(jobs int) time.Duration {
+		out := b.TempDir()
+		start := time.Now()
+		results, _, err := BuildAll(context.Background(), dirs, Options{OutDir: out}, jobs, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range results {
+			if r.Err != nil {
+				b.Fatalf("%s: %v", r.Dir, r.Err)
+			}
+		}
+		return time.Since(start)
+	}
+	build(0) // warm the SDK's and esbuild's caches
+	var serial, parallel time.Duration
+	b.ResetTimer()
+	for range b.N {
+		serial += build(1)
+		parallel += build(runtime.GOMAXPROCS(0))
+	}
+	b.ReportMetric(float64(serial.Milliseconds())/float64(b.N), "ms-1-job")
+	b.ReportMetric(float64(parallel.Milliseconds())/float64(b.N), "ms-all-cores")
+	b.ReportMetric(float64(serial)/float64(parallel), "speedup")
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "cores")
+}
