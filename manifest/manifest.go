@@ -16,6 +16,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // Manifest is a validated manifest. Paths (Entry, Icon, Build.PublicDir) are slash-separated and
@@ -108,6 +110,11 @@ var ErrNotFound = errors.New("no manifest")
 // Load reads and validates the manifest in the app folder dir. A manifest with problems returns
 // a *diag.ListError (use errors.As) listing every problem; other errors are I/O failures.
 func Load(dir string) (*Manifest, error) {
+	tomlPath, jsonPath := filepath.Join(dir, TOMLName), filepath.Join(dir, JSONName)
+	if isFile(tomlPath) && isFile(jsonPath) {
+		return nil, diag.List{{File: tomlPath, Text: fmt.Sprintf("%s and %s are both here, and bundle reads one manifest", tomlPath, jsonPath),
+			Note: "remove one of them (keep the one you edit): two manifests would disagree"}}.Err()
+	}
 	for _, name := range []string{TOMLName, JSONName} {
 		path := filepath.Join(dir, name)
 		src, err := os.ReadFile(path)
@@ -130,5 +137,10 @@ func Load(dir string) (*Manifest, error) {
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("%w in %s: write a %s (bundle init does) or a %s", ErrNotFound, dir, TOMLName, JSONName)
+	return nil, fmt.Errorf("%w in %s: write a %s or a %s (the README lists the fields)", ErrNotFound, dir, TOMLName, JSONName)
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"path"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/net/publicsuffix"
 	"github.com/miniapp/bundle/pipeline/diag"
 )
 
@@ -22,23 +24,30 @@ import (
 // .json). It returns the manifest with defaults filled in, and every problem found; the
 // manifest is nil when the syntax is broken. Parse does not look at the file system.
 func Parse(file string, src []byte) (*Manifest, diag.List) {
+	// A byte-order mark, as Windows editors write, is not part of either format's text.
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	v := &validator{file: file, src: src, lines: diag.NewLines(src)}
 	var raw map[string]any
 	if strings.HasSuffix(strings.ToLower(file), ".json") {
 		v.json = true
+		if len(bytes.TrimSpace(src)) == 0 {
+			v.errAtOffset(0, 1, "", "manifest.json is empty", `write a JSON object: {"id": "my-app", "name": "My App", "description": "…", "entry": "index.html"}`)
+			return nil, v.list
+		}
 		dec := json.NewDecoder(bytes.NewReader(src))
 		dec.UseNumber()
-		if err := dec.Decode(&raw); err != nil {
-			var se *json.SyntaxError
-			var te *json.UnmarshalTypeError
-			off := 0
-			switch {
-			case errors.As(err, &se):
-				off = int(se.Offset) - 1
-			case errors.As(err, &te):
-				off = int(te.Offset) - 1
-			}
-			v.errAtOffset(off, 1, "", "invalid JSON: "+err.Error(), "fix the syntax; the manifest is a JSON object with the fields listed in the README")
+		err := dec.Decode(&raw)
+		if err == nil && dec.More() {
+			off := int(dec.InputOffset())
+			v.errAtOffset(off+len(src[off:])-len(bytes.TrimLeft(src[off:], " \t\r\n")), 1, "", "invalid JSON: more after the manifest's closing }", "a manifest.json holds one object: remove what follows it")
+			return nil, v.list
+		}
+		if err != nil {
+			v.jsonError(err)
+			return nil, v.list
+		}
+		if raw == nil {
+			v.errAtOffset(0, 1, "", "manifest.json is null, not an object", `write a JSON object: {"id": "my-app", …}`)
 			return nil, v.list
 		}
 	} else {
@@ -70,6 +79,57 @@ type validator struct {
 	list  diag.List
 }
 
+// jsonError reports a JSON syntax error at the character that broke it, in plain words.
+func (v *validator) jsonError(err error) {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := len(v.src)
+	switch {
+	case errors.As(err, &se):
+		off = int(se.Offset) - 1
+	case errors.As(err, &te):
+		v.errAtOffset(0, 1, "", "manifest.json is not an object", `a manifest.json is one JSON object: {"id": "my-app", …}`)
+		return
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		v.errAtOffset(max(len(bytes.TrimRight(v.src, " \t\r\n"))-1, 0), 1, "", "invalid JSON: the file ends before the object does", "close every { and [ and string it opens")
+		return
+	}
+	off = min(max(off, 0), max(len(v.src)-1, 0))
+	// The character before the offending one, spaces skipped: a comma there is a trailing
+	// comma, which JSON does not allow.
+	prev := off - 1
+	for prev >= 0 && strings.IndexByte(" \t\r\n", v.src[prev]) >= 0 {
+		prev--
+	}
+	if off < len(v.src) && (v.src[off] == '}' || v.src[off] == ']') && prev >= 0 && v.src[prev] == ',' {
+		v.errAtOffset(prev, 1, "", "invalid JSON: a trailing comma before "+string(v.src[off]), "remove the comma: JSON allows none after the last item")
+		return
+	}
+	text := se.Error()
+	switch {
+	case strings.Contains(text, "looking for beginning of object key string"):
+		text = "a key must be a string in double quotes"
+		if v.src[off] == '\'' {
+			text = "strings in JSON take double quotes, not single"
+		}
+	case strings.Contains(text, "after object key:value pair"):
+		text = "a comma is missing between two fields"
+		if prev >= 0 {
+			off = prev + 1
+		}
+	case strings.Contains(text, "after array element"):
+		text = "a comma is missing between two items"
+		if prev >= 0 {
+			off = prev + 1
+		}
+	case strings.Contains(text, "in string literal"):
+		text = "a string holds a character JSON does not allow (a raw newline or tab: write \\n, \\t)"
+	case strings.Contains(text, "looking for beginning of value"):
+		text = "a value is missing or is not JSON (strings take double quotes; true, false and null are lower-case)"
+	}
+	v.errAtOffset(off, 1, "", "invalid JSON: "+text, "fix the syntax; the manifest is a JSON object with the fields listed in the README")
+}
+
 func (v *validator) errAtOffset(off, n int, path, msg, note string) {
 	m := diag.Message{File: v.file, Path: path, Text: msg, Note: note}
 	m.PlaceIn(v.lines, off, n)
@@ -98,7 +158,7 @@ var (
 	capRE     = regexp.MustCompile(`^[a-z][a-z0-9._-]{0,63}$`)
 	semverRE  = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
 	hostRE    = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
-	targetRE  = regexp.MustCompile(`^(es(5|6|20[1-9][0-9]|next)|(chrome|edge|firefox|safari|ios|opera|node|deno|hermes|ie|rhino)[0-9]+(\.[0-9]+){0,2})$`)
+	targetRE  = regexp.MustCompile(`^(es(5|6|20(1[5-9]|2[0-5])|next)|(chrome|edge|firefox|safari|ios|opera|node|deno|hermes|ie|rhino)[0-9]+(\.[0-9]+){0,2})$`)
 	loaderSet = []string{"js", "jsx", "ts", "tsx", "css", "json", "text", "base64", "dataurl", "binary", "empty"}
 )
 
@@ -108,7 +168,11 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	m.Build.PublicDir = DefaultPublicDir
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if !slices.Contains(fields, k) {
-			v.errKey(k, fmt.Sprintf("unknown field %q", k), suggest(k, fields, "the fields are "+strings.Join(fields, ", ")))
+			note := suggest(k, fields, "the fields are "+strings.Join(fields, ", "))
+			if k == "auth" {
+				note = v.syntax("ask for the auth capability in a [[capabilities]] table: id = \"auth\" and purpose = \"…\"", `ask for the auth capability in "capabilities": [{ "id": "auth", "purpose": "…" }]`)
+			}
+			v.errKey(k, fmt.Sprintf("unknown field %q", k), note)
 		}
 	}
 	m.ID = v.str(raw, "id", true)
@@ -145,6 +209,12 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	m.AllowedDomains = v.list_(raw, "allowedDomains", v.origin)
 	m.LinkDomains = v.list_(raw, "linkDomains", v.host)
 	m.Hosts = v.list_(raw, "hosts", v.hostOrigin)
+	// An origin written with a trailing slash is the origin.
+	for _, l := range [][]string{m.AllowedDomains, m.Hosts} {
+		for i, o := range l {
+			l[i] = strings.TrimSuffix(o, "/")
+		}
+	}
 	seen := map[string]bool{}
 	m.DisplayModes = v.list_(raw, "displayModes", func(s string) (string, string) {
 		switch {
@@ -167,6 +237,9 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		}
 		return v.origin(s)
 	})
+	for i, o := range m.ResourceDomains {
+		m.ResourceDomains[i] = strings.TrimSuffix(o, "/")
+	}
 	m.Domain = v.str(raw, "domain", false)
 	if m.Domain != "" && (strings.HasPrefix(m.Domain, "*.") || hostProblemOf(m.Domain) != "") {
 		v.err("domain", fmt.Sprintf("domain %q is not a host name", m.Domain), `write the host the app asks to be framed on, such as "a904794854a047f6.claudemcpcontent.com" (its format is the host's)`)
@@ -179,7 +252,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		n, isInt := toInt(x)
 		switch {
 		case !isInt:
-			v.err("maxKB", fmt.Sprintf("maxKB must be a whole number, not %s", describe(x)), fmt.Sprintf("write maxKB = %d (kilobytes of the final file)", DefaultMaxKB))
+			v.err("maxKB", fmt.Sprintf("maxKB must be a whole number of kilobytes, not %s", describeValue(x)), fmt.Sprintf("write %s", v.assign("maxKB", strconv.Itoa(roundUp(x)))))
 		case n < 1 || n > MaxMaxKB:
 			v.err("maxKB", fmt.Sprintf("maxKB %d is out of range", n), fmt.Sprintf("the size budget is 1 to %d KB; the default is %d", MaxMaxKB, DefaultMaxKB))
 		default:
@@ -190,7 +263,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		if b, ok := x.(map[string]any); ok {
 			v.build(b, &m.Build)
 		} else {
-			v.err("build", "build must be a table", "write [build] on its own line, then its keys: target, define, loader, alias, publicDir")
+			v.err("build", "build must be a table", v.syntax("write [build] on its own line, then its keys: target, define, loader, alias, publicDir", `write "build": { "target": "…" } with its keys: target, define, loader, alias, publicDir`))
 		}
 	}
 	return m
@@ -277,7 +350,7 @@ func (v *validator) capabilities(raw map[string]any) []Capability {
 				arr = append(arr, mm)
 			}
 		} else {
-			v.err("capabilities", "capabilities must be a list of { id, purpose }", `write [[capabilities]] tables, each with id = "…" and purpose = "…"`)
+			v.err("capabilities", "capabilities must be a list of { id, purpose }", v.syntax(`write [[capabilities]] tables, each with id = "…" and purpose = "…"`, `write "capabilities": [{ "id": "…", "purpose": "…" }]`))
 			return out
 		}
 	}
@@ -286,12 +359,16 @@ func (v *validator) capabilities(raw map[string]any) []Capability {
 		p := fmt.Sprintf("capabilities[%d]", i)
 		t, ok := e.(map[string]any)
 		if !ok {
-			v.err(p, "a capability must be a table with id and purpose", `write { id = "auth", purpose = "Sign you in to your account." }`)
+			v.err(p, "a capability must be a table with id and purpose", v.syntax(`write { id = "auth", purpose = "Sign you in to your account." }`, `write { "id": "auth", "purpose": "Sign you in to your account." }`))
 			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if k != "id" && k != "purpose" {
-				v.errKey(p+"."+k, fmt.Sprintf("unknown field %q in a capability", k), suggest(k, []string{"id", "purpose"}, "a capability has id and purpose"))
+				note := suggest(k, []string{"id", "purpose"}, "a capability has id and purpose")
+				if k == "auth" {
+					note = v.syntax(`the auth capability is a capability whose id is "auth": id = "auth" and purpose = "…"`, `the auth capability is a capability whose id is "auth": "id": "auth", "purpose": "…"`)
+				}
+				v.errKey(p+"."+k, fmt.Sprintf("unknown field %q in a capability", k), note)
 			}
 		}
 		c := Capability{}
@@ -304,13 +381,13 @@ func (v *validator) capabilities(raw map[string]any) []Capability {
 			}
 			seen[s] = true
 		} else {
-			v.err(p, "capability has no id", `add id = "…" (for example "auth")`)
+			v.err(p, "capability has no id", v.syntax(`add id = "…" (for example "auth")`, `add "id": "…" (for example "auth")`))
 		}
 		if s, ok := t["purpose"].(string); ok && strings.TrimSpace(s) != "" {
 			c.Purpose = s
 			v.length(p+".purpose", s, MaxPurposeLen, "a person reads the purpose before allowing the capability")
 		} else {
-			v.err(p, fmt.Sprintf("capability %q has no purpose", c.ID), "add purpose = \"…\": the sentence a person reads before allowing it")
+			v.err(p, fmt.Sprintf("capability %q has no purpose", c.ID), v.syntax(`add purpose = "…"`, `add "purpose": "…"`)+": the sentence a person reads before allowing it")
 		}
 		out = append(out, c)
 	}
@@ -327,7 +404,7 @@ func (v *validator) list_(raw map[string]any, key string, check func(string) (st
 	}
 	arr, ok := x.([]any)
 	if !ok {
-		v.err(key, fmt.Sprintf("%s must be a list of strings, not %s", key, describe(x)), fmt.Sprintf(`write %s = ["…"]`, key))
+		v.err(key, fmt.Sprintf("%s must be a list of strings, not %s", key, describe(x)), "write "+v.assign(key, `["…"]`))
 		return out
 	}
 	for i, e := range arr {
@@ -349,26 +426,40 @@ func (v *validator) list_(raw map[string]any, key string, check func(string) (st
 // origin checks an allowedDomains entry: an https: origin with no path, whose host may start
 // with "*.".
 func (v *validator) origin(s string) (string, string) {
+	// Work out the origin the author meant in one pass, so that the fix suggested is one that
+	// is accepted as written: the scheme made https:, the path dropped, the host lower-cased.
+	var whys []string
 	rest, ok := strings.CutPrefix(s, "https://")
-	if !ok {
-		if r, isHTTP := strings.CutPrefix(s, "http://"); isHTTP {
-			return "is not https:", fmt.Sprintf("write %q: a bundle connects only over HTTPS", "https://"+r)
-		}
-		if hostRE.MatchString(strings.ToLower(s)) {
-			return "is a host, not an origin", fmt.Sprintf("write %q", "https://"+s)
-		}
+	switch {
+	case ok:
+	case strings.HasPrefix(s, "http://"):
+		rest = strings.TrimPrefix(s, "http://")
+		whys = append(whys, "is not https: (a bundle connects only over HTTPS)")
+	case strings.Contains(s, "://"):
 		return "is not an https:// origin", `write an origin such as "https://api.example.com"`
+	default:
+		whys = append(whys, "is a host, not an origin")
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		if rest[i:] != "/" { // a lone trailing slash is the origin still
+			whys = append(whys, "has a path")
+		}
+		rest = rest[:i]
 	}
 	host, port, hasPort := strings.Cut(rest, ":")
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		return "has a path", fmt.Sprintf("write the origin alone: %q", "https://"+rest[:i])
-	}
 	if hasPort {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 			return "has an invalid port", "write https://host or https://host:port"
 		}
 	}
-	return hostProblem(host, "https://"+strings.ToLower(rest), "https://", "an origin such as \"https://api.example.com\"")
+	fixed := "https://" + strings.ToLower(rest)
+	if why, fix := hostProblem(host, fixed, "https://", "an origin such as \"https://api.example.com\""); why != "" {
+		return strings.Join(append(whys, why), " and "), fix
+	}
+	if len(whys) > 0 {
+		return strings.Join(whys, " and "), fmt.Sprintf("write %q", fixed)
+	}
+	return "", ""
 }
 
 // host checks a linkDomains entry: a host name, possibly starting with "*.".
@@ -390,12 +481,21 @@ func hostProblem(host, lowered, scheme, example string) (string, string) {
 	switch {
 	case host != strings.ToLower(host):
 		return "has upper-case letters", fmt.Sprintf("write %q", lowered)
+	case hostRE.MatchString(host) && strings.HasPrefix(host, "*.") && isPublicSuffix(host[2:]):
+		return "has a wildcard over all of " + host[2:] + ", which would allow every site under it", fmt.Sprintf("name the site: %q", scheme+"*.example"+strings.TrimPrefix(host, "*"))
 	case hostRE.MatchString(host):
 		return "", ""
 	case strings.Contains(host, "*"):
 		return "has a wildcard other than a leading *.", fmt.Sprintf(`the only wildcard is a leading "*.", as in "%s*.example.com"`, scheme)
 	}
 	return "has an invalid host name", "write " + example
+}
+
+// isPublicSuffix reports whether domain is a public suffix (com, co.uk, github.io), under
+// which anyone may register a site.
+func isPublicSuffix(domain string) bool {
+	ps, _ := publicsuffix.PublicSuffix(domain)
+	return ps == domain
 }
 
 func hostProblemOf(host string) string {
@@ -407,11 +507,12 @@ func hostProblemOf(host string) string {
 // 127.0.0.1 for development.
 func (v *validator) hostOrigin(s string) (string, string) {
 	if r, ok := strings.CutPrefix(s, "http://"); ok {
-		h, port, _ := strings.Cut(r, ":")
+		h, port, _ := strings.Cut(strings.TrimSuffix(r, "/"), ":")
 		if (h == "localhost" || h == "127.0.0.1") && !strings.ContainsAny(port, "/?#") {
 			return "", ""
 		}
-		return "is not https:", fmt.Sprintf("write %q; plain http: is allowed only for localhost and 127.0.0.1", "https://"+r)
+		why, fix := v.origin(s)
+		return why, fix + " (plain http: is allowed only for localhost and 127.0.0.1)"
 	}
 	return v.origin(s)
 }
@@ -423,10 +524,14 @@ func (v *validator) build(b map[string]any, out *Build) {
 		}
 	}
 	if x, ok := b["target"]; ok {
-		s, _ := x.(string)
+		s, isString := x.(string)
+		if !isString {
+			v.err("build.target", fmt.Sprintf("build.target must be a string, not %s", describe(x)), `write target = "chrome111,safari16.4" (one string, comma-separated)`)
+		}
 		for _, t := range strings.Split(s, ",") {
-			if !targetRE.MatchString(strings.TrimSpace(t)) {
-				v.err("build.target", fmt.Sprintf("target %q is not an esbuild target", s), `write a target such as "es2020" or "chrome111,safari16"`)
+			if t = strings.TrimSpace(t); isString && !targetRE.MatchString(t) {
+				v.err("build.target", fmt.Sprintf("%q in build.target is not an esbuild target", t),
+					"esbuild's targets are es2015 to es2025, es5, es6, esnext, and a browser or runtime with its version (chrome111, edge111, firefox114, safari16.4, ios16.4, opera, node, deno, hermes, ie, rhino); leave build.target out for Vite 8's default")
 				break
 			}
 		}
@@ -472,7 +577,7 @@ func (v *validator) strMap(b map[string]any, key string, check func(k, v string)
 	}
 	t, ok := x.(map[string]any)
 	if !ok {
-		v.err("build."+key, fmt.Sprintf("%s must be a table of strings", key), fmt.Sprintf("write [build.%s] and key = \"value\" lines", key))
+		v.err("build."+key, fmt.Sprintf("%s must be a table of strings", key), v.syntax(fmt.Sprintf("write [build.%s] and key = \"value\" lines", key), fmt.Sprintf(`write "%s": { "name": "value" } inside "build"`, key)))
 		return nil
 	}
 	out := map[string]string{}
@@ -523,6 +628,47 @@ func describe(x any) string {
 		return "null"
 	}
 	return fmt.Sprintf("%T", x)
+}
+
+// describeValue names a value as the author wrote it when it is a number, else its kind.
+func describeValue(x any) string {
+	switch n := x.(type) {
+	case float64:
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	case json.Number:
+		return n.String()
+	}
+	return describe(x)
+}
+
+// roundUp is the whole number of kilobytes a maxKB value means, within range.
+func roundUp(x any) int {
+	var f float64
+	switch n := x.(type) {
+	case float64:
+		f = n
+	case json.Number:
+		f, _ = n.Float64()
+	default:
+		return DefaultMaxKB
+	}
+	return min(max(int(f+0.999999), 1), MaxMaxKB)
+}
+
+// syntax picks the note written in the manifest's own syntax.
+func (v *validator) syntax(toml, json string) string {
+	if v.json {
+		return json
+	}
+	return toml
+}
+
+// assign writes key = value in the manifest's own syntax.
+func (v *validator) assign(key, value string) string {
+	if v.json {
+		return fmt.Sprintf("%q: %s", key, value)
+	}
+	return key + " = " + value
 }
 
 // suggest returns "did you mean X?" for the closest candidate, or fallback.

@@ -420,6 +420,9 @@ func (a *assembler) dataURL(rel string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := sniff(rel, b); err != nil {
+		return "", err
+	}
 	u := encodeDataURL(rel, b)
 	a.inlined[rel] = u
 	a.b.inputs[rel] += len(u)
@@ -461,7 +464,7 @@ func (a *assembler) inlineAttr(at attr) (string, bool) {
 	}
 	d, err := a.dataURL(rel)
 	if err != nil {
-		a.errAt(at.off, at.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
+		a.errAt(at.off, at.n, fmt.Sprintf("cannot inline %q: %v", u, err), "replace it with the real file, or fix the path")
 		return "", false
 	}
 	return d + frag, true

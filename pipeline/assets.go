@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +38,25 @@ var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx"}
 // queryPlugin resolves imports with a query suffix to generated modules.
 func (b *bundler) queryPlugin() api.Plugin {
 	return api.Plugin{Name: "queries", Setup: func(pb api.PluginBuild) {
+		// As in Vite, a script imports a file of the public folder by its absolute path
+		// (import logo from "/vite.svg"), and gets its URL.
+		pb.OnResolve(api.OnResolveOptions{Filter: `^/[^/]`, Namespace: "file"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
+				return api.OnResolveResult{}, nil
+			}
+			base, q, _ := strings.Cut(a.Path, "?")
+			p := filepath.Join(b.root, filepath.FromSlash(b.m.Build.PublicDir), filepath.FromSlash(path.Clean(base)))
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				return api.OnResolveResult{}, nil
+			}
+			if q == "" {
+				q = "url"
+			}
+			if !slices.Contains(queries, q) {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: p + "?" + q, Namespace: queryNamespace}, nil
+		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
 			if !slices.Contains(queries, q) {

@@ -13,6 +13,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/pipeline/offline"
 	"github.com/miniapp/bundle/sdk"
 )
 
@@ -177,7 +178,7 @@ func parseTarget(t string) (api.Target, []api.Engine) {
 		if strings.HasPrefix(part, "es20") {
 			target = map[string]api.Target{"es2016": api.ES2016, "es2017": api.ES2017, "es2018": api.ES2018,
 				"es2019": api.ES2019, "es2020": api.ES2020, "es2021": api.ES2021, "es2022": api.ES2022,
-				"es2023": api.ES2023, "es2024": api.ES2024}[part]
+				"es2023": api.ES2023, "es2024": api.ES2024, "es2025": api.ES2025, "es2015": api.ES2015}[part]
 			if target == 0 {
 				target = api.ESNext
 			}
@@ -204,6 +205,14 @@ func (b *bundler) confine() api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
+		// An import of a URL would load at run time: refuse it where it is written.
+		pb.OnResolve(api.OnResolveOptions{Filter: `^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`, Namespace: "file"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if strings.HasPrefix(strings.ToLower(a.Path), "data:") {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf("the import of %q loads from outside the bundle at run time", a.Path),
+				Notes: []api.Note{{Text: "install the package and import it by name (npm install …), or download the file into the app folder and import it by a relative path: a bundle has no network"}}}}}, nil
+		})
 		// The SDK's modules import each other by relative path.
 		pb.OnResolve(api.OnResolveOptions{Filter: `^\./[a-z-]+$`, Namespace: sdkNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
@@ -217,6 +226,17 @@ func (b *bundler) confine() api.Plugin {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}
 			lower := strings.ToLower(a.Path)
+			if _, sniffed := signatures[filepath.Ext(lower)]; sniffed {
+				data, err := os.ReadFile(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				if err := sniff(filepath.Base(a.Path), data); err != nil {
+					return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path},
+						Notes: []api.Note{{Text: "replace it with the real file"}}}}}, nil
+				}
+				return api.OnLoadResult{}, nil
+			}
 			if !strings.HasSuffix(lower, ".css") && !isSass(lower) {
 				return api.OnLoadResult{}, nil
 			}
@@ -230,6 +250,9 @@ func (b *bundler) confine() api.Plugin {
 				if css, errs = b.css.process(a.Path, src); errs != nil {
 					return api.OnLoadResult{Errors: errs}, nil
 				}
+			}
+			if errs := remoteInCSS(a.Path, src, css); len(errs) > 0 {
+				return api.OnLoadResult{Errors: errs}, nil
 			}
 			css = pruneFontFaces(css)
 			loader := api.LoaderCSS
@@ -341,6 +364,7 @@ func (b *bundler) recordInputs(metafile string) {
 // messages converts esbuild messages, with paths relative to the app folder.
 func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	var out diag.List
+	noModules, reported := false, false
 	for _, m := range ms {
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
@@ -356,20 +380,27 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		}
 		if fix, ok := noLoader(m.Text, b.m.File); ok {
 			d.Note = fix
-		} else if strings.HasPrefix(m.Text, "Could not resolve") {
+		} else if strings.Contains(m.Text, "is not available in the configured target environment") {
+			target := b.m.Build.Target
+			if target == "" {
+				target = defaultTarget
+			}
+			d.Note = fmt.Sprintf("the target is %q (build.target in %s): raise it, or leave it out for Vite 8's default %q", target, b.m.File, defaultTarget)
+		} else if strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime") {
+			d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
+		} else if b.resolveMessage(m, &d, &noModules) {
 			// esbuild's note suggests marking the path external, which would leave a load in
 			// the bundle: the fix here is to make the import resolvable.
-			d.Note = "install the package in the app folder (npm install), fix the path, or map it with [build] alias"
-			switch {
-			case strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime"):
-				d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
-			case strings.Contains(m.Text, "/jsx-runtime"):
+			if noModules && !strings.HasPrefix(d.Text, "Could not resolve \"") {
+				noModules = false
+			}
+			if strings.Contains(m.Text, "/jsx-runtime") {
 				d.Note = "the automatic JSX runtime imports react/jsx-runtime: install react in the app folder (npm install react react-dom)"
 			}
 		} else {
 			for _, n := range m.Notes {
-				if n.Text == "" {
-					continue
+				if n.Text == "" || strings.HasPrefix(n.Text, "The plugin \"") {
+					continue // esbuild's word on which of our plugins ran, not the author's
 				}
 				if d.Note != "" {
 					d.Note += "; "
@@ -380,6 +411,14 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				}
 				d.Note += text
 			}
+		}
+		if noModules {
+			// Without node_modules every bare import fails: say it once, at the first.
+			noModules = false
+			if reported {
+				continue
+			}
+			reported = true
 		}
 		out = append(out, d)
 	}
@@ -453,4 +492,34 @@ func (b *bundler) classic(contents, name string) (string, diag.List) {
 		return "", b.messages(res.Errors, diag.Error)
 	}
 	return string(res.Code), nil
+}
+
+// remoteInCSS reports each URL of the stylesheet css (the file at path, whose source is src,
+// after its CSS tools) that would load from outside the bundle, at its place in the source the
+// author wrote: relative URLs are esbuild's to inline. A URL the tools wrote that the source
+// does not hold is reported at the file.
+func remoteInCSS(path string, src []byte, css string) []api.Message {
+	fs, err := offline.CheckCSS(path, []byte(css), offline.Options{})
+	if err != nil || len(fs) == 0 {
+		return nil
+	}
+	srcLines := diag.NewLines(src)
+	var out []api.Message
+	for _, f := range fs {
+		if _, _, isLocal := local(f.URL); isLocal || f.URL == "" {
+			continue
+		}
+		m := api.Message{Text: f.Text, Location: &api.Location{File: path}, Notes: []api.Note{{Text: f.Note}}}
+		d := diag.Message{}
+		if string(src) == css {
+			d.PlaceIn(srcLines, f.Offset, f.Length)
+		} else if i := strings.Index(string(src), f.URL); i >= 0 {
+			d.PlaceIn(srcLines, i, len(f.URL))
+		}
+		if d.Line > 0 {
+			m.Location.Line, m.Location.Column, m.Location.Length, m.Location.LineText = d.Line, d.Column-1, d.Length, d.LineText
+		}
+		out = append(out, m)
+	}
+	return out
 }

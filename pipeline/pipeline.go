@@ -27,9 +27,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,6 +124,10 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		if err != nil {
 			return nil, fmt.Errorf("build %s: read %s: %w", dir, m.Entry, err)
 		}
+		if len(bytes.TrimSpace(src)) == 0 {
+			return nil, diag.List{{File: b.display(file), Text: file + " is empty",
+				Note: "write the page (<!doctype html>, a <div id=\"root\">, <script type=\"module\" src=\"./src/main.ts\">), or set entry to a script and bundle writes the page"}}.Err()
+		}
 		if enc, off := offline.Encoding(src); enc != "" || !utf8.Valid(src) {
 			d := diag.Message{File: b.display(file), Text: fmt.Sprintf("%s is not UTF-8", file),
 				Note: `save it as UTF-8 and declare <meta charset="utf-8"> first in <head>: bundle writes UTF-8, and a page read in another encoding can show other markup`}
@@ -203,7 +209,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	icon := a.icon
 	if m.Icon != "" {
 		if icon, err = a.dataURL(m.Icon); err != nil {
-			return nil, fmt.Errorf("build %s: read icon: %w", dir, err)
+			return nil, diag.List{{File: m.File, Path: "icon", Text: fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), Note: "replace it with the real SVG or PNG file"}}.Err()
 		}
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), GzipSize: gzipSize(page), Warnings: warnings, Inputs: inputs}
@@ -301,16 +307,27 @@ func write(res *Result, b *bundler, dir string, opts Options) error {
 	}
 	res.HTMLPath = filepath.Join(outDir, res.Entry.File)
 	res.EntryPath = filepath.Join(outDir, res.Manifest.ID+".json")
+	// The extra files, each written when the build has it and removed when it has not, so
+	// that none is left from an earlier build.
+	legal, sourcemap := []byte(nil), []byte(nil)
 	if len(b.legal) > 0 {
-		p := filepath.Join(outDir, res.Manifest.ID+".licenses.txt")
-		if err := writeAtomic(p, []byte(strings.Join(b.legal, "\n"))); err != nil {
-			return err
-		}
-		res.Extra = append(res.Extra, p)
+		legal = []byte(strings.Join(b.legal, "\n"))
 	}
 	if opts.Sourcemap && len(b.maps) > 0 {
-		p := filepath.Join(outDir, res.Manifest.ID+".js.map")
-		if err := writeAtomic(p, b.maps[0].Contents); err != nil {
+		sourcemap = b.maps[0].Contents
+	}
+	for _, x := range []struct {
+		name string
+		data []byte
+	}{{res.Manifest.ID + ".licenses.txt", legal}, {res.Manifest.ID + ".js.map", sourcemap}} {
+		p := filepath.Join(outDir, x.name)
+		if x.data == nil {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			continue
+		}
+		if err := writeAtomic(p, x.data); err != nil {
 			return err
 		}
 		res.Extra = append(res.Extra, p)

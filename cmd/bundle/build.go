@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,8 +39,15 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	format := flags.String("format", "text", "output `format`: text, json or github")
 	sourcemap := flags.Bool("sourcemap", false, "write <id>.js.map beside the page")
 	jobs := flags.Int("jobs", 0, "build at most `n` apps at once (default: one per core)")
+	quiet := flags.Bool("quiet", false, "print errors only: no warnings, no line per app")
 	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
+	}
+	if *out != "" {
+		if st, err := os.Stat(*out); err == nil && !st.IsDir() {
+			fmt.Fprintf(e.stderr, "bundle build: --out %s is a file, not a folder\n", *out)
+			return exitUsage
+		}
 	}
 	if !validFormat(e, "build", *format) {
 		return exitUsage
@@ -65,6 +73,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		next    int
 		code    = exitOK
 		entries = []pipeline.Entry{}
+		all     = diag.List{}
 		failed  []string
 		built   int
 	)
@@ -75,28 +84,32 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		var el *diag.ListError
 		switch {
 		case errors.As(err, &el):
+			all = append(all, el.List...)
 			printDiagnostics(e, *format, el.List)
 			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", r.Dir)
 			failed = append(failed, r.Dir+" (refused)")
 			code = max(code, exitRefused)
 			return
-		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+			all = append(all, diag.Message{File: r.Dir, Text: err.Error()})
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
 			failed = append(failed, r.Dir+" (cannot be read)")
 			code = max(code, exitUsage)
 			return
 		case err != nil:
+			all = append(all, diag.Message{File: r.Dir, Text: err.Error()})
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
 			failed = append(failed, r.Dir+" (bundle failed)")
 			code = max(code, exitInternal)
 			return
 		}
 		built++
-		if len(res.Warnings) > 0 {
+		all = append(all, res.Warnings...)
+		if len(res.Warnings) > 0 && !*quiet {
 			printDiagnostics(e, *format, res.Warnings)
 		}
 		entries = append(entries, res.Entry)
-		if *format == "text" || *format == "github" {
+		if (*format == "text" || *format == "github") && !*quiet {
 			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
 		}
 	}
@@ -120,16 +133,17 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		if err := writeJSON(e, struct {
 			SchemaVersion int              `json:"schema_version"`
 			Entries       []pipeline.Entry `json:"entries"`
+			Diagnostics   diag.List        `json:"diagnostics"`
 			Registries    []string         `json:"registries"`
 			Failed        []string         `json:"failed"`
-		}{pipeline.SchemaVersion, entries, slashes(registries), slashes(failed)}); err != nil {
+		}{pipeline.SchemaVersion, entries, all, slashes(registries), slashes(failed)}); err != nil {
 			return exitInternal
 		}
 	}
-	if len(dirs) > 1 {
-		fmt.Fprintf(e.stderr, "bundle build: built %d of %d apps", built, len(dirs))
+	if len(dirs) > 1 && (!*quiet || len(failed) > 0) {
+		fmt.Fprintf(e.stderr, "bundle build: %d built", built)
 		if len(failed) > 0 {
-			fmt.Fprintf(e.stderr, "; %d failed: %s", len(failed), strings.Join(failed, ", "))
+			fmt.Fprintf(e.stderr, ", %d failed: %s", len(failed), strings.Join(failed, ", "))
 		}
 		fmt.Fprintln(e.stderr)
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,15 +49,26 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	}
 	all := offline.Findings{}
 	var clean []string // the files with nothing to report
+	type file struct {
+		File     string `json:"file"`
+		Clean    bool   `json:"clean"`
+		Findings int    `json:"findings"`
+		Error    string `json:"error,omitempty"`
+	}
+	files := []file{}
+	code := exitOK
 	for _, name := range fs.Args() {
-		src, err := readInput(e, name)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
-			return exitUsage
-		}
 		display := name
 		if name == "-" {
 			display = "<stdin>"
+		}
+		src, err := readInput(e, name)
+		if err != nil {
+			// Check every file it can; report this one and exit with the worst code.
+			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
+			files = append(files, file{File: display, Error: err.Error()})
+			code = max(code, exitUsage)
+			continue
 		}
 		fileOpts := opts
 		if *links == "" {
@@ -67,6 +80,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			return exitInternal
 		}
 		all = append(all, found...)
+		files = append(files, file{File: display, Clean: len(found) == 0, Findings: len(found)})
 		if len(found) == 0 {
 			clean = append(clean, display)
 		}
@@ -76,8 +90,9 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		out := struct {
 			SchemaVersion int              `json:"schema_version"`
 			Clean         bool             `json:"clean"`
+			Files         []file           `json:"files"`
 			Findings      offline.Findings `json:"findings"`
-		}{1, len(all) == 0, all}
+		}{1, len(all) == 0 && code == exitOK, files, all}
 		if err := writeJSON(e, out); err != nil {
 			return exitInternal
 		}
@@ -93,9 +108,9 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	if len(all) > 0 {
-		return exitRefused
+		code = max(code, exitRefused)
 	}
-	return exitOK
+	return code
 }
 
 func plural(n int, one, many string) string {
@@ -131,7 +146,12 @@ func readInput(e *env, name string) ([]byte, error) {
 		return io.ReadAll(e.stdin)
 	}
 	st, err := os.Stat(name)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("cannot read %s: there is no such file", name)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("cannot read %s: permission denied", name)
+	case err != nil:
 		return nil, fmt.Errorf("cannot read %s: %w", name, err)
 	}
 	if st.IsDir() {

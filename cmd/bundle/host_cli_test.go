@@ -93,7 +93,7 @@ func TestBuildManyCommand(t *testing.T) {
 	}
 	out := t.TempDir()
 	runRows(t, []cliRow{
-		{"one_broken", []string{"build", "--out", out, root}, 1, "two.html", "built 2 of 3 apps; 1 failed: " + filepath.Join(root, "b", "broken") + " (refused)", ""},
+		{"one_broken", []string{"build", "--out", out, root}, 1, "two.html", "2 built, 1 failed: " + filepath.Join(root, "b", "broken") + " (refused)", ""},
 		{"no_apps", []string{"build", t.TempDir()}, 2, "", "no app folders", ""},
 		{"missing", []string{"build", filepath.Join(root, "nope")}, 2, "", "give an app folder", ""},
 	})

@@ -75,6 +75,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && name == "help" {
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run(ctx, e, []string{"-h"})
+				}
+			}
+			fmt.Fprintf(stderr, "bundle help: unknown command %q%s\n", args[1], didYouMean(args[1], commandNames()))
+			return exitUsage
+		}
 		usage(stdout)
 		return exitOK
 	case "-version", "--version":
@@ -110,10 +119,16 @@ func newFlags(e *env, name, argsUsage, about, examples string) *flagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: bundle %s [flags] %s\n\n%s\n\nFlags:\n", name, argsUsage, about)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintf(w, "Usage: bundle %s [flags] %s\n\n%s\n\nFlags:\n", name, argsUsage, about)
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		} else {
+			fmt.Fprintf(w, "Usage: bundle %s %s\n\n%s\n", name, argsUsage, about)
+		}
 		fmt.Fprintf(w, "\nExamples:\n%s\n%s", examples, exitCodesHelp)
 	}
 	return &flagSet{FlagSet: fs, help: help}
@@ -122,8 +137,28 @@ func newFlags(e *env, name, argsUsage, about, examples string) *flagSet {
 // parseFlags parses args, printing help for -h (exit 0) and an error with the likely fix for an
 // unknown flag (exit 2). ok is false when the command should return code.
 func parseFlags(e *env, fs *flagSet, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
+	// Flags may come after arguments too (bundle build app --out x), as in go and npm: parse,
+	// set the first argument aside, parse the rest, until none is left. After "--" every
+	// argument is an argument.
+	var pos []string
+	rest := args
+	var err error
+	for {
+		if err = fs.Parse(rest); err != nil {
+			break
+		}
+		left := fs.Args()
+		if consumed := len(rest) - len(left); consumed > 0 && rest[consumed-1] == "--" {
+			pos = append(pos, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		pos, rest = append(pos, left[0]), left[1:]
+	}
 	if err == nil {
+		fs.Parse(append([]string{"--"}, pos...))
 		return 0, true
 	}
 	if errors.Is(err, flag.ErrHelp) {

@@ -43,9 +43,9 @@ func TestCaretInLongLine(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	l := List{{File: "a,b.html", Line: 2, Column: 3, Text: "bad: 100%\nthing", Note: "fix it"}, {Path: "maxKB", File: "m.toml", Text: "over"}}
+	l := List{{File: "a,b.html", Line: 2, Column: 3, Length: 4, Text: "bad: 100%\nthing", Note: "fix it"}, {Path: "maxKB", File: "m.toml", Text: "over"}}
 	gh := FormatGitHub(l)
-	if !strings.Contains(gh, "::error file=a%2Cb.html,line=2,col=3::bad: 100%25%0Athing%0Afix it") || !strings.Contains(gh, "::error file=m.toml::maxKB: over") {
+	if !strings.Contains(gh, "::error file=a%2Cb.html,line=2,endLine=2,col=3,endColumn=6::bad: 100%25%0Athing%0Afix it") || !strings.Contains(gh, "::error file=m.toml::maxKB: over") {
 		t.Errorf("github:\n%s", gh)
 	}
 	if s := l[0].String(); s != "a,b.html:2:3: error: bad: 100%\nthing" {

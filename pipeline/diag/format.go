@@ -73,7 +73,9 @@ func FormatGitHub(l List) string {
 			props = append(props, "file="+ghProp(m.File))
 		}
 		if m.Line > 0 {
-			props = append(props, fmt.Sprintf("line=%d", m.Line), fmt.Sprintf("col=%d", m.Column))
+			// The underlined span ends on the same line (Length is clamped to it).
+			props = append(props, fmt.Sprintf("line=%d", m.Line), fmt.Sprintf("endLine=%d", m.Line), fmt.Sprintf("col=%d", m.Column),
+				fmt.Sprintf("endColumn=%d", m.Column+max(m.Length, 1)-1))
 		}
 		if len(props) > 0 {
 			b.WriteString(" " + strings.Join(props, ","))

@@ -4,13 +4,19 @@ import "strings"
 
 // Suggest returns the candidate closest to s, ignoring case, when it is close enough to be
 // what the author meant (an edit distance of at most a third of s, and at least 2); ok is
-// false when none is.
+// false when none is. Of candidates as close, the one closest with case counted wins, then
+// the first in byte order.
 func Suggest(s string, candidates []string) (best string, ok bool) {
 	limit := max(2, len(s)/3)
-	bestD := limit + 1
+	bestD, bestExact := limit+1, 0
 	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		if d > bestD {
+			continue
+		}
+		exact := editDistance(s, c)
+		if d < bestD || exact < bestExact || (exact == bestExact && c < best) {
+			best, bestD, bestExact = c, d, exact
 		}
 	}
 	return best, bestD <= limit

@@ -89,45 +89,71 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	fs = Findings{}
 	seen := map[string]bool{}
 	for _, r := range readings(src, "") {
-		hits := c.checkDoc(r.text, 0)
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
-		var lines *diag.Lines
-		if len(hits) > 0 {
-			// The document is read as a string without copying it: Check never writes to src.
-			lines = diag.NewLines(unsafe.Slice(unsafe.StringData(r.text), len(r.text)))
-		}
-		for _, h := range hits {
-			f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
-			f.File = name
-			f.Text = h.text
-			if f.Text == "" {
-				f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
-			}
-			f.Note = h.note
-			if f.Note == "" {
-				f.Note = noteInline
-				if isRemote(h.url) {
-					f.Note = noteRemote
-				}
-			}
-			if r.name != "" {
-				// Another reading's offsets count its decoded text, whose lines are the file's.
-				f.Text += fmt.Sprintf(" (when the page is read as %s, as a browser may from %s)", r.name, r.why)
-				f.Note += `; write the page in UTF-8 and declare <meta charset="utf-8"> first in <head>`
-			}
-			f.Message.PlaceIn(lines, h.off, h.length)
-			// A reconstructed formatting element repeats its start tag's attributes in the tree;
-			// report each place once.
-			key := fmt.Sprintf("%d:%d:%s:%s", f.Line, f.Column, h.place, h.url)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			fs = append(fs, f)
-		}
+		fs = c.findings(fs, seen, name, r, c.checkDoc(r.text, 0))
 	}
+	sortFindings(fs)
+	return fs, nil
+}
+
+// CheckCSS checks a stylesheet, named name in the findings, as Check checks one in a <style>:
+// url(), @import, image-set() and the strings custom properties hold. Its findings are
+// placed in the stylesheet, so that a build reports them in the file the author wrote.
+func CheckCSS(name string, src []byte, opts Options) (fs Findings, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("offline check of %s: internal error: %v", name, r)
+		}
+	}()
+	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
+	text := string(src)
+	fs = c.findings(Findings{}, map[string]bool{}, name, reading{text: text}, c.checkCSS(text, 0))
+	sortFindings(fs)
+	return fs, nil
+}
+
+func sortFindings(fs Findings) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		return fs[i].Line < fs[j].Line || fs[i].Line == fs[j].Line && fs[i].Column < fs[j].Column
 	})
-	return fs, nil
+}
+
+// findings turns the hits of reading r into findings placed in its text, appended to fs once
+// each (seen holds what is there).
+func (c *checker) findings(fs Findings, seen map[string]bool, name string, r reading, hits []hit) Findings {
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
+	var lines *diag.Lines
+	if len(hits) > 0 {
+		// The document is read as a string without copying it: Check never writes to src.
+		lines = diag.NewLines(unsafe.Slice(unsafe.StringData(r.text), len(r.text)))
+	}
+	for _, h := range hits {
+		f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
+		f.File = name
+		f.Text = h.text
+		if f.Text == "" {
+			f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
+		}
+		f.Note = h.note
+		if f.Note == "" {
+			f.Note = noteInline
+			if isRemote(h.url) {
+				f.Note = noteRemote
+			}
+		}
+		if r.name != "" {
+			// Another reading's offsets count its decoded text, whose lines are the file's.
+			f.Text += fmt.Sprintf(" (when the page is read as %s, as a browser may from %s)", r.name, r.why)
+			f.Note += `; write the page in UTF-8 and declare <meta charset="utf-8"> first in <head>`
+		}
+		f.Message.PlaceIn(lines, h.off, h.length)
+		// A reconstructed formatting element repeats its start tag's attributes in the tree;
+		// report each place once.
+		key := fmt.Sprintf("%d:%d:%s:%s", f.Line, f.Column, h.place, h.url)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		fs = append(fs, f)
+	}
+	return fs
 }

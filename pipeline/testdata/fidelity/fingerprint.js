@@ -1,5 +1,7 @@
 // What a person and the page's scripts can observe, for TestBuildKeepsWhatThePageDoes: the
 // same in the source page and in the built one.
+// Read once everything has loaded: stylesheets, alternate ones included, load at their own pace.
+const read = () => {
 const els = [...document.body.querySelectorAll("*")].filter((e) => !["SCRIPT", "STYLE", "LINK", "META"].includes(e.tagName));
 window.fp = JSON.stringify({
   mode: document.compatMode,
@@ -10,3 +12,6 @@ window.fp = JSON.stringify({
   sheets: [...document.styleSheets].map((s) => [s.disabled, s.title]),
   extra: window.extra ?? null,
 });
+};
+if (document.readyState === "complete") read();
+else addEventListener("load", read);

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const scriptManifest = "id = \"t\"\nname = \"Test\"\ndescription = \"A test app.\"\nentry = \"src/main.ts\"\n"
+
+// TestMessages runs the CLI on one mistake each, as a new user makes them, and compares the
+// exit code and the whole of stderr with a golden file: each message at the place the author
+// wrote, with a fix that works.
+func TestMessages(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", 16)
+	rows := []struct {
+		name  string
+		files map[string]string
+		args  []string // APP is the app folder
+		code  int
+		want  []string // substrings of stderr
+	}{
+		{"import_typo", map[string]string{"miniapp.toml": scriptManifest, "src/utils.ts": "export const x = 1;\n",
+			"src/main.ts": "import { x } from \"./util.ts\";\nconsole.log(x);\n"}, nil, 1, []string{`no such file in APP/src`, `did you mean "./utils.ts"?`}},
+		{"import_wrong_case", map[string]string{"miniapp.toml": scriptManifest, "src/utils.ts": "export const x = 1;\n",
+			"src/main.ts": "import { x } from \"./Utils\";\nconsole.log(x);\n"}, nil, 1, []string{"src/main.ts:1:19", `the file on disk is utils.ts, with another case`, `write "./utils"`}},
+		{"no_node_modules", map[string]string{"miniapp.toml": strings.Replace(scriptManifest, "main.ts", "main.tsx", 1),
+			"src/main.tsx": "import { createRoot } from \"react-dom/client\";\nimport { create } from \"zustand\";\nimport React from \"react\";\ncreateRoot(document.body).render(<p>{String(create)}{String(React)}</p>);\n"}, nil, 1, []string{"the app has no node_modules folder"}},
+		{"package_not_installed", map[string]string{"miniapp.toml": scriptManifest, "node_modules/.package-lock.json": "{}",
+			"src/main.ts": "import debounce from \"lodash/debounce\";\nconsole.log(debounce);\n"}, nil, 1, []string{"the package lodash is not installed", "npm install lodash"}},
+		{"public_path_missing", map[string]string{"miniapp.toml": scriptManifest,
+			"src/main.ts": "import logo from \"/vite.svg\";\nconsole.log(logo);\n"}, nil, 1, []string{"public folder public/", "put the file in APP/public/"}},
+		{"css_remote_url", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import \"./app.css\";\n",
+			"src/app.css": "body {\n  background: url(https://cdn.example/bg.png);\n}\n"}, nil, 1, []string{"APP/src/app.css:2:15"}},
+		{"script_remote_import", map[string]string{"miniapp.toml": scriptManifest,
+			"src/main.ts": "const m = await import(\"https://esm.sh/confetti\");\nconsole.log(m);\n"}, nil, 1, []string{"APP/src/main.ts:1:24", "loads from outside the bundle at run time"}},
+		{"top_level_await_target", map[string]string{"miniapp.toml": scriptManifest + "[build]\ntarget = \"es2017\"\n",
+			"src/main.ts": "const r = await Promise.resolve(1);\nconsole.log(r);\n"}, nil, 1, []string{`the target is "es2017" (build.target in APP/miniapp.toml)`}},
+		{"target_unknown", map[string]string{"miniapp.toml": scriptManifest + "[build]\ntarget = \"es2099\"\n", "src/main.ts": ""}, nil, 1, []string{`"es2099" in build.target is not an esbuild target`}},
+		{"json_trailing_comma", map[string]string{"manifest.json": "{\n  \"id\": \"t\",\n  \"name\": \"T\",\n  \"description\": \"D.\",\n  \"entry\": \"src/main.ts\",\n}\n", "src/main.ts": ""}, nil, 1, []string{"manifest.json:5:25", "a trailing comma before }"}},
+		{"json_empty", map[string]string{"manifest.json": "", "src/main.ts": ""}, nil, 1, []string{"manifest.json is empty"}},
+		{"json_maxkb_float", map[string]string{"manifest.json": "{\"id\": \"t\", \"name\": \"T\", \"description\": \"D.\", \"entry\": \"src/main.ts\", \"maxKB\": 512.5}\n", "src/main.ts": ""}, nil, 1, []string{`not 512.5`, `write "maxKB": 513`}},
+		{"origins", map[string]string{"miniapp.toml": scriptManifest + "allowedDomains = [\"http://x.example.com/path\", \"*.com\", \"https://api.example.com/\"]\n", "src/main.ts": ""}, nil, 1, []string{`write "https://x.example.com"`, `has a wildcard over all of com`}},
+		{"both_manifests", map[string]string{"miniapp.toml": scriptManifest, "manifest.json": "{}", "src/main.ts": ""}, nil, 1, []string{"are both here"}},
+		{"auth_key", map[string]string{"miniapp.toml": scriptManifest + "[[capabilities]]\nid = \"auth\"\npurpose = \"Sign you in.\"\nauth = true\n", "src/main.ts": ""}, nil, 1, []string{`a capability whose id is "auth"`}},
+		{"image_not_png", map[string]string{"miniapp.toml": goodManifest, "main.ts": "", "logo.png": "<!DOCTYPE html><html><body>Not found</body></html>",
+			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, `<img src="./logo.png">`, 1)}, nil, 1, []string{"logo.png is not a PNG image", "an HTML page"}},
+		{"font_not_woff2", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import \"./app.css\";\n", "src/f.woff2": png,
+			"src/app.css": "@font-face {\n  font-family: F;\n  src: url(./f.woff2);\n}\n"}, nil, 1, []string{"f.woff2 is not a WOFF2 font", "rename it to .png"}},
+		{"empty_index", map[string]string{"miniapp.toml": goodManifest, "index.html": "\n"}, nil, 1, []string{"index.html is empty"}},
+		{"out_is_file", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "", "taken": "x"}, []string{"build", "--out", "APP/taken", "APP"}, 2, []string{"is a file, not a folder"}},
+		{"flags_after_args", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "console.log(1);\n"}, []string{"build", "APP", "--out", "APP/out", "--quiet"}, 0, nil},
+		{"check_every_file", map[string]string{"a.html": "<p>clean</p>\n", "b.html": "<img src=\"https://cdn.example/x.png\">\n"}, []string{"check", "APP/missing.html", "APP/a.html", "APP/b.html"}, 2, []string{"cannot read APP/missing.html", "APP/b.html:1:11"}},
+		{"help_command", map[string]string{}, []string{"help", "nope"}, 2, []string{`unknown command "nope"`}},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			dir := app(t, row.files)
+			os.MkdirAll(dir, 0o755)
+			args := []string{"build", dir}
+			if row.args != nil {
+				args = nil
+				for _, a := range row.args {
+					args = append(args, strings.ReplaceAll(a, "APP", dir))
+				}
+			}
+			code, stdout, stderr := bundle(t, "", args...)
+			text := strings.ReplaceAll(stderr, dir, "APP")
+			text = regexp.MustCompile(`~{2,}`).ReplaceAllString(text, "~~~")
+			if code != row.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, row.code, stdout, text)
+			}
+			for _, w := range row.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, text)
+				}
+			}
+			if strings.Contains(text, os.TempDir()) || strings.Contains(text, filepath.Dir(dir)) {
+				t.Errorf("an absolute path in the message:\n%s", text)
+			}
+			goldenText(t, "messages_"+row.name, "exit "+string(rune('0'+code))+"\n"+text)
+		})
+	}
+}

@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// resolveExts are the extensions esbuild tries for an import without one, in its order.
+var resolveExts = []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs", ".cjs", ".mts", ".cts"}
+
+// unresolved explains an import that esbuild could not resolve, from what is on disk: a
+// relative path that names no file (the names that come close, a case that differs), a public
+// file imported by its absolute path, a package that is not installed, or no node_modules at
+// all (noModules is set, so that the caller reports that once). It returns the message's text
+// and note.
+func (b *bundler) unresolved(spec, importer string, noModules *bool) (text, note string) {
+	from := filepath.Dir(importer)
+	switch {
+	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
+		return b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
+	case strings.HasPrefix(spec, "/"):
+		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the public folder %s/, and there is none", spec, b.m.Build.PublicDir)
+		return text, fmt.Sprintf("put the file in %s/, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec)
+	}
+	pkg := packageName(spec)
+	if !b.hasNodeModules(from) {
+		*noModules = true
+		return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), "run npm install (or pnpm install, yarn) in the app folder"
+	}
+	return fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg),
+		fmt.Sprintf("run npm install %s in the app folder, or map the name with [build] alias", pkg)
+}
+
+// missingFile explains a relative import of target, which does not exist as written.
+func (b *bundler) missingFile(spec, target string) (string, string) {
+	dir, base := filepath.Split(target)
+	entries, err := os.ReadDir(dir)
+	relDir := b.display(b.rel(dir))
+	if err != nil {
+		return fmt.Sprintf("Could not resolve %q: there is no folder %s", spec, relDir), "fix the path: it is relative to the importing file"
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	// A name that matches but for case: fine on macOS and Windows, refused on Linux and by
+	// every CI.
+	specDir, _ := path.Split(spec)
+	for _, n := range names {
+		stem := strings.TrimSuffix(n, filepath.Ext(n))
+		if strings.EqualFold(n, base) || (filepath.Ext(base) == "" && strings.EqualFold(stem, base) && slices.Contains(resolveExts, filepath.Ext(n))) {
+			if n != base && stem != base {
+				fixed := specDir + n
+				if filepath.Ext(base) == "" {
+					fixed = specDir + stem
+				}
+				return fmt.Sprintf("Could not resolve %q: the file on disk is %s, with another case", spec, n),
+					fmt.Sprintf("write %q: names are case-sensitive on Linux and in CI", dotted(fixed))
+			}
+		}
+	}
+	// The closest names: as written, and without their extensions.
+	var cands []string
+	for _, n := range names {
+		cands = append(cands, n)
+		if ext := filepath.Ext(n); slices.Contains(resolveExts, ext) {
+			cands = append(cands, strings.TrimSuffix(n, ext))
+		}
+	}
+	text := fmt.Sprintf("Could not resolve %q: no such file in %s", spec, relDir)
+	if best, ok := diag.Suggest(base, cands); ok {
+		return text, fmt.Sprintf("did you mean %q?", dotted(specDir+best))
+	}
+	return text, "fix the path: it is relative to the importing file"
+}
+
+// dotted makes a relative specifier start with ./ or ../.
+func dotted(s string) string {
+	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return s
+	}
+	return "./" + s
+}
+
+// packageName is the npm package a bare specifier names: @scope/name or name.
+func packageName(spec string) string {
+	parts := strings.SplitN(spec, "/", 3)
+	if strings.HasPrefix(spec, "@") && len(parts) > 1 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+// hasNodeModules reports whether a node_modules folder exists in dir or above it, up to the
+// folder the build may read.
+func (b *bundler) hasNodeModules(dir string) bool {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil && st.IsDir() {
+			return true
+		}
+		if dir == b.readRoot || dir == b.root && b.readRoot == b.root {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || !strings.HasPrefix(dir, b.readRoot) {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// resolveMessage rewrites an esbuild resolution failure; ok is false for other messages.
+func (b *bundler) resolveMessage(m api.Message, d *diag.Message, noModules *bool) bool {
+	spec, ok := strings.CutPrefix(m.Text, "Could not resolve \"")
+	if !ok || m.Location == nil {
+		if _, isRead := strings.CutPrefix(m.Text, "Cannot read file: "); isRead && m.Location != nil {
+			// esbuild found a file whose name differs only by case, on a case-insensitive
+			// lookup, and could not read it by the name written.
+			l := m.Location
+			spec := strings.Trim(strings.TrimSpace(l.LineText[min(l.Column, len(l.LineText)):min(len(l.LineText), l.Column+max(l.Length, 1))]), "\"'`")
+			if !strings.HasPrefix(spec, ".") {
+				return false
+			}
+			d.Text, d.Note = b.missingFile(spec, filepath.Join(filepath.Dir(b.abs(l.File)), filepath.FromSlash(spec)))
+			return true
+		}
+		return false
+	}
+	spec, _, _ = strings.Cut(spec, "\"")
+	if sdkModule, ok := strings.CutPrefix(m.Location.File, sdkNamespace+":"); ok {
+		pkg := packageName(spec)
+		d.Text = fmt.Sprintf("%s imports %s, which the app does not have", sdkModule, pkg)
+		d.Note = fmt.Sprintf("install it in the app folder (npm install %s react-dom), or import @miniapp/sdk, which needs nothing", pkg)
+		return true
+	}
+	d.Text, d.Note = b.unresolved(spec, b.abs(m.Location.File), noModules)
+	return true
+}
+
+// abs makes a path esbuild reports (relative to the app folder) absolute.
+func (b *bundler) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(b.root, filepath.FromSlash(p))
+}
