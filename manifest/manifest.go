@@ -137,7 +137,7 @@ func Load(dir string) (*Manifest, error) {
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("%w in %s: write a %s or a %s (the README lists the fields)", ErrNotFound, dir, TOMLName, JSONName)
+	return nil, fmt.Errorf("%w in %s: write a %s (bundle init writes an app) or a %s", ErrNotFound, dir, TOMLName, JSONName)
 }
 
 func isFile(p string) bool {

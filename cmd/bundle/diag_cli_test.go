@@ -54,6 +54,8 @@ func TestMessages(t *testing.T) {
 		{"flags_after_args", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "console.log(1);\n"}, []string{"build", "APP", "--out", "APP/out", "--quiet"}, 0, nil},
 		{"check_every_file", map[string]string{"a.html": "<p>clean</p>\n", "b.html": "<img src=\"https://cdn.example/x.png\">\n"}, []string{"check", "APP/missing.html", "APP/a.html", "APP/b.html"}, 2, []string{"cannot read APP/missing.html", "APP/b.html:1:11"}},
 		{"help_command", map[string]string{}, []string{"help", "nope"}, 2, []string{`unknown command "nope"`}},
+		{"init_not_empty", map[string]string{"notes.txt": "mine"}, []string{"init", "APP"}, 2, []string{"the folder is not empty", "--force"}},
+		{"init_unknown_template", map[string]string{}, []string{"init", "--template", "reakt", "APP/new"}, 2, []string{`did you mean "react"?`}},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {

@@ -35,6 +35,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"init", "write a new mini app from a template", runInit},
 		{"build", "build app folders into one offline HTML file each, with a registry entry", runBuild},
 		{"check", "check that HTML files load nothing from outside themselves", runCheck},
 		{"render", "open bundles in headless Chromium inside a host frame and report what broke", runRender},
