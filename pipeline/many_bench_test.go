@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -62,4 +63,31 @@ func BenchmarkBuildMany(b *testing.B) {
 	b.ReportMetric(float64(parallel.Milliseconds())/float64(b.N), "ms-all-cores")
 	b.ReportMetric(float64(serial)/float64(parallel), "speedup")
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "cores")
+}
+
+// BenchmarkRebuildOneLine rebuilds samples/order-book after a one-line change to a source
+// file, as bundle dev does on each save, and reports the median.
+func BenchmarkRebuildOneLine(b *testing.B) {
+	dir := copyApp(b, sampleDir(b, "order-book"))
+	file := filepath.Join(dir, "src", "App.tsx")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Build(context.Background(), dir, Options{NoWrite: true}); err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		os.WriteFile(file, append(src, []byte(fmt.Sprintf("\n// edit %d\n", i))...), 0o644)
+		start := time.Now()
+		if _, err := Build(context.Background(), dir, Options{NoWrite: true}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
 }

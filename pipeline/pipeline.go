@@ -57,6 +57,9 @@ type Options struct {
 	// NoSDK leaves the SDK out of the page. It exists to measure what the SDK adds; a page
 	// without it cannot talk to its host.
 	NoSDK bool
+	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
+	// dev's harness. A build for hosts leaves it empty.
+	DevHosts []string
 }
 
 // Result describes a built app. The caller owns its slices.
@@ -145,7 +148,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	page, sdkAt := a.assemble()
 	if !opts.NoSDK {
 		// Compiled after the app's code, whose bundles tell whether it brings its own client.
-		js, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: m.Hosts, LinkDomains: m.LinkDomains,
+		hosts := m.Hosts
+		if len(hosts) > 0 && len(opts.DevHosts) > 0 {
+			hosts = append(slices.Clone(hosts), opts.DevHosts...)
+		}
+		js, err := sdk.Script(sdk.Config{Name: m.Name, Version: m.Version, Hosts: hosts, LinkDomains: m.LinkDomains,
 			Auth: m.HasCapability("auth"), DisplayModes: m.DisplayModes, Carry: b.carry})
 		if err != nil {
 			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)

@@ -37,6 +37,7 @@ func commands() []command {
 	return []command{
 		{"init", "write a new mini app from a template", runInit},
 		{"build", "build app folders into one offline HTML file each, with a registry entry", runBuild},
+		{"dev", "serve an app in a host harness, rebuilt on every change", runDev},
 		{"check", "check that HTML files load nothing from outside themselves", runCheck},
 		{"render", "open bundles in headless Chromium inside a host frame and report what broke", runRender},
 		{"verify", "check that a file is the bundle its registry entry pins", runVerify},

@@ -43,7 +43,7 @@ const install = "install it (Debian, Ubuntu: sudo apt-get install -y chromium; m
 
 // Options are the flags Chromium runs with: headless, a fresh profile in userDataDir, no
 // background traffic of its own, and every request, loopback included, sent to the proxy at
-// proxyAddr. With sameProcess, frames from other sites stay in the page's process (site
+// proxyAddr (none when it is ""). With sameProcess, frames from other sites stay in the page's process (site
 // isolation off), so that a frame's events reach the page's target; origins stay as separate
 // as ever. With ignoreCerts, the proxy's own certificate is accepted.
 func Options(exe, userDataDir, proxyAddr string, sameProcess, ignoreCerts bool) []chromedp.ExecAllocatorOption {
@@ -57,10 +57,12 @@ func Options(exe, userDataDir, proxyAddr string, sameProcess, ignoreCerts bool) 
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("proxy-server", "http://"+proxyAddr),
-		// Send loopback through the proxy too, so that it sees every request.
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 	)
+	if proxyAddr != "" {
+		opts = append(opts, chromedp.Flag("proxy-server", "http://"+proxyAddr),
+			// Send loopback through the proxy too, so that it sees every request.
+			chromedp.Flag("proxy-bypass-list", "<-loopback>"))
+	}
 	if sameProcess {
 		disabled += ",IsolateOrigins,site-per-process,SitePerProcess"
 		opts = append(opts, chromedp.Flag("disable-site-isolation-trials", true))

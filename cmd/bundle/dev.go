@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+
+	"github.com/miniapp/bundle/dev"
+)
+
+func runDev(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "dev", "APP_DIR",
+		"Build the app, rebuild it on every change, and show it in a host harness on your machine:\n"+
+			"http://127.0.0.1:PORT frames the app from http://localhost (another origin) with a real\n"+
+			"host's headers, lists its tools, calls them (asking first for those that do not only\n"+
+			"read), reads its context and logs every bridge message. A failed build shows over the\n"+
+			"frame and here, with file:line:col. Ctrl-C stops.",
+		`  # the app in the harness
+  bundle dev samples/hello
+
+  # on another port, opening the browser
+  bundle dev --port 5190 --open my-app
+`)
+	port := fs.Int("port", 5180, "the harness's `port` on 127.0.0.1")
+	open := fs.Bool("open", false, "open the harness in the browser")
+	if code, ok := parseFlags(e, fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "bundle dev: give one app folder\nRun \"bundle dev -h\" for usage.")
+		return exitUsage
+	}
+	err := dev.Run(ctx, fs.Arg(0), dev.Options{Port: *port, Log: e.stderr, Ready: func(u string) {
+		fmt.Fprintf(e.stdout, "bundle dev: %s (Ctrl-C stops)\n", u)
+		if *open {
+			openBrowser(u)
+		}
+	}})
+	switch {
+	case errors.Is(err, dev.ErrPortInUse):
+		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func openBrowser(u string) {
+	cmd := map[string]string{"darwin": "open", "windows": "explorer"}[runtime.GOOS]
+	if cmd == "" {
+		cmd = "xdg-open"
+	}
+	exec.Command(cmd, u).Start()
+}

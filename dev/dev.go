@@ -1,0 +1,321 @@
+// Package dev is bundle dev: it builds an app with the same pipeline as bundle build, rebuilds
+// it when a file changes (fsnotify events, debounced), and serves it framed in a host harness:
+// the project's reference host for sdk/PROTOCOL.md, in the browser, on the author's machine.
+//
+// The harness listens on http://127.0.0.1:PORT and frames the app from http://localhost:PORT2,
+// another origin, served with the headers a real host uses (its policy with frame-ancestors
+// naming the harness, COEP credentialless, CORP cross-origin). Both listen on loopback only. A
+// rebuild reloads the frame; a failed one shows its diagnostics over it and in the terminal.
+package dev
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/miniapp/bundle/host"
+	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// Options configures Run.
+type Options struct {
+	// Port is the harness's port (0: any free one); the app is served on another.
+	Port int
+	// Log receives what the terminal shows: each build's result and diagnostics.
+	Log io.Writer
+	// Ready is called once both servers listen, with the harness's URL.
+	Ready func(harnessURL string)
+}
+
+// Build is the state of the last build, as the harness receives it.
+type Build struct {
+	Version     int    `json:"version"`
+	OK          bool   `json:"ok"`
+	Bytes       int    `json:"bytes"`
+	MaxBytes    int    `json:"maxBytes"`
+	SHA256      string `json:"sha256"`
+	Diagnostics string `json:"diagnostics"`
+	Millis      int64  `json:"ms"`
+}
+
+// ErrPortInUse is returned (wrapped) when the harness's port is taken.
+var ErrPortInUse = errors.New("port in use")
+
+type server struct {
+	dir                      string
+	opts                     Options
+	mu                       sync.Mutex
+	page                     []byte
+	header                   http.Header
+	state                    Build
+	subs                     map[chan Build]bool
+	harnessOrigin, appOrigin string
+}
+
+// Run serves the app in dir until ctx ends.
+func Run(ctx context.Context, dir string, opts Options) error {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	hl, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("%w: 127.0.0.1:%d is taken; try --port %d", ErrPortInUse, opts.Port, freePort(opts.Port+1))
+		}
+		return err
+	}
+	al, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		hl.Close()
+		return err
+	}
+	s := &server{dir: dir, opts: opts, subs: map[chan Build]bool{},
+		harnessOrigin: "http://" + hl.Addr().String(),
+		appOrigin:     fmt.Sprintf("http://localhost:%d", al.Addr().(*net.TCPAddr).Port)}
+	s.rebuild(ctx)
+
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if err := s.watch(w); err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(s.harness), ReadHeaderTimeout: 10 * time.Second}
+	as := &http.Server{Handler: http.HandlerFunc(s.app), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(hl)
+	go as.Serve(al)
+	if opts.Ready != nil {
+		opts.Ready(s.harnessOrigin + "/")
+	}
+	defer func() {
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		s.closeSubs()
+		hs.Shutdown(shut)
+		as.Shutdown(shut)
+	}()
+	var timer *time.Timer
+	changed := make(chan struct{}, 1)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if ignored(s.dir, ev.Name) {
+				continue
+			}
+			if ev.Op&fsnotify.Create != 0 {
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					s.add(w, ev.Name)
+				}
+			}
+			// Editors write a file in several steps: build once they are done.
+			if timer != nil {
+				timer.Stop()
+			}
+			timer = time.AfterFunc(30*time.Millisecond, func() {
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			})
+		case <-changed:
+			s.rebuild(ctx)
+		case err, ok := <-w.Errors:
+			if ok {
+				fmt.Fprintf(opts.Log, "bundle dev: watching: %v\n", err)
+			}
+		}
+	}
+}
+
+// freePort returns the first port from p on that is free on 127.0.0.1.
+func freePort(p int) int {
+	for ; p < 65535; p++ {
+		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p))); err == nil {
+			l.Close()
+			return p
+		}
+	}
+	return 0
+}
+
+// ignored reports whether a change at p cannot change the build: output, packages, VCS.
+func ignored(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return true
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if part == "dist" || part == "node_modules" || part == ".git" || strings.HasSuffix(part, "~") || strings.HasPrefix(part, ".#") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *server) watch(w *fsnotify.Watcher) error {
+	return filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != s.dir && ignored(s.dir, p) {
+				return filepath.SkipDir
+			}
+			return w.Add(p)
+		}
+		return nil
+	})
+}
+
+func (s *server) add(w *fsnotify.Watcher, dir string) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if ignored(s.dir, p) {
+				return filepath.SkipDir
+			}
+			w.Add(p)
+		}
+		return nil
+	})
+}
+
+// rebuild builds the app, keeps the page when it built, and tells every harness.
+func (s *server) rebuild(ctx context.Context) {
+	start := time.Now()
+	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, DevHosts: []string{s.harnessOrigin}})
+	s.mu.Lock()
+	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
+	var el *diag.ListError
+	switch {
+	case errors.As(err, &el):
+		st.Diagnostics = diag.FormatText(el.List, false)
+	case err != nil:
+		st.Diagnostics = err.Error()
+	default:
+		st.OK = true
+		st.Bytes, st.SHA256, st.MaxBytes = res.Entry.Bytes, res.Entry.SHA256, res.Manifest.MaxKB*1024
+		e := res.Entry
+		e.Hosts = []string{s.harnessOrigin}
+		s.page, s.header = res.HTML, host.Headers(e)
+		if len(res.Warnings) > 0 {
+			st.Diagnostics = diag.FormatText(res.Warnings, false)
+		}
+	}
+	s.state = st
+	for c := range s.subs {
+		select { // under the lock, so that no stream closes it meanwhile
+		case c <- st:
+		default:
+		}
+	}
+	s.mu.Unlock()
+	if st.OK {
+		fmt.Fprintf(s.opts.Log, "bundle dev: built in %d ms: %d bytes of %d KB, sha256:%s\n", st.Millis, st.Bytes, st.MaxBytes/1024, st.SHA256)
+	} else {
+		fmt.Fprintf(s.opts.Log, "bundle dev: the build failed:\n")
+	}
+	io.WriteString(s.opts.Log, st.Diagnostics)
+}
+
+func (s *server) closeSubs() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.subs {
+		close(c)
+		delete(s.subs, c)
+	}
+}
+
+// app serves the last page that built, as a host serves a bundle.
+func (s *server) app(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	page, header := s.page, s.header
+	s.mu.Unlock()
+	if r.URL.Path != "/" || page == nil {
+		http.Error(w, "bundle dev serves the app at /, once it builds", http.StatusNotFound)
+		return
+	}
+	for k, v := range header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(page)
+}
+
+// harness serves the harness page, the build state and its stream of changes.
+func (s *server) harness(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		cfg, _ := json.Marshal(map[string]string{"app": s.appOrigin + "/", "appOrigin": s.appOrigin})
+		io.WriteString(w, strings.Replace(harnessPage, "CONFIG", string(cfg), 1))
+	case "/events":
+		s.events(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// events streams each build's state to a harness (server-sent events), the current one first.
+func (s *server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	c := make(chan Build, 8)
+	s.mu.Lock()
+	s.subs[c] = true
+	st := s.state
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.subs[c] {
+			delete(s.subs, c)
+			close(c)
+		}
+		s.mu.Unlock()
+	}()
+	send := func(b Build) {
+		j, _ := json.Marshal(b)
+		fmt.Fprintf(w, "data: %s\n\n", j)
+		fl.Flush()
+	}
+	send(st)
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case b, ok := <-c:
+			if !ok {
+				return
+			}
+			send(b)
+		}
+	}
+}

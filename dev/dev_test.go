@@ -1,0 +1,145 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/miniapp/bundle/render/chrome"
+	"github.com/miniapp/bundle/scaffold"
+)
+
+// harnessSession starts bundle dev on a new app from the ts template and opens the harness in
+// headless Chromium; it returns the app folder and the tab.
+func harnessSession(t testing.TB) (string, context.Context) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "counter")
+	if _, err := scaffold.Write(dir, "ts", false); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, dir, Options{Log: io.Discard, Ready: func(u string) { ready <- u }}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	var u string
+	select {
+	case u = <-ready:
+	case err := <-done:
+		t.Fatalf("Run: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("bundle dev did not start")
+	}
+	exe, err := chrome.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chrome.Options(exe, t.TempDir(), "", false, false)...)
+	tab, cancelTab := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+		t.Fatal(err)
+	}
+	return dir, tab
+}
+
+// waitJS polls the condition cond in the harness for up to 10 s.
+func waitJS(t testing.TB, tab context.Context, cond string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, 15*time.Second)
+	defer cancel()
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => { const end = Date.now() + 10000; const w = () => { let v = false; try { v = !!(`+cond+`); } catch (e) {} v ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); }; w(); })`, chromedp.EvalAwaitPromise))
+	if err != nil || !ok {
+		state, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.querySelector("aside").innerText.slice(0, 2000) + "\n--overlay--\n" + document.getElementById("overlay").textContent`))
+		t.Fatalf("waiting for %s: %v\n%s", cond, err, state)
+	}
+}
+
+func js(t testing.TB, tab context.Context, expr string) string {
+	t.Helper()
+	v, err := chromedp.Run(tab, chromedp.Evaluate[string](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+const (
+	tool = `document.querySelector('[data-tool="%s"]')`
+	call = tool + `.querySelector("textarea").value = %q, ` + tool + `.querySelector("button").click(), ""`
+	out  = tool + `.querySelector(".out").textContent`
+)
+
+// TestHarness drives the harness as an author would: the tools appear, the read tool answers,
+// the write tool asks first and runs only when allowed, an edit reaches the frame, and a
+// syntax error shows over it until fixed.
+func TestHarness(t *testing.T) {
+	dir, tab := harnessSession(t)
+	waitJS(t, tab, `document.querySelectorAll("#tools .tool").length === 2`)
+
+	js(t, tab, fmt.Sprintf(call, "get_count", "{}", "get_count"))
+	waitJS(t, tab, fmt.Sprintf(out, "get_count")+` === '{"count":0}'`)
+
+	js(t, tab, fmt.Sprintf(call, "set_count", `{"count":5}`, "set_count"))
+	waitJS(t, tab, `document.getElementById("approval").classList.contains("on")`)
+	if got := js(t, tab, fmt.Sprintf(out, "set_count")); got != "" {
+		t.Fatalf("the write tool ran before approval: %q", got)
+	}
+	js(t, tab, `document.getElementById("allow").click(), ""`)
+	waitJS(t, tab, fmt.Sprintf(out, "set_count")+` === "The count is now 5."`)
+
+	js(t, tab, fmt.Sprintf(call, "set_count", `{"count":9}`, "set_count"))
+	waitJS(t, tab, `document.getElementById("approval").classList.contains("on")`)
+	js(t, tab, `document.getElementById("deny").click(), ""`)
+	waitJS(t, tab, fmt.Sprintf(out, "set_count")+` === "denied"`)
+	js(t, tab, fmt.Sprintf(call, "get_count", "{}", "get_count"))
+	waitJS(t, tab, fmt.Sprintf(out, "get_count")+` === '{"count":5}'`)
+
+	// Arguments the schema refuses never reach the app.
+	js(t, tab, fmt.Sprintf(call, "set_count", `{"count":5000}`, "set_count"))
+	waitJS(t, tab, fmt.Sprintf(out, "set_count")+` === "invalid arguments: arguments.count: maximum 1000"`)
+
+	js(t, tab, `document.getElementById("getctx").click(), ""`)
+	waitJS(t, tab, `document.getElementById("context").textContent.includes("The count is 5.")`)
+
+	// An edit reaches the frame: a new build, a new document, its new tool description.
+	main := filepath.Join(dir, "src", "main.ts")
+	src, _ := os.ReadFile(main)
+	os.WriteFile(main, []byte(strings.Replace(string(src), "Read the current count.", "Read the count, edited.", 1)), 0o644)
+	waitJS(t, tab, fmt.Sprintf(tool, "get_count")+`.querySelector(".desc").textContent === "Read the count, edited."`)
+
+	// A syntax error shows over the frame with its place, and goes when fixed.
+	os.WriteFile(main, append([]byte("const broken = ;\n"), src...), 0o644)
+	waitJS(t, tab, `document.getElementById("overlay").classList.contains("on") && document.getElementById("overlay").textContent.includes("src/main.ts:1:16")`)
+	os.WriteFile(main, src, 0o644)
+	waitJS(t, tab, `!document.getElementById("overlay").classList.contains("on") && document.querySelector("[data-tool=get_count] .desc").textContent === "Read the current count."`)
+}
+
+// TestPortInUse: a taken port is a clear error that names a free one.
+func TestPortInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	scaffold.Write(dir, "html", false)
+	ready := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go Run(ctx, dir, Options{Ready: func(u string) { ready <- u }})
+	u := <-ready
+	var port int
+	fmt.Sscanf(u, "http://127.0.0.1:%d/", &port)
+	err := Run(context.Background(), dir, Options{Port: port})
+	if err == nil || !strings.Contains(err.Error(), "is taken; try --port") {
+		t.Errorf("err = %v", err)
+	}
+}
