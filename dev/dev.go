@@ -204,7 +204,7 @@ func (s *server) add(w *fsnotify.Watcher, dir string) {
 // rebuild builds the app, keeps the page when it built, and tells every harness.
 func (s *server) rebuild(ctx context.Context) {
 	start := time.Now()
-	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, DevHosts: []string{s.harnessOrigin}})
+	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, DevHosts: []string{s.harnessOrigin}})
 	s.mu.Lock()
 	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
 	var el *diag.ListError

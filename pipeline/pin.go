@@ -44,7 +44,9 @@ func MarshalEntry(e Entry) ([]byte, error) { return registry.Marshal(e) }
 
 func gzipSize(b []byte) int {
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	// Level 6, what servers use by default; level 9 costs three times as long for a
+	// figure that differs by about 1%.
+	w, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 	w.Write(b)
 	w.Close()
 	return buf.Len()

@@ -57,6 +57,8 @@ type Options struct {
 	// NoSDK leaves the SDK out of the page. It exists to measure what the SDK adds; a page
 	// without it cannot talk to its host.
 	NoSDK bool
+	// NoGzip leaves Result.GzipSize zero, for callers that do not show it (bundle dev).
+	NoGzip bool
 	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
 	// dev's harness. A build for hosts leaves it empty.
 	DevHosts []string
@@ -219,7 +221,10 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			return nil, diag.List{{File: m.File, Path: "icon", Text: fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), Note: "replace it with the real SVG or PNG file"}}.Err()
 		}
 	}
-	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), GzipSize: gzipSize(page), Warnings: warnings, Inputs: inputs}
+	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
+	if !opts.NoGzip {
+		res.GzipSize = gzipSize(page)
+	}
 	if opts.NoWrite {
 		return res, nil
 	}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +57,14 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if flags.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
 		return exitUsage
+	}
+	// A build is a one-shot process: as esbuild's own CLI does, leave the collector off and
+	// let a memory limit bring it back only if the heap grows that far.
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(2 << 30)
+		defer debug.SetGCPercent(100)
+		defer debug.SetMemoryLimit(math.MaxInt64)
 	}
 	dirs, err := pipeline.FindApps(flags.Args()...)
 	if err != nil {
