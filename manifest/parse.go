@@ -16,8 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
-	"golang.org/x/net/publicsuffix"
 	"github.com/miniapp/bundle/pipeline/diag"
+	"golang.org/x/net/publicsuffix"
 )
 
 // Parse parses and validates a manifest read from file (TOML, or JSON when the name ends in
