@@ -65,6 +65,8 @@ type server struct {
 	state                    Build
 	subs                     map[chan Build]bool
 	harnessOrigin, appOrigin string
+	// session keeps esbuild's incremental contexts between rebuilds.
+	session *pipeline.Session
 }
 
 // Run serves the app in dir until ctx ends.
@@ -84,9 +86,10 @@ func Run(ctx context.Context, dir string, opts Options) error {
 		hl.Close()
 		return err
 	}
-	s := &server{dir: dir, opts: opts, subs: map[chan Build]bool{},
+	s := &server{dir: dir, opts: opts, subs: map[chan Build]bool{}, session: pipeline.NewSession(),
 		harnessOrigin: "http://" + hl.Addr().String(),
 		appOrigin:     fmt.Sprintf("http://localhost:%d", al.Addr().(*net.TCPAddr).Port)}
+	defer s.session.Close()
 	s.rebuild(ctx)
 
 	w, err := fsnotify.NewWatcher()
@@ -204,7 +207,7 @@ func (s *server) add(w *fsnotify.Watcher, dir string) {
 // rebuild builds the app, keeps the page when it built, and tells every harness.
 func (s *server) rebuild(ctx context.Context) {
 	start := time.Now()
-	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, DevHosts: []string{s.harnessOrigin}})
+	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin}})
 	s.mu.Lock()
 	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
 	var el *diag.ListError

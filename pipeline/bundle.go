@@ -64,6 +64,8 @@ type bundler struct {
 	sourcemap bool
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
+	// session, when set, keeps esbuild's contexts from one build to the next.
+	session *Session
 }
 
 // newBundler prepares the builds of the app m, loaded from dir, with the public .env values
@@ -283,10 +285,18 @@ func (b *bundler) outside(p string) *api.Message {
 	return m
 }
 
+// build runs esbuild, in the session's incremental context when there is one.
+func (b *bundler) build(opts api.BuildOptions) api.BuildResult {
+	if b.session != nil {
+		return b.session.build(opts)
+	}
+	return api.Build(opts)
+}
+
 // run runs esbuild and turns its result into code, or into diagnostics that keep esbuild's
 // file:line:col and source line.
 func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
-	res := api.Build(opts)
+	res := b.build(opts)
 	if len(res.Errors) > 0 {
 		return code{}, b.messages(res.Errors, diag.Error)
 	}
@@ -295,7 +305,7 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 		// them ("o"), which a class in the markup, or a module of another script of the page,
 		// can share. Build again with names kept (Button_primary), then minify the script.
 		opts.MinifyIdentifiers = false
-		res = api.Build(opts)
+		res = b.build(opts)
 		if len(res.Errors) > 0 {
 			return code{}, b.messages(res.Errors, diag.Error)
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -92,5 +93,53 @@ func TestBuildAll(t *testing.T) {
 
 	if _, err := FindApps(t.TempDir()); !errors.Is(err, ErrNoApps) {
 		t.Errorf("a folder with no apps: %v", err)
+	}
+}
+
+// TestSessionSameBytes: builds that keep esbuild's contexts in a Session make the bytes a
+// fresh build makes, after edits too, and a change to the manifest is taken.
+func TestSessionSameBytes(t *testing.T) {
+	dir := copyApp(t, sampleDir(t, "order-book"))
+	fresh := func() []byte {
+		t.Helper()
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.HTML
+	}
+	session := NewSession()
+	defer session.Close()
+	kept := func() []byte {
+		t.Helper()
+		res, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.HTML
+	}
+	if !bytes.Equal(kept(), fresh()) {
+		t.Fatal("the first build in a session differs from a fresh one")
+	}
+	app := filepath.Join(dir, "src", "App.tsx")
+	src, _ := os.ReadFile(app)
+	os.WriteFile(app, bytes.Replace(src, []byte("Order"), []byte("Ordre"), 1), 0o644)
+	if a, b := kept(), fresh(); !bytes.Equal(a, b) {
+		t.Error("after an edit, the session's build differs from a fresh one")
+	}
+	// A broken edit is reported, and the fix builds again.
+	os.WriteFile(app, append([]byte("const broken = ;\n"), src...), 0o644)
+	if _, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session}); err == nil {
+		t.Error("a syntax error built")
+	}
+	os.WriteFile(app, src, 0o644)
+	if !bytes.Equal(kept(), fresh()) {
+		t.Error("after the fix, the session's build differs from a fresh one")
+	}
+	toml := filepath.Join(dir, "miniapp.toml")
+	m, _ := os.ReadFile(toml)
+	os.WriteFile(toml, bytes.Replace(m, []byte(`name = "Order Book"`), []byte(`name = "Orders"`), 1), 0o644)
+	if a := kept(); !bytes.Contains(a, []byte("Orders")) || !bytes.Equal(a, fresh()) {
+		t.Error("a manifest change was not taken")
 	}
 }

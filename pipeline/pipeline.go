@@ -29,6 +29,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,6 +58,9 @@ type Options struct {
 	// NoSDK leaves the SDK out of the page. It exists to measure what the SDK adds; a page
 	// without it cannot talk to its host.
 	NoSDK bool
+	// Session, when set, keeps esbuild's incremental contexts from one build of the app to
+	// the next (bundle dev).
+	Session *Session
 	// NoGzip leaves Result.GzipSize zero, for callers that do not show it (bundle dev).
 	NoGzip bool
 	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
@@ -107,11 +111,19 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, fmt.Errorf("build %s: read .env: %w", dir, err)
 	}
-	b, err := newBundler(m, dir, env, opts)
+	var b *bundler
+	if opts.Session != nil {
+		key, _ := json.Marshal([]any{m, env, opts.OutDir, opts.Sourcemap, dir})
+		b, err = opts.Session.bundler(string(key), func() (*bundler, error) { return newBundler(m, dir, env, opts) })
+	} else {
+		b, err = newBundler(m, dir, env, opts)
+		if b != nil {
+			defer b.css.close()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}
-	defer b.css.close()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
