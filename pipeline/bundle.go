@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -66,6 +67,8 @@ type bundler struct {
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
 	session *Session
+	// realDirs holds the real path of each folder realPath has resolved, for one build.
+	realDirs sync.Map
 }
 
 // newBundler prepares the builds of the app m, loaded from dir, with the public .env values
@@ -266,10 +269,35 @@ func (b *bundler) confine() api.Plugin {
 	}}
 }
 
+// realPath is filepath.EvalSymlinks(p), with each folder's real path kept from one file to
+// the next: a build of thousands of modules asks for the same few hundred folders, and
+// resolving each file's every folder again would cost a system call per component.
+func (b *bundler) realPath(p string) (string, error) {
+	dir, name := filepath.Split(filepath.Clean(p))
+	dir = filepath.Clean(dir)
+	realDir, ok := b.realDirs.Load(dir)
+	if !ok {
+		r, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", err
+		}
+		realDir, _ = b.realDirs.LoadOrStore(dir, r)
+	}
+	full := filepath.Join(realDir.(string), name)
+	st, err := os.Lstat(full)
+	if err != nil {
+		return "", err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(full)
+	}
+	return full, nil
+}
+
 // outside returns an error message when the file at p (through any symbolic link) is outside
 // the folder the build may read, saying which folder applied and why; nil when it is inside.
 func (b *bundler) outside(p string) *api.Message {
-	real, err := filepath.EvalSymlinks(p)
+	real, err := b.realPath(p)
 	if err != nil || real == b.readRoot || strings.HasPrefix(real, b.readRoot+string(filepath.Separator)) {
 		return nil // a missing file is esbuild's to report
 	}

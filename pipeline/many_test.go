@@ -143,3 +143,48 @@ func TestSessionSameBytes(t *testing.T) {
 		t.Error("a manifest change was not taken")
 	}
 }
+
+// TestConfinementEscapes: every way out of the app folder through links is refused, for the
+// app's files and for packages alike (confinement resolves each folder once per build).
+func TestConfinementEscapes(t *testing.T) {
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(outside, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(outside, "pkg", "index.js"), []byte("export const secret = 1;\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "pkg", "package.json"), []byte(`{"name":"evil","main":"index.js"}`), 0o644)
+	os.WriteFile(filepath.Join(outside, "x.ts"), []byte("export const x = 2;\n"), 0o644)
+	rows := []struct {
+		name  string
+		setup func(app string)
+		src   string
+	}{
+		{"package_folder_link", func(app string) {
+			os.MkdirAll(filepath.Join(app, "node_modules"), 0o755)
+			os.Symlink(filepath.Join(outside, "pkg"), filepath.Join(app, "node_modules", "evil"))
+		}, "import { secret } from \"evil\";\nconsole.log(secret);\n"},
+		{"package_file_link", func(app string) {
+			os.MkdirAll(filepath.Join(app, "node_modules", "evil"), 0o755)
+			os.WriteFile(filepath.Join(app, "node_modules", "evil", "package.json"), []byte(`{"name":"evil","main":"index.js"}`), 0o644)
+			os.Symlink(filepath.Join(outside, "pkg", "index.js"), filepath.Join(app, "node_modules", "evil", "index.js"))
+		}, "import { secret } from \"evil\";\nconsole.log(secret);\n"},
+		{"source_folder_link", func(app string) {
+			os.Symlink(outside, filepath.Join(app, "linked"))
+		}, "import { x } from \"./linked/x\";\nconsole.log(x);\n"},
+		{"source_file_link", func(app string) {
+			os.Symlink(filepath.Join(outside, "x.ts"), filepath.Join(app, "x.ts"))
+		}, "import { x } from \"./x\";\nconsole.log(x);\n"},
+		{"relative_escape", func(app string) {}, "import { x } from \"../" + filepath.Base(outside) + "/x\";\nconsole.log(x);\n"},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			app := filepath.Join(filepath.Dir(outside), "app-"+row.name)
+			writeScriptApp(t, app, "esc", row.src)
+			t.Cleanup(func() { os.RemoveAll(app) })
+			row.setup(app)
+			_, err := Build(context.Background(), app, Options{NoWrite: true})
+			var el *diag.ListError
+			if !errors.As(err, &el) || !strings.Contains(el.Error(), "outside the app folder") {
+				t.Errorf("want a refusal naming the app folder, got %v", err)
+			}
+		})
+	}
+}

@@ -50,6 +50,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 		b := s.b
 		b.inputs, b.legal, b.maps, b.carry = map[string]int{}, nil, nil, false
 		b.flags.assetURLs, b.flags.blobs, b.flags.styleData = false, false, false
+		b.realDirs.Clear() // a folder may have become a link since
 		return b, nil
 	}
 	s.reset()

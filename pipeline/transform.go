@@ -47,7 +47,17 @@ func (b *bundler) transformPlugin() api.Plugin {
 	return api.Plugin{Name: "transforms", Setup: func(pb api.PluginBuild) {
 		pb.OnLoad(api.OnLoadOptions{Filter: `\.([mc]?[jt]sx?)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			if strings.Contains(filepath.ToSlash(a.Path), "/node_modules/") {
-				return api.OnLoadResult{}, nil
+				// A package's module is not transformed; it is confined and read here, so
+				// that it does not pass through a second callback for that alone.
+				if msg := b.outside(a.Path); msg != nil {
+					return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
+				}
+				src, err := os.ReadFile(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, nil // esbuild reports it
+				}
+				text := string(src)
+				return api.OnLoadResult{Contents: &text, Loader: b.loaderFor(a.Path)}, nil
 			}
 			if msg := b.outside(a.Path); msg != nil {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil

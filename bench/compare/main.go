@@ -1,8 +1,10 @@
-// Command compare measures bundle build against Vite 8 with vite-plugin-singlefile on
-// samples/order-book: median whole-process wall time of each over alternating runs, their
-// ratio, both outputs' gzip sizes, and the peak RSS of bundle build. It is not run in CI.
+// Command compare measures bundle build against esbuild's CLI alone on the same entry (the
+// floor: what bundle adds around esbuild) and against Vite 8 with vite-plugin-singlefile, on
+// each sample and on bench/heavy (Material UI with its icons, charts, a router, a web font):
+// median whole-process wall time over interleaved runs, peak RSS, and gzip bytes of each. It
+// is not run in CI.
 //
-//	(cd bench && npm ci) && go run ./bench/compare -runs 9
+//	(cd bench && npm ci) && (cd bench/heavy && npm ci) && go run ./bench/compare -runs 7
 //
 // For a fair comparison of sizes, the Vite build gets the same SDK script in its index.html
 // and the same @miniapp/sdk/react module that bundle build injects and resolves.
@@ -13,6 +15,7 @@ import (
 	"compress/gzip"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,13 +29,38 @@ import (
 )
 
 func main() {
-	runs := flag.Int("runs", 9, "builds of each tool")
-	app := flag.String("app", "samples/order-book", "the app to build")
+	runs := flag.Int("runs", 7, "builds of each tool")
+	apps := flag.String("app", "samples/hello,samples/todo-ts,samples/order-book,bench/heavy", "the apps to build, comma-separated")
 	flag.Parse()
-	if err := run(*app, *runs); err != nil {
-		fmt.Fprintln(os.Stderr, "compare:", err)
+	failed := false
+	for _, app := range strings.Split(*apps, ",") {
+		if err := run(app, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", app+":", err)
+			failed = true
+		}
+	}
+	if failed {
 		os.Exit(1)
 	}
+}
+
+// entryScript is the script esbuild starts from: the manifest's script entry, or the first
+// module script index.html names.
+func entryScript(appDir string, m *manifest.Manifest) (string, error) {
+	if !strings.HasSuffix(m.Entry, ".html") {
+		return filepath.Join(appDir, m.Entry), nil
+	}
+	page, err := os.ReadFile(filepath.Join(appDir, m.Entry))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(page), "<script") {
+		if i := strings.Index(line, `src="`); i >= 0 && strings.Contains(line[:i], `type="module"`) {
+			src := line[i+5:]
+			return filepath.Join(appDir, src[:strings.IndexByte(src, '"')]), nil
+		}
+	}
+	return "", fmt.Errorf("no module script in %s", m.Entry)
 }
 
 func run(app string, runs int) error {
@@ -43,8 +71,10 @@ func run(app string, runs int) error {
 		return fmt.Errorf("vite is not installed: run (cd bench && npm ci)")
 	}
 	appDir, _ := filepath.Abs(app)
-	if _, err := os.Stat(filepath.Join(appDir, "node_modules")); err != nil {
-		return fmt.Errorf("%s has no node_modules: run npm ci there", app)
+	if _, err := os.Stat(filepath.Join(appDir, "package.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(appDir, "node_modules")); err != nil {
+			return fmt.Errorf("%s has no node_modules: run npm ci there", app)
+		}
 	}
 	work, err := os.MkdirTemp("", "compare")
 	if err != nil {
@@ -61,52 +91,95 @@ func run(app string, runs int) error {
 		return err
 	}
 
+	m, err := manifest.Load(appDir)
+	if err != nil {
+		return err
+	}
+	entry, err := entryScript(appDir, m)
+	if err != nil {
+		return err
+	}
+	sdkModule := filepath.Join(work, "sdk.ts")
+	os.WriteFile(sdkModule, []byte(sdk.Module("@miniapp/sdk")), 0o644)
+	os.WriteFile(filepath.Join(work, "sdk-react.ts"), []byte(sdk.Module("@miniapp/sdk/react")), 0o644)
+	esbuildBin := filepath.Join(bench, "node_modules", ".bin", "esbuild")
+	esbuildCmd := func() *exec.Cmd {
+		args := []string{entry, "--bundle", "--minify", "--format=esm", "--jsx=automatic", "--target=chrome111,edge111,firefox114,safari16.4",
+			"--outdir=" + filepath.Join(work, "esbuild-out"), "--log-level=error", "--alias:@miniapp/sdk/react=" + filepath.Join(work, "sdk-react.ts"),
+			"--alias:@miniapp/sdk=" + sdkModule}
+		for _, ext := range []string{".png", ".jpg", ".svg", ".gif", ".webp", ".woff", ".woff2", ".ttf"} {
+			args = append(args, "--loader:"+ext+"=dataurl")
+		}
+		c := exec.Command(esbuildBin, args...)
+		c.Dir = appDir
+		return c
+	}
 	bundleOut := filepath.Join(work, "out")
-	bundleCmd := func() *exec.Cmd { return exec.Command(bin, "build", "--out", bundleOut, appDir) }
+	bundleCmd := func() *exec.Cmd { return exec.Command(bin, "build", "--quiet", "--out", bundleOut, appDir) }
 	viteCmd := func() *exec.Cmd {
 		c := exec.Command("node", viteBin, "build", "--config", filepath.Join(viteApp, "vite.config.mjs"))
 		c.Dir = viteApp
 		return c
 	}
-	// One warm-up each, then alternate.
-	for _, c := range []*exec.Cmd{bundleCmd(), viteCmd()} {
+	// One warm-up each, then interleave. Vite may not build an app that leans on what it
+	// does not read (tsconfig paths): then it is left out of the table.
+	viteOK := true
+	for _, c := range []*exec.Cmd{bundleCmd(), esbuildCmd(), viteCmd()} {
 		if out, err := c.CombinedOutput(); err != nil {
+			if c.Args[0] == "node" {
+				fmt.Printf("%s: vite build failed, left out: %s\n", app, strings.SplitN(string(out), "\n", 2)[0])
+				viteOK = false
+				continue
+			}
 			return fmt.Errorf("%s: %v\n%s", c.Args[0], err, out)
 		}
 	}
-	var tb, tv []time.Duration
-	var rss int64
+	var tb, te, tv []time.Duration
+	var rssB, rssE, rssV int64
 	for i := 0; i < runs; i++ {
 		d, r, err := timed(bundleCmd())
 		if err != nil {
 			return err
 		}
-		tb = append(tb, d)
-		rss = max(rss, r)
-		d, _, err = timed(viteCmd())
-		if err != nil {
+		tb, rssB = append(tb, d), max(rssB, r)
+		if d, r, err = timed(esbuildCmd()); err != nil {
 			return err
 		}
-		tv = append(tv, d)
-	}
-	m, err := manifest.Load(appDir)
-	if err != nil {
-		return err
+		te, rssE = append(te, d), max(rssE, r)
+		if viteOK {
+			if d, r, err = timed(viteCmd()); err != nil {
+				return err
+			}
+			tv, rssV = append(tv, d), max(rssV, r)
+		}
 	}
 	ob, err := os.ReadFile(filepath.Join(bundleOut, m.ID+".html"))
 	if err != nil {
 		return err
 	}
-	ov, err := os.ReadFile(filepath.Join(viteApp, "dist-vite", "index.html"))
-	if err != nil {
-		return err
+	me := median(te)
+	var oe []byte
+	filepath.WalkDir(filepath.Join(work, "esbuild-out"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			oe = append(oe, b...)
+		}
+		return nil
+	})
+	mb := median(tb)
+	fmt.Printf("\n%s, %d interleaved runs each (median wall, peak RSS, gzip bytes)\n", app, runs)
+	fmt.Printf("  bundle build    %8v  %7.1f MB  %8d gzip  (%d bytes)\n", mb.Round(time.Millisecond), float64(rssB)/1024, gz(ob), len(ob))
+	fmt.Printf("  esbuild CLI     %8v  %7.1f MB  %8d gzip  (scripts and CSS only: the floor)\n", me.Round(time.Millisecond), float64(rssE)/1024, gz(oe))
+	fmt.Printf("  bundle / esbuild floor: %.2fx (+%v)\n", float64(mb)/float64(me), (mb - me).Round(time.Millisecond))
+	if viteOK {
+		ov, err := os.ReadFile(filepath.Join(viteApp, "dist-vite", "index.html"))
+		if err != nil {
+			return err
+		}
+		mv := median(tv)
+		fmt.Printf("  vite + singlefile %6v  %7.1f MB  %8d gzip\n", mv.Round(time.Millisecond), float64(rssV)/1024, gz(ov))
+		fmt.Printf("  bundle is %.1fx faster than vite; peak RSS %.2f of vite's; gzip %+.1f%%\n", float64(mv)/float64(mb), float64(rssB)/float64(rssV), 100*(float64(gz(ob))/float64(gz(ov))-1))
 	}
-	mb, mv := median(tb), median(tv)
-	gb, gv := gz(ob), gz(ov)
-	fmt.Printf("app: %s, %d alternating runs each\n", app, runs)
-	fmt.Printf("bundle build: median %v, output %d bytes, %d gzip, peak RSS %.1f MB\n", mb.Round(time.Millisecond), len(ob), gb, float64(rss)/1024)
-	fmt.Printf("vite build:   median %v, output %d bytes, %d gzip\n", mv.Round(time.Millisecond), len(ov), gv)
-	fmt.Printf("speed: bundle is %.1fx faster; gzip: bundle is %+.2f%% of vite's\n", float64(mv)/float64(mb), 100*(float64(gb)/float64(gv)-1))
 	return nil
 }
 
@@ -139,18 +212,21 @@ func prepareVite(appDir, work, bench string) (string, error) {
 	if err := os.WriteFile(filepath.Join(dst, "sdk-react.ts"), []byte(sdk.Module("@miniapp/sdk/react")), 0o644); err != nil {
 		return "", err
 	}
+	if err := os.WriteFile(filepath.Join(dst, "sdk.ts"), []byte(sdk.Module("@miniapp/sdk")), 0o644); err != nil {
+		return "", err
+	}
 	config := fmt.Sprintf(`import { defineConfig } from %q;
 import { viteSingleFile } from %q;
 export default defineConfig({
   root: %q,
   logLevel: "error",
   plugins: [viteSingleFile()],
-  resolve: { alias: { "@miniapp/sdk/react": %q } },
+  resolve: { alias: { "@miniapp/sdk/react": %q, "@miniapp/sdk": %q } },
   build: { outDir: "dist-vite", emptyOutDir: true, reportCompressedSize: false },
 });
 `, filepath.Join(bench, "node_modules", "vite", "dist", "node", "index.js"),
 		filepath.Join(bench, "node_modules", "vite-plugin-singlefile", "dist", "esm", "index.js"),
-		dst, filepath.Join(dst, "sdk-react.ts"))
+		dst, filepath.Join(dst, "sdk-react.ts"), filepath.Join(dst, "sdk.ts"))
 	if err := os.WriteFile(filepath.Join(dst, "vite.config.mjs"), []byte(config), 0o644); err != nil {
 		return "", err
 	}
