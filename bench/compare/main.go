@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -99,9 +100,10 @@ func run(app string, runs int) error {
 	if err != nil {
 		return err
 	}
+	if err := writeSDK(work); err != nil {
+		return err
+	}
 	sdkModule := filepath.Join(work, "sdk.ts")
-	os.WriteFile(sdkModule, []byte(sdk.Module("@miniapp/sdk")), 0o644)
-	os.WriteFile(filepath.Join(work, "sdk-react.ts"), []byte(sdk.Module("@miniapp/sdk/react")), 0o644)
 	esbuildBin := filepath.Join(bench, "node_modules", ".bin", "esbuild")
 	esbuildCmd := func() *exec.Cmd {
 		args := []string{entry, "--bundle", "--minify", "--format=esm", "--jsx=automatic", "--target=chrome111,edge111,firefox114,safari16.4",
@@ -112,6 +114,8 @@ func run(app string, runs int) error {
 		}
 		c := exec.Command(esbuildBin, args...)
 		c.Dir = appDir
+		// The SDK's modules, written outside the app, import react from the app's packages.
+		c.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(appDir, "node_modules"))
 		return c
 	}
 	bundleOut := filepath.Join(work, "out")
@@ -209,10 +213,7 @@ func prepareVite(appDir, work, bench string) (string, error) {
 	if err := os.WriteFile(filepath.Join(dst, "index.html"), page, 0o644); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dst, "sdk-react.ts"), []byte(sdk.Module("@miniapp/sdk/react")), 0o644); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dst, "sdk.ts"), []byte(sdk.Module("@miniapp/sdk")), 0o644); err != nil {
+	if err := writeSDK(dst); err != nil {
 		return "", err
 	}
 	config := fmt.Sprintf(`import { defineConfig } from %q;
@@ -231,6 +232,36 @@ export default defineConfig({
 		return "", err
 	}
 	return dst, nil
+}
+
+// writeSDK writes the modules @miniapp/sdk and @miniapp/sdk/react resolve to in a build
+// (sdk.ts, sdk-react.ts) into dir, with the SDK's own modules they import.
+func writeSDK(dir string) error {
+	rel := regexp.MustCompile(`from\s*"\./([a-z-]+)"`)
+	todo := map[string]string{"sdk.ts": "@miniapp/sdk", "sdk-react.ts": "@miniapp/sdk/react"}
+	done := map[string]bool{}
+	for len(todo) > 0 {
+		for file, spec := range todo {
+			delete(todo, file)
+			if done[file] {
+				continue
+			}
+			done[file] = true
+			src := sdk.Module(spec)
+			if spec == "@miniapp/sdk/react" {
+				src = strings.ReplaceAll(src, `from "@miniapp/sdk"`, `from "./sdk"`)
+			}
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(src), 0o644); err != nil {
+				return err
+			}
+			for _, m := range rel.FindAllStringSubmatch(src, -1) {
+				if m[1] != "sdk" && !done[m[1]+".ts"] {
+					todo[m[1]+".ts"] = "./" + m[1]
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func timed(c *exec.Cmd) (time.Duration, int64, error) {
