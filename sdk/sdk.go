@@ -1,7 +1,8 @@
 // Package sdk is the guest SDK that every bundle carries: the document.modelContext shim
 // (WebMCP) and the guest half of the host bridge (JSON-RPC 2.0 over postMessage, with MCP
-// Apps' method names). Its TypeScript sources are embedded in the binary and compiled with
-// esbuild when a bundle is built, so building needs no npm.
+// Apps' method names). Its TypeScript sources are compiled with esbuild into compiled/ (go
+// test ./sdk -update rewrites them, and fails when they are stale); a build fills in the
+// app's Config, so building needs no npm and compiles nothing of the SDK.
 //
 //	js, err := sdk.Script(sdk.Config{Name: "Hello", Hosts: []string{"https://chat.example"}})
 //	// js goes first in <head>, before any app code
@@ -69,6 +70,16 @@ var CarriedClients = []string{"@modelcontextprotocol/ext-apps"}
 
 var cache sync.Map // Config JSON → compiled script
 
+//go:embed compiled/sdk.js
+var compiledPlain string
+
+//go:embed compiled/sdk-carry.js
+var compiledCarry string
+
+// configSlot stands in the compiled SDK for its Config, which Script writes there: the
+// sources are compiled once, when they change (go test ./sdk -update), not at every build.
+const configSlot = "__MINIAPP_CONFIG_SLOT__"
+
 // Script returns the compiled, minified SDK for cfg: one classic script that installs the
 // shim and connects. It is safe for concurrent use.
 func Script(cfg Config) (string, error) {
@@ -89,6 +100,27 @@ func Script(cfg Config) (string, error) {
 	if s, ok := cache.Load(key); ok {
 		return s.(string), nil
 	}
+	compiled := compiledPlain
+	if cfg.Carry {
+		compiled = compiledCarry
+	}
+	// The Config as esbuild prints an object literal, so that the script is the one a
+	// compile with the Config defined would give.
+	lit := api.Transform("x="+string(config), api.TransformOptions{MinifyWhitespace: true, MinifySyntax: true, Charset: api.CharsetUTF8})
+	if len(lit.Errors) > 0 || strings.Count(compiled, configSlot) != 1 {
+		return "", fmt.Errorf("sdk: the compiled SDK is stale or the config %s does not print: run go test ./sdk -update", config)
+	}
+	obj := strings.TrimSuffix(strings.TrimSpace(string(lit.Code)), ";")
+	obj = strings.TrimPrefix(obj, "x=")
+	s := strings.Replace(compiled, configSlot, obj, 1)
+	cache.Store(key, s)
+	return s, nil
+}
+
+// Compile compiles the SDK's sources into the script Script fills in (carry selects the form
+// that carries an app's own MCP Apps client). go test ./sdk checks that the files under
+// compiled/ are what it gives.
+func Compile(carry bool) (string, error) {
 	res := api.Build(api.BuildOptions{
 		EntryPoints: []string{"index.ts"},
 		Bundle:      true,
@@ -105,7 +137,7 @@ func Script(cfg Config) (string, error) {
 		LegalComments:     api.LegalCommentsNone,
 		// Internal members end in "_" and are renamed; wire keys and WebMCP names never do.
 		MangleProps: "_$",
-		Define:      map[string]string{"__MINIAPP_CONFIG__": string(config), "__MINIAPP_CARRY__": strconv.FormatBool(cfg.Carry)},
+		Define:      map[string]string{"__MINIAPP_CONFIG__": configSlot, "__MINIAPP_CARRY__": strconv.FormatBool(carry)},
 		LogLevel:    api.LogLevelSilent,
 		Plugins:     []api.Plugin{embedded()},
 	})
@@ -119,9 +151,7 @@ func Script(cfg Config) (string, error) {
 	if len(res.OutputFiles) != 1 {
 		return "", fmt.Errorf("sdk: esbuild wrote %d files, want 1", len(res.OutputFiles))
 	}
-	s := strings.TrimSpace(string(res.OutputFiles[0].Contents))
-	cache.Store(key, s)
-	return s, nil
+	return strings.TrimSpace(string(res.OutputFiles[0].Contents)) + "\n", nil
 }
 
 // embedded is an esbuild plugin that reads the SDK's sources from the binary.
