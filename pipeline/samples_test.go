@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/testfs"
 	"github.com/miniapp/bundle/pipeline/browsertest"
 	"github.com/miniapp/bundle/pipeline/offline"
 )
@@ -36,34 +36,7 @@ func sampleDir(t testing.TB, name string) string {
 func copyApp(t testing.TB, dir string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "elsewhere", filepath.Base(dir))
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "dist" {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testfs.Copy(t, dir, dst, "dist")
 	return dst
 }
 

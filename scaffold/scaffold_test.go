@@ -3,46 +3,16 @@ package scaffold_test
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/miniapp/bundle/internal/testfs"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/render"
 	"github.com/miniapp/bundle/scaffold"
 )
-
-// copyTree copies the folder src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestTemplates writes every template, builds it and renders it in Chromium: clean, both
 // tools listed, the write tool changing what the read tool returns.
@@ -69,7 +39,7 @@ func TestTemplates(t *testing.T) {
 				if _, err := os.Stat(nm); err != nil {
 					t.Fatalf("samples/order-book needs its npm packages: run (cd samples/order-book && npm ci), as scripts/test does")
 				}
-				copyTree(t, nm, filepath.Join(dir, "node_modules"))
+				testfs.Copy(t, nm, filepath.Join(dir, "node_modules"))
 			}
 			res, err := pipeline.Build(context.Background(), dir, pipeline.Options{NoWrite: true})
 			if err != nil {
