@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -211,6 +212,9 @@ func dedupeAssets(css string) string {
 
 // dataFonts counts the @font-face rules in page whose sources include a data: URL.
 func dataFonts(page []byte) int {
+	if !containsFold(page, "@font-face") {
+		return 0
+	}
 	css := string(page)
 	n := 0
 	for _, blk := range fontFaceBlocks(css) {
@@ -226,4 +230,19 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// containsFold reports whether b holds s (ASCII, lower-case) in any case, without copying b.
+func containsFold(b []byte, s string) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], s[0])
+		if j < 0 {
+			return false
+		}
+		i += j
+		if len(b)-i >= len(s) && bytes.EqualFold(b[i:i+len(s)], []byte(s)) {
+			return true
+		}
+		i++
+	}
 }

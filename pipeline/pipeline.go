@@ -212,6 +212,13 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 
 	// Check the exact bytes that will be pinned.
 	out := m.ID + ".html"
+	// The size line's gzip figure is computed on another core while the page is checked.
+	gz := make(chan int, 1)
+	if !opts.NoGzip {
+		go func() { gz <- gzipSize(page) }()
+	} else {
+		gz <- 0
+	}
 	// The check holds every URL against the page's own policy too: a page it would break is
 	// refused, not shipped.
 	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
@@ -234,9 +241,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		}
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
-	if !opts.NoGzip {
-		res.GzipSize = gzipSize(page)
-	}
+	res.GzipSize = <-gz
 	if opts.NoWrite {
 		return res, nil
 	}
