@@ -24,6 +24,12 @@ func harnessSession(t testing.TB) (string, context.Context) {
 	if _, err := scaffold.Write(dir, "ts", false); err != nil {
 		t.Fatal(err)
 	}
+	return dir, harnessOn(t, dir)
+}
+
+// harnessOn starts bundle dev on the app in dir and opens the harness in headless Chromium.
+func harnessOn(t testing.TB, dir string) context.Context {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
@@ -52,7 +58,25 @@ func harnessSession(t testing.TB) (string, context.Context) {
 	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}
-	return dir, tab
+	return tab
+}
+
+// TestHarnessCarriedClient: an app that brings the official MCP Apps client works in the
+// harness as ours does: its tools and the page's are listed, and its own tool answers.
+func TestHarnessCarriedClient(t *testing.T) {
+	dir := filepath.Join("..", "sdk", "testdata", "extapp")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatalf("%s needs its npm packages: run (cd %s && npm ci), as scripts/test does", dir, dir)
+	}
+	tab := harnessOn(t, dir)
+	waitJS(t, tab, `document.querySelectorAll("#tools .tool").length === 4`)
+	js(t, tab, fmt.Sprintf(call, "app_echo", "{}", "app_echo"))
+	waitJS(t, tab, `document.getElementById("approval").classList.contains("on")`)
+	js(t, tab, `document.getElementById("allow").click(), ""`)
+	waitJS(t, tab, fmt.Sprintf(out, "app_echo")+` === "echo from App"`)
+	if n := js(t, tab, `String([...document.querySelectorAll("#log div")].filter(d => d.textContent.includes('"method":"ui/initialize"')).length)`); n != "1" {
+		t.Errorf("%s ui/initialize messages: the page must make one handshake", n)
+	}
 }
 
 // waitJS polls the condition cond in the harness for up to 10 s.
