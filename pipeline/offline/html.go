@@ -182,8 +182,9 @@ func duplicates(raw []byte, foreign bool) []html.Attribute {
 		}
 		v := string(raw[ra.ValOff : ra.ValOff+ra.ValLen])
 		if judged[ra.Name] || foreign && strings.IndexByte(v, '(') >= 0 {
-			out = append(out, html.Attribute{Key: ra.Name, Val: html.UnescapeString(v)})
-			if d := html.UnescapeString(v); d != v {
+			d := html.UnescapeString(v)
+			out = append(out, html.Attribute{Key: ra.Name, Val: d})
+			if d != v {
 				out = append(out, html.Attribute{Key: ra.Name, Val: v})
 			}
 		}
@@ -195,59 +196,22 @@ func duplicates(raw []byte, foreign bool) []html.Attribute {
 // attributes it writes (duplicates included), scanning its names as the tokenizer does,
 // without allocating.
 func judgedAttrs(raw []byte) (isJudged bool, count int) {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-	i := 1
-	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
-		i++
-	}
 	var buf [16]byte
-	for i < len(raw) {
-		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
-			i++
-		}
-		if i >= len(raw) || raw[i] == '>' {
-			return isJudged, count
-		}
+	markup.ScanAttrs(raw, func(ns, ne, _, _ int) {
 		count++
-		ns := i
-		i++
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
-			i++
+		if ne-ns > len(buf) || isJudged {
+			return
 		}
-		if i-ns <= len(buf) {
-			k := buf[:i-ns]
-			for j := range k {
-				c := raw[ns+j]
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				k[j] = c
+		k := buf[:ne-ns]
+		for j := range k {
+			c := raw[ns+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
-			isJudged = isJudged || judged[string(k)]
+			k[j] = c
 		}
-		for i < len(raw) && isSpace(raw[i]) {
-			i++
-		}
-		if i >= len(raw) || raw[i] != '=' {
-			continue
-		}
-		i++
-		for i < len(raw) && isSpace(raw[i]) {
-			i++
-		}
-		if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
-			q := raw[i]
-			i++
-			for i < len(raw) && raw[i] != q {
-				i++
-			}
-			i++
-			continue
-		}
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
-			i++
-		}
-	}
+		isJudged = judged[string(k)]
+	})
 	return isJudged, count
 }
 

@@ -13,34 +13,34 @@ type RawAttr struct {
 	ValOff, ValLen int // valOff points at the attribute name when it has no value
 }
 
-// RawAttrs scans a raw start tag as the HTML tokenizer does (HTML Standard §13.2.5.32–39),
-// returning each attribute's lower-cased name and the offset and length of its value without
-// quotes.
-func RawAttrs(raw []byte) []RawAttr {
+// ScanAttrs scans a raw start tag as the HTML tokenizer does (HTML Standard §13.2.5.32–39)
+// and calls fn for each attribute, duplicates included, with the span of its name as written
+// and of its value without quotes (the name's span again when it has no value). It allocates
+// nothing.
+func ScanAttrs(raw []byte, fn func(nameOff, nameEnd, valOff, valLen int)) {
 	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	i := 1 // past '<'
 	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
 		i++
 	}
-	var out []RawAttr
 	for i < len(raw) {
 		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
 			i++
 		}
 		if i >= len(raw) || raw[i] == '>' {
-			break
+			return
 		}
 		ns := i
 		i++ // the first character may be '='
 		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
 			i++
 		}
-		name := string(bytes.ToLower(raw[ns:i]))
+		ne := i
 		for i < len(raw) && isSpace(raw[i]) {
 			i++
 		}
 		if i >= len(raw) || raw[i] != '=' {
-			out = append(out, RawAttr{Name: name, ValOff: ns, ValLen: len(name)})
+			fn(ns, ne, ns, ne-ns)
 			continue
 		}
 		i++
@@ -54,7 +54,7 @@ func RawAttrs(raw []byte) []RawAttr {
 			for i < len(raw) && raw[i] != q {
 				i++
 			}
-			out = append(out, RawAttr{Name: name, ValOff: vs, ValLen: i - vs})
+			fn(ns, ne, vs, i-vs)
 			i++
 			continue
 		}
@@ -62,8 +62,17 @@ func RawAttrs(raw []byte) []RawAttr {
 		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
 			i++
 		}
-		out = append(out, RawAttr{Name: name, ValOff: vs, ValLen: i - vs})
+		fn(ns, ne, vs, i-vs)
 	}
+}
+
+// RawAttrs returns each attribute of a raw start tag (ScanAttrs) with its lower-cased name
+// and the offset and length of its value without quotes.
+func RawAttrs(raw []byte) []RawAttr {
+	var out []RawAttr
+	ScanAttrs(raw, func(ns, ne, vo, vl int) {
+		out = append(out, RawAttr{Name: string(bytes.ToLower(raw[ns:ne])), ValOff: vo, ValLen: vl})
+	})
 	return out
 }
 
