@@ -402,7 +402,7 @@ func (b *bundler) recordInputs(metafile string) {
 // messages converts esbuild messages, with paths relative to the app folder.
 func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	var out diag.List
-	noModules, reported := false, false
+	reported := false // the app's missing node_modules
 	for _, m := range ms {
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
@@ -426,14 +426,15 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			d.Note = fmt.Sprintf("the target is %q (build.target in %s): raise it, or leave it out for Vite 8's default %q", target, b.m.File, defaultTarget)
 		} else if strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime") {
 			d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
-		} else if b.resolveMessage(m, &d, &noModules) {
+		} else if ok, noModules := b.resolveMessage(m, &d); ok {
 			// esbuild's note suggests marking the path external, which would leave a load in
-			// the bundle: the fix here is to make the import resolvable.
-			if noModules && !strings.HasPrefix(d.Text, "Could not resolve \"") {
-				noModules = false
-			}
-			if strings.Contains(m.Text, "/jsx-runtime") {
-				d.Note = "the automatic JSX runtime imports react/jsx-runtime: install react in the app folder (npm install react react-dom)"
+			// the bundle: the fix here is to make the import resolvable. Without node_modules
+			// every bare import fails: say it once, at the first.
+			if noModules {
+				if reported {
+					continue
+				}
+				reported = true
 			}
 		} else {
 			for _, n := range m.Notes {
@@ -449,14 +450,6 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				}
 				d.Note += text
 			}
-		}
-		if noModules {
-			// Without node_modules every bare import fails: say it once, at the first.
-			noModules = false
-			if reported {
-				continue
-			}
-			reported = true
 		}
 		out = append(out, d)
 	}

@@ -18,24 +18,29 @@ var resolveExts = []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs"
 // unresolved explains an import that esbuild could not resolve, from what is on disk: a
 // relative path that names no file (the names that come close, a case that differs), a public
 // file imported by its absolute path, a package that is not installed, or no node_modules at
-// all (noModules is set, so that the caller reports that once). It returns the message's text
-// and note.
-func (b *bundler) unresolved(spec, importer string, noModules *bool) (text, note string) {
+// all (noModules, which the caller reports once for the whole build).
+func (b *bundler) unresolved(spec, importer string) (text, note string, noModules bool) {
 	from := filepath.Dir(importer)
 	switch {
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
-		return b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
+		text, note = b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
+		return text, note, false
 	case strings.HasPrefix(spec, "/"):
 		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the public folder %s/, and there is none", spec, b.m.Build.PublicDir)
-		return text, fmt.Sprintf("put the file in %s/, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec)
+		return text, fmt.Sprintf("put the file in %s/, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
 	}
 	pkg := packageName(spec)
-	if !b.hasNodeModules(from) {
-		*noModules = true
-		return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), "run npm install (or pnpm install, yarn) in the app folder"
+	install := fmt.Sprintf("run npm install %s in the app folder, or map the name with [build] alias", pkg)
+	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {
+		install = fmt.Sprintf("the automatic JSX runtime imports %s: install %s in the app folder (npm install %s)", spec, pkg, map[bool]string{true: "react react-dom", false: pkg}[pkg == "react"])
 	}
-	return fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg),
-		fmt.Sprintf("run npm install %s in the app folder, or map the name with [build] alias", pkg)
+	if !b.hasNodeModules(from) {
+		if !strings.Contains(install, "JSX") {
+			install = "run npm install (or pnpm install, yarn) in the app folder"
+		}
+		return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), install, true
+	}
+	return fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg), install, false
 }
 
 // missingFile explains a relative import of target, which does not exist as written.
@@ -116,32 +121,38 @@ func (b *bundler) hasNodeModules(dir string) bool {
 	}
 }
 
-// resolveMessage rewrites an esbuild resolution failure; ok is false for other messages.
-func (b *bundler) resolveMessage(m api.Message, d *diag.Message, noModules *bool) bool {
-	spec, ok := strings.CutPrefix(m.Text, "Could not resolve \"")
-	if !ok || m.Location == nil {
-		if _, isRead := strings.CutPrefix(m.Text, "Cannot read file: "); isRead && m.Location != nil {
-			// esbuild found a file whose name differs only by case, on a case-insensitive
-			// lookup, and could not read it by the name written.
-			l := m.Location
-			spec := strings.Trim(strings.TrimSpace(l.LineText[min(l.Column, len(l.LineText)):min(len(l.LineText), l.Column+max(l.Length, 1))]), "\"'`")
-			if !strings.HasPrefix(spec, ".") {
-				return false
-			}
-			d.Text, d.Note = b.missingFile(spec, filepath.Join(filepath.Dir(b.abs(l.File)), filepath.FromSlash(spec)))
-			return true
+// resolveMessage rewrites an esbuild resolution failure into d; ok is false for other
+// messages. noModules says the cause is the app's missing node_modules.
+func (b *bundler) resolveMessage(m api.Message, d *diag.Message) (ok, noModules bool) {
+	l := m.Location
+	if l == nil {
+		return false, false
+	}
+	if strings.HasPrefix(m.Text, "Cannot read file: ") {
+		// esbuild found a file whose name differs only by case, on a case-insensitive
+		// lookup, and could not read it by the name written.
+		spec := strings.Trim(strings.TrimSpace(l.LineText[min(l.Column, len(l.LineText)):min(len(l.LineText), l.Column+max(l.Length, 1))]), "\"'`")
+		if !strings.HasPrefix(spec, ".") {
+			return false, false
 		}
-		return false
+		d.Text, d.Note = b.missingFile(spec, filepath.Join(filepath.Dir(b.abs(l.File)), filepath.FromSlash(spec)))
+		return true, false
+	}
+	spec, isResolve := strings.CutPrefix(m.Text, "Could not resolve \"")
+	if !isResolve {
+		return false, false
 	}
 	spec, _, _ = strings.Cut(spec, "\"")
-	if sdkModule, ok := strings.CutPrefix(m.Location.File, sdkNamespace+":"); ok {
+	if sdkModule, inSDK := strings.CutPrefix(l.File, sdkNamespace+":"); inSDK {
+		// The SDK's React module imports react from the app's packages: without
+		// node_modules this is the build's one message about it.
 		pkg := packageName(spec)
 		d.Text = fmt.Sprintf("%s imports %s, which the app does not have", sdkModule, pkg)
 		d.Note = fmt.Sprintf("install it in the app folder (npm install %s react-dom), or import @miniapp/sdk, which needs nothing", pkg)
-		return true
+		return true, !b.hasNodeModules(b.root)
 	}
-	d.Text, d.Note = b.unresolved(spec, b.abs(m.Location.File), noModules)
-	return true
+	d.Text, d.Note, noModules = b.unresolved(spec, b.abs(l.File))
+	return true, noModules
 }
 
 // abs makes a path esbuild reports (relative to the app folder) absolute.
