@@ -80,22 +80,21 @@ func VerifySHA256(name string, page []byte, sum string, linkDomains []string) er
 	if got := hex.EncodeToString(s[:]); got != strings.ToLower(sum) {
 		ve.add("sha256", "its SHA-256 is %s, not %s", got, strings.ToLower(sum))
 	}
-	metas := offline.PolicyMetas(page)
-	csp := ""
-	if len(metas) == 1 {
-		csp = metas[0]
-	}
-	return ve.finish(page, csp, linkDomains)
+	return ve.finish(page, "", linkDomains)
 }
 
 func (ve *VerifyError) add(field, format string, args ...any) {
 	ve.Mismatches = append(ve.Mismatches, Mismatch{field, fmt.Sprintf(format, args...)})
 }
 
-// finish checks the page's policy <meta> against csp ("" for any one policy) and runs the
-// offline check under csp; it returns ve when anything differs, else nil.
+// finish checks the page's policy <meta> against csp ("" for whichever one the page has)
+// and runs the offline check under that policy; it returns ve when anything differs, else nil.
 func (ve *VerifyError) finish(page []byte, csp string, linkDomains []string) error {
-	checkPolicy(ve, page, csp)
+	metas := offline.PolicyMetas(page)
+	checkPolicy(ve, metas, csp)
+	if csp == "" && len(metas) == 1 {
+		csp = metas[0]
+	}
 	fs, err := offline.Check(ve.File, page, offline.Options{Policy: csp, LinkDomains: linkDomains})
 	if err != nil {
 		return err
@@ -107,9 +106,8 @@ func (ve *VerifyError) finish(page []byte, csp string, linkDomains []string) err
 	return nil
 }
 
-func checkPolicy(ve *VerifyError, page []byte, csp string) {
+func checkPolicy(ve *VerifyError, metas []string, csp string) {
 	add := ve.add
-	metas := offline.PolicyMetas(page)
 	switch {
 	case len(metas) == 0:
 		add("csp", "it has no policy <meta> in its head; a bundle carries its policy as its first <meta> after the charset")

@@ -72,7 +72,7 @@ const hostPage = `<!doctype html>
         const tools = await request("tools/list", {}, cfg.callTimeout);
         emit("tools", { response: tools });
         for (const c of cfg.calls) {
-          emit("call", { tool: c.tool, response: await request("tools/call", { name: c.tool, arguments: c.arguments }, cfg.callTimeout) });
+          emit("call", { tool: c.tool, arguments: c.arguments, response: await request("tools/call", { name: c.tool, arguments: c.arguments }, cfg.callTimeout) });
         }
         emit("done", {});
         return;

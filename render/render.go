@@ -340,7 +340,7 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	if err != nil {
 		return nil, err
 	}
-	w := &watch{rep: rep, appURL: appOrigin + appPath, calls: calls, events: make(chan event, 256), crashed: make(chan struct{})}
+	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{})}
 	r.watching.Store(w)
 	defer r.watching.Store(nil)
 
@@ -442,9 +442,10 @@ type event struct {
 	Sample    string `json:"sample"`
 	Top       bool   `json:"top"`
 	// a response
-	Tool     string          `json:"tool"`
-	Method   string          `json:"method"`
-	Response json.RawMessage `json:"response"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	Method    string          `json:"method"`
+	Response  json.RawMessage `json:"response"`
 }
 
 // watch collects what one page does.
@@ -455,7 +456,6 @@ type watch struct {
 	crashed chan struct{}
 	once    sync.Once
 
-	calls                          []Call
 	handshake, initialized, listed bool
 }
 
@@ -656,12 +656,7 @@ func (w *watch) call(e event) {
 		Timeout bool            `json:"timeout"`
 	}
 	json.Unmarshal(e.Response, &resp)
-	c := CallResult{Tool: e.Tool, Result: resp.Result}
-	for _, t := range w.callArgs() {
-		if t.Tool == e.Tool {
-			c.Arguments = t.Arguments
-		}
-	}
+	c := CallResult{Tool: e.Tool, Arguments: e.Arguments, Result: resp.Result}
 	switch {
 	case resp.Timeout:
 		c.Error = "no answer"
@@ -695,8 +690,6 @@ func (w *watch) call(e event) {
 	}
 	w.rep.Calls = append(w.rep.Calls, c)
 }
-
-func (w *watch) callArgs() []Call { return w.calls }
 
 const (
 	appErrorPrefix = "the app reported an error: "
