@@ -67,6 +67,8 @@ type server struct {
 	harnessOrigin, appOrigin string
 	// session keeps esbuild's incremental contexts between rebuilds.
 	session *pipeline.Session
+	// lastLogged is the warnings of the last build that built, as the terminal last showed them.
+	lastLogged string
 }
 
 // Run serves the app in dir until ctx ends.
@@ -97,7 +99,7 @@ func Run(ctx context.Context, dir string, opts Options) error {
 		return err
 	}
 	defer w.Close()
-	if err := s.watch(w); err != nil {
+	if err := s.watch(w, s.dir); err != nil {
 		return err
 	}
 	hs := &http.Server{Handler: http.HandlerFunc(s.harness), ReadHeaderTimeout: 10 * time.Second}
@@ -129,7 +131,9 @@ func Run(ctx context.Context, dir string, opts Options) error {
 			}
 			if ev.Op&fsnotify.Create != 0 {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					s.add(w, ev.Name)
+					if err := s.watch(w, ev.Name); err != nil {
+						fmt.Fprintf(opts.Log, "bundle dev: watching %s: %v\n", ev.Name, err)
+					}
 				}
 			}
 			// Editors write a file in several steps: build once they are done.
@@ -177,30 +181,16 @@ func ignored(dir, p string) bool {
 	return false
 }
 
-func (s *server) watch(w *fsnotify.Watcher) error {
-	return filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+// watch watches dir and every folder below it that can change the build.
+func (s *server) watch(w *fsnotify.Watcher, dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
 			return err
 		}
-		if d.IsDir() {
-			if p != s.dir && ignored(s.dir, p) {
-				return filepath.SkipDir
-			}
-			return w.Add(p)
+		if p != s.dir && ignored(s.dir, p) {
+			return filepath.SkipDir
 		}
-		return nil
-	})
-}
-
-func (s *server) add(w *fsnotify.Watcher, dir string) {
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			if ignored(s.dir, p) {
-				return filepath.SkipDir
-			}
-			w.Add(p)
-		}
-		return nil
+		return w.Add(p)
 	})
 }
 
@@ -239,7 +229,15 @@ func (s *server) rebuild(ctx context.Context) {
 	} else {
 		fmt.Fprintf(s.opts.Log, "bundle dev: the build failed:\n")
 	}
-	io.WriteString(s.opts.Log, st.Diagnostics)
+	// The same warnings at every save would bury what changed: print them when they do.
+	if !st.OK || st.Diagnostics != s.lastLogged {
+		io.WriteString(s.opts.Log, st.Diagnostics)
+	}
+	if st.OK {
+		s.lastLogged = st.Diagnostics
+	} else {
+		s.lastLogged = ""
+	}
 }
 
 func (s *server) closeSubs() {
