@@ -30,6 +30,9 @@ func FindApps(roots ...string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, root := range roots {
 		st, err := os.Stat(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, noFolder(root)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -70,6 +73,12 @@ func FindApps(roots ...string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// noFolder is the error for a folder that does not exist; it is fs.ErrNotExist (errors.Is).
+type noFolder string
+
+func (n noFolder) Error() string { return "there is no folder " + string(n) }
+func (n noFolder) Unwrap() error { return fs.ErrNotExist }
 
 func hasManifest(dir string) bool {
 	for _, n := range []string{manifest.TOMLName, manifest.JSONName} {

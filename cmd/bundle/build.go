@@ -72,6 +72,11 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			err = fmt.Errorf("%v: give an app folder, or a folder of app folders", err)
 		}
 		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+		if *format == "json" {
+			// The same document as ever, so that a script reading stdout reads why.
+			writeJSON(e, buildOutput{SchemaVersion: pipeline.SchemaVersion, Entries: []pipeline.Entry{},
+				Diagnostics: diag.List{{Text: err.Error()}}, Registries: []string{}, Failed: slashes(flags.Args())})
+		}
 		return exitUsage
 	}
 
@@ -140,13 +145,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		code = max(code, exitInternal)
 	}
 	if *format == "json" {
-		if err := writeJSON(e, struct {
-			SchemaVersion int              `json:"schema_version"`
-			Entries       []pipeline.Entry `json:"entries"`
-			Diagnostics   diag.List        `json:"diagnostics"`
-			Registries    []string         `json:"registries"`
-			Failed        []string         `json:"failed"`
-		}{pipeline.SchemaVersion, entries, all, slashes(registries), slashes(failed)}); err != nil {
+		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), slashes(failed)}); err != nil {
 			return exitInternal
 		}
 	}
@@ -158,6 +157,15 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr)
 	}
 	return code
+}
+
+// buildOutput is what bundle build --format json prints, on success and failure alike.
+type buildOutput struct {
+	SchemaVersion int              `json:"schema_version"`
+	Entries       []pipeline.Entry `json:"entries"`
+	Diagnostics   diag.List        `json:"diagnostics"`
+	Registries    []string         `json:"registries"`
+	Failed        []string         `json:"failed"`
 }
 
 func slashes(paths []string) []string {
