@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/pipeline/offline"
 )
 
@@ -124,16 +121,8 @@ func plural(n int, one, many string) string {
 // the page name (dist/hello.html → dist/hello.json), so that a built page checks as it was
 // built; nil when there is no such entry.
 func entryLinkDomains(e *env, name string) []string {
-	if name == "-" {
-		return nil
-	}
-	path := strings.TrimSuffix(name, filepath.Ext(name)) + ".json"
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var entry pipeline.Entry
-	if json.Unmarshal(b, &entry) != nil || entry.File != filepath.Base(name) || len(entry.LinkDomains) == 0 {
+	entry, path := entryBeside(name)
+	if entry == nil || len(entry.LinkDomains) == 0 {
 		return nil
 	}
 	fmt.Fprintf(e.stderr, "bundle check: %s: links to %s allowed by %s\n", name, strings.Join(entry.LinkDomains, ", "), path)

@@ -83,13 +83,13 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		in := input{name: name, page: page}
 		if name == "-" {
 			in.name = "stdin.html"
-		} else if ent, err := registry.ReadEntry(strings.TrimSuffix(name, filepath.Ext(name)) + ".json"); err == nil && ent.File == filepath.Base(name) {
+		} else if ent, path := entryBeside(name); ent != nil {
 			// The entry gives the headers the page is served with; an entry of another
 			// build would serve it under a policy of other scripts.
 			if sum := sha256.Sum256(page); hex.EncodeToString(sum[:]) == ent.SHA256 {
-				in.entry = &ent
+				in.entry = ent
 			} else {
-				fmt.Fprintf(e.stderr, "bundle render: warning: %s does not pin %s (rebuilt since?): rendering it without the entry's headers and origins\n", strings.TrimSuffix(name, filepath.Ext(name))+".json", name)
+				fmt.Fprintf(e.stderr, "bundle render: warning: %s does not pin %s (rebuilt since?): rendering it without the entry's headers and origins\n", path, name)
 			}
 		}
 		inputs = append(inputs, in)

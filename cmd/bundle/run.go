@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/registry"
 )
 
 // Exit codes, stable for CI.
@@ -222,4 +224,19 @@ func writeJSON(e *env, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// entryBeside returns the registry entry bundle build wrote beside the page name
+// (dist/hello.html → dist/hello.json) and its path; the entry is nil when there is none, or
+// when it is the entry of another file.
+func entryBeside(name string) (*registry.Entry, string) {
+	path := strings.TrimSuffix(name, filepath.Ext(name)) + ".json"
+	if name == "-" {
+		return nil, path
+	}
+	e, err := registry.ReadEntry(path)
+	if err != nil || e.File != filepath.Base(name) {
+		return nil, path
+	}
+	return &e, path
 }

@@ -60,7 +60,7 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		err = host.VerifySHA256(name, page, *sum, entryLinkDomains(e, name))
 	} else {
 		if *entryPath == "" {
-			*entryPath = strings.TrimSuffix(name, ".html") + ".json"
+			_, *entryPath = entryBeside(name)
 			if _, statErr := os.Stat(*entryPath); statErr != nil {
 				fmt.Fprintf(e.stderr, "bundle verify: no entry beside %s (%s); give --entry ENTRY.json or --sha256 HEX\n", name, *entryPath)
 				return exitUsage
