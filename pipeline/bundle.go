@@ -129,7 +129,7 @@ func (b *bundler) options() api.BuildOptions {
 		Sourcemap:         sm,
 		SourcesContent:    api.SourcesContentInclude,
 		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{b.queryPlugin(), b.transformPlugin(), b.confine()},
+		Plugins:           []api.Plugin{b.queryPlugin(), b.confine()},
 	}
 }
 
@@ -204,7 +204,9 @@ const sdkNamespace = "miniapp-sdk"
 
 // confine is an esbuild plugin that refuses, before esbuild reads it, any file outside the app
 // folder (through ../, an absolute path or a symbolic link), and resolves @miniapp/sdk to the
-// SDK already in the page.
+// SDK already in the page. Its one load callback is where every file passes: confined, then
+// loaded as its kind wants (the app's scripts through the source transforms, stylesheets
+// through the app's CSS tools, images and fonts checked against their extension).
 func (b *bundler) confine() api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -231,6 +233,9 @@ func (b *bundler) confine() api.Plugin {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}
 			lower := strings.ToLower(a.Path)
+			if scriptFile.MatchString(lower) {
+				return b.loadScript(a.Path)
+			}
 			if _, sniffed := signatures[filepath.Ext(lower)]; sniffed {
 				data, err := os.ReadFile(a.Path)
 				if err != nil {

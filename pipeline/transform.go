@@ -42,39 +42,26 @@ var (
 	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
 )
 
-// transformPlugin applies the source transforms to the app's scripts.
-func (b *bundler) transformPlugin() api.Plugin {
-	return api.Plugin{Name: "transforms", Setup: func(pb api.PluginBuild) {
-		pb.OnLoad(api.OnLoadOptions{Filter: `\.([mc]?[jt]sx?)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			if strings.Contains(filepath.ToSlash(a.Path), "/node_modules/") {
-				// A package's module is not transformed; it is confined and read here, so
-				// that it does not pass through a second callback for that alone.
-				if msg := b.outside(a.Path); msg != nil {
-					return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
-				}
-				src, err := os.ReadFile(a.Path)
-				if err != nil {
-					return api.OnLoadResult{}, nil // esbuild reports it
-				}
-				text := string(src)
-				return api.OnLoadResult{Contents: &text, Loader: b.loaderFor(a.Path)}, nil
-			}
-			if msg := b.outside(a.Path); msg != nil {
-				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
-			}
-			src, err := os.ReadFile(a.Path)
-			if err != nil {
-				return api.OnLoadResult{}, nil // esbuild reports it
-			}
-			warnings := b.networkWarnings(a.Path, src)
-			out, errs := b.transform(a.Path, string(src))
-			errs = append(errs, b.evalErrors(a.Path, src)...)
-			if out == "" && len(errs) == 0 {
-				return api.OnLoadResult{Warnings: warnings}, nil
-			}
-			return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(a.Path), Errors: errs, Warnings: warnings}, nil
-		})
-	}}
+// scriptFile matches the files loadScript loads.
+var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
+
+// loadScript loads a script the confine plugin has let through: a package's module as
+// esbuild would (it reads it), one of the app's with the source transforms applied.
+func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
+	if strings.Contains(filepath.ToSlash(path), "/node_modules/") {
+		return api.OnLoadResult{}, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return api.OnLoadResult{}, nil // esbuild reports it
+	}
+	warnings := b.networkWarnings(path, src)
+	out, errs := b.transform(path, string(src))
+	errs = append(errs, b.evalErrors(path, src)...)
+	if out == "" && len(errs) == 0 {
+		return api.OnLoadResult{Warnings: warnings}, nil
+	}
+	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
 
 // loaderFor is the loader esbuild would pick for a script.
