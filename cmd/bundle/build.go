@@ -45,6 +45,10 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
 	}
+	if *jobs < 0 {
+		fmt.Fprintf(e.stderr, "bundle build: --jobs %d is negative; give a number of apps to build at once, or leave it out for one per core\n", *jobs)
+		return exitUsage
+	}
 	if *out != "" {
 		if st, err := os.Stat(*out); err == nil && !st.IsDir() {
 			fmt.Fprintf(e.stderr, "bundle build: --out %s is a file, not a folder\n", *out)

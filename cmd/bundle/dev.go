@@ -35,7 +35,9 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	err := dev.Run(ctx, fs.Arg(0), dev.Options{Port: *port, Log: e.stderr, Ready: func(u string) {
 		fmt.Fprintf(e.stdout, "bundle dev: %s (Ctrl-C stops)\n", u)
 		if *open {
-			openBrowser(u)
+			if err := openBrowser(u); err != nil {
+				fmt.Fprintf(e.stderr, "bundle dev: warning: could not open a browser (%v): open %s yourself\n", err, u)
+			}
 		}
 	}})
 	switch {
@@ -49,10 +51,10 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-func openBrowser(u string) {
+func openBrowser(u string) error {
 	cmd := map[string]string{"darwin": "open", "windows": "explorer"}[runtime.GOOS]
 	if cmd == "" {
 		cmd = "xdg-open"
 	}
-	exec.Command(cmd, u).Start()
+	return exec.Command(cmd, u).Start()
 }

@@ -64,6 +64,10 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle render: --width and --height are 100 to 4000 pixels")
 		return exitUsage
 	}
+	if *timeout <= 0 {
+		fmt.Fprintf(e.stderr, "bundle render: --timeout %v is not a duration a page can take; give one such as 10s\n", *timeout)
+		return exitUsage
+	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "bundle render: no files given\nRun \"bundle render -h\" for usage.")
 		return exitUsage
