@@ -704,14 +704,15 @@ func (a *assembler) shift(l diag.List, textOff int) diag.List {
 // regular expressions, the only places a minified bundle has them.
 func escapeScript(js string) string {
 	var b strings.Builder
-	lower := strings.ToLower(js)
 	last := 0
 	for i := 0; i < len(js); i++ {
-		if js[i] != '<' {
-			continue
+		j := strings.IndexByte(js[i:], '<')
+		if j < 0 {
+			break
 		}
-		rest := lower[i:]
-		if strings.HasPrefix(rest, "</script") || strings.HasPrefix(rest, "<script") || strings.HasPrefix(rest, "<!--") {
+		i += j
+		rest := js[i:]
+		if hasPrefixFold(rest, "</script") || hasPrefixFold(rest, "<script") || strings.HasPrefix(rest, "<!--") {
 			b.WriteString(js[last:i])
 			b.WriteString(`\x3C`)
 			last = i + 1
@@ -727,16 +728,16 @@ func escapeScript(js string) string {
 // escapeStyle keeps inline CSS from ending its element: "</style" becomes "<\/style", an
 // escape CSS reads as "/".
 func escapeStyle(css string) string {
-	lower := strings.ToLower(css)
-	if !strings.Contains(lower, "</style") {
+	i := indexFold(css, "</style")
+	if i < 0 {
 		return css
 	}
 	var b strings.Builder
 	last := 0
-	for i := strings.Index(lower, "</style"); i >= 0; {
+	for i >= 0 {
 		b.WriteString(css[last:i] + `<\/`)
 		last = i + 2
-		j := strings.Index(lower[last:], "</style")
+		j := indexFold(css[last:], "</style")
 		if j < 0 {
 			break
 		}

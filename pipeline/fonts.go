@@ -29,10 +29,9 @@ func pruneFontFaces(css string) string {
 // fontFaceBlocks returns the [start, end) of the body (between the braces) of every @font-face
 // rule in css, in order.
 func fontFaceBlocks(css string) [][2]int {
-	lower := strings.ToLower(css)
 	var out [][2]int
 	for i := 0; ; {
-		at := strings.Index(lower[i:], "@font-face")
+		at := indexFold(css[i:], "@font-face")
 		if at < 0 {
 			return out
 		}
@@ -164,9 +163,8 @@ func dedupeAssets(css string) string {
 	var uses []use // in order of appearance
 	count := map[string]int{}
 	blocks := fontFaceBlocks(css)
-	lower := strings.ToLower(css)
 	for i := 0; ; {
-		j := strings.Index(lower[i:], "url(data:")
+		j := indexFold(css[i:], "url(data:")
 		if j < 0 {
 			break
 		}
@@ -218,7 +216,7 @@ func dataFonts(page []byte) int {
 	css := string(page)
 	n := 0
 	for _, blk := range fontFaceBlocks(css) {
-		if strings.Contains(strings.ToLower(css[blk[0]:blk[1]]), "data:") {
+		if indexFold(css[blk[0]:blk[1]], "data:") >= 0 {
 			n++
 		}
 	}
@@ -245,4 +243,39 @@ func containsFold(b []byte, s string) bool {
 		}
 		i++
 	}
+}
+
+// indexFold returns the offset of the first instance of sub in s in any ASCII case, or -1,
+// without copying s. sub is lower-case ASCII and holds a byte that is not a letter, which
+// anchors the search.
+func indexFold(s, sub string) int {
+	p := strings.IndexFunc(sub, func(r rune) bool { return r < 'a' || r > 'z' })
+	for i := p; i < len(s); {
+		j := strings.IndexByte(s[i:], sub[p])
+		if j < 0 {
+			return -1
+		}
+		if start := i + j - p; start+len(sub) <= len(s) && hasPrefixFold(s[start:], sub) {
+			return start
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// hasPrefixFold reports whether s begins with prefix (lower-case ASCII) in any ASCII case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -39,3 +39,27 @@ func TestDedupeAssets(t *testing.T) {
 		t.Error("CSS without repeats changed")
 	}
 }
+
+// TestEscapesInAnyCase: the closing tags are found in any ASCII case, and text before them that
+// changes length when lower-cased (İ) does not shift where the escape lands.
+func TestEscapesInAnyCase(t *testing.T) {
+	rows := []struct{ got, want string }{
+		{escapeScript(`x="İ</SCRIPT>";y="<ScRiPt";z="<!--"`), `x="İ\x3C/SCRIPT>";y="\x3CScRiPt";z="\x3C!--"`},
+		{escapeScript(`a<b&&c</scrip`), `a<b&&c</scrip`},
+		{escapeStyle(`a{content:"İ</Style>"}b{content:"</STYLE"}`), `a{content:"İ<\/Style>"}b{content:"<\/STYLE"}`},
+		{escapeStyle(`a{b:c}`), `a{b:c}`},
+	}
+	for _, r := range rows {
+		if r.got != r.want {
+			t.Errorf("got %s, want %s", r.got, r.want)
+		}
+	}
+	for _, r := range []struct {
+		s, sub string
+		want   int
+	}{{"xx@FONT-face", "@font-face", 2}, {"url(DATA:", "url(data:", 0}, {"url(dat", "url(data:", -1}, {"İurl(Data:x", "url(data:", 2}, {"aurl(", "url(data:", -1}} {
+		if got := indexFold(r.s, r.sub); got != r.want {
+			t.Errorf("indexFold(%q, %q) = %d, want %d", r.s, r.sub, got, r.want)
+		}
+	}
+}
