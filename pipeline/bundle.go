@@ -229,6 +229,7 @@ func (b *bundler) confine() api.Plugin {
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderTS, ResolveDir: b.root}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			loadGate.enter()
 			if msg := b.outside(a.Path); msg != nil {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}

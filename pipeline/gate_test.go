@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestGateLetsEveryLoadIn: when goroutines that are not the build's keep the count over the
+// bound, every load still gets in.
+func TestGateLetsEveryLoadIn(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := &gate{limit: base + 8}
+	release := make(chan struct{})
+	var hold sync.WaitGroup
+	for range 16 { // over the bound until released
+		hold.Add(1)
+		go func() { defer hold.Done(); <-release }()
+	}
+	var mu sync.Mutex
+	var order []int
+	var done sync.WaitGroup
+	for i := range 40 {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			g.enter()
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+		}()
+		time.Sleep(200 * time.Microsecond) // enter one after the other
+	}
+	finished := make(chan struct{})
+	go func() { done.Wait(); close(finished) }()
+	select {
+	case <-finished: // let in by the stand-still rule while the count was held up
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("loads still wait while other goroutines hold the count over the bound")
+	}
+	close(release)
+	hold.Wait()
+	if len(order) != 40 {
+		t.Fatalf("%d of 40 loads got in", len(order))
+	}
+}
+
+// TestBuildUnderManyGoroutines: a build finishes, with the same bytes, while the process holds
+// far more goroutines than the gate's bound (a server's connections, other builds).
+func TestBuildUnderManyGoroutines(t *testing.T) {
+	dir := sampleDir(t, "todo-ts")
+	want, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	for range 2 * loadGateLimit {
+		go func() { <-release }()
+	}
+	defer close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, err := Build(ctx, dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.HTML, want.HTML) {
+		t.Error("the page differs when the build waited at the gate")
+	}
+}
