@@ -17,6 +17,7 @@ import (
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/diag"
 	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/pipeline/offline"
 	"golang.org/x/net/html"
 )
 
@@ -43,10 +44,23 @@ type assembler struct {
 	// icon is the first small SVG or PNG icon the page linked, as a data: URL, for the registry
 	// entry when the manifest names none.
 	icon string
+	// emitted holds the import records of the scripts esbuild printed, by their text in the
+	// page, for the final offline check (offline.Options.Emitted).
+	emitted map[string][]offline.Import
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
-	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}}
+	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{}}
+}
+
+// emit returns the text of the bundle c for a script element of the page, noting its import
+// records for the final check when esbuild's metafile gave them.
+func (a *assembler) emit(c code) string {
+	js := escapeScript(c.js)
+	if c.known {
+		a.emitted[js] = c.imports
+	}
+	return js
 }
 
 func (a *assembler) errAt(off, n int, text, note string) {
@@ -647,7 +661,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		// esbuild emits an ES module with no imports left; it runs as a module script,
 		// deferred as it was.
-		return t.render(drop, nil) + escapeScript(c.js) + "</script>"
+		return t.render(drop, nil) + a.emit(c) + "</script>"
 	}
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end
@@ -662,7 +676,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		if c.css != "" {
 			a.css = append(a.css, c.css)
 		}
-		return t.render(drop, nil) + escapeScript(c.js) + "</script>"
+		return t.render(drop, nil) + a.emit(c) + "</script>"
 	case classic:
 		js, l := a.b.classic(text, a.file)
 		a.list = append(a.list, a.shift(l, textOff)...)

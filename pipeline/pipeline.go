@@ -221,7 +221,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	// The check holds every URL against the page's own policy too: a page it would break is
 	// refused, not shipped.
-	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
+	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp, Emitted: a.emitted})
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}

@@ -50,6 +50,11 @@ type Options struct {
 	// own): every data:, blob: or javascript: URL the page holds is then judged against it
 	// too, and one the policy would block is reported, since the page would be broken.
 	Policy string
+	// Emitted holds the import records of scripts a bundler emitted and already knows, keyed
+	// by their exact text in the document: esbuild's metafile lists every import of each
+	// output. A script element whose text is a key is judged by those records rather than
+	// parsed again; every other script, and every script read in another encoding, is parsed.
+	Emitted map[string][]Import
 }
 
 // Finding is one place in a document that would load something from outside it.

@@ -3,6 +3,8 @@ package offline
 import (
 	"encoding/base64"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	utf16pkg "unicode/utf16"
@@ -437,5 +439,47 @@ func TestPolicy(t *testing.T) {
 				t.Errorf("without a policy the row has findings: %+v", fs)
 			}
 		})
+	}
+}
+
+// TestEmittedScripts: a script whose text the caller lists in Options.Emitted is judged by the
+// records given for it (an import there is reported, at its place), a script that is not
+// listed is parsed, and a data: module inside a listed script is parsed, not trusted.
+func TestEmittedScripts(t *testing.T) {
+	const js = `import"https://cdn.example/a.js";const b=()=>import("https://cdn.example/b.js");`
+	page := []byte(`<!doctype html><meta charset="utf-8"><script type="module">` + js + `</script>`)
+	urls := func(fs Findings) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.URL+"@"+strconv.Itoa(f.Column))
+		}
+		return out
+	}
+	parsed, err := Check("p.html", page, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := Check("p.html", page, Options{Emitted: map[string][]Import{js: {{Specifier: "https://cdn.example/a.js"}, {Specifier: "https://cdn.example/b.js", Dynamic: true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parsed) != 2 || !slices.Equal(urls(parsed), urls(listed)) {
+		t.Errorf("listed records %v, parsed %v: want the same two findings", urls(listed), urls(parsed))
+	}
+	// The records are what is judged: a listed script with none gives none.
+	if fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{js: {}}}); len(fs) != 0 {
+		t.Errorf("the records given were not used: %v", urls(fs))
+	}
+	// Another text is parsed.
+	if fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{js + " ": {}}}); len(fs) != 2 {
+		t.Errorf("a script that is not listed was not parsed: %v", urls(fs))
+	}
+	// A data: module is parsed in turn even when the script holding it is listed.
+	inner := `import"https://cdn.example/c.js"`
+	outer := `import"data:text/javascript,` + inner + `";`
+	page = []byte(`<!doctype html><meta charset="utf-8"><script type="module">` + outer + `</script>`)
+	fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{outer: {{Specifier: "data:text/javascript," + inner}}}})
+	if len(fs) != 1 || fs[0].URL != "https://cdn.example/c.js" {
+		t.Errorf("the data: module's import: %v", urls(fs))
 	}
 }

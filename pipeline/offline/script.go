@@ -60,28 +60,29 @@ func isJSMIME(t string) bool {
 	return false
 }
 
-// importRecord is one import that esbuild found in a script.
-type importRecord struct {
-	specifier string
-	dynamic   bool
+// Import is one import record of a script: a static import or export … from, or an import()
+// with a literal specifier.
+type Import struct {
+	Specifier string
+	Dynamic   bool // import()
 }
 
 // scriptImports returns the literal specifiers of every static import, export … from and
 // import() in src, found by esbuild's parser rather than by pattern. A script that does not
 // parse loads nothing in the browser either; its syntax error is returned so that the caller
 // can refuse what it cannot prove clean.
-func scriptImports(src string) ([]importRecord, error) {
+func scriptImports(src string) ([]Import, error) {
 	if !mayImport(src) {
 		return nil, nil
 	}
-	var recs []importRecord
+	var recs []Import
 	plugin := api.Plugin{
 		Name: "record-imports",
 		Setup: func(b api.PluginBuild) {
 			b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 				switch a.Kind {
 				case api.ResolveJSImportStatement, api.ResolveJSDynamicImport:
-					recs = append(recs, importRecord{specifier: a.Path, dynamic: a.Kind == api.ResolveJSDynamicImport})
+					recs = append(recs, Import{Specifier: a.Path, Dynamic: a.Kind == api.ResolveJSDynamicImport})
 				}
 				return api.OnResolveResult{Path: a.Path, External: true}, nil
 			})
@@ -119,7 +120,11 @@ func mayImport(src string) bool {
 // checkScript reports the imports of a classic or module script whose specifiers are not own.
 // A data: module is checked in turn, since its own imports load too.
 func (c *checker) checkScript(src string, module bool, place string, depth int) []hit {
-	recs, err := scriptImports(src)
+	recs, known := c.opts.Emitted[src]
+	var err error
+	if !known || depth > 0 {
+		recs, err = scriptImports(src)
+	}
 	var hits []hit
 	if err != nil {
 		hits = append(hits, hit{off: -1, place: place, url: "",
@@ -133,7 +138,7 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 		// escapes; once the searches have read four times the script's length, the remaining
 		// imports are reported at the script, so that locating them stays linear.
 		if budget > 0 {
-			at, n = findSpecifier(src, r.specifier, from)
+			at, n = findSpecifier(src, r.Specifier, from)
 			if at >= 0 {
 				budget -= 3 * (at + n - from)
 			} else {
@@ -144,20 +149,20 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 			from = at + n
 		}
 		what := "import"
-		if r.dynamic {
+		if r.Dynamic {
 			what = "import()"
 		}
 		pl := what + " in " + place
-		if isOwn(r.specifier) {
+		if isOwn(r.Specifier) {
 			if depth == 0 {
-				hits = append(hits, c.policyHit("script-src-elem", at, n, pl, r.specifier)...)
+				hits = append(hits, c.policyHit("script-src-elem", at, n, pl, r.Specifier)...)
 			}
-			if isData(r.specifier) {
-				hits = append(hits, c.nested(at, n, pl, r.specifier, docModule, depth)...)
+			if isData(r.Specifier) {
+				hits = append(hits, c.nested(at, n, pl, r.Specifier, docModule, depth)...)
 			}
 			continue
 		}
-		hits = append(hits, hit{off: at, length: n, place: pl, url: r.specifier})
+		hits = append(hits, hit{off: at, length: n, place: pl, url: r.Specifier})
 	}
 	return hits
 }

@@ -1,0 +1,59 @@
+package pipeline
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/offline"
+)
+
+// TestMetafileImportsReachTheCheck: the import records esbuild prints into a script are read
+// from its metafile, and the final check refuses the script by them, as it would by parsing
+// it: the path the build takes instead of parsing its bundles again.
+func TestMetafileImportsReachTheCheck(t *testing.T) {
+	dir := t.TempDir()
+	res := api.Build(api.BuildOptions{
+		Stdin: &api.StdinOptions{Contents: `import "https://cdn.example/a.js"; export const b = () => import("https://cdn.example/b.js"); console.log("import x from 'y'")`,
+			ResolveDir: dir, Sourcefile: "in.js"},
+		AbsWorkingDir: dir, Outdir: "out", Bundle: true, Write: false, Metafile: true, Format: api.FormatESModule,
+		MinifyWhitespace: true, External: []string{"https://*"}, LogLevel: api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors[0].Text)
+	}
+	b := &bundler{root: dir, inputs: map[string]int{}}
+	imports := b.recordInputs(res.Metafile)
+	recs, ok := imports["out/stdin.js"]
+	if !ok || len(recs) != 2 || recs[0] != (offline.Import{Specifier: "https://cdn.example/a.js"}) || recs[1] != (offline.Import{Specifier: "https://cdn.example/b.js", Dynamic: true}) {
+		t.Fatalf("records from the metafile: %v", imports)
+	}
+	js := escapeScript(string(res.OutputFiles[0].Contents))
+	page := []byte(`<!doctype html><meta charset="utf-8"><script type="module">` + js + `</script>`)
+	listed, err := offline.Check("p.html", page, offline.Options{Emitted: map[string][]offline.Import{js: recs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := offline.Check("p.html", page, offline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != 2 || len(parsed) != 2 || listed[0].Offset != parsed[0].Offset || listed[1].Offset != parsed[1].Offset {
+		t.Errorf("from the metafile %v; parsed %v", listed, parsed)
+	}
+	// The inputs are skipped, not decoded: what is read is what a full decode reads.
+	full := &bundler{root: dir, inputs: map[string]int{}}
+	if again := full.recordInputs(" " + res.Metafile); !reflect.DeepEqual(again, imports) || !reflect.DeepEqual(full.inputs, b.inputs) || len(b.inputs) == 0 {
+		t.Errorf("skipping the inputs read %v %v; decoding all %v %v", imports, b.inputs, again, full.inputs)
+	}
+	// An input named outputs is not where the outputs begin.
+	named := &bundler{root: dir, inputs: map[string]int{}}
+	tricky := strings.Replace(res.Metafile, `{"inputs":{`, `{"inputs":{"outputs":{"bytes":1,"imports":[]},`, 1)
+	if again := named.recordInputs(tricky); !reflect.DeepEqual(again, imports) {
+		t.Errorf("with an input named outputs: %v", again)
+	}
+	if b.recordInputs("{not json") != nil {
+		t.Error("a metafile that does not read gave records: the check must parse instead")
+	}
+}
