@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,16 +39,6 @@ func pin(m *manifest.Manifest, page []byte, csp, icon string) Entry {
 // MarshalEntry renders an entry as the registry file holds it: indented JSON with a final
 // newline, HTML characters unescaped.
 func MarshalEntry(e Entry) ([]byte, error) { return registry.Marshal(e) }
-
-func gzipSize(b []byte) int {
-	var buf bytes.Buffer
-	// Level 6, what servers use by default; level 9 costs three times as long for a
-	// figure that differs by about 1%.
-	w, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
-	w.Write(b)
-	w.Close()
-	return buf.Len()
-}
 
 // writeAtomic writes data to path through a temporary file in the same folder and a rename,
 // so that a reader (or a failed build) never sees a partial file.

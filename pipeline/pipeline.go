@@ -207,18 +207,21 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	// minifier would still save (0.1% gzip on the samples) is not worth what it changes in
 	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
 	// policy is computed over the final script text.
+	at := policyAt(page)
+	var gz *gzipper
+	if !opts.NoGzip {
+		// The size line's gzip figure is computed on other cores while the page is
+		// finished and checked.
+		gz = startGzip(page, at)
+	}
 	csp := policy(page, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
-	page = insertPolicy(page, csp)
+	page = insertPolicyAt(page, at, csp)
+	if gz != nil {
+		gz.finish(page)
+	}
 
 	// Check the exact bytes that will be pinned.
 	out := m.ID + ".html"
-	// The size line's gzip figure is computed on another core while the page is checked.
-	gz := make(chan int, 1)
-	if !opts.NoGzip {
-		go func() { gz <- gzipSize(page) }()
-	} else {
-		gz <- 0
-	}
 	// The check holds every URL against the page's own policy too: a page it would break is
 	// refused, not shipped.
 	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp, Emitted: a.emitted})
@@ -241,7 +244,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		}
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
-	res.GzipSize = <-gz
+	if gz != nil {
+		res.GzipSize = gz.size()
+	}
 	if opts.NoWrite {
 		return res, nil
 	}
