@@ -119,7 +119,8 @@ func run(app string, runs int) error {
 		return c
 	}
 	bundleOut := filepath.Join(work, "out")
-	bundleCmd := func() *exec.Cmd { return exec.Command(bin, "build", "--quiet", "--out", bundleOut, appDir) }
+	// bundle build as an author runs it: its size line, and so its gzip figure, included.
+	bundleCmd := func() *exec.Cmd { return exec.Command(bin, "build", "--out", bundleOut, appDir) }
 	viteCmd := func() *exec.Cmd {
 		c := exec.Command("node", viteBin, "build", "--config", filepath.Join(viteApp, "vite.config.mjs"))
 		c.Dir = viteApp

@@ -98,6 +98,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	)
 	progress := newProgress(e, len(dirs))
 	defer progress.stop()
+	showSizes := (*format == "text" || *format == "github") && !*quiet
 	report := func(r pipeline.AppResult) {
 		res, err := r.Result, r.Err
 		var el *diag.ListError
@@ -128,11 +129,12 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			printDiagnostics(e, *format, res.Warnings)
 		}
 		entries = append(entries, res.Entry)
-		if (*format == "text" || *format == "github") && !*quiet {
+		if showSizes {
 			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
 		}
 	}
-	_, registries, err := pipeline.BuildAll(ctx, dirs, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap}, *jobs, func(i int, r pipeline.AppResult) {
+	// The gzip figure is computed only for the line that shows it.
+	_, registries, err := pipeline.BuildAll(ctx, dirs, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap, NoGzip: !showSizes}, *jobs, func(i int, r pipeline.AppResult) {
 		mu.Lock()
 		defer mu.Unlock()
 		progress.done()
