@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -47,20 +48,60 @@ type assembler struct {
 	// emitted holds the import records of the scripts esbuild printed, by their text in the
 	// page, for the final offline check (offline.Options.Emitted).
 	emitted map[string][]offline.Import
+	// texts holds those scripts' texts: assemble writes a placeholder in their place (see
+	// placeholder), and fill puts them in.
+	texts []string
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
 	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{}}
 }
 
-// emit returns the text of the bundle c for a script element of the page, noting its import
-// records for the final check when esbuild's metafile gave them.
+// emit returns what stands for the text of the bundle c in a script element of the page: a
+// placeholder, which fill replaces with the text, so that the policy's hashes are computed
+// from a page without it, by what the page's parse shows of where scripts are (a bundle is
+// most of a page, and the parser reads script text a byte at a time). Its import records
+// are noted for the final check when esbuild's metafile gave them.
 func (a *assembler) emit(c code) string {
 	js := escapeScript(c.js)
 	if c.known {
 		a.emitted[js] = c.imports
 	}
-	return js
+	a.texts = append(a.texts, js)
+	return placeholder(len(a.texts) - 1)
+}
+
+// placeholder is the stand-in for the i-th text: its 0xFF bytes, never in UTF-8, cannot be
+// in a page, whose every other part is UTF-8, and it holds no markup.
+func placeholder(i int) string { return "\xffminiapp:" + strconv.Itoa(i) + "\xff" }
+
+// placeholderIndex returns i when s is placeholder(i).
+func placeholderIndex(s string) (int, bool) {
+	rest, ok := strings.CutPrefix(s, "\xffminiapp:")
+	if !ok || !strings.HasSuffix(rest, "\xff") {
+		return 0, false
+	}
+	i, err := strconv.Atoi(strings.TrimSuffix(rest, "\xff"))
+	return i, err == nil && i >= 0
+}
+
+// fill returns skeleton, a page assemble wrote, with every placeholder replaced by its text.
+func (a *assembler) fill(skeleton []byte) []byte {
+	n := len(skeleton)
+	for _, t := range a.texts {
+		n += len(t)
+	}
+	out := make([]byte, 0, n)
+	for {
+		i := bytes.Index(skeleton, []byte("\xffminiapp:"))
+		if i < 0 {
+			return append(out, skeleton...)
+		}
+		j := bytes.IndexByte(skeleton[i+1:], 0xff) + i + 1
+		k, _ := placeholderIndex(string(skeleton[i : j+1])) // assemble wrote it
+		out = append(append(out, skeleton[:i]...), a.texts[k]...)
+		skeleton = skeleton[j+1:]
+	}
 }
 
 func (a *assembler) errAt(off, n int, text, note string) {

@@ -18,9 +18,10 @@ import (
 // fetchable says the app turned files into data: URLs it may fetch (connect-src data:);
 // workers, that it starts workers from blob: URLs (worker-src blob:); styleData, that it
 // links stylesheets as data: URLs (style-src data:). It is computed over the
-// exact script text of the final bytes.
-func policy(page []byte, m *manifest.Manifest, fetchable, workers, styleData bool) string {
-	script := scriptHashes(page)
+// exact script text of the final bytes: page, or the skeleton of the final page with
+// placeholders for texts (see assembler.emit).
+func policy(page []byte, texts []string, m *manifest.Manifest, fetchable, workers, styleData bool) string {
+	script := scriptHashes(page, texts)
 	if m.Wasm {
 		script = append(script, "'wasm-unsafe-eval'")
 	}
@@ -56,7 +57,7 @@ func policy(page []byte, m *manifest.Manifest, fetchable, workers, styleData boo
 // without duplicates. It reads the page as the browser builds it: the hash is over the
 // script element's text, which for an HTML script is the raw text and for an SVG script is
 // the text with its character references decoded.
-func scriptHashes(page []byte) []string {
+func scriptHashes(page []byte, texts []string) []string {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		return nil
@@ -79,7 +80,11 @@ func scriptHashes(page []byte) []string {
 		if text.Len() == 0 {
 			continue
 		}
-		sum := sha256.Sum256([]byte(text.String()))
+		src := text.String()
+		if i, ok := placeholderIndex(src); ok && i < len(texts) {
+			src = texts[i]
+		}
+		sum := sha256.Sum256([]byte(src))
 		h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 		if !seen[h] {
 			seen[h] = true

@@ -1,11 +1,15 @@
 package pipeline
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/offline"
 )
 
@@ -55,5 +59,51 @@ func TestMetafileImportsReachTheCheck(t *testing.T) {
 	}
 	if b.recordInputs("{not json") != nil {
 		t.Error("a metafile that does not read gave records: the check must parse instead")
+	}
+}
+
+// TestPlaceholdersHashAsTheirTexts: the policy's hashes computed over a page with placeholders
+// for the bundles are those computed over the filled page, and fill gives back every text.
+func TestPlaceholdersHashAsTheirTexts(t *testing.T) {
+	dirs := []string{sampleDir(t, "hello"), sampleDir(t, "todo-ts"), sampleDir(t, "order-book"), filepath.Join("testdata", "features", "classic")}
+	for _, dir := range dirs {
+		m, err := manifest.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := generatedPage(m)
+		if strings.HasSuffix(m.Entry, ".html") {
+			p, _ := m.Resolve(m.Entry)
+			if src, err = os.ReadFile(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := newAssembler(b, m, "index.html", src)
+		skeleton, _ := a.assemble()
+		b.css.close()
+		page := a.fill(skeleton)
+		if len(a.texts) == 0 || bytes.Contains(page, []byte("\xff")) {
+			t.Fatalf("%s: %d texts; a placeholder left: %v", dir, len(a.texts), bytes.Contains(page, []byte("\xff")))
+		}
+		for _, text := range a.texts {
+			if !bytes.Contains(page, []byte(text)) {
+				t.Errorf("%s: a text is not in the filled page", dir)
+			}
+		}
+		if got, want := scriptHashes(skeleton, a.texts), scriptHashes(page, nil); !reflect.DeepEqual(got, want) || len(want) == 0 {
+			t.Errorf("%s: hashes over the skeleton %v, over the page %v", dir, got, want)
+		}
+	}
+	if i, ok := placeholderIndex(placeholder(12)); !ok || i != 12 {
+		t.Error("placeholderIndex does not read placeholder")
+	}
+	for _, s := range []string{"\xffminiapp:x\xff", "miniapp:1", "\xffminiapp:1", "\xffminiapp:-1\xff"} {
+		if _, ok := placeholderIndex(s); ok {
+			t.Errorf("%q read as a placeholder", s)
+		}
 	}
 }

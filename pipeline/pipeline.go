@@ -129,7 +129,6 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 
 	// Assemble the page.
-	var page []byte
 	var file string
 	var src []byte
 	if strings.HasSuffix(strings.ToLower(m.Entry), ".html") {
@@ -159,7 +158,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		src = generatedPage(m)
 	}
 	a := newAssembler(b, m, file, src)
-	page, sdkAt := a.assemble()
+	skeleton, sdkAt := a.assemble()
 	if !opts.NoSDK {
 		// Compiled after the app's code, whose bundles tell whether it brings its own client.
 		hosts := m.Hosts
@@ -171,13 +170,14 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		if err != nil {
 			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 		}
-		page = slices.Concat(page[:sdkAt], []byte("<script>"+escapeScript(js)+"</script>"), page[sdkAt:])
+		skeleton = slices.Concat(skeleton[:sdkAt], []byte("<script>"+escapeScript(js)+"</script>"), skeleton[sdkAt:])
 		b.inputs["(the SDK bundle injects)"] = len(js)
 	}
+	page := a.fill(skeleton)
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(a, src, m, policy(nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
+	list = append(list, sourceFindings(a, src, m, policy(nil, nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
 	if list.HasErrors() {
 		list.Sort()
 		return nil, list.Err()
@@ -214,7 +214,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		// finished and checked.
 		gz = startGzip(page, at)
 	}
-	csp := policy(page, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
+	csp := policy(skeleton, a.texts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
 	page = insertPolicyAt(page, at, csp)
 	if gz != nil {
 		gz.finish(page)
