@@ -12,9 +12,9 @@ import (
 // ahead of that scanner, and each finished one waits there holding the stack its parse grew,
 // which the runtime shrinks only at a collection (bench/heavy, 12,000 modules, held 650 MB of
 // such stacks). Every file's load passes the gate first: while the process runs more than
-// loadGateLimit goroutines besides those waiting, a load waits, parked, on the 16-32 KB
-// stack esbuild's own frames need, and is let in, oldest first, as goroutines end (the
-// peak falls to about 330 MB, most of it loads waiting there). The gate never refuses and
+// loadGateLimit goroutines besides those waiting, a load waits, parked, on the 16 KB stack
+// esbuild's own frames need, and is let in, oldest first, as goroutines end (the peak falls
+// to about 185 MB, most of it loads waiting there). The gate never refuses and
 // never changes what is built, only when a file is read.
 var loadGate = &gate{limit: loadGateLimit}
 
