@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/miniapp/bundle/internal/oneshot"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/pipeline/diag"
@@ -62,14 +61,8 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
 		return exitUsage
 	}
-	// A build is a one-shot process: as esbuild's own CLI does, leave the collector off and
-	// let a memory limit bring it back only if the heap grows that far.
-	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(2 << 30)
-		defer debug.SetGCPercent(100)
-		defer debug.SetMemoryLimit(math.MaxInt64)
-	}
+	// A build is a one-shot process: the collector stays off until it holds oneshot.Floor.
+	defer oneshot.Tune(oneshot.Floor)()
 	dirs, err := pipeline.FindApps(flags.Args()...)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
