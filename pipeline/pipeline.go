@@ -207,17 +207,14 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	// minifier would still save (0.1% gzip on the samples) is not worth what it changes in
 	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
 	// policy is computed over the final script text.
-	at := policyAt(page)
-	var gz *gzipper
-	if !opts.NoGzip {
-		// The size line's gzip figure is computed on other cores while the page is
-		// finished and checked.
-		gz = startGzip(page, at)
-	}
 	csp := policy(skeleton, a.texts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
-	page = insertPolicyAt(page, at, csp)
-	if gz != nil {
-		gz.finish(page)
+	page = insertPolicyAt(page, policyAt(page), csp)
+	// The size line's gzip figure is computed on another core while the page is checked.
+	gz := make(chan int, 1)
+	if opts.NoGzip {
+		gz <- 0
+	} else {
+		go func() { gz <- gzipSize(page) }()
 	}
 
 	// Check the exact bytes that will be pinned.
@@ -244,13 +241,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		}
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
-	if gz != nil {
-		res.GzipSize = gz.size()
+	if !opts.NoWrite {
+		err = write(res, b, dir, opts) // while the gzip figure is computed
 	}
-	if opts.NoWrite {
-		return res, nil
-	}
-	return res, write(res, b, dir, opts)
+	res.GzipSize = <-gz
+	return res, err
 }
 
 // generatedPage is the page of a script entry: doctype, charset, viewport, the app's name as
