@@ -97,10 +97,16 @@ func (a *assembler) fill(skeleton []byte) []byte {
 		if i < 0 {
 			return append(out, skeleton...)
 		}
-		j := bytes.IndexByte(skeleton[i+1:], 0xff) + i + 1
-		k, _ := placeholderIndex(string(skeleton[i : j+1])) // assemble wrote it
+		end := bytes.IndexByte(skeleton[i+1:], 0xff) + i + 2 // past the closing 0xFF
+		k, ok := placeholderIndex(string(skeleton[i:max(i, end)]))
+		if !ok || k >= len(a.texts) {
+			// Not one of assemble's: copied as it is (the page holds no 0xFF otherwise).
+			out = append(out, skeleton[:i+1]...)
+			skeleton = skeleton[i+1:]
+			continue
+		}
 		out = append(append(out, skeleton[:i]...), a.texts[k]...)
-		skeleton = skeleton[j+1:]
+		skeleton = skeleton[end:]
 	}
 }
 

@@ -98,6 +98,17 @@ func TestPlaceholdersHashAsTheirTexts(t *testing.T) {
 			t.Errorf("%s: hashes over the skeleton %v, over the page %v", dir, got, want)
 		}
 	}
+	// What looks like a placeholder but is not one of the assembler's stays as it is.
+	a := &assembler{texts: []string{"T0"}}
+	for in, want := range map[string]string{
+		"a" + placeholder(0) + "b" + placeholder(0): "aT0bT0",
+		"a\xffminiapp:": "a\xffminiapp:", "\xffminiapp:7\xff" + placeholder(0): "\xffminiapp:7\xffT0",
+		"\xffminiapp:x" + placeholder(0): "\xffminiapp:xT0",
+	} {
+		if got := string(a.fill([]byte(in))); got != want {
+			t.Errorf("fill(%q) = %q, want %q", in, got, want)
+		}
+	}
 	if i, ok := placeholderIndex(placeholder(12)); !ok || i != 12 {
 		t.Error("placeholderIndex does not read placeholder")
 	}
