@@ -53,21 +53,6 @@ type checker struct {
 // the tokenizer reads on.
 const largeText = 16 << 10
 
-// indexFold is strings.Index for an ASCII lower-case needle, ignoring the case of s.
-func indexFold(s, needle string) int {
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if len(s)-i >= len(needle) && strings.EqualFold(s[i:i+len(needle)], needle) {
-			return i
-		}
-		i++
-	}
-}
-
 // checkDoc checks an HTML document and returns its hits with offsets into src.
 func (c *checker) checkDoc(src string, depth int) []hit {
 	w := walker{c: c, depth: depth, occ: map[anchor]int{}}
