@@ -47,6 +47,8 @@ type found struct {
 type checker struct {
 	opts   Options
 	policy policy // nil for none
+	// plainScript says which texts of opts.Emitted the tokenizer need not read (emittedAt).
+	plainScript map[string]bool
 }
 
 // largeText is the size from which a stylesheet or a script is checked on another core while
@@ -202,6 +204,66 @@ func judgedAttrs(raw []byte) (isJudged bool, count int) {
 
 // rawInForeign are the elements whose text the tokenizer reads as raw text or RCDATA by their
 // name alone; in SVG and MathML their text is markup.
+// emittedAt returns the text of Options.Emitted that rest begins with, when the script data
+// state would read exactly it as one text token: it is followed by an end tag </script (in
+// any case, then a space, / or >), and it holds no "<!--", "<script" or "</script", which
+// change that state, and no CR or NUL, which the tokenizer rewrites. Else "".
+func (c *checker) emittedAt(rest string) string {
+	for text := range c.opts.Emitted {
+		if text == "" || !strings.HasPrefix(rest, text) || !endsScript(rest[len(text):]) {
+			continue
+		}
+		if c.plainScript[text] {
+			return text
+		}
+	}
+	return ""
+}
+
+// endsScript reports whether s begins with an end tag that closes a script's text.
+func endsScript(s string) bool {
+	const end = "</script"
+	if len(s) <= len(end) || !prefixFold(s, end) {
+		return false
+	}
+	switch s[len(end)] {
+	case ' ', '\t', '\n', '\f', '\r', '/', '>':
+		return true
+	}
+	return false
+}
+
+// plainScripts returns which texts of emitted the script data state reads as one token.
+func plainScripts(emitted map[string][]Import) map[string]bool {
+	plain := map[string]bool{}
+	for text := range emitted {
+		plain[text] = plainScript(text)
+	}
+	return plain
+}
+
+func plainScript(text string) bool {
+	if strings.IndexByte(text, '\r') >= 0 || strings.IndexByte(text, 0) >= 0 {
+		return false
+	}
+	for i := 0; ; i++ {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			return true
+		}
+		i += j
+		rest := text[i:]
+		if strings.HasPrefix(rest, "<!--") || prefixFold(rest, "<script") || prefixFold(rest, "</script") {
+			return false
+		}
+	}
+}
+
+// prefixFold reports whether s begins with the ASCII prefix in any case.
+func prefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 var rawInForeign = []string{"style", "script", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"}
 
 // tokens visits every element of src as the tokenizer yields it, in document order. It stands
@@ -284,6 +346,18 @@ func (w *walker) tokens(src string) {
 					foreignText = n.Data
 				} else if n.Data == "style" || n.Data == "script" || n.Data == "noscript" {
 					pending = n
+					if n.Data == "script" {
+						if text := w.c.emittedAt(src[off:]); text != "" {
+							// The script's text is one the caller emitted: it is read here, and
+							// the tokenizer goes on from its end tag, where the one reading it
+							// would be after the text token (in the data state).
+							pending.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+							w.element(pending, false)
+							pending = nil
+							off += len(text)
+							z = html.NewTokenizer(strings.NewReader(src[off:]))
+						}
+					}
 					continue
 				}
 			}

@@ -54,6 +54,8 @@ type Options struct {
 	// by their exact text in the document: esbuild's metafile lists every import of each
 	// output. A script element whose text is a key is judged by those records rather than
 	// parsed again; every other script, and every script read in another encoding, is parsed.
+	// Where the script data state would read such a text as one token, the tokenizer does
+	// not read it either: it goes on from the end tag after it.
 	Emitted map[string][]Import
 }
 
@@ -90,7 +92,7 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 			fs, err = nil, fmt.Errorf("offline check of %s: internal error: %v", name, r)
 		}
 	}()
-	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
+	c := &checker{opts: opts, policy: parsePolicy(opts.Policy), plainScript: plainScripts(opts.Emitted)}
 	fs = Findings{}
 	seen := map[string]bool{}
 	for _, r := range readings(src, "") {

@@ -3,6 +3,7 @@ package offline
 import (
 	"encoding/base64"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -481,5 +482,56 @@ func TestEmittedScripts(t *testing.T) {
 	fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{outer: {{Specifier: "data:text/javascript," + inner}}}})
 	if len(fs) != 1 || fs[0].URL != "https://cdn.example/c.js" {
 		t.Errorf("the data: module's import: %v", urls(fs))
+	}
+}
+
+// TestEmittedTextIsNotReadAgain: a listed script's text is taken as it is and the tokenizer
+// goes on after it; what follows is read as when the tokenizer reads the text itself, and a
+// text that the script data state would not read as one token (an end tag that is not one,
+// "<!--", a CR) is read by the tokenizer.
+func TestEmittedTextIsNotReadAgain(t *testing.T) {
+	after := `<img src="https://cdn.example/i.png"><p style="background:url(https://cdn.example/b.png)">x</p><script>import("https://cdn.example/c.js")</script>`
+	texts := []struct{ text, end string }{
+		{`console.log("a</scrip", 1<2)`, `</script>`},
+		{`let a=1`, `</SCRIPT >`},
+		{`let a=1`, `</script/>`},
+		{`let a="`, `</scriptx>"</script>`},
+		{`let a="<!--"`, `</script>`},
+		{"let a=1\r\n", `</script>`},
+		{`let a=1`, ``},
+	}
+	for _, r := range texts {
+		page := []byte(`<!doctype html><meta charset="utf-8"><script type="module">` + r.text + r.end + after)
+		listed, err := Check("p.html", page, Options{Emitted: map[string][]Import{r.text: {}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := Check("p.html", page, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(listed, read) {
+			t.Errorf("%q%q: listed %v\nread %v", r.text, r.end, listed, read)
+		}
+		if strings.HasPrefix(r.end, "</script") && len(read) < 3 {
+			t.Errorf("%q%q: %d findings, want those of the markup after the script", r.text, r.end, len(read))
+		}
+	}
+	// The text is taken only where it is the whole of a script: as the start of a longer one,
+	// the tokenizer reads it.
+	page := []byte(`<!doctype html><script>let a=1;import("https://cdn.example/d.js")</script>`)
+	if fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{"let a=1;": {}}}); len(fs) != 1 {
+		t.Errorf("a listed text that begins a longer script: %v", fs)
+	}
+}
+
+func TestPlainScript(t *testing.T) {
+	for text, want := range map[string]bool{
+		`a<b`: true, `"<scrip"`: true, `"\x3C/script>"`: true, `"<!-"`: true,
+		`"<!--"`: false, `"<SCRIPT>"`: false, `"</sCrIpT"`: false, "a\rb": false, "a\x00b": false, `x<script`: false,
+	} {
+		if got := plainScript(text); got != want {
+			t.Errorf("plainScript(%q) = %v, want %v", text, got, want)
+		}
 	}
 }
