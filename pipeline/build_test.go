@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -98,5 +99,15 @@ func TestSrcsetWithDataCandidate(t *testing.T) {
 	}
 	if !strings.Contains(string(res.HTML), `srcset="data:image/png;base64,iVBORw0KGgo= 1x, data:image/svg+xml;base64,`) {
 		t.Errorf("srcset was not rewritten candidate by candidate: %s", res.HTML)
+	}
+}
+
+// TestLegalNoticesInAnyOrder: the licence file is the same whatever order the bundles' legal
+// comments arrived in.
+func TestLegalNoticesInAnyOrder(t *testing.T) {
+	a := legalNotices([]string{"/*! b */\n", "/*! a */\n", "/*! b */\n"})
+	b := legalNotices([]string{"/*! a */\n", "/*! b */\n"})
+	if !bytes.Equal(a, b) || !bytes.Contains(a, []byte("a */")) {
+		t.Errorf("%q and %q", a, b)
 	}
 }

@@ -321,6 +321,14 @@ func budgetError(m *manifest.Manifest, size, limit int, inputs []Input) diag.Lis
 	return diag.List{{File: m.File, Path: "maxKB", Text: fmt.Sprintf("the bundle is %.1f KB, over its budget of %d KB", float64(size)/1024, limit/1024), Note: note}}
 }
 
+// legalNotices joins the legal comments of a build's bundles, sorted and each once: workers
+// are bundled while their page's bundle is, on esbuild's goroutines, so the order in which
+// their comments arrive is not the same from one build to the next.
+func legalNotices(legal []string) []byte {
+	l := slices.Compact(slices.Sorted(slices.Values(legal)))
+	return []byte(strings.Join(l, "\n"))
+}
+
 // write writes the page, its entry, and the extra files, each atomically.
 func write(res *Result, b *bundler, dir string, opts Options) error {
 	outDir := opts.OutDir
@@ -340,7 +348,7 @@ func write(res *Result, b *bundler, dir string, opts Options) error {
 	// that none is left from an earlier build.
 	legal, sourcemap := []byte(nil), []byte(nil)
 	if len(b.legal) > 0 {
-		legal = []byte(strings.Join(b.legal, "\n"))
+		legal = legalNotices(b.legal)
 	}
 	if opts.Sourcemap && len(b.maps) > 0 {
 		sourcemap = b.maps[0].Contents
