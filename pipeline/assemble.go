@@ -773,7 +773,7 @@ func escapeScript(js string) string {
 		}
 		i += j
 		rest := js[i:]
-		if hasPrefixFold(rest, "</script") || hasPrefixFold(rest, "<script") || strings.HasPrefix(rest, "<!--") {
+		if markup.BreaksScript(rest) {
 			b.WriteString(js[last:i])
 			b.WriteString(`\x3C`)
 			last = i + 1
@@ -789,7 +789,7 @@ func escapeScript(js string) string {
 // escapeStyle keeps inline CSS from ending its element: "</style" becomes "<\/style", an
 // escape CSS reads as "/".
 func escapeStyle(css string) string {
-	i := indexFold(css, "</style")
+	i := markup.IndexFold(css, "</style")
 	if i < 0 {
 		return css
 	}
@@ -798,7 +798,7 @@ func escapeStyle(css string) string {
 	for i >= 0 {
 		b.WriteString(css[last:i] + `<\/`)
 		last = i + 2
-		j := indexFold(css[last:], "</style")
+		j := markup.IndexFold(css[last:], "</style")
 		if j < 0 {
 			break
 		}

@@ -1,9 +1,10 @@
 package pipeline
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 )
 
 // pruneFontFaces rewrites every @font-face src list that offers a woff2 source so that it keeps
@@ -31,7 +32,7 @@ func pruneFontFaces(css string) string {
 func fontFaceBlocks(css string) [][2]int {
 	var out [][2]int
 	for i := 0; ; {
-		at := indexFold(css[i:], "@font-face")
+		at := markup.IndexFold(css[i:], "@font-face")
 		if at < 0 {
 			return out
 		}
@@ -164,7 +165,7 @@ func dedupeAssets(css string) string {
 	count := map[string]int{}
 	blocks := fontFaceBlocks(css)
 	for i := 0; ; {
-		j := indexFold(css[i:], "url(data:")
+		j := markup.IndexFold(css[i:], "url(data:")
 		if j < 0 {
 			break
 		}
@@ -210,13 +211,10 @@ func dedupeAssets(css string) string {
 
 // dataFonts counts the @font-face rules in page whose sources include a data: URL.
 func dataFonts(page []byte) int {
-	if !containsFold(page, "@font-face") {
-		return 0
-	}
 	css := string(page)
 	n := 0
 	for _, blk := range fontFaceBlocks(css) {
-		if indexFold(css[blk[0]:blk[1]], "data:") >= 0 {
+		if markup.IndexFold(css[blk[0]:blk[1]], "data:") >= 0 {
 			n++
 		}
 	}
@@ -228,54 +226,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// containsFold reports whether b holds s (ASCII, lower-case) in any case, without copying b.
-func containsFold(b []byte, s string) bool {
-	for i := 0; ; {
-		j := bytes.IndexByte(b[i:], s[0])
-		if j < 0 {
-			return false
-		}
-		i += j
-		if len(b)-i >= len(s) && bytes.EqualFold(b[i:i+len(s)], []byte(s)) {
-			return true
-		}
-		i++
-	}
-}
-
-// indexFold returns the offset of the first instance of sub in s in any ASCII case, or -1,
-// without copying s. sub is lower-case ASCII and holds a byte that is not a letter, which
-// anchors the search.
-func indexFold(s, sub string) int {
-	p := strings.IndexFunc(sub, func(r rune) bool { return r < 'a' || r > 'z' })
-	for i := p; i < len(s); {
-		j := strings.IndexByte(s[i:], sub[p])
-		if j < 0 {
-			return -1
-		}
-		if start := i + j - p; start+len(sub) <= len(s) && hasPrefixFold(s[start:], sub) {
-			return start
-		}
-		i += j + 1
-	}
-	return -1
-}
-
-// hasPrefixFold reports whether s begins with prefix (lower-case ASCII) in any ASCII case.
-func hasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != prefix[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -47,8 +47,6 @@ type found struct {
 type checker struct {
 	opts   Options
 	policy policy // nil for none
-	// plainScript says which texts of opts.Emitted the tokenizer need not read (emittedAt).
-	plainScript map[string]bool
 }
 
 // largeText is the size from which a stylesheet or a script is checked on another core while
@@ -202,18 +200,13 @@ func judgedAttrs(raw []byte) (isJudged bool, count int) {
 	return isJudged, count
 }
 
-// rawInForeign are the elements whose text the tokenizer reads as raw text or RCDATA by their
-// name alone; in SVG and MathML their text is markup.
 // emittedAt returns the text of Options.Emitted that rest begins with, when the script data
-// state would read exactly it as one text token: it is followed by an end tag </script (in
-// any case, then a space, / or >), and it holds no "<!--", "<script" or "</script", which
-// change that state, and no CR or NUL, which the tokenizer rewrites. Else "".
+// state would read exactly it as one text token: it holds nothing that changes that state
+// (markup.BreaksScript) and no CR or NUL, which the tokenizer rewrites, and an end tag
+// </script follows it (in any case, then a space, / or >). Else "".
 func (c *checker) emittedAt(rest string) string {
 	for text := range c.opts.Emitted {
-		if text == "" || !strings.HasPrefix(rest, text) || !endsScript(rest[len(text):]) {
-			continue
-		}
-		if c.plainScript[text] {
+		if text != "" && strings.HasPrefix(rest, text) && endsScript(rest[len(text):]) && plainScript(text) {
 			return text
 		}
 	}
@@ -223,7 +216,7 @@ func (c *checker) emittedAt(rest string) string {
 // endsScript reports whether s begins with an end tag that closes a script's text.
 func endsScript(s string) bool {
 	const end = "</script"
-	if len(s) <= len(end) || !prefixFold(s, end) {
+	if len(s) <= len(end) || !markup.HasPrefixFold(s, end) {
 		return false
 	}
 	switch s[len(end)] {
@@ -233,15 +226,7 @@ func endsScript(s string) bool {
 	return false
 }
 
-// plainScripts returns which texts of emitted the script data state reads as one token.
-func plainScripts(emitted map[string][]Import) map[string]bool {
-	plain := map[string]bool{}
-	for text := range emitted {
-		plain[text] = plainScript(text)
-	}
-	return plain
-}
-
+// plainScript reports whether the script data state reads text as it is, as one token.
 func plainScript(text string) bool {
 	if strings.IndexByte(text, '\r') >= 0 || strings.IndexByte(text, 0) >= 0 {
 		return false
@@ -251,19 +236,14 @@ func plainScript(text string) bool {
 		if j < 0 {
 			return true
 		}
-		i += j
-		rest := text[i:]
-		if strings.HasPrefix(rest, "<!--") || prefixFold(rest, "<script") || prefixFold(rest, "</script") {
+		if i += j; markup.BreaksScript(text[i:]) {
 			return false
 		}
 	}
 }
 
-// prefixFold reports whether s begins with the ASCII prefix in any case.
-func prefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
+// rawInForeign are the elements whose text the tokenizer reads as raw text or RCDATA by their
+// name alone; in SVG and MathML their text is markup.
 var rawInForeign = []string{"style", "script", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"}
 
 // tokens visits every element of src as the tokenizer yields it, in document order. It stands

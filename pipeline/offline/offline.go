@@ -92,7 +92,7 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 			fs, err = nil, fmt.Errorf("offline check of %s: internal error: %v", name, r)
 		}
 	}()
-	c := &checker{opts: opts, policy: parsePolicy(opts.Policy), plainScript: plainScripts(opts.Emitted)}
+	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
 	fs = Findings{}
 	seen := map[string]bool{}
 	for _, r := range readings(src, "") {

@@ -125,3 +125,45 @@ func Srcset(s string) []Span {
 	}
 	return out
 }
+
+// IndexFold returns the offset of the first instance of sub in s in any ASCII case, or -1,
+// without copying s. sub is lower-case ASCII and holds a byte that is not a letter, which
+// anchors the search.
+func IndexFold(s, sub string) int {
+	p := strings.IndexFunc(sub, func(r rune) bool { return r < 'a' || r > 'z' })
+	for i := p; i < len(s); {
+		j := strings.IndexByte(s[i:], sub[p])
+		if j < 0 {
+			return -1
+		}
+		if start := i + j - p; start+len(sub) <= len(s) && HasPrefixFold(s[start:], sub) {
+			return start
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// HasPrefixFold reports whether s begins with prefix (lower-case ASCII) in any ASCII case.
+func HasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// BreaksScript reports whether s begins with what changes how the text of a script element
+// is read (the script data states, HTML Standard §13.2.5.4-5): "<!--", or "<script" or
+// "</script" in any case. A text without them ends at the first "</script" after it.
+func BreaksScript(s string) bool {
+	return strings.HasPrefix(s, "<!--") || HasPrefixFold(s, "<script") || HasPrefixFold(s, "</script")
+}
