@@ -95,15 +95,16 @@ func scriptHashes(page []byte, texts []string) []string {
 	return out
 }
 
-// policyAt returns the offset in page where the policy goes, in a <meta http-equiv>: right
-// after <meta charset>, so that it governs every script, the SDK's first.
-func policyAt(page []byte) int {
+// insertPolicy puts the policy in a <meta http-equiv> right after <meta charset>, so that it
+// governs every script, the SDK's first.
+func insertPolicy(page []byte, csp string) []byte {
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(csp) + `">`
 	z := html.NewTokenizer(bytes.NewReader(page))
 	off := 0
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
-			return 0
+			break
 		}
 		off += len(z.Raw())
 		if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
@@ -115,16 +116,10 @@ func policyAt(page []byte) int {
 				var k []byte
 				k, _, hasAttr = z.TagAttr()
 				if string(k) == "charset" {
-					return off
+					return append(page[:off:off], append([]byte(meta), page[off:]...)...)
 				}
 			}
 		}
 	}
-}
-
-// insertPolicyAt returns a copy of page with the policy's <meta> at offset at; page is not
-// changed.
-func insertPolicyAt(page []byte, at int, csp string) []byte {
-	meta := `<meta http-equiv="Content-Security-Policy" content="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(csp) + `">`
-	return slices.Concat(page[:at], []byte(meta), page[at:])
+	return append([]byte(meta), page...)
 }

@@ -208,7 +208,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
 	// policy is computed over the final script text.
 	csp := policy(skeleton, a.texts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
-	page = insertPolicyAt(page, policyAt(page), csp)
+	page = insertPolicy(page, csp)
 	// The size line's gzip figure is computed on another core while the page is checked.
 	gz := make(chan int, 1)
 	if opts.NoGzip {
