@@ -61,7 +61,8 @@ type Options struct {
 	// Session, when set, keeps esbuild's incremental contexts from one build of the app to
 	// the next (bundle dev).
 	Session *Session
-	// NoGzip leaves Result.GzipSize zero, for callers that do not show it (bundle dev).
+	// NoGzip leaves Result.GzipSize zero, for callers that do not show it (bundle dev, bundle
+	// build --quiet or --format json): it is the costliest step after esbuild on a small app.
 	NoGzip bool
 	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
 	// dev's harness. A build for hosts leaves it empty.
