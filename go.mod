@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/klauspost/compress v1.20.4
 	github.com/tdewolff/parse/v2 v2.8.20
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
