@@ -214,8 +214,11 @@ func (c *checker) emittedAt(rest string) string {
 }
 
 // endsScript reports whether s begins with an end tag that closes a script's text.
-func endsScript(s string) bool {
-	const end = "</script"
+func endsScript(s string) bool { return endsRaw(s, "</script") }
+
+// endsRaw reports whether s begins with end, an end tag's "</" and name in lower case, in any
+// case, then a space, / or >: the end tag that closes a raw text.
+func endsRaw(s, end string) bool {
 	if len(s) <= len(end) || !markup.HasPrefixFold(s, end) {
 		return false
 	}
@@ -224,6 +227,28 @@ func endsScript(s string) bool {
 		return true
 	}
 	return false
+}
+
+// styleText returns the text of the style element whose start tag rest follows, when the
+// tokenizer would read it as it stands: the bytes up to the first end tag </style (in any
+// case, then a space, / or >; the rawtext state knows nothing else), none of them CR or NUL,
+// which it rewrites. ok is false when the text is empty, has no end tag (it runs to the end of
+// input) or holds a CR or NUL: the tokenizer reads it then.
+func styleText(rest string) (text string, ok bool) {
+	for i := 0; ; i += 2 {
+		j := markup.IndexFold(rest[i:], "</style")
+		if j < 0 {
+			return "", false
+		}
+		if i += j; endsRaw(rest[i:], "</style") {
+			text = rest[:i]
+			break
+		}
+	}
+	if text == "" || strings.IndexByte(text, '\r') >= 0 || strings.IndexByte(text, 0) >= 0 {
+		return "", false
+	}
+	return text, true
 }
 
 // plainScript reports whether the script data state reads text as it is, as one token.
@@ -326,17 +351,27 @@ func (w *walker) tokens(src string) {
 					foreignText = n.Data
 				} else if n.Data == "style" || n.Data == "script" || n.Data == "noscript" {
 					pending = n
-					if n.Data == "script" {
-						if text := w.c.emittedAt(src[off:]); text != "" {
-							// The script's text is one the caller emitted: it is read here, and
-							// the tokenizer goes on from its end tag, where the one reading it
-							// would be after the text token (in the data state).
-							pending.AppendChild(&html.Node{Type: html.TextNode, Data: text})
-							w.element(pending, false)
-							pending = nil
-							off += len(text)
-							z = html.NewTokenizer(strings.NewReader(src[off:]))
-						}
+					text, ok := "", false
+					switch n.Data {
+					case "script":
+						// A script's text is taken here when it is one the caller emitted.
+						text = w.c.emittedAt(src[off:])
+						ok = text != ""
+					case "style":
+						// A stylesheet's end is found as the rawtext state finds it, but
+						// by a search rather than a byte at a time (an inlined font makes it
+						// the longest text of a page).
+						text, ok = styleText(src[off:])
+					}
+					if ok {
+						// The text is read here, and the tokenizer goes on from its end
+						// tag, where the one reading it would be after the text token (in
+						// the data state).
+						pending.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+						w.element(pending, false)
+						pending = nil
+						off += len(text)
+						z = html.NewTokenizer(strings.NewReader(src[off:]))
 					}
 					continue
 				}

@@ -11,6 +11,7 @@ import (
 	utf16pkg "unicode/utf16"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"golang.org/x/net/html"
 )
 
 // refuse rows must produce at least one finding whose URL is want (or, for want "", any).
@@ -533,5 +534,54 @@ func TestPlainScript(t *testing.T) {
 		if got := plainScript(text); got != want {
 			t.Errorf("plainScript(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// TestStyleText: where styleText takes a stylesheet's text, it is the text token the
+// tokenizer reads after <style>, and an end tag follows it; it declines only what the
+// tokenizer would rewrite (CR, NUL), an empty text and one without an end tag. Every string
+// of up to four pieces is tried, near misses of the end tag among them.
+func TestStyleText(t *testing.T) {
+	pieces := []string{"a{b:c}", "</style>", "</STYLE ", "</style/", "</stylex>", "</styl", "</style", "<!--", "</", "\r\n", "\x00", "url(x)", "İ", ">"}
+	var rests []string
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		rests = append(rests, prefix)
+		if n == 0 {
+			return
+		}
+		for _, p := range pieces {
+			gen(prefix+p, n-1)
+		}
+	}
+	gen("", 4)
+	taken := 0
+	for _, rest := range rests {
+		text, ok := styleText(rest)
+		z := html.NewTokenizer(strings.NewReader("<style>" + rest))
+		z.Next() // the start tag
+		tt := z.Next()
+		var raw, read string // the bytes, and the text as the tokenizer gives it
+		if tt == html.TextToken {
+			raw = string(z.Raw()) // before Text, which rewrites the bytes in place
+			read = string(z.Text())
+			tt = z.Next()
+		}
+		name, _ := z.TagName()
+		closed := tt == html.EndTagToken && string(name) == "style"
+		plain := !strings.ContainsAny(raw, "\r\x00")
+		switch {
+		// An end tag cut by the end of input is dropped: the input ends there either way.
+		case ok && (text != raw || text != read || !closed && tt != html.ErrorToken):
+			t.Errorf("%q: styleText took %q, the tokenizer reads %q as %q (closed: %v)", rest, text, raw, read, closed)
+		case !ok && closed && raw != "" && plain:
+			t.Errorf("%q: styleText declined a text the tokenizer reads as it stands: %q", rest, raw)
+		}
+		if ok {
+			taken++
+		}
+	}
+	if taken == 0 {
+		t.Fatal("styleText took no text")
 	}
 }

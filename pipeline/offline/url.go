@@ -21,7 +21,9 @@ func cleanURL(s string) string {
 		j--
 	}
 	s = s[i:j]
-	if strings.ContainsAny(s, "\t\n\r") {
+	// Three byte searches rather than ContainsAny: a data: URL can be a font of 100 KB, and
+	// IndexByte reads it many times faster than a set lookup a byte.
+	if strings.IndexByte(s, '\t') >= 0 || strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0 {
 		s = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' || r == '\r' {
 				return -1
