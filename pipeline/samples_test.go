@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"flag"
 	"os"
@@ -190,10 +191,23 @@ func TestSDKSizeInBundles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		added := with.GzipSize - without.GzipSize
-		t.Logf("%s: the SDK adds %d bytes gzip (%d → %d)", name, added, without.GzipSize, with.GzipSize)
+		// Measured with Go's level 6, as the budget was set, not with the size line's
+		// compressor, whose block choices around an inlined font can move a difference of
+		// two pages by a kilobyte.
+		before, after := gzip6(without.HTML), gzip6(with.HTML)
+		added := after - before
+		t.Logf("%s: the SDK adds %d bytes gzip (%d → %d; the size line's compressor: %d → %d)", name, added, before, after, without.GzipSize, with.GzipSize)
 		if added > 6*1024 {
 			t.Errorf("%s: the SDK adds %d bytes gzip, over its 6 KB budget", name, added)
 		}
 	}
+}
+
+// gzip6 returns the size of b gzipped by Go's compress/gzip at level 6.
+func gzip6(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, 6)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
 }
