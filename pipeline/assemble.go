@@ -48,8 +48,8 @@ type assembler struct {
 	// emitted holds the import records of the scripts esbuild printed, by their text in the
 	// page, for the final offline check (offline.Options.Emitted).
 	emitted map[string][]offline.Import
-	// texts holds those scripts' texts: assemble writes a placeholder in their place (see
-	// placeholder), and fill puts them in.
+	// texts holds the texts of those scripts and of the stylesheets esbuild printed: assemble
+	// writes a placeholder in their place (see hold), and fill puts them in.
 	texts []string
 }
 
@@ -57,17 +57,23 @@ func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *as
 	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{}}
 }
 
-// emit returns what stands for the text of the bundle c in a script element of the page: a
-// placeholder, which fill replaces with the text, so that the policy's hashes are computed
-// from a page without it, by what the page's parse shows of where scripts are (a bundle is
-// most of a page, and the parser reads script text a byte at a time). Its import records
-// are noted for the final check when esbuild's metafile gave them.
+// emit returns what stands for the text of the bundle c in a script element of the page (see
+// hold). Its import records are noted for the final check when esbuild's metafile gave them.
 func (a *assembler) emit(c code) string {
 	js := escapeScript(c.js)
 	if c.known {
 		a.emitted[js] = c.imports
 	}
-	a.texts = append(a.texts, js)
+	return a.hold(js)
+}
+
+// hold returns what stands for text, a script's or a stylesheet's, in the page assemble
+// writes: a placeholder, which fill replaces with the text, so that the policy's hashes are
+// computed from a page without the texts, by what the page's parse shows of where scripts
+// are (bundles and inlined fonts are most of a page, and the parser reads raw text a byte at
+// a time).
+func (a *assembler) hold(text string) string {
+	a.texts = append(a.texts, text)
 	return placeholder(len(a.texts) - 1)
 }
 
@@ -304,7 +310,7 @@ func (a *assembler) assemble() ([]byte, int) {
 	// before any other script.
 	var css string
 	if len(a.css) > 0 {
-		css = "<style>" + escapeStyle(strings.Join(a.css, "")) + "</style>"
+		css = "<style>" + a.hold(escapeStyle(strings.Join(a.css, ""))) + "</style>"
 	}
 	if headAt < 0 {
 		headAt = afterDoctype(res)
@@ -647,7 +653,7 @@ func (a *assembler) link(t *tag) string {
 				}
 			}
 		}
-		return "<style" + attrs.String() + ">" + escapeStyle(c.css) + "</style>"
+		return "<style" + attrs.String() + ">" + a.hold(escapeStyle(c.css)) + "</style>"
 	case slices.Contains(rels, "modulepreload") || slices.Contains(rels, "preload") || slices.Contains(rels, "prefetch"):
 		if _, ok := a.resolve(u, href); !ok {
 			return ""
@@ -740,7 +746,7 @@ func (a *assembler) style(t *tag, text string, textOff int, end string) string {
 	a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 	c, l := a.b.stdin(text, a.file, a.dir, api.LoaderCSS)
 	a.list = append(a.list, a.shift(l, textOff)...)
-	return t.render(nil, nil) + escapeStyle(c.css) + "</style>"
+	return t.render(nil, nil) + a.hold(escapeStyle(c.css)) + "</style>"
 }
 
 // shift moves esbuild's positions inside inline code (named after the page) to positions in

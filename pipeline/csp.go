@@ -19,7 +19,7 @@ import (
 // workers, that it starts workers from blob: URLs (worker-src blob:); styleData, that it
 // links stylesheets as data: URLs (style-src data:). It is computed over the
 // exact script text of the final bytes: page, or the skeleton of the final page with
-// placeholders for texts (see assembler.emit).
+// placeholders for texts (see assembler.hold).
 func policy(page []byte, texts []string, m *manifest.Manifest, fetchable, workers, styleData bool) string {
 	script := scriptHashes(page, texts)
 	if m.Wasm {
