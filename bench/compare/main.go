@@ -1,4 +1,4 @@
-// Command compare measures bundle build against esbuild's CLI alone on the same entry (the
+// Command compare measures bundle build against esbuild's CLI alone on the same entries (the
 // floor: what bundle adds around esbuild) and against Vite 8 with vite-plugin-singlefile, on
 // each sample and on bench/heavy (Material UI with its icons, charts, a router, a web font):
 // median whole-process wall time over interleaved runs, peak RSS, and gzip bytes of each. It
@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/sdk"
+	"golang.org/x/net/html"
 )
 
 func main() {
@@ -45,23 +47,45 @@ func main() {
 	}
 }
 
-// entryScript is the script esbuild starts from: the manifest's script entry, or the first
-// module script index.html names.
-func entryScript(appDir string, m *manifest.Manifest) (string, error) {
+// entries are what esbuild starts from: the manifest's script entry, or every local module
+// script and stylesheet index.html names, so that the floor does the bundling the page needs
+// (hello's stylesheet inlines a web font) and nothing around it.
+func entries(appDir string, m *manifest.Manifest) ([]string, error) {
 	if !strings.HasSuffix(m.Entry, ".html") {
-		return filepath.Join(appDir, m.Entry), nil
+		return []string{filepath.Join(appDir, m.Entry)}, nil
 	}
 	page, err := os.ReadFile(filepath.Join(appDir, m.Entry))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	for _, line := range strings.Split(string(page), "<script") {
-		if i := strings.Index(line, `src="`); i >= 0 && strings.Contains(line[:i], `type="module"`) {
-			src := line[i+5:]
-			return filepath.Join(appDir, src[:strings.IndexByte(src, '"')]), nil
+	var out []string
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		name, _ := z.TagName()
+		attrs := map[string]string{}
+		for more := true; more; {
+			var k, v []byte
+			k, v, more = z.TagAttr()
+			attrs[string(k)] = string(v)
+		}
+		ref := ""
+		switch {
+		case string(name) == "script" && attrs["type"] == "module":
+			ref = attrs["src"]
+		case string(name) == "link" && slices.Contains(strings.Fields(attrs["rel"]), "stylesheet"):
+			ref = attrs["href"]
+		}
+		if ref != "" && !strings.Contains(ref, "://") && !strings.HasPrefix(ref, "//") {
+			out = append(out, filepath.Join(appDir, filepath.FromSlash(strings.TrimPrefix(ref, "/"))))
 		}
 	}
-	return "", fmt.Errorf("no module script in %s", m.Entry)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no local module script or stylesheet in %s", m.Entry)
+	}
+	return out, nil
 }
 
 func run(app string, runs int) error {
@@ -96,7 +120,7 @@ func run(app string, runs int) error {
 	if err != nil {
 		return err
 	}
-	entry, err := entryScript(appDir, m)
+	ents, err := entries(appDir, m)
 	if err != nil {
 		return err
 	}
@@ -106,9 +130,9 @@ func run(app string, runs int) error {
 	sdkModule := filepath.Join(work, "sdk.ts")
 	esbuildBin := filepath.Join(bench, "node_modules", ".bin", "esbuild")
 	esbuildCmd := func() *exec.Cmd {
-		args := []string{entry, "--bundle", "--minify", "--format=esm", "--jsx=automatic", "--target=chrome111,edge111,firefox114,safari16.4",
-			"--outdir=" + filepath.Join(work, "esbuild-out"), "--log-level=error", "--alias:@miniapp/sdk/react=" + filepath.Join(work, "sdk-react.ts"),
-			"--alias:@miniapp/sdk=" + sdkModule}
+		args := append(slices.Clone(ents), "--bundle", "--minify", "--format=esm", "--jsx=automatic", "--target=chrome111,edge111,firefox114,safari16.4",
+			"--outdir="+filepath.Join(work, "esbuild-out"), "--log-level=error", "--alias:@miniapp/sdk/react="+filepath.Join(work, "sdk-react.ts"),
+			"--alias:@miniapp/sdk="+sdkModule)
 		for _, ext := range []string{".png", ".jpg", ".svg", ".gif", ".webp", ".woff", ".woff2", ".ttf"} {
 			args = append(args, "--loader:"+ext+"=dataurl")
 		}
