@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	sourcemap := flags.Bool("sourcemap", false, "write <id>.js.map beside the page")
 	jobs := flags.Int("jobs", 0, "build at most `n` apps at once (default: one per core)")
 	quiet := flags.Bool("quiet", false, "print errors only: no warnings, no line per app")
+	cpuprofile := flags.String("cpuprofile", "", "write a CPU profile of the build to `file`, for go tool pprof (scripts/pgo merges such profiles into cmd/bundle/default.pgo)")
 	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
 	}
@@ -60,6 +62,14 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if flags.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
 		return exitUsage
+	}
+	if *cpuprofile != "" {
+		stop, err := profileCPU(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bundle build: --cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer stop()
 	}
 	// A build is a one-shot process: the collector stays off until it holds oneshot.Floor.
 	defer oneshot.Tune(oneshot.Floor)()
@@ -241,4 +251,20 @@ func (p *progress) stop() {
 	p.mu.Lock()
 	p.over = true
 	p.mu.Unlock()
+}
+
+// profileCPU starts a CPU profile written to path; stop ends it and closes the file.
+func profileCPU(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -238,3 +238,29 @@ func TestCheckCommand(t *testing.T) {
 		{"flag_overrides_entry", []string{"check", "--link-domains", "other.example", built}, 1, "", "not an allowed link host", ""},
 	})
 }
+
+// TestBuildCPUProfile: --cpuprofile writes a profile pprof reads (gzipped protocol buffers)
+// and changes nothing in the page; a profile that cannot be created is a usage error.
+func TestBuildCPUProfile(t *testing.T) {
+	plain, profiled := t.TempDir(), t.TempDir()
+	prof := filepath.Join(t.TempDir(), "build.pprof")
+	if code, _, stderr := bundle(t, "", "build", "--quiet", "--out", plain, "../../samples/hello"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := bundle(t, "", "build", "--quiet", "--out", profiled, "--cpuprofile", prof, "../../samples/hello"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	p, err := os.ReadFile(prof)
+	if err != nil || len(p) < 2 || p[0] != 0x1f || p[1] != 0x8b {
+		t.Fatalf("the profile is not a gzipped pprof file (%d bytes, %v)", len(p), err)
+	}
+	a, _ := os.ReadFile(filepath.Join(plain, "hello.html"))
+	b, _ := os.ReadFile(filepath.Join(profiled, "hello.html"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the page built with --cpuprofile differs (%d and %d bytes)", len(a), len(b))
+	}
+	code, _, stderr := bundle(t, "", "build", "--quiet", "--out", plain, "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "folder", "p"), "../../samples/hello")
+	if code != exitUsage || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("an unwritable profile: exit %d, %q", code, stderr)
+	}
+}
