@@ -42,7 +42,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	sourcemap := flags.Bool("sourcemap", false, "write <id>.js.map beside the page")
 	jobs := flags.Int("jobs", 0, "build at most `n` apps at once (default: one per core)")
 	quiet := flags.Bool("quiet", false, "print errors only: no warnings, no line per app")
-	cpuprofile := flags.String("cpuprofile", "", "write a CPU profile of the build to `file`, for go tool pprof (scripts/pgo merges such profiles into cmd/bundle/default.pgo)")
+	cpuprofile := flags.String("cpuprofile", "", "write a CPU profile of the build to `file`, for go tool pprof")
 	if code, ok := parseFlags(e, flags, args); !ok {
 		return code
 	}
