@@ -16,6 +16,11 @@ import (
 // esbuild's own frames need, and is let in, oldest first, as goroutines end (the peak falls
 // to about 185 MB, most of it loads waiting there). The gate never refuses and
 // never changes what is built, only when a file is read.
+//
+// The 16 KB is close to full: esbuild's parseFile alone has a 10.6 KB frame. Anything that
+// grows the frames below a waiting load doubles its stack to 32 KB and bench/heavy's peak by
+// about 200 MB: a fatter gate callback did, and so did profile-guided optimisation, which
+// inlined into parseFile and esbuild's plugin wrapper (tried and reverted).
 var loadGate = &gate{limit: loadGateLimit}
 
 // loadGateLimit is the gate's bound: high enough that the cores never wait for work (on two
