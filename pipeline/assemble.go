@@ -51,6 +51,8 @@ type assembler struct {
 	// texts holds the texts of those scripts and of the stylesheets esbuild printed: assemble
 	// writes a placeholder in their place (see hold), and fill puts them in.
 	texts []string
+	// jsMap is the source map of the page's first module script, which --sourcemap writes.
+	jsMap []byte
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
@@ -63,6 +65,9 @@ func (a *assembler) emit(c code) string {
 	js := escapeScript(c.js)
 	if c.known {
 		a.emitted[js] = c.imports
+	}
+	if a.jsMap == nil {
+		a.jsMap = c.jsMap
 	}
 	return a.hold(js)
 }

@@ -55,7 +55,7 @@ func (b *bundler) queryPlugin() api.Plugin {
 			if !slices.Contains(queries, q) {
 				return api.OnResolveResult{}, nil
 			}
-			return api.OnResolveResult{Path: p + "?" + q, Namespace: queryNamespace}, nil
+			return api.OnResolveResult{Path: b.rel(p) + "?" + q, Namespace: queryNamespace}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
@@ -66,10 +66,15 @@ func (b *bundler) queryPlugin() api.Plugin {
 			if len(r.Errors) > 0 {
 				return api.OnResolveResult{Errors: r.Errors}, nil
 			}
-			return api.OnResolveResult{Path: r.Path + "?" + q, Namespace: queryNamespace}, nil
+			return api.OnResolveResult{Path: b.rel(r.Path) + "?" + q, Namespace: queryNamespace}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: queryNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			// The path is relative to the app folder, as esbuild then names the module in
+			// source maps and the metafile: no absolute path reaches an output.
 			file, q, _ := strings.Cut(a.Path, "?")
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(b.root, filepath.FromSlash(file))
+			}
 			if msg := b.outside(file); msg != nil {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}

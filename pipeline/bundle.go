@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -46,8 +47,8 @@ type bundler struct {
 	readRoot, readWhy string
 	outDir            string // where the build writes, absolute; never read
 	css               *cssTools
-	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal,
-	// maps and carry.
+	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal
+	// and carry.
 	mu sync.Mutex
 	// flags say what the bundles need of the page's policy.
 	flags struct {
@@ -61,7 +62,6 @@ type bundler struct {
 	// budget's report.
 	inputs    map[string]int
 	legal     []string // legal comments, kept out of the bundle
-	maps      []api.OutputFile
 	sourcemap bool
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
@@ -95,6 +95,8 @@ type code struct {
 	// when js is not what esbuild printed, and the offline check must parse it.
 	imports []offline.Import
 	known   bool
+	// jsMap is the source map of js, when the bundler writes source maps.
+	jsMap []byte
 }
 
 func (b *bundler) options() api.BuildOptions {
@@ -357,15 +359,32 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 		if len(res.Errors) > 0 {
 			return code{}, b.messages(res.Errors, diag.Error)
 		}
+		maps := map[string][]byte{}
+		for _, f := range res.OutputFiles {
+			if strings.HasSuffix(f.Path, ".js.map") {
+				maps[strings.TrimSuffix(f.Path, ".map")] = f.Contents
+			}
+		}
 		for i, f := range res.OutputFiles {
 			if strings.HasSuffix(f.Path, ".js") {
-				t := api.Transform(string(f.Contents), api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
+				js, sm := string(f.Contents), api.SourceMapNone
+				if m, ok := maps[f.Path]; ok {
+					// The build's map, inline, is what the minifying pass maps back through:
+					// its map then leads from the page's code to the sources.
+					js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(m) + "\n"
+					sm = api.SourceMapExternal
+				}
+				t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
 					Target: opts.Target, Engines: opts.Engines, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
-					MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent})
+					MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent,
+					Sourcemap: sm, Sourcefile: filepath.Base(f.Path)})
 				if len(t.Errors) > 0 {
 					return code{}, b.messages(t.Errors, diag.Error)
 				}
 				res.OutputFiles[i].Contents = t.Code
+				if sm != api.SourceMapNone {
+					c.jsMap = t.Map
+				}
 				printed = false
 			}
 		}
@@ -378,8 +397,10 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 		switch {
 		case strings.HasSuffix(f.Path, ".LEGAL.txt"):
 			b.legal = append(b.legal, string(f.Contents))
-		case strings.HasSuffix(f.Path, ".map"):
-			b.maps = append(b.maps, f)
+		case strings.HasSuffix(f.Path, ".js.map"):
+			if printed { // else the minifying pass made it
+				c.jsMap = f.Contents
+			}
 		case strings.HasSuffix(f.Path, ".js"):
 			c.js += string(f.Contents)
 			rel, _ := filepath.Rel(b.root, f.Path)

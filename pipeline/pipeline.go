@@ -243,7 +243,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
 	if !opts.NoWrite {
-		err = write(res, b, dir, opts) // while the gzip figure is computed
+		err = write(res, b, a.jsMap, dir, opts) // while the gzip figure is computed
 	}
 	res.GzipSize = <-gz
 	return res, err
@@ -330,8 +330,9 @@ func legalNotices(legal []string) []byte {
 	return []byte(strings.Join(l, "\n"))
 }
 
-// write writes the page, its entry, and the extra files, each atomically.
-func write(res *Result, b *bundler, dir string, opts Options) error {
+// write writes the page, its entry, and the extra files, each atomically: the licence file,
+// and with opts.Sourcemap the source map jsMap of the page's first module script.
+func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) error {
 	outDir := opts.OutDir
 	if outDir == "" {
 		outDir = filepath.Join(dir, "dist")
@@ -351,8 +352,8 @@ func write(res *Result, b *bundler, dir string, opts Options) error {
 	if len(b.legal) > 0 {
 		legal = legalNotices(b.legal)
 	}
-	if opts.Sourcemap && len(b.maps) > 0 {
-		sourcemap = b.maps[0].Contents
+	if opts.Sourcemap {
+		sourcemap = jsMap
 	}
 	for _, x := range []struct {
 		name string

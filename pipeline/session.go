@@ -48,7 +48,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 	defer s.mu.Unlock()
 	if s.b != nil && s.key == key {
 		b := s.b
-		b.inputs, b.legal, b.maps, b.carry = map[string]int{}, nil, nil, false
+		b.inputs, b.legal, b.carry = map[string]int{}, nil, false
 		b.flags.assetURLs, b.flags.blobs, b.flags.styleData = false, false, false
 		b.realDirs.Clear() // a folder may have become a link since
 		return b, nil

@@ -1,0 +1,67 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSourceMap: --sourcemap writes the map of the page's first module script, whatever was
+// bundled before it (hello's stylesheet) or inside it (workers, bundled on their own), with
+// no absolute path in it; where the script was minified in a second pass (CSS Modules) the
+// map still leads to the sources.
+func TestSourceMap(t *testing.T) {
+	for _, r := range []struct {
+		dir       string
+		want, not []string
+	}{
+		{sampleDir(t, "hello"), []string{"../main.js"}, []string{"../style.css"}},
+		{filepath.Join("testdata", "features", "workers"), []string{"../src/main.ts"}, nil},
+		{filepath.Join("testdata", "features", "cssmodules"), []string{"../main.ts"}, []string{"main.js", "out.js"}},
+	} {
+		t.Run(filepath.Base(r.dir), func(t *testing.T) {
+			dir := copyApp(t, r.dir)
+			out := t.TempDir()
+			res, err := Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := os.ReadFile(filepath.Join(out, res.Manifest.ID+".js.map"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				Version  int      `json:"version"`
+				Sources  []string `json:"sources"`
+				Mappings string   `json:"mappings"`
+			}
+			if err := json.Unmarshal(text, &m); err != nil || m.Version != 3 || m.Mappings == "" {
+				t.Fatalf("not a source map (%v): %.200s", err, text)
+			}
+			for _, s := range r.want {
+				if !slices.Contains(m.Sources, s) {
+					t.Errorf("sources %q lack %q", m.Sources, s)
+				}
+			}
+			for _, s := range r.not {
+				if slices.ContainsFunc(m.Sources, func(x string) bool { return strings.HasSuffix(x, s) }) {
+					t.Errorf("sources %q hold %q: the map is not the page script's", m.Sources, s)
+				}
+			}
+			if abs, _ := filepath.Abs(dir); strings.Contains(string(text), abs) || strings.Contains(string(text), filepath.Dir(abs)) {
+				t.Errorf("the map holds an absolute path: %q", m.Sources)
+			}
+			// A build without --sourcemap removes the map an earlier build wrote.
+			if _, err := Build(context.Background(), dir, Options{OutDir: out}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(out, res.Manifest.ID+".js.map")); !os.IsNotExist(err) {
+				t.Errorf("the map of an earlier build is left: %v", err)
+			}
+		})
+	}
+}
