@@ -53,6 +53,90 @@ type assembler struct {
 	texts []string
 	// jsMap is the source map of the page's first module script, which --sourcemap writes.
 	jsMap []byte
+	// prebuilt holds the code of the stylesheets and module scripts prebuild bundled together,
+	// by path, until the walk comes to them.
+	prebuilt map[string]prebuilt
+}
+
+// prebuildMin is how many entries prebuild bundles together, at least (tests raise it to
+// build each entry alone).
+var prebuildMin = 2
+
+// prebuilt is one entry's code from prebuild, and the diagnostics that go with it.
+type prebuilt struct {
+	c code
+	l diag.List
+}
+
+// prebuild bundles the files of the page that the walk will bundle, its local stylesheets
+// and module scripts, in one esbuild build when there are two or more (hello: 6.2 -> 3.9 ms
+// for its stylesheet and script). It reads the page with the walk's tokenizer and decides
+// with the walk's own tests (bundledStylesheet, bundledModule, locate), so that the walk
+// takes every entry it built; an entry the page names twice is taken once, and built again
+// by the walk the second time, as before. A build that fails or holds a CSS Module is left
+// to the walk, one entry at a time (see entries).
+func (a *assembler) prebuild() {
+	z := html.NewTokenizer(bytes.NewReader(a.src))
+	var rels []string
+	off, foreign := 0, 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		start := off
+		off += len(z.Raw())
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := readTag(z, start, tt == html.SelfClosingTagToken)
+			if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
+				foreign++
+			}
+			if foreign > 0 && (t.name == "script" || t.name == "style") {
+				if tt == html.StartTagToken {
+					z.NextIsNotRawText()
+				}
+				continue
+			}
+			u, ok := "", false
+			switch t.name {
+			case "link":
+				u, _, ok = bundledStylesheet(t)
+			case "script":
+				u, _, ok = bundledModule(t)
+			}
+			if !ok {
+				continue
+			}
+			if rel, _, err := a.locate(u); err == nil && !slices.Contains(rels, rel) {
+				rels = append(rels, rel)
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); (string(name) == "svg" || string(name) == "math") && foreign > 0 {
+				foreign--
+			}
+		}
+	}
+	if len(rels) < prebuildMin {
+		return
+	}
+	codes, warnings, ok := a.b.entries(rels)
+	if !ok {
+		return
+	}
+	a.prebuilt = map[string]prebuilt{}
+	for i, rel := range rels {
+		a.prebuilt[rel] = prebuilt{c: codes[i], l: warnings[i]}
+	}
+}
+
+// entry is the code of the file rel, from prebuild or bundled now.
+func (a *assembler) entry(rel string) (code, diag.List) {
+	if p, ok := a.prebuilt[rel]; ok {
+		delete(a.prebuilt, rel)
+		return p.c, p.l
+	}
+	return a.b.entry(rel)
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
@@ -448,6 +532,30 @@ func local(u string) (p, frag string, ok bool) {
 // the public folder first, then the app folder (as in Vite); others are relative to the page.
 func (a *assembler) resolve(u string, at attr) (string, bool) {
 	a.handled = append(a.handled, [2]int{at.off, at.off + at.n})
+	rel, cands, err := a.locate(u)
+	switch {
+	case err == nil:
+		return rel, true
+	case errors.Is(err, manifest.ErrOutside):
+		a.errAt(at.off, at.n, fmt.Sprintf("%q leaves the app folder", u), "keep every file the app uses inside its folder; bundle never reads outside it")
+	case errors.Is(err, errNoFile):
+		where := cands[0]
+		if len(cands) > 1 {
+			where = cands[0] + " or " + cands[1]
+		}
+		a.errAt(at.off, at.n, fmt.Sprintf("%q does not exist", u), fmt.Sprintf("create %s, or fix the path (it is resolved inside the app folder)", where))
+	default:
+		a.errAt(at.off, at.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file's permissions")
+	}
+	return "", false
+}
+
+// errNoFile is locate's error when no candidate is a file.
+var errNoFile = errors.New("no such file")
+
+// locate finds the file the local URL u names, relative to the app folder, and says which
+// paths it tried (for a root-relative URL, the public folder's first).
+func (a *assembler) locate(u string) (string, []string, error) {
 	var cands []string
 	if strings.HasPrefix(u, "/") {
 		cands = []string{path.Join(a.m.Build.PublicDir, u), path.Clean(strings.TrimPrefix(u, "/"))}
@@ -459,24 +567,17 @@ func (a *assembler) resolve(u string, at attr) (string, bool) {
 		switch {
 		case err == nil:
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return c, true
+				return c, cands, nil
 			}
 		case errors.Is(err, manifest.ErrOutside):
-			a.errAt(at.off, at.n, fmt.Sprintf("%q leaves the app folder", u), "keep every file the app uses inside its folder; bundle never reads outside it")
-			return "", false
+			return "", cands, err
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		default:
-			a.errAt(at.off, at.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file's permissions")
-			return "", false
+			return "", cands, err
 		}
 	}
-	where := cands[0]
-	if len(cands) > 1 {
-		where = cands[0] + " or " + cands[1]
-	}
-	a.errAt(at.off, at.n, fmt.Sprintf("%q does not exist", u), fmt.Sprintf("create %s, or fix the path (it is resolved inside the app folder)", where))
-	return "", false
+	return "", cands, errNoFile
 }
 
 // dataURL returns the file rel as a data: URL.
@@ -602,6 +703,42 @@ var iconRels = []string{"icon", "apple-touch-icon", "apple-touch-icon-precompose
 // maxIconBytes bounds the favicon that becomes the registry entry's icon.
 const maxIconBytes = 32 << 10
 
+// linkRels returns a <link>'s relations, lower-cased, and whether one is an icon's.
+func linkRels(t *tag) ([]string, bool) {
+	relAttr, _ := t.get("rel")
+	rels := strings.Fields(strings.ToLower(relAttr.val))
+	return rels, slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(iconRels, r) })
+}
+
+// bundledStylesheet returns the local URL of the stylesheet a <link> names that link bundles
+// (rel stylesheet and no icon's relation, a local href), with its attribute.
+func bundledStylesheet(t *tag) (string, attr, bool) {
+	href, ok := t.get("href")
+	if !ok {
+		return "", attr{}, false
+	}
+	rels, icon := linkRels(t)
+	u, _, isLocal := local(href.val)
+	return u, href, !icon && isLocal && slices.Contains(rels, "stylesheet")
+}
+
+// bundledModule returns the local URL of the module script a <script src> names that script
+// bundles, with its attribute.
+func bundledModule(t *tag) (string, attr, bool) {
+	src, ok := t.get("src")
+	if !ok || scriptType(t) != "module" {
+		return "", attr{}, false
+	}
+	u, _, isLocal := local(src.val)
+	return u, src, isLocal
+}
+
+// scriptType is a <script>'s type, trimmed and lower-cased.
+func scriptType(t *tag) string {
+	typAttr, _ := t.get("type")
+	return strings.ToLower(strings.TrimSpace(typAttr.val))
+}
+
 // link bundles a local stylesheet into a <style>, drops preloads of local files (their code is
 // inline now), leaves icons and web app manifests out of the page with a note (the first
 // small SVG or PNG icon is kept for the registry entry), and inlines any other local href as a
@@ -612,9 +749,9 @@ func (a *assembler) link(t *tag) string {
 		return string(t.raw)
 	}
 	relAttr, _ := t.get("rel")
-	rels := strings.Fields(strings.ToLower(relAttr.val))
+	rels, icon := linkRels(t)
 	u, _, isLocal := local(href.val)
-	if slices.ContainsFunc(rels, func(r string) bool { return slices.Contains(iconRels, r) }) {
+	if icon {
 		a.handled = append(a.handled, [2]int{href.off, href.off + href.n})
 		a.warnAt(href.off, href.n, fmt.Sprintf("<link rel=%q> left out of the page: a framed app shows no favicon and cannot be installed", relAttr.val),
 			"the host shows the registry entry's icon (the manifest's icon field; without one, the page's first small SVG or PNG icon)")
@@ -634,12 +771,12 @@ func (a *assembler) link(t *tag) string {
 		return string(t.raw)
 	}
 	switch {
-	case slices.Contains(rels, "stylesheet"):
+	case slices.Contains(rels, "stylesheet"): // bundledStylesheet
 		rel, ok := a.resolve(u, href)
 		if !ok {
 			return ""
 		}
-		c, l := a.b.entry(rel)
+		c, l := a.entry(rel)
 		a.list = append(a.list, l...)
 		if slices.Contains(rels, "alternate") || t.has("disabled") {
 			// A <style> cannot be an alternate or disabled stylesheet: keep the link, with
@@ -678,8 +815,8 @@ func (a *assembler) link(t *tag) string {
 // deferred one would, in order. Data blocks (JSON, import maps) and remote scripts stay as
 // they are, for the offline check.
 func (a *assembler) script(t *tag, text string, textOff int, end string) string {
-	typAttr, hasType := t.get("type")
-	typ := strings.ToLower(strings.TrimSpace(typAttr.val))
+	_, hasType := t.get("type")
+	typ := scriptType(t)
 	module := typ == "module"
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
@@ -712,7 +849,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			}
 			return out
 		}
-		c, l := a.b.entry(rel)
+		c, l := a.entry(rel) // bundledModule
 		a.list = append(a.list, l...)
 		if c.css != "" {
 			a.css = append(a.css, c.css)

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -341,15 +343,44 @@ func (b *bundler) build(opts api.BuildOptions) api.BuildResult {
 	return api.Build(opts)
 }
 
-// run runs esbuild and turns its result into code, or into diagnostics that keep esbuild's
-// file:line:col and source line.
+// run runs esbuild on one entry and turns its result into code, or into diagnostics that keep
+// esbuild's file:line:col and source line.
 func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
-	res := b.build(opts)
-	if len(res.Errors) > 0 {
-		return code{}, b.messages(res.Errors, diag.Error)
+	each, warnings, errs := b.each(b.build(opts), opts)
+	if errs != nil {
+		return code{}, errs
 	}
 	var c code
+	c.known = len(each) > 0
+	for _, x := range each {
+		c.js += x.js
+		c.css += x.css
+		c.imports = append(c.imports, x.imports...)
+		c.known = c.known && x.known
+		if c.jsMap == nil {
+			c.jsMap = x.jsMap
+		}
+	}
+	return c, b.messages(warnings, diag.Warning)
+}
+
+// output is the code of one entry of a build: its outputs, whose paths are stem and an
+// extension, and the inputs in them.
+type output struct {
+	stem   string
+	inputs []string
+	code
+}
+
+// each turns the result of esbuild on opts into each entry's code, in the order esbuild gives
+// the outputs, with esbuild's warnings; or into errors that keep esbuild's file:line:col and
+// source line.
+func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []api.Message, diag.List) {
+	if len(res.Errors) > 0 {
+		return nil, nil, b.messages(res.Errors, diag.Error)
+	}
 	printed := true
+	composed := map[string][]byte{} // the maps of scripts minified again, by path
 	if opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
 		// esbuild gives CSS Modules' class names as short as identifiers when it minifies
 		// them ("o"), which a class in the markup, or a module of another script of the page,
@@ -357,7 +388,7 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 		opts.MinifyIdentifiers = false
 		res = b.build(opts)
 		if len(res.Errors) > 0 {
-			return code{}, b.messages(res.Errors, diag.Error)
+			return nil, nil, b.messages(res.Errors, diag.Error)
 		}
 		maps := map[string][]byte{}
 		for _, f := range res.OutputFiles {
@@ -379,11 +410,11 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 					MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent,
 					Sourcemap: sm, Sourcefile: filepath.Base(f.Path)})
 				if len(t.Errors) > 0 {
-					return code{}, b.messages(t.Errors, diag.Error)
+					return nil, nil, b.messages(t.Errors, diag.Error)
 				}
 				res.OutputFiles[i].Contents = t.Code
 				if sm != api.SourceMapNone {
-					c.jsMap = t.Map
+					composed[f.Path] = t.Map
 				}
 				printed = false
 			}
@@ -391,27 +422,45 @@ func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	imports := b.recordInputs(res.Metafile)
-	c.known = printed && imports != nil
+	metas := b.recordInputs(res.Metafile)
+	var out []output
+	index := map[string]int{}
+	entry := func(path string) *output {
+		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(path, ".map"), ".js"), ".css")
+		i, ok := index[stem]
+		if !ok {
+			i, index[stem] = len(out), len(out)
+			out = append(out, output{stem: stem, code: code{known: printed && metas != nil}})
+		}
+		return &out[i]
+	}
 	for _, f := range res.OutputFiles {
 		switch {
 		case strings.HasSuffix(f.Path, ".LEGAL.txt"):
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
 			if printed { // else the minifying pass made it
-				c.jsMap = f.Contents
+				entry(f.Path).jsMap = f.Contents
 			}
 		case strings.HasSuffix(f.Path, ".js"):
-			c.js += string(f.Contents)
+			o := entry(f.Path)
+			o.js += string(f.Contents)
 			rel, _ := filepath.Rel(b.root, f.Path)
-			recs, ok := imports[filepath.ToSlash(rel)]
-			c.imports = append(c.imports, recs...)
-			c.known = c.known && ok
+			m, ok := metas[filepath.ToSlash(rel)]
+			o.imports = append(o.imports, m.imports...)
+			o.inputs = append(o.inputs, m.inputs...)
+			o.known = o.known && ok
+			if m, ok := composed[f.Path]; ok {
+				o.jsMap = m
+			}
 		case strings.HasSuffix(f.Path, ".css"):
-			c.css += dedupeAssets(string(f.Contents))
+			o := entry(f.Path)
+			o.css += dedupeAssets(string(f.Contents))
+			rel, _ := filepath.Rel(b.root, f.Path)
+			o.inputs = append(o.inputs, metas[filepath.ToSlash(rel)].inputs...)
 		}
 	}
-	return c, b.messages(res.Warnings, diag.Warning)
+	return out, res.Warnings, nil
 }
 
 // hasCSSModule reports whether a build's inputs hold a CSS Module.
@@ -424,10 +473,17 @@ func hasCSSModule(metafile string) bool {
 	return false
 }
 
+// outputMeta is what a build's metafile says of one output: the import records esbuild
+// printed into it, and its inputs, sorted.
+type outputMeta struct {
+	imports []offline.Import
+	inputs  []string
+}
+
 // recordInputs adds what each input of a build contributed to b.inputs, from its metafile,
-// and returns the import records esbuild printed into each script it wrote, by the script's
-// path relative to the app folder (nil when the metafile does not read).
-func (b *bundler) recordInputs(metafile string) map[string][]offline.Import {
+// and returns what it says of each output, by the output's path relative to the app folder
+// (nil when the metafile does not read).
+func (b *bundler) recordInputs(metafile string) map[string]outputMeta {
 	var meta struct {
 		Outputs map[string]struct {
 			Imports []struct {
@@ -450,24 +506,26 @@ func (b *bundler) recordInputs(metafile string) map[string][]offline.Import {
 			return nil
 		}
 	}
-	imports := map[string][]offline.Import{}
+	outs := map[string]outputMeta{}
 	for out, o := range meta.Outputs {
+		om := outputMeta{imports: []offline.Import{}}
 		for in, st := range o.Inputs {
 			b.inputs[in] += st.BytesInOutput
 			for _, c := range sdk.CarriedClients {
 				b.carry = b.carry || strings.Contains(in, "node_modules/"+c+"/")
 			}
+			om.inputs = append(om.inputs, in)
 		}
-		recs := []offline.Import{}
+		slices.Sort(om.inputs)
 		for _, im := range o.Imports {
 			switch im.Kind {
 			case "import-statement", "dynamic-import":
-				recs = append(recs, offline.Import{Specifier: im.Path, Dynamic: im.Kind == "dynamic-import"})
+				om.imports = append(om.imports, offline.Import{Specifier: im.Path, Dynamic: im.Kind == "dynamic-import"})
 			}
 		}
-		imports[filepath.ToSlash(out)] = recs
+		outs[filepath.ToSlash(out)] = om
 	}
-	return imports
+	return outs
 }
 
 // messages converts esbuild messages, with paths relative to the app folder.
@@ -567,6 +625,51 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 	opts := b.options()
 	opts.EntryPoints = []string{filepath.Join(b.root, filepath.FromSlash(rel))}
 	return b.run(opts)
+}
+
+// entries bundles several script and stylesheet files of the app in one esbuild build, as
+// esbuild's CLI does with several entry points: the builds share one start, one scan and
+// both cores, and each entry's code is what entry gives for it alone (without splitting, a
+// module two entries import is in both), with its warnings. ok is false, and
+// nothing is recorded, when the build fails (each entry is then built alone, so that the
+// entries that build still give their warnings) or holds a CSS Module (its second pass, see
+// each, is a build's, and would change the entries without one).
+func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok bool) {
+	opts := b.options()
+	for i, rel := range rels {
+		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{
+			InputPath: filepath.Join(b.root, filepath.FromSlash(rel)), OutputPath: "entry" + strconv.Itoa(i)})
+	}
+	res := b.build(opts)
+	if len(res.Errors) > 0 || opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
+		return nil, nil, false
+	}
+	each, ws, _ := b.each(res, opts) // the build has no errors
+	codes = make([]code, len(rels))
+	inputs := make([][]string, len(rels))
+	for _, o := range each {
+		if i, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(o.stem), "entry")); err == nil && i >= 0 && i < len(codes) {
+			codes[i], inputs[i] = o.code, o.inputs
+		}
+	}
+	// Each warning goes with the first entry whose bundle holds its file, so that the page's
+	// warnings come in the order of the walk, as when each entry is built alone (a module two
+	// entries share is warned of once, not twice).
+	per := make([][]api.Message, len(rels))
+	for _, w := range ws {
+		i := 0
+		if w.Location != nil {
+			if j := slices.IndexFunc(inputs, func(in []string) bool { _, found := slices.BinarySearch(in, w.Location.File); return found }); j >= 0 {
+				i = j
+			}
+		}
+		per[i] = append(per[i], w)
+	}
+	warnings = make([]diag.List, len(rels))
+	for i := range per {
+		warnings[i] = b.messages(per[i], diag.Warning)
+	}
+	return codes, warnings, true
 }
 
 // stdin bundles code written inside index.html, resolving its imports from dir (relative to

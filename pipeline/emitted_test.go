@@ -29,7 +29,8 @@ func TestMetafileImportsReachTheCheck(t *testing.T) {
 	}
 	b := &bundler{root: dir, inputs: map[string]int{}}
 	imports := b.recordInputs(res.Metafile)
-	recs, ok := imports["out/stdin.js"]
+	meta, ok := imports["out/stdin.js"]
+	recs := meta.imports
 	if !ok || len(recs) != 2 || recs[0] != (offline.Import{Specifier: "https://cdn.example/a.js"}) || recs[1] != (offline.Import{Specifier: "https://cdn.example/b.js", Dynamic: true}) {
 		t.Fatalf("records from the metafile: %v", imports)
 	}

@@ -35,6 +35,7 @@ func TestFeaturesInChromium(t *testing.T) {
 		{"glob", "features/glob", []string{`"eager":{"./modules/a.ts":"a","./modules/b.ts":"b","./modules/c.ts":"c","./modules/skip.test.ts":"skip"}`, `"lazyKeys":["./modules/a.ts","./modules/b.ts","./modules/c.ts"]`, `"loaded":["a","b","c"]`, `"raw":"export default \"a\"; export const upper = \"A\";"`, `"upper":"B"`}, nil},
 		{"wasm", "features/wasm", []string{`[5,42]`}, []string{"'wasm-unsafe-eval'"}},
 		{"eval", "features/eval", []string{`"sum":42`}, []string{"'unsafe-eval'"}},
+		{"several_entries", "features/entries", []string{`"order":["a","inline","b"]`, `"color":"rgb(1, 2, 3)"`, `"margin":"7px"`, `"weight":"400"`, `"background":"rgb(4, 5, 6)"`}, nil},
 		{"classic_scripts", "features/classic", []string{`"text":"Hello, classic"`, `"order":["inline head","after umd: object","body loading","deferred loading","module"]`}, nil},
 		{"postcss", "apps/postcss", []string{`"rgb(4, 5, 6)"`}, nil},
 		{"tailwind_through_postcss", "apps/tailwind-postcss", []string{`"weight":"700"`, `"padding":"16px"`, `"color":"oklch(0.637 0.237 25.331)"`}, nil},

@@ -159,6 +159,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		src = generatedPage(m)
 	}
 	a := newAssembler(b, m, file, src)
+	a.prebuild()
 	skeleton, sdkAt := a.assemble()
 	if !opts.NoSDK {
 		// Compiled after the app's code, whose bundles tell whether it brings its own client.

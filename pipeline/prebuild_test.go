@@ -1,0 +1,134 @@
+package pipeline
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/miniapp/bundle/manifest"
+)
+
+// TestPrebuild: bundling a page's stylesheets and module scripts in one esbuild build gives
+// what building each alone gives: the page, its entry, the warnings in the same order, the
+// same refusal; a build that fails or holds a CSS Module is left to the walk. And the walk
+// takes every entry prebuild bundled, so that no build's inputs, legal comments or flags
+// count for an entry the page does not hold.
+func TestPrebuild(t *testing.T) {
+	const manifestText = "id = \"p\"\nname = \"P\"\ndescription = \"Several entries.\"\nentry = \"index.html\"\n"
+	page := `<!doctype html><html><head><meta charset="utf-8"><title>P</title>
+<link rel="stylesheet" href="./css/a.css"><link rel="stylesheet icon" href="./css/a.css">
+<link rel="stylesheet" href="css/b.css" media="print"><link rel="stylesheet" href="./css/a.css">
+<link rel="alternate stylesheet" href="./css/alt.css" title="Alt">
+</head><body><template><script type="module" src="./src/t.js"></script></template>
+<svg><script type="module">window.v = 1;</script><link rel="stylesheet" href="./css/svg.css"></svg>
+<script type="module" src="./src/a.js"></script><script type="module">import { s } from './src/s.js'; s();</script>
+<script type="module" src="src/b.js"></script><script src="./src/classic.js"></script></body></html>`
+	files := map[string]string{
+		"miniapp.toml": manifestText, "css/a.css": ".a{color:red}", "css/b.css": ".b{color:blue}", "css/alt.css": ".alt{color:green}",
+		"css/svg.css": ".svg{color:gray}", "src/s.js": "/*! s licence */\nexport const s = () => document.title;\n",
+		"src/a.js": "import { s } from './s.js';\nimport './a.css';\nconsole.log(s());\n", "src/a.css": ".in-a{margin:0}",
+		"src/b.js": "import { s } from './s.js';\nexport const b = s();\nconsole.log(b);\n", "src/t.js": "export const t = 1;\n",
+		"src/classic.js": "window.c = 1;\n",
+	}
+	variants := map[string]map[string]string{
+		"shared": {},
+		// esbuild warns in a stylesheet and in a script; the page warns between them.
+		"warnings": {"css/b.css": ".b{color:", "src/b.js": "import { s } from './s.js';\nconsole.log({a: 1, a: s()});\n"},
+		"error":    {"src/a.js": "const = ;\n", "css/b.css": ".b{color:"},
+		"modules":  {"src/b.js": "import st from './b.module.css';\nexport const b = st.box;\n", "src/b.module.css": ".box{padding:1px}"},
+	}
+	for name, changes := range variants {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "app")
+			for f, body := range files {
+				if c, ok := changes[f]; ok {
+					body = c
+				}
+				writeFile(t, filepath.Join(dir, f), body)
+			}
+			for f, body := range changes {
+				writeFile(t, filepath.Join(dir, f), body)
+			}
+			writeFile(t, filepath.Join(dir, "index.html"), page)
+			together, errTogether := Build(context.Background(), dir, Options{NoWrite: true})
+			defer func(n int) { prebuildMin = n }(prebuildMin)
+			prebuildMin = 1 << 30
+			alone, errAlone := Build(context.Background(), dir, Options{NoWrite: true})
+			prebuildMin = 2
+			if (errTogether == nil) != (errAlone == nil) || errTogether != nil && errTogether.Error() != errAlone.Error() {
+				t.Fatalf("together: %v\nalone: %v", errTogether, errAlone)
+			}
+			if errTogether != nil {
+				if name != "error" {
+					t.Fatalf("the page is refused: %v", errTogether)
+				}
+				return
+			}
+			if string(together.HTML) != string(alone.HTML) {
+				t.Errorf("the pages differ:\n%s\n%s", together.HTML, alone.HTML)
+			}
+			if !reflect.DeepEqual(together.Entry, alone.Entry) || !reflect.DeepEqual(together.Inputs, alone.Inputs) {
+				t.Errorf("entries or inputs differ: %+v %+v\n%v\n%v", together.Entry, alone.Entry, together.Inputs, alone.Inputs)
+			}
+			if !reflect.DeepEqual(together.Warnings, alone.Warnings) {
+				t.Errorf("warnings differ:\n%v\n%v", together.Warnings, alone.Warnings)
+			}
+			// What prebuild bundled, the walk takes, all of it.
+			m, err := manifest.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+			a := newAssembler(b, m, "index.html", src)
+			a.prebuild()
+			// Every local stylesheet link (an alternate one, one in a template or in SVG too,
+			// not one that is also an icon's) and module script with a src outside SVG, once.
+			want := []string{"css/a.css", "css/alt.css", "css/b.css", "css/svg.css", "src/a.js", "src/b.js", "src/t.js"}
+			if name == "modules" {
+				want = nil // a build with a CSS Module is left to the walk
+			}
+			if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, want) {
+				t.Errorf("prebuild bundled %q, want %q", got, want)
+			}
+			a.assemble()
+			if len(a.prebuilt) != 0 {
+				t.Errorf("the walk left %d of the entries prebuild bundled: %v", len(a.prebuilt), a.prebuilt)
+			}
+		})
+	}
+}
+
+// TestPrebuildSkipsSVGScripts: a script in SVG is the page's as written (the walk leaves it,
+// and the check judges it), so prebuild does not bundle it.
+func TestPrebuildSkipsSVGScripts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml": "id = \"s\"\nname = \"S\"\ndescription = \"SVG.\"\nentry = \"index.html\"\n",
+		"index.html":   `<!doctype html><link rel="stylesheet" href="a.css"><svg><script type="module" src="svg.js"></script></svg><script type="module" src="m.js"></script>`,
+		"a.css":        ".a{color:red}", "svg.js": "export const v = 1;", "m.js": "console.log(1);",
+	} {
+		writeFile(t, filepath.Join(dir, f), body)
+	}
+	m, err := manifest.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	a := newAssembler(b, m, "index.html", src)
+	a.prebuild()
+	if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, []string{"a.css", "m.js"}) {
+		t.Errorf("prebuild bundled %q, want a.css and m.js", got)
+	}
+}

@@ -1,0 +1,3 @@
+import { mark } from './shared.js';
+import './a.css';
+mark('a');
