@@ -5,7 +5,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -69,15 +68,5 @@ func TestWaitingLoadStack(t *testing.T) {
 	t.Logf("%d loads waiting, %d goroutines, %d MB of stacks: %.1f KB a goroutine", best.waiting, best.goroutines, best.stacks>>20, float64(per)/1024)
 	if per > 24<<10 {
 		t.Errorf("%.1f KB of stack a goroutine while %d loads wait at the gate: a waiting load no longer fits in 16 KB (see loadGate)", float64(per)/1024, best.waiting)
-	}
-}
-
-func writeFile(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

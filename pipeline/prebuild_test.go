@@ -132,3 +132,14 @@ func TestPrebuildSkipsSVGScripts(t *testing.T) {
 		t.Errorf("prebuild bundled %q, want a.css and m.js", got)
 	}
 }
+
+// writeFile writes body to path, making its folders.
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
