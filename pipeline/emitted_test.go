@@ -2,14 +2,12 @@ package pipeline
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/offline"
 )
 
@@ -68,24 +66,8 @@ func TestMetafileImportsReachTheCheck(t *testing.T) {
 func TestPlaceholdersHashAsTheirTexts(t *testing.T) {
 	dirs := []string{sampleDir(t, "hello"), sampleDir(t, "todo-ts"), sampleDir(t, "order-book"), filepath.Join("testdata", "features", "classic")}
 	for _, dir := range dirs {
-		m, err := manifest.Load(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := generatedPage(m)
-		if strings.HasSuffix(m.Entry, ".html") {
-			p, _ := m.Resolve(m.Entry)
-			if src, err = os.ReadFile(p); err != nil {
-				t.Fatal(err)
-			}
-		}
-		a := newAssembler(b, m, "index.html", src)
+		a := appAssembler(t, dir)
 		skeleton, _ := a.assemble()
-		b.css.close()
 		page := a.fill(skeleton)
 		if len(a.texts) == 0 || bytes.Contains(page, []byte("\xff")) {
 			t.Fatalf("%s: %d texts; a placeholder left: %v", dir, len(a.texts), bytes.Contains(page, []byte("\xff")))

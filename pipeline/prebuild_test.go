@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/miniapp/bundle/manifest"
@@ -78,16 +79,7 @@ func TestPrebuild(t *testing.T) {
 				t.Errorf("warnings differ:\n%v\n%v", together.Warnings, alone.Warnings)
 			}
 			// What prebuild bundled, the walk takes, all of it.
-			m, err := manifest.Load(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			src, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-			a := newAssembler(b, m, "index.html", src)
+			a := appAssembler(t, dir)
 			a.prebuild()
 			// Every local stylesheet link (an alternate one, one in a template or in SVG too,
 			// not one that is also an icon's) and module script with a src outside SVG, once.
@@ -117,16 +109,7 @@ func TestPrebuildSkipsSVGScripts(t *testing.T) {
 	} {
 		writeFile(t, filepath.Join(dir, f), body)
 	}
-	m, err := manifest.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	a := newAssembler(b, m, "index.html", src)
+	a := appAssembler(t, dir)
 	a.prebuild()
 	if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, []string{"a.css", "m.js"}) {
 		t.Errorf("prebuild bundled %q, want a.css and m.js", got)
@@ -142,4 +125,27 @@ func writeFile(t *testing.T, path, body string) {
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// appAssembler returns the assembler of the app in dir, on its index.html (or the page made
+// for a script entry); its CSS tools close when the test ends.
+func appAssembler(t *testing.T, dir string) *assembler {
+	t.Helper()
+	m, err := manifest.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.css.close)
+	src := generatedPage(m)
+	if strings.HasSuffix(m.Entry, ".html") {
+		p, _ := m.Resolve(m.Entry)
+		if src, err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return newAssembler(b, m, "index.html", src)
 }
