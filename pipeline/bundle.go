@@ -659,7 +659,7 @@ func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok
 	for _, w := range ws {
 		i := 0
 		if w.Location != nil {
-			if j := slices.IndexFunc(inputs, func(in []string) bool { _, found := slices.BinarySearch(in, w.Location.File); return found }); j >= 0 {
+			if j := slices.IndexFunc(inputs, func(in []string) bool { return slices.Contains(in, w.Location.File) }); j >= 0 {
 				i = j
 			}
 		}

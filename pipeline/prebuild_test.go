@@ -37,8 +37,9 @@ func TestPrebuild(t *testing.T) {
 	}
 	variants := map[string]map[string]string{
 		"shared": {},
-		// esbuild warns in a stylesheet and in a script; the page warns between them.
-		"warnings": {"css/b.css": ".b{color:", "src/b.js": "import { s } from './s.js';\nconsole.log({a: 1, a: s()});\n"},
+		// esbuild warns in a stylesheet, in one a script imports and in a script; the page
+		// warns between them.
+		"warnings": {"css/b.css": ".b{color:", "src/b.js": "import { s } from './s.js';\nconsole.log({a: 1, a: s()});\n", "src/a.css": ".in-a{margin:"},
 		"error":    {"src/a.js": "const = ;\n", "css/b.css": ".b{color:"},
 		"modules":  {"src/b.js": "import st from './b.module.css';\nexport const b = st.box;\n", "src/b.module.css": ".box{padding:1px}"},
 	}
