@@ -144,14 +144,20 @@ func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *as
 }
 
 // emit returns what stands for the text of the bundle c in a script element of the page (see
-// hold). Its import records are noted for the final check when esbuild's metafile gave them.
-func (a *assembler) emit(c code) string {
+// hold), the element whose place is [off, off+n). Its import records are noted for the final
+// check when esbuild's metafile gave them. With --sourcemap, the first module script's map is
+// the one written; a later one's is not, and that is said at its place.
+func (a *assembler) emit(c code, off, n int) string {
 	js := escapeScript(c.js)
 	if c.known {
 		a.emitted[js] = c.imports
 	}
-	if a.jsMap == nil {
+	switch {
+	case a.jsMap == nil:
 		a.jsMap = c.jsMap
+	case c.jsMap != nil:
+		a.warnAt(off, n, fmt.Sprintf("--sourcemap writes one map, %s.js.map, of the page's first module script: this module script has none", a.m.ID),
+			"to map it too, import it from the first module script instead of naming it in the page")
 	}
 	return a.hold(js)
 }
@@ -856,7 +862,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		// esbuild emits an ES module with no imports left; it runs as a module script,
 		// deferred as it was.
-		return t.render(drop, nil) + a.emit(c) + "</script>"
+		return t.render(drop, nil) + a.emit(c, src.off, src.n) + "</script>"
 	}
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end
@@ -871,7 +877,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		if c.css != "" {
 			a.css = append(a.css, c.css)
 		}
-		return t.render(drop, nil) + a.emit(c) + "</script>"
+		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
 	case classic:
 		js, l := a.b.classic(text, a.file)
 		a.list = append(a.list, a.shift(l, textOff)...)

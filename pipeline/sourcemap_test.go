@@ -13,15 +13,18 @@ import (
 // TestSourceMap: --sourcemap writes the map of the page's first module script, whatever was
 // bundled before it (hello's stylesheet) or inside it (workers, bundled on their own), with
 // no absolute path in it; where the script was minified in a second pass (CSS Modules) the
-// map still leads to the sources.
+// map still leads to the sources; every later module script, which has no map, is warned of
+// at its place.
 func TestSourceMap(t *testing.T) {
 	for _, r := range []struct {
 		dir       string
 		want, not []string
+		unmapped  []int // the lines of the module scripts the map is not of, each warned of
 	}{
-		{sampleDir(t, "hello"), []string{"../main.js"}, []string{"../style.css"}},
-		{filepath.Join("testdata", "features", "workers"), []string{"../src/main.ts"}, nil},
-		{filepath.Join("testdata", "features", "cssmodules"), []string{"../main.ts"}, []string{"main.js", "out.js"}},
+		{sampleDir(t, "hello"), []string{"../main.js"}, []string{"../style.css"}, nil},
+		{filepath.Join("testdata", "features", "workers"), []string{"../src/main.ts"}, nil, nil},
+		{filepath.Join("testdata", "features", "cssmodules"), []string{"../main.ts"}, []string{"main.js", "out.js"}, nil},
+		{filepath.Join("testdata", "features", "entries"), []string{"../src/a.js"}, []string{"../src/b.js"}, []int{14, 15}},
 	} {
 		t.Run(filepath.Base(r.dir), func(t *testing.T) {
 			dir := copyApp(t, r.dir)
@@ -51,6 +54,15 @@ func TestSourceMap(t *testing.T) {
 				if slices.ContainsFunc(m.Sources, func(x string) bool { return strings.HasSuffix(x, s) }) {
 					t.Errorf("sources %q hold %q: the map is not the page script's", m.Sources, s)
 				}
+			}
+			var unmapped []int
+			for _, w := range res.Warnings {
+				if strings.Contains(w.Text, "--sourcemap") {
+					unmapped = append(unmapped, w.Line)
+				}
+			}
+			if !slices.Equal(unmapped, r.unmapped) {
+				t.Errorf("warned of unmapped module scripts on lines %v, want %v", unmapped, r.unmapped)
 			}
 			if abs, _ := filepath.Abs(dir); strings.Contains(string(text), abs) || strings.Contains(string(text), filepath.Dir(abs)) {
 				t.Errorf("the map holds an absolute path: %q", m.Sources)
