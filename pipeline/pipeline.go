@@ -130,17 +130,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 
 	// Assemble the page.
-	var file string
-	var src []byte
-	if strings.HasSuffix(strings.ToLower(m.Entry), ".html") {
-		file = m.Entry
-		p, err := m.Resolve(m.Entry)
-		if err == nil {
-			src, err = os.ReadFile(p)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("build %s: read %s: %w", dir, m.Entry, err)
-		}
+	file, src, err := entryPage(m)
+	if err != nil {
+		return nil, fmt.Errorf("build %s: read %s: %w", dir, m.Entry, err)
+	}
+	if file == m.Entry {
 		if len(bytes.TrimSpace(src)) == 0 {
 			return nil, diag.List{{File: b.display(file), Text: file + " is empty",
 				Note: "write the page (<!doctype html>, a <div id=\"root\">, <script type=\"module\" src=\"./src/main.ts\">), or set entry to a script and bundle writes the page"}}.Err()
@@ -154,9 +148,6 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			d.PlaceIn(diag.NewLines(src), off, 1)
 			return nil, diag.List{d}.Err()
 		}
-	} else {
-		file = "index.html"
-		src = generatedPage(m)
 	}
 	a := newAssembler(b, m, file, src)
 	a.prebuild()
@@ -248,6 +239,20 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	res.GzipSize = <-gz
 	return res, err
+}
+
+// entryPage returns the page a build starts from and the name it goes by: the manifest's HTML
+// entry, read, or for a script entry the page made for it (index.html).
+func entryPage(m *manifest.Manifest) (string, []byte, error) {
+	if !strings.HasSuffix(strings.ToLower(m.Entry), ".html") {
+		return "index.html", generatedPage(m), nil
+	}
+	p, err := m.Resolve(m.Entry)
+	if err != nil {
+		return "", nil, err
+	}
+	src, err := os.ReadFile(p)
+	return m.Entry, src, err
 }
 
 // generatedPage is the page of a script entry: doctype, charset, viewport, the app's name as

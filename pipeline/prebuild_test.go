@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/miniapp/bundle/manifest"
@@ -141,12 +140,9 @@ func appAssembler(t *testing.T, dir string) *assembler {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.css.close)
-	src := generatedPage(m)
-	if strings.HasSuffix(m.Entry, ".html") {
-		p, _ := m.Resolve(m.Entry)
-		if src, err = os.ReadFile(p); err != nil {
-			t.Fatal(err)
-		}
+	file, src, err := entryPage(m)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return newAssembler(b, m, "index.html", src)
+	return newAssembler(b, m, file, src)
 }
