@@ -176,6 +176,11 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, list.Err()
 	}
 	warnings := list
+	if opts.Sourcemap && a.jsMap == nil {
+		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: b.display(file),
+			Text: fmt.Sprintf("--sourcemap: no %s.js.map is written: the page has no module script, and classic scripts are minified in place without a map", m.ID),
+			Note: "load the app's code with <script type=\"module\" src=\"…\"> to have it mapped"})
+	}
 	if len(m.Hosts) == 0 {
 		example := `hosts = ["https://chat.example.com"]`
 		if strings.HasSuffix(m.File, ".json") {

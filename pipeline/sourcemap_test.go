@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // TestSourceMap: --sourcemap writes the map of the page's first module script, whatever was
@@ -75,5 +77,27 @@ func TestSourceMap(t *testing.T) {
 				t.Errorf("the map of an earlier build is left: %v", err)
 			}
 		})
+	}
+}
+
+// TestSourceMapWithoutModuleScript: a page of classic scripts has no map to write, and
+// --sourcemap says so rather than writing nothing silently.
+func TestSourceMapWithoutModuleScript(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"c\"\nname = \"C\"\ndescription = \"Classic.\"\nentry = \"index.html\"\n")
+	writeFile(t, filepath.Join(dir, "index.html"), `<!doctype html><meta charset="utf-8"><p id="p"></p><script src="./app.js"></script>`)
+	writeFile(t, filepath.Join(dir, "app.js"), "document.getElementById('p').textContent = 'classic';\n")
+	out := t.TempDir()
+	res, err := Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "c.js.map")); !os.IsNotExist(err) {
+		t.Errorf("a map was written for a page without a module script: %v", err)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w diag.Message) bool {
+		return strings.Contains(w.Text, "--sourcemap: no c.js.map") && strings.HasSuffix(w.File, "index.html")
+	}) {
+		t.Errorf("no warning that the map is not written: %v", res.Warnings)
 	}
 }
