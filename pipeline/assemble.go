@@ -73,8 +73,8 @@ type prebuilt struct {
 // for its stylesheet and script). It reads the page with the walk's tokenizer and decides
 // with the walk's own tests (bundledStylesheet, bundledModule, locate), so that the walk
 // takes every entry it built; an entry the page names twice is taken once, and built again
-// by the walk the second time, as before. A build that fails or holds a CSS Module is left
-// to the walk, one entry at a time (see entries).
+// by the walk the second time, as before. A build that fails is left to the walk, one entry
+// at a time (see entries).
 func (a *assembler) prebuild() {
 	z := html.NewTokenizer(bytes.NewReader(a.src))
 	var rels []string

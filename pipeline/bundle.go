@@ -379,74 +379,43 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 	if len(res.Errors) > 0 {
 		return nil, nil, b.messages(res.Errors, diag.Error)
 	}
-	printed := true
+	files := res.OutputFiles
+	metas := readMetafile(res.Metafile)
+	var second map[string]bool      // the entries (by stem) taken from the names-kept pass
 	composed := map[string][]byte{} // the maps of scripts minified again, by path
 	if opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
-		// esbuild gives CSS Modules' class names as short as identifiers when it minifies
-		// them ("o"), which a class in the markup, or a module of another script of the page,
-		// can share. Build again with names kept (Button_primary), then minify the script.
-		opts.MinifyIdentifiers = false
-		res = b.build(opts)
-		if len(res.Errors) > 0 {
-			return nil, nil, b.messages(res.Errors, diag.Error)
-		}
-		maps := map[string][]byte{}
-		for _, f := range res.OutputFiles {
-			if strings.HasSuffix(f.Path, ".js.map") {
-				maps[strings.TrimSuffix(f.Path, ".map")] = f.Contents
-			}
-		}
-		for i, f := range res.OutputFiles {
-			if strings.HasSuffix(f.Path, ".js") {
-				js, sm := string(f.Contents), api.SourceMapNone
-				if m, ok := maps[f.Path]; ok {
-					// The build's map, inline, is what the minifying pass maps back through:
-					// its map then leads from the page's code to the sources.
-					js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(m) + "\n"
-					sm = api.SourceMapExternal
-				}
-				t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
-					Target: opts.Target, Engines: opts.Engines, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
-					MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent,
-					Sourcemap: sm, Sourcefile: filepath.Base(f.Path)})
-				if len(t.Errors) > 0 {
-					return nil, nil, b.messages(t.Errors, diag.Error)
-				}
-				res.OutputFiles[i].Contents = t.Code
-				if sm != api.SourceMapNone {
-					composed[f.Path] = t.Map
-				}
-				printed = false
-			}
+		var errs diag.List
+		if files, metas, second, errs = b.namesKept(files, metas, opts, composed); errs != nil {
+			return nil, nil, errs
 		}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	metas := b.recordInputs(res.Metafile)
 	var out []output
 	index := map[string]int{}
 	entry := func(path string) *output {
-		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(path, ".map"), ".js"), ".css")
+		stem := outputStem(path)
 		i, ok := index[stem]
 		if !ok {
 			i, index[stem] = len(out), len(out)
-			out = append(out, output{stem: stem, code: code{known: printed && metas != nil}})
+			out = append(out, output{stem: stem, code: code{known: !second[stem] && metas != nil}})
 		}
 		return &out[i]
 	}
-	for _, f := range res.OutputFiles {
+	for _, f := range files {
+		rel, _ := filepath.Rel(b.root, f.Path)
+		m, ok := metas[filepath.ToSlash(rel)]
+		b.record(m)
 		switch {
 		case strings.HasSuffix(f.Path, ".LEGAL.txt"):
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
-			if printed { // else the minifying pass made it
-				entry(f.Path).jsMap = f.Contents
+			if o := entry(f.Path); !second[o.stem] { // else the minifying pass made it
+				o.jsMap = f.Contents
 			}
 		case strings.HasSuffix(f.Path, ".js"):
 			o := entry(f.Path)
 			o.js += string(f.Contents)
-			rel, _ := filepath.Rel(b.root, f.Path)
-			m, ok := metas[filepath.ToSlash(rel)]
 			o.imports = append(o.imports, m.imports...)
 			o.inputs = append(o.inputs, m.inputs...)
 			o.known = o.known && ok
@@ -456,11 +425,99 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 		case strings.HasSuffix(f.Path, ".css"):
 			o := entry(f.Path)
 			o.css += dedupeAssets(string(f.Contents))
-			rel, _ := filepath.Rel(b.root, f.Path)
-			o.inputs = append(o.inputs, metas[filepath.ToSlash(rel)].inputs...)
+			o.inputs = append(o.inputs, m.inputs...)
 		}
 	}
 	return out, res.Warnings, nil
+}
+
+// outputStem is an output's path without its extensions: what an entry's outputs share.
+func outputStem(path string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(path, ".map"), ".js"), ".css")
+}
+
+// namesKept gives the entries of a build whose outputs hold a CSS Module their outputs from a
+// second build with names kept, their scripts minified then on their own. esbuild gives CSS
+// Modules' class names as short as identifiers when it minifies them ("o"), which a class in
+// the markup, or a module of another script of the page, can share: the second build keeps
+// them (Button_primary). The other entries keep the first build's outputs, as each would
+// built alone. It returns the outputs and the metafile's word on them, the entries it
+// changed by stem, and the maps of the scripts it minified in composed.
+func (b *bundler) namesKept(files []api.OutputFile, metas map[string]outputMeta, opts api.BuildOptions, composed map[string][]byte) ([]api.OutputFile, map[string]outputMeta, map[string]bool, diag.List) {
+	modular := map[string]bool{}
+	for out, m := range metas {
+		if slices.ContainsFunc(m.inputs, isCSSModule) {
+			modular[outputStem(filepath.Join(b.root, filepath.FromSlash(out)))] = true
+		}
+	}
+	if metas == nil { // a metafile that does not read: every entry, as it cannot tell
+		for _, f := range files {
+			modular[outputStem(f.Path)] = true
+		}
+	}
+	if len(modular) == 0 {
+		return files, metas, nil, nil // a CSS Module imported, but none in an output
+	}
+	opts.MinifyIdentifiers = false
+	res := b.build(opts)
+	if len(res.Errors) > 0 {
+		return nil, nil, nil, b.messages(res.Errors, diag.Error)
+	}
+	kept, keptMetas := map[string]api.OutputFile{}, readMetafile(res.Metafile)
+	for _, f := range res.OutputFiles {
+		kept[f.Path] = f
+	}
+	out := make([]api.OutputFile, 0, len(files))
+	for _, f := range files {
+		stem := outputStem(f.Path)
+		if !modular[stem] || strings.HasSuffix(f.Path, ".LEGAL.txt") {
+			out = append(out, f)
+			continue
+		}
+		if strings.HasSuffix(f.Path, ".map") {
+			continue // the map of the minifying pass replaces it
+		}
+		k, ok := kept[f.Path]
+		if !ok {
+			continue
+		}
+		rel, _ := filepath.Rel(b.root, f.Path)
+		if km, ok := keptMetas[filepath.ToSlash(rel)]; ok && metas != nil {
+			metas[filepath.ToSlash(rel)] = km
+		}
+		if strings.HasSuffix(f.Path, ".js") {
+			js, sm := string(k.Contents), api.SourceMapNone
+			if m, ok := kept[f.Path+".map"]; ok {
+				// The build's map, inline, is what the minifying pass maps back through:
+				// its map then leads from the page's code to the sources.
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(m.Contents) + "\n"
+				sm = api.SourceMapExternal
+			}
+			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
+				Target: opts.Target, Engines: opts.Engines, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsNone,
+				MinifyIdentifiers: true, MinifySyntax: true, MinifyWhitespace: true, LogLevel: api.LogLevelSilent,
+				Sourcemap: sm, Sourcefile: filepath.Base(f.Path)})
+			if len(t.Errors) > 0 {
+				return nil, nil, nil, b.messages(t.Errors, diag.Error)
+			}
+			k.Contents = t.Code
+			if sm != api.SourceMapNone {
+				composed[f.Path] = t.Map
+			}
+		}
+		out = append(out, k)
+	}
+	return out, metas, modular, nil
+}
+
+// isCSSModule reports whether the input path is a CSS Module.
+func isCSSModule(path string) bool {
+	for _, ext := range []string{".module.css", ".module.scss", ".module.sass"} {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCSSModule reports whether a build's inputs hold a CSS Module.
@@ -474,16 +531,37 @@ func hasCSSModule(metafile string) bool {
 }
 
 // outputMeta is what a build's metafile says of one output: the import records esbuild
-// printed into it, and its inputs, sorted.
+// printed into it, and its inputs, sorted, with the bytes each gave it.
 type outputMeta struct {
 	imports []offline.Import
 	inputs  []string
+	bytes   map[string]int
 }
 
-// recordInputs adds what each input of a build contributed to b.inputs, from its metafile,
-// and returns what it says of each output, by the output's path relative to the app folder
-// (nil when the metafile does not read).
+// recordInputs records what each output of a build holds (see record) and returns what its
+// metafile says of each output (see readMetafile).
 func (b *bundler) recordInputs(metafile string) map[string]outputMeta {
+	metas := readMetafile(metafile)
+	for _, m := range metas {
+		b.record(m)
+	}
+	return metas
+}
+
+// record adds what each input gave the output m to b.inputs, and notes an MCP Apps client of
+// the app's own.
+func (b *bundler) record(m outputMeta) {
+	for _, in := range m.inputs {
+		b.inputs[in] += m.bytes[in]
+		for _, c := range sdk.CarriedClients {
+			b.carry = b.carry || strings.Contains(in, "node_modules/"+c+"/")
+		}
+	}
+}
+
+// readMetafile returns what a build's metafile says of each output, by the output's path
+// relative to the app folder (nil when the metafile does not read).
+func readMetafile(metafile string) map[string]outputMeta {
 	var meta struct {
 		Outputs map[string]struct {
 			Imports []struct {
@@ -508,13 +586,10 @@ func (b *bundler) recordInputs(metafile string) map[string]outputMeta {
 	}
 	outs := map[string]outputMeta{}
 	for out, o := range meta.Outputs {
-		om := outputMeta{imports: []offline.Import{}}
+		om := outputMeta{imports: []offline.Import{}, bytes: map[string]int{}}
 		for in, st := range o.Inputs {
-			b.inputs[in] += st.BytesInOutput
-			for _, c := range sdk.CarriedClients {
-				b.carry = b.carry || strings.Contains(in, "node_modules/"+c+"/")
-			}
 			om.inputs = append(om.inputs, in)
+			om.bytes[in] = st.BytesInOutput
 		}
 		slices.Sort(om.inputs)
 		for _, im := range o.Imports {
@@ -630,10 +705,9 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 // entries bundles several script and stylesheet files of the app in one esbuild build, as
 // esbuild's CLI does with several entry points: the builds share one start, one scan and
 // both cores, and each entry's code is what entry gives for it alone (without splitting, a
-// module two entries import is in both), with its warnings. ok is false, and
-// nothing is recorded, when the build fails (each entry is then built alone, so that the
-// entries that build still give their warnings) or holds a CSS Module (its second pass, see
-// each, is a build's, and would change the entries without one).
+// module two entries import is in both), with its warnings. ok is false, and nothing is
+// recorded, when the build fails: each entry is then built alone, so that the entries that
+// build still give their warnings.
 func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok bool) {
 	opts := b.options()
 	for i, rel := range rels {
@@ -641,10 +715,13 @@ func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok
 			InputPath: filepath.Join(b.root, filepath.FromSlash(rel)), OutputPath: "entry" + strconv.Itoa(i)})
 	}
 	res := b.build(opts)
-	if len(res.Errors) > 0 || opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
+	if len(res.Errors) > 0 {
 		return nil, nil, false
 	}
-	each, ws, _ := b.each(res, opts) // the build has no errors
+	each, ws, errs := b.each(res, opts)
+	if errs != nil {
+		return nil, nil, false // a names-kept pass failed: as it does built alone
+	}
 	codes = make([]code, len(rels))
 	inputs := make([][]string, len(rels))
 	for _, o := range each {
