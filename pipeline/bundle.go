@@ -383,9 +383,9 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 	metas := readMetafile(res.Metafile)
 	var second map[string]bool      // the entries (by stem) taken from the names-kept pass
 	composed := map[string][]byte{} // the maps of scripts minified again, by path
-	if opts.MinifyIdentifiers && hasCSSModule(res.Metafile) {
+	if opts.MinifyIdentifiers {
 		var errs diag.List
-		if files, metas, second, errs = b.namesKept(files, metas, opts, composed); errs != nil {
+		if files, metas, second, errs = b.namesKept(res, metas, opts, composed); errs != nil {
 			return nil, nil, errs
 		}
 	}
@@ -443,20 +443,21 @@ func outputStem(path string) string {
 // them (Button_primary). The other entries keep the first build's outputs, as each would
 // built alone. It returns the outputs and the metafile's word on them, the entries it
 // changed by stem, and the maps of the scripts it minified in composed.
-func (b *bundler) namesKept(files []api.OutputFile, metas map[string]outputMeta, opts api.BuildOptions, composed map[string][]byte) ([]api.OutputFile, map[string]outputMeta, map[string]bool, diag.List) {
+func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, opts api.BuildOptions, composed map[string][]byte) ([]api.OutputFile, map[string]outputMeta, map[string]bool, diag.List) {
+	files := first.OutputFiles
 	modular := map[string]bool{}
 	for out, m := range metas {
 		if slices.ContainsFunc(m.inputs, isCSSModule) {
 			modular[outputStem(filepath.Join(b.root, filepath.FromSlash(out)))] = true
 		}
 	}
-	if metas == nil { // a metafile that does not read: every entry, as it cannot tell
+	if metas == nil && hasCSSModule(first.Metafile) { // a metafile that does not decode: every entry
 		for _, f := range files {
 			modular[outputStem(f.Path)] = true
 		}
 	}
 	if len(modular) == 0 {
-		return files, metas, nil, nil // a CSS Module imported, but none in an output
+		return files, metas, nil, nil
 	}
 	opts.MinifyIdentifiers = false
 	res := b.build(opts)
@@ -512,7 +513,7 @@ func (b *bundler) namesKept(files []api.OutputFile, metas map[string]outputMeta,
 
 // isCSSModule reports whether the input path is a CSS Module.
 func isCSSModule(path string) bool {
-	for _, ext := range []string{".module.css", ".module.scss", ".module.sass"} {
+	for _, ext := range cssModuleExts {
 		if strings.HasSuffix(path, ext) {
 			return true
 		}
@@ -520,10 +521,14 @@ func isCSSModule(path string) bool {
 	return false
 }
 
-// hasCSSModule reports whether a build's inputs hold a CSS Module.
+// cssModuleExts end the names of CSS Modules.
+var cssModuleExts = []string{".module.css", ".module.scss", ".module.sass"}
+
+// hasCSSModule reports whether a metafile's text names a CSS Module, for a metafile that does
+// not decode.
 func hasCSSModule(metafile string) bool {
-	for _, ext := range []string{`.module.css"`, `.module.scss"`, `.module.sass"`} {
-		if strings.Contains(metafile, ext) {
+	for _, ext := range cssModuleExts {
+		if strings.Contains(metafile, ext+`"`) {
 			return true
 		}
 	}
