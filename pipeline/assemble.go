@@ -9,6 +9,7 @@ import (
 	"mime"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -76,6 +77,23 @@ type prebuilt struct {
 // by the walk the second time, as before. A build that fails is left to the walk, one entry
 // at a time (see entries).
 func (a *assembler) prebuild() {
+	rels := a.entryFiles()
+	if len(rels) < prebuildMin {
+		return
+	}
+	codes, warnings, ok := a.b.entries(rels)
+	if !ok {
+		return
+	}
+	a.prebuilt = map[string]prebuilt{}
+	for i, rel := range rels {
+		a.prebuilt[rel] = prebuilt{c: codes[i], l: warnings[i]}
+	}
+}
+
+// entryFiles returns the files the walk bundles as entries, relative to the app folder, in
+// the page's order, each once: its local stylesheets and module scripts.
+func (a *assembler) entryFiles() []string {
 	z := html.NewTokenizer(bytes.NewReader(a.src))
 	var rels []string
 	off, foreign := 0, 0
@@ -117,17 +135,27 @@ func (a *assembler) prebuild() {
 			}
 		}
 	}
-	if len(rels) < prebuildMin {
-		return
+	return rels
+}
+
+// Entries returns the files a build of the app in dir bundles as entries, with esbuild, as
+// paths in the app folder: the page's local stylesheets and module scripts, or the script
+// entry. bench/compare gives them to esbuild's CLI, the floor a build is measured against.
+func Entries(dir string) ([]string, error) {
+	m, err := manifest.Load(dir)
+	if err != nil {
+		return nil, err
 	}
-	codes, warnings, ok := a.b.entries(rels)
-	if !ok {
-		return
+	file, src, err := entryPage(m)
+	if err != nil {
+		return nil, err
 	}
-	a.prebuilt = map[string]prebuilt{}
+	rels := newAssembler(nil, m, file, src).entryFiles()
+	out := make([]string, len(rels))
 	for i, rel := range rels {
-		a.prebuilt[rel] = prebuilt{c: codes[i], l: warnings[i]}
+		out[i] = filepath.Join(m.Root, filepath.FromSlash(rel))
 	}
+	return out, nil
 }
 
 // entry is the code of the file rel, from prebuild or bundled now.

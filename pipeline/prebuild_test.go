@@ -144,3 +144,23 @@ func appAssembler(t *testing.T, dir string) *assembler {
 	}
 	return newAssembler(b, m, file, src)
 }
+
+// TestEntries: the files a build bundles as entries, for bench/compare's floor: a page's
+// stylesheets and module scripts (not its icon), or the script entry of a page made for it.
+func TestEntries(t *testing.T) {
+	hello := sampleDir(t, "hello")
+	got, err := Entries(hello)
+	abs, _ := filepath.Abs(hello)
+	abs, _ = filepath.EvalSymlinks(abs)
+	if want := []string{filepath.Join(abs, "style.css"), filepath.Join(abs, "main.js")}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("hello: %q, %v; want %q", got, err, want)
+	}
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	dir := filepath.Join(tmp, "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"s\"\nname = \"S\"\ndescription = \"Script entry.\"\nentry = \"src/main.ts\"\n")
+	writeFile(t, filepath.Join(dir, "src", "main.ts"), "console.log(1);\n")
+	got, err = Entries(dir)
+	if want := []string{filepath.Join(dir, "src", "main.ts")}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("a script entry: %q, %v; want %q", got, err, want)
+	}
+}

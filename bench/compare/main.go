@@ -27,8 +27,8 @@ import (
 	"time"
 
 	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/sdk"
-	"golang.org/x/net/html"
 )
 
 func main() {
@@ -45,47 +45,6 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
-}
-
-// entries are what esbuild starts from: the manifest's script entry, or every local module
-// script and stylesheet index.html names, so that the floor does the bundling the page needs
-// (hello's stylesheet inlines a web font) and nothing around it.
-func entries(appDir string, m *manifest.Manifest) ([]string, error) {
-	if !strings.HasSuffix(m.Entry, ".html") {
-		return []string{filepath.Join(appDir, m.Entry)}, nil
-	}
-	page, err := os.ReadFile(filepath.Join(appDir, m.Entry))
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	z := html.NewTokenizer(bytes.NewReader(page))
-	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			continue
-		}
-		name, _ := z.TagName()
-		attrs := map[string]string{}
-		for more := true; more; {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			attrs[string(k)] = string(v)
-		}
-		ref := ""
-		switch {
-		case string(name) == "script" && attrs["type"] == "module":
-			ref = attrs["src"]
-		case string(name) == "link" && slices.Contains(strings.Fields(attrs["rel"]), "stylesheet"):
-			ref = attrs["href"]
-		}
-		if ref != "" && !strings.Contains(ref, "://") && !strings.HasPrefix(ref, "//") {
-			out = append(out, filepath.Join(appDir, filepath.FromSlash(strings.TrimPrefix(ref, "/"))))
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no local module script or stylesheet in %s", m.Entry)
-	}
-	return out, nil
 }
 
 func run(app string, runs int) error {
@@ -120,7 +79,9 @@ func run(app string, runs int) error {
 	if err != nil {
 		return err
 	}
-	ents, err := entries(appDir, m)
+	// The floor bundles what bundle build bundles with esbuild: the page's local module
+	// scripts and stylesheets (hello's stylesheet inlines a web font), or the script entry.
+	ents, err := pipeline.Entries(appDir)
 	if err != nil {
 		return err
 	}
