@@ -288,6 +288,7 @@ func (b *bundler) confine() api.Plugin {
 // gateLoad passes the load gate (loadGate) and leaves the file to the next callback.
 func gateLoad(api.OnLoadArgs) (api.OnLoadResult, error) {
 	loadGate.enter()
+	growStack(false)
 	return api.OnLoadResult{}, nil
 }
 

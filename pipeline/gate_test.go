@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
@@ -70,5 +71,36 @@ func TestBuildUnderManyGoroutines(t *testing.T) {
 	}
 	if !bytes.Equal(got.HTML, want.HTML) {
 		t.Error("the page differs when the build waited at the gate")
+	}
+}
+
+// TestGrowStack: growStack leaves its goroutine a stack of parseStack, reserved in one step
+// (if the compiler dropped the unused pad, or zeroed and kept it small, the stacks of these
+// goroutines would stay at a few KB and the parse would grow them by doublings again).
+func TestGrowStack(t *testing.T) {
+	const n = 256
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+	metrics.Read(sample)
+	before := sample[0].Value.Uint64()
+	ready, release := make(chan struct{}), make(chan struct{})
+	var done sync.WaitGroup
+	for range n {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			growStack(false)
+			ready <- struct{}{}
+			<-release
+		}()
+	}
+	for range n {
+		<-ready
+	}
+	metrics.Read(sample)
+	grown := int64(sample[0].Value.Uint64()) - int64(before)
+	close(release)
+	done.Wait()
+	if per := grown / n; per < parseStack/2+1 {
+		t.Errorf("%d goroutines past growStack hold %d KB of stack more than before, %d KB each: want %d KB each", n, grown>>10, per>>10, parseStack>>10)
 	}
 }
