@@ -85,7 +85,7 @@ func (g *gate) keep() {
 
 // growStack grows the calling goroutine's stack to parseStack in one step, before esbuild's
 // parse, which would otherwise grow it from 16 KB by doublings, each copying every frame of a
-// deep recursion (bench/heavy: a quarter of the build's CPU time in runtime.copystack). The
+// deep recursion (bench/heavy: a fifth of the build's CPU time in runtime.copystack). The
 // frame is reserved, never written: the pad is declared only on a branch no call takes, so
 // nothing is zeroed. It is called after the gate, so a load waiting there keeps 16 KB.
 //
@@ -98,8 +98,12 @@ func growStack(never bool) {
 }
 
 // parseStack is the stack a load is given before its parse: the frame growStack reserves,
-// with the ~13 KB of esbuild's frames under it, fits in it and not in half of it.
-const parseStack = 128 << 10
+// with the ~13 KB of esbuild's frames under it, fits in it and not in half of it. 128 KB was
+// as fast on bench/heavy but not as safe: the loads let in hold their stacks against the
+// memory limit, and with 128 KB each the first collection came earlier and, in 3 runs of 60,
+// the second one before esbuild's link phase started its thousands of goroutines, whose
+// stacks then took the process 90 MB over the limit (no such run in 50 with 64 KB).
+const parseStack = 64 << 10
 
 //go:noinline
 func growSink(p *[parseStack - 28<<10]byte) { p[0]++ }

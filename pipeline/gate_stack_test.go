@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/miniapp/bundle/internal/oneshot"
 )
 
 // TestWaitingLoadStack: a load waiting at the gate holds a 16 KB stack. esbuild's parseFile has
@@ -55,7 +57,12 @@ func TestWaitingLoadStack(t *testing.T) {
 			time.Sleep(100 * time.Microsecond)
 		}
 	}()
+	// Under the collector bundle build runs with (off until the memory limit): a collection
+	// during the build would hold freed stacks until it ends, and count them.
+	runtime.GC()
+	restore := oneshot.Tune(oneshot.Floor)
 	_, err := Build(context.Background(), dir, Options{NoWrite: true})
+	restore()
 	close(stop)
 	<-done
 	if err != nil {
@@ -65,10 +72,10 @@ func TestWaitingLoadStack(t *testing.T) {
 		t.Fatalf("at most %d loads waited at the gate: the test no longer measures them", best.waiting)
 	}
 	// The loads let in hold parseStack each (growStack) or less: what is left is the
-	// waiting loads' at least (with 16 KB each, 12-14 KB here; with 32 KB, 28 or more).
+	// waiting loads' at least (with 16 KB each, 14-17 KB here; with 32 KB, 29 or more).
 	per := (best.stacks - (best.goroutines-best.waiting)*parseStack) / best.waiting
 	t.Logf("%d loads waiting, %d goroutines, %d MB of stacks: %.1f KB a waiting load at least", best.waiting, best.goroutines, best.stacks>>20, float64(per)/1024)
-	if per > 20<<10 {
+	if per > 23<<10 {
 		t.Errorf("%.1f KB of stack a waiting load while %d loads wait at the gate: a waiting load no longer fits in 16 KB (see loadGate)", float64(per)/1024, best.waiting)
 	}
 }
