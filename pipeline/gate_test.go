@@ -75,8 +75,8 @@ func TestBuildUnderManyGoroutines(t *testing.T) {
 }
 
 // TestGrowStack: growStack leaves its goroutine a stack of parseStack, reserved in one step
-// (if the compiler dropped the unused pad, or zeroed and kept it small, the stacks of these
-// goroutines would stay at a few KB and the parse would grow them by doublings again).
+// (if the compiler dropped the unused pad, these goroutines would keep their 8 KB and a parse
+// would grow them by doublings again).
 func TestGrowStack(t *testing.T) {
 	const n = 256
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
