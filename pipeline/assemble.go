@@ -804,8 +804,9 @@ func (a *assembler) link(t *tag) string {
 	if !isLocal {
 		return string(t.raw)
 	}
+	_, _, sheet := bundledStylesheet(t) // entryFiles (prebuild) decides by the same test
 	switch {
-	case slices.Contains(rels, "stylesheet"): // bundledStylesheet
+	case sheet:
 		rel, ok := a.resolve(u, href)
 		if !ok {
 			return ""
@@ -854,36 +855,12 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	module := typ == "module"
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
-	if src, ok := t.get("src"); ok {
-		u, _, isLocal := local(src.val)
-		if !isLocal || !(module || classic) {
-			return string(t.raw) + text + end
-		}
+	if u, src, ok := bundledModule(t); ok { // entryFiles (prebuild) decides by the same test
 		rel, ok := a.resolve(u, src)
 		if !ok {
 			return ""
 		}
-		if classic {
-			p, err := a.m.Resolve(rel)
-			var code []byte
-			if err == nil {
-				code, err = os.ReadFile(p)
-			}
-			if err != nil {
-				a.errAt(src.off, src.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
-				return ""
-			}
-			js, l := a.b.classic(string(code), rel)
-			a.list = append(a.list, l...)
-			a.b.inputs[rel] += len(js)
-			out := t.render(drop, nil) + escapeScript(js) + "</script>"
-			if t.has("defer") || t.has("async") {
-				a.deferred = append(a.deferred, out)
-				return ""
-			}
-			return out
-		}
-		c, l := a.entry(rel) // bundledModule
+		c, l := a.entry(rel)
 		a.list = append(a.list, l...)
 		if c.css != "" {
 			a.css = append(a.css, c.css)
@@ -891,6 +868,34 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		// esbuild emits an ES module with no imports left; it runs as a module script,
 		// deferred as it was.
 		return t.render(drop, nil) + a.emit(c, src.off, src.n) + "</script>"
+	}
+	if src, ok := t.get("src"); ok {
+		u, _, isLocal := local(src.val)
+		if !isLocal || !classic {
+			return string(t.raw) + text + end
+		}
+		rel, ok := a.resolve(u, src)
+		if !ok {
+			return ""
+		}
+		p, err := a.m.Resolve(rel)
+		var code []byte
+		if err == nil {
+			code, err = os.ReadFile(p)
+		}
+		if err != nil {
+			a.errAt(src.off, src.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
+			return ""
+		}
+		js, l := a.b.classic(string(code), rel)
+		a.list = append(a.list, l...)
+		a.b.inputs[rel] += len(js)
+		out := t.render(drop, nil) + escapeScript(js) + "</script>"
+		if t.has("defer") || t.has("async") {
+			a.deferred = append(a.deferred, out)
+			return ""
+		}
+		return out
 	}
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end

@@ -544,16 +544,6 @@ type outputMeta struct {
 	bytes   map[string]int
 }
 
-// recordInputs records what each output of a build holds (see record) and returns what its
-// metafile says of each output (see readMetafile).
-func (b *bundler) recordInputs(metafile string) map[string]outputMeta {
-	metas := readMetafile(metafile)
-	for _, m := range metas {
-		b.record(m)
-	}
-	return metas
-}
-
 // record adds what each input gave the output m to b.inputs, and notes an MCP Apps client of
 // the app's own.
 func (b *bundler) record(m outputMeta) {

@@ -101,3 +101,13 @@ func TestPlaceholdersHashAsTheirTexts(t *testing.T) {
 		}
 	}
 }
+
+// recordInputs reads a build's metafile (readMetafile) and records every output of it
+// (record), as each does output by output.
+func (b *bundler) recordInputs(metafile string) map[string]outputMeta {
+	metas := readMetafile(metafile)
+	for _, m := range metas {
+		b.record(m)
+	}
+	return metas
+}
