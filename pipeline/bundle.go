@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -71,6 +72,33 @@ type bundler struct {
 	session *Session
 	// realDirs holds the real path of each folder realPath has resolved, for one build.
 	realDirs sync.Map
+	// inline holds the code written in the page that entries bundles, by its path in
+	// inlineNamespace.
+	inline map[string]inlineCode
+}
+
+// inlineNamespace is the esbuild namespace of the code written in the page (an inline module
+// script or <style>) that entries bundles with the page's files, as inlineNamespace:N; every
+// name esbuild gives it is the page's, as stdin gives it (see inlineName).
+const inlineNamespace = "miniapp-inline"
+
+// inlineCode is code written in the page, as esbuild bundles it.
+type inlineCode struct {
+	contents string
+	dir      string // where its imports resolve from, relative to the app folder
+	name     string // the page, relative to the app folder: its name in messages and maps
+	loader   api.Loader
+}
+
+// inlineName returns the name of the page for esbuild's name of code written in it (p), and
+// whether p is one.
+func (b *bundler) inlineName(p string) (string, bool) {
+	if k, ok := strings.CutPrefix(p, inlineNamespace+":"); ok {
+		if c, ok := b.inline[k]; ok {
+			return c.name, true
+		}
+	}
+	return "", false
 }
 
 // newBundler prepares the builds of the app m, loaded from dir, with the public .env values
@@ -217,6 +245,21 @@ const sdkNamespace = "miniapp-sdk"
 // through the app's CSS tools, images and fonts checked against their extension).
 func (b *bundler) confine() api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
+		// Code written in the page, as an entry of entries (only: an import of the name is
+		// refused as any URL's below).
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind != api.ResolveEntryPoint {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, inlineNamespace+":"), Namespace: inlineNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: inlineNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			c, ok := b.inline[a.Path]
+			if !ok {
+				return api.OnLoadResult{}, fmt.Errorf("no code written in the page is numbered %s", a.Path)
+			}
+			return api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Join(b.root, filepath.FromSlash(c.dir))}, nil
+		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
@@ -412,7 +455,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
 			if o := entry(f.Path); !second[o.stem] { // else the minifying pass made it
-				o.jsMap = f.Contents
+				o.jsMap = b.inlineSources(f.Contents, opts.Outdir)
 			}
 		case strings.HasSuffix(f.Path, ".js"):
 			o := entry(f.Path)
@@ -492,7 +535,7 @@ func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, 
 			if m, ok := kept[f.Path+".map"]; ok {
 				// The build's map, inline, is what the minifying pass maps back through:
 				// its map then leads from the page's code to the sources.
-				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(m.Contents) + "\n"
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.inlineSources(m.Contents, opts.Outdir)) + "\n"
 				sm = api.SourceMapExternal
 			}
 			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
@@ -548,7 +591,11 @@ type outputMeta struct {
 // the app's own.
 func (b *bundler) record(m outputMeta) {
 	for _, in := range m.inputs {
-		b.inputs[in] += m.bytes[in]
+		name := in
+		if n, ok := b.inlineName(in); ok {
+			name = n
+		}
+		b.inputs[name] += m.bytes[in]
 		for _, c := range sdk.CarriedClients {
 			b.carry = b.carry || strings.Contains(in, "node_modules/"+c+"/")
 		}
@@ -606,11 +653,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	for _, m := range ms {
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
-			d.File = b.display(b.rel(l.File))
-			if spec, ok := strings.CutPrefix(l.File, sdkNamespace+":"); ok {
-				// The SDK's modules have no file: name them by their specifier.
-				d.File = spec
-			}
+			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
 			if l.Suggestion != "" {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
@@ -646,7 +689,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				}
 				text := strings.TrimSuffix(n.Text, ":")
 				if l := n.Location; l != nil {
-					text += fmt.Sprintf(" (%s:%d:%d)", b.display(b.rel(l.File)), l.Line, l.Column+1)
+					text += fmt.Sprintf(" (%s:%d:%d)", b.messageFile(l.File), l.Line, l.Column+1)
 				}
 				d.Note += text
 			}
@@ -654,6 +697,41 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// inlineSources names, in the sources of the source map m, the code written in the page by
+// the page's path, as esbuild names stdin there (relative to the output folder outdir).
+func (b *bundler) inlineSources(m []byte, outdir string) []byte {
+	start := bytes.Index(m, []byte(`"sources": [`))
+	if len(b.inline) == 0 || start < 0 {
+		return m
+	}
+	end := start + bytes.IndexByte(m[start:], '\n') // esbuild writes the list on one line
+	if end < start {
+		end = len(m)
+	}
+	list := m[start:end]
+	for k, c := range b.inline {
+		from, _ := json.Marshal(inlineNamespace + ":" + k)
+		rel, err := filepath.Rel(filepath.Join(b.root, outdir), filepath.Join(b.root, filepath.FromSlash(c.name)))
+		if err != nil {
+			continue
+		}
+		to, _ := json.Marshal(filepath.ToSlash(rel))
+		list = bytes.ReplaceAll(list, from, to)
+	}
+	return slices.Concat(m[:start], list, m[end:])
+}
+
+// messageFile names in a message the file esbuild names p.
+func (b *bundler) messageFile(p string) string {
+	if spec, ok := strings.CutPrefix(p, sdkNamespace+":"); ok {
+		return spec // the SDK's modules have no file: they are named by their specifier
+	}
+	if name, ok := b.inlineName(p); ok {
+		return b.display(name)
+	}
+	return b.display(b.rel(p))
 }
 
 // noLoader says what to do about a file esbuild has no loader for: the components of
@@ -698,17 +776,26 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 	return b.run(opts)
 }
 
-// entries bundles several script and stylesheet files of the app in one esbuild build, as
-// esbuild's CLI does with several entry points: the builds share one start, one scan and
-// both cores, and each entry's code is what entry gives for it alone (without splitting, a
-// module two entries import is in both), with its warnings. ok is false, and nothing is
-// recorded, when the build fails: each entry is then built alone, so that the entries that
-// build still give their warnings.
-func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok bool) {
+// entries bundles several entries of the page in one esbuild build, as esbuild's CLI does
+// with several entry points: the builds share one start, one scan and both cores, and each
+// entry's code is what entry (a file) or stdin (code written in the page) gives for it alone
+// (without splitting, a module two entries import is in both), with its warnings. ok is
+// false, and nothing is recorded, when the build fails: each entry is then built alone, so
+// that the entries that build still give their warnings.
+func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List, ok bool) {
 	opts := b.options()
-	for i, rel := range rels {
-		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{
-			InputPath: filepath.Join(b.root, filepath.FromSlash(rel)), OutputPath: "entry" + strconv.Itoa(i)})
+	b.inline = map[string]inlineCode{}
+	for i, e := range list {
+		in := filepath.Join(b.root, filepath.FromSlash(e.rel))
+		if e.inline != nil {
+			c := *e.inline
+			if c.loader == api.LoaderCSS {
+				c.contents = pruneFontFaces(c.contents) // as stdin does
+			}
+			b.inline[strconv.Itoa(i)] = c
+			in = inlineNamespace + ":" + strconv.Itoa(i)
+		}
+		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: in, OutputPath: "entry" + strconv.Itoa(i)})
 	}
 	res := b.build(opts)
 	if len(res.Errors) > 0 {
@@ -718,8 +805,8 @@ func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok
 	if errs != nil {
 		return nil, nil, false // a names-kept pass failed: as it does built alone
 	}
-	codes = make([]code, len(rels))
-	inputs := make([][]string, len(rels))
+	codes = make([]code, len(list))
+	inputs := make([][]string, len(list))
 	for _, o := range each {
 		if i, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(o.stem), "entry")); err == nil && i >= 0 && i < len(codes) {
 			codes[i], inputs[i] = o.code, o.inputs
@@ -728,7 +815,7 @@ func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok
 	// Each warning goes with the first entry whose bundle holds its file, so that the page's
 	// warnings come in the order of the walk, as when each entry is built alone (a module two
 	// entries share is warned of once, not twice).
-	per := make([][]api.Message, len(rels))
+	per := make([][]api.Message, len(list))
 	for _, w := range ws {
 		i := 0
 		if w.Location != nil {
@@ -738,7 +825,7 @@ func (b *bundler) entries(rels []string) (codes []code, warnings []diag.List, ok
 		}
 		per[i] = append(per[i], w)
 	}
-	warnings = make([]diag.List, len(rels))
+	warnings = make([]diag.List, len(list))
 	for i := range per {
 		warnings[i] = b.messages(per[i], diag.Warning)
 	}
@@ -752,7 +839,10 @@ func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, di
 	if loader == api.LoaderCSS {
 		contents = pruneFontFaces(contents)
 	}
-	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)), Sourcefile: name, Loader: loader}
+	// esbuild names stdin by Sourcefile joined to ResolveDir when it is relative: absolute, it
+	// is the page's path whatever folder the page is in.
+	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)),
+		Sourcefile: filepath.Join(b.root, filepath.FromSlash(name)), Loader: loader}
 	return b.run(opts)
 }
 

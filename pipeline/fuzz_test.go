@@ -1,15 +1,17 @@
 package pipeline
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/miniapp/bundle/manifest"
 )
 
 // FuzzAssemble feeds arbitrary index.html to the assembler: it must never panic, every
-// diagnostic must have a place, and every byte of a page with nothing to inline (no tags it
+// diagnostic must have a place, the walk must take every entry prebuild bundled, and every byte of a page with nothing to inline (no tags it
 // rewrites) must be copied through.
 func FuzzAssemble(f *testing.F) {
 	f.Add([]byte(`<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="./s.css"></head><body><img src="./a.svg" srcset="./a.svg 1x, b.png 2x"><script type="module" src="./m.js"></script><script>var x = "</scr" + "ipt>"</script><style>a{b:c}</style></body></html>`))
@@ -37,9 +39,14 @@ func FuzzAssemble(f *testing.F) {
 		}
 		defer b.css.close()
 		a := newAssembler(b, m, "index.html", src)
+		a.prebuild()
 		out, at := a.assemble()
 		if out == nil || at < 0 || at > len(out) {
 			t.Fatalf("no output, or the SDK's place %d is outside it (%d bytes)", at, len(out))
+		}
+		// The walk takes every entry prebuild bundled: prebuild reads the page as it does.
+		if len(a.prebuilt) != 0 {
+			t.Fatalf("the walk left %d of the entries prebuild bundled: %q", len(a.prebuilt), slices.Sorted(maps.Keys(a.prebuilt)))
 		}
 		for _, d := range a.list {
 			if d.File == "" {

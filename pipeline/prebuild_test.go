@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/miniapp/bundle/manifest"
@@ -23,7 +24,7 @@ func TestPrebuild(t *testing.T) {
 	page := `<!doctype html><html><head><meta charset="utf-8"><title>P</title>
 <link rel="stylesheet" href="./css/a.css"><link rel="stylesheet icon" href="./css/a.css">
 <link rel="stylesheet" href="css/b.css" media="print"><link rel="stylesheet" href="./css/a.css">
-<link rel="alternate stylesheet" href="./css/alt.css" title="Alt">
+<link rel="alternate stylesheet" href="./css/alt.css" title="Alt"><style>.page{margin:0}</style>
 </head><body><template><script type="module" src="./src/t.js"></script></template>
 <svg><script type="module">window.v = 1;</script><link rel="stylesheet" href="./css/svg.css"></svg>
 <script type="module" src="./src/a.js"></script><script type="module">import { s } from './src/s.js'; s();</script>
@@ -83,9 +84,11 @@ func TestPrebuild(t *testing.T) {
 			a := appAssembler(t, dir)
 			a.prebuild()
 			// Every local stylesheet link (an alternate one, one in a template or in SVG too,
-			// not one that is also an icon's) and module script with a src outside SVG, once.
-			want := []string{"css/a.css", "css/alt.css", "css/b.css", "css/svg.css", "src/a.js", "src/b.js", "src/t.js"}
-			if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, want) {
+			// not one that is also an icon's) and module script with a src outside SVG, once,
+			// and the <style> and inline module script outside SVG.
+			want := []string{"css/a.css", "css/alt.css", "css/b.css", "css/svg.css", "src/a.js", "src/b.js", "src/t.js",
+				inlineKey(strings.Index(page, ".page{")), inlineKey(strings.Index(page, "import { s }"))}
+			if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 				t.Errorf("prebuild bundled %q, want %q", got, want)
 			}
 			a.assemble()

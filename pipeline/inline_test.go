@@ -1,0 +1,135 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestInlineCode: code written in the page (a <style>, an inline module script) is named by
+// the page, at its place in the page, in every diagnostic (a note's place too), in the source
+// map and in the inputs, for a page at the top of the app folder or in a folder of it (whose
+// inline code was once named by the folder twice, pages/pages/x.html, at its place in the
+// code); and bundling it with the page's other entries in one esbuild build (prebuild) gives
+// the same page, map, warnings and inputs as bundling each alone.
+func TestInlineCode(t *testing.T) {
+	const page = `<!doctype html><html><head><title>I</title>
+<style>
+.x { colr: red }
+</style>
+<link rel="stylesheet" href="./a.css">
+</head><body><p id="out"></p>
+<script type="module">
+import { v } from './lib.js';
+const o = { a: 1, a: v };
+document.getElementById('out').textContent = o.a;
+</script>
+<script type="module" src="./main.js"></script>
+</body></html>`
+	for _, entry := range []string{"index.html", "pages/x.html"} {
+		t.Run(entry, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "app")
+			pageDir := filepath.Dir(filepath.Join(dir, filepath.FromSlash(entry)))
+			writeFile(t, filepath.Join(dir, "miniapp.toml"), fmt.Sprintf("id = \"i\"\nname = \"I\"\ndescription = \"Inline code.\"\nentry = %q\n", entry))
+			writeFile(t, filepath.Join(dir, filepath.FromSlash(entry)), page)
+			writeFile(t, filepath.Join(pageDir, "lib.js"), "export const v = 2;\n")
+			writeFile(t, filepath.Join(pageDir, "main.js"), "import { v } from './lib.js';\nconsole.log(v);\n")
+			writeFile(t, filepath.Join(pageDir, "a.css"), ".a{color:red}\n")
+
+			type build struct {
+				html, sourceMap  string
+				warnings, inputs []string
+			}
+			run := func(min int) build {
+				defer func(n int) { prebuildMin = n }(prebuildMin)
+				prebuildMin = min
+				out := t.TempDir()
+				res, err := Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := os.ReadFile(filepath.Join(out, "i.js.map"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := build{html: string(res.HTML), sourceMap: string(m)}
+				for _, w := range res.Warnings {
+					if w.Path == "" {
+						b.warnings = append(b.warnings, fmt.Sprintf("%s:%d:%d %s (%s)", w.File, w.Line, w.Column, w.Text, w.Note))
+					}
+				}
+				for _, in := range res.Inputs {
+					b.inputs = append(b.inputs, in.Path)
+				}
+				return b
+			}
+			together, alone := run(2), run(1<<30)
+
+			file := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(entry)))
+			want := []string{
+				fmt.Sprintf("%s:3:6 \"colr\" is not a known CSS property (did you mean \"color\"?; Did you mean \"color\" instead?)", file),
+				fmt.Sprintf("%s:9:19 Duplicate key \"a\" in object literal (The original key \"a\" is here (%s:9:13))", file, file),
+				fmt.Sprintf("%s:12:28 --sourcemap writes one map, i.js.map, of the page's first module script: this module script has none "+
+					"(to map it too, import it from the first module script instead of naming it in the page)", file),
+			}
+			if !slices.Equal(together.warnings, want) {
+				t.Errorf("warnings\n%q\nwant\n%q", together.warnings, want)
+			}
+			var m struct {
+				Sources []string `json:"sources"`
+			}
+			if err := json.Unmarshal([]byte(together.sourceMap), &m); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(m.Sources, "../"+entry) || slices.ContainsFunc(m.Sources, func(s string) bool { return strings.Contains(s, inlineNamespace) }) {
+				t.Errorf("the map's sources %q do not name the page's module script ../%s", m.Sources, entry)
+			}
+			if !slices.Contains(together.inputs, entry) || slices.ContainsFunc(together.inputs, func(s string) bool {
+				return strings.Contains(s, inlineNamespace) || path.Base(s) == path.Base(path.Dir(s))
+			}) {
+				t.Errorf("the inputs %q do not name the page %s", together.inputs, entry)
+			}
+			if together.html != alone.html || together.sourceMap != alone.sourceMap || !slices.Equal(together.warnings, alone.warnings) || !slices.Equal(together.inputs, alone.inputs) {
+				t.Errorf("bundled together and alone differ:\n%+v\n%+v", together, alone)
+			}
+		})
+	}
+}
+
+// TestSessionInlineCode: in a Session (bundle dev), an edit of the code written in the page
+// is taken (esbuild's contexts load it again from the page each build), and the session's
+// build makes the bytes a fresh one makes.
+func TestSessionInlineCode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"s\"\nname = \"S\"\ndescription = \"Inline code.\"\nentry = \"index.html\"\n")
+	writeFile(t, filepath.Join(dir, "main.js"), "console.log('main');\n")
+	page := func(word, colour string) string {
+		return `<!doctype html><title>S</title><style>p { color: ` + colour + ` }</style><p id="p"></p>` +
+			`<script type="module">document.getElementById("p").textContent = "` + word + `";</script><script type="module" src="./main.js"></script>`
+	}
+	session := NewSession()
+	defer session.Close()
+	for _, edit := range [][2]string{{"first", "red"}, {"second", "red"}, {"second", "#123456"}} {
+		writeFile(t, filepath.Join(dir, "index.html"), page(edit[0], edit[1]))
+		kept, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(kept.HTML), `"`+edit[0]+`"`) || !strings.Contains(string(kept.HTML), "color:"+edit[1]) {
+			t.Errorf("the session's build of %q, %s lacks them", edit[0], edit[1])
+		}
+		if string(kept.HTML) != string(fresh.HTML) {
+			t.Errorf("after %v, the session's build differs from a fresh one", edit)
+		}
+	}
+}
