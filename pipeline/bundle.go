@@ -684,6 +684,9 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				if n.Text == "" || strings.HasPrefix(n.Text, "The plugin \"") {
 					continue // esbuild's word on which of our plugins ran, not the author's
 				}
+				if l := m.Location; l != nil && l.Suggestion != "" && strings.HasPrefix(n.Text, "Did you mean ") {
+					continue // the suggestion, said already
+				}
 				if d.Note != "" {
 					d.Note += "; "
 				}

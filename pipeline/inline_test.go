@@ -73,7 +73,7 @@ document.getElementById('out').textContent = o.a;
 
 			file := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(entry)))
 			want := []string{
-				fmt.Sprintf("%s:3:6 \"colr\" is not a known CSS property (did you mean \"color\"?; Did you mean \"color\" instead?)", file),
+				fmt.Sprintf("%s:3:6 \"colr\" is not a known CSS property (did you mean \"color\"?)", file),
 				fmt.Sprintf("%s:9:19 Duplicate key \"a\" in object literal (The original key \"a\" is here (%s:9:13))", file, file),
 				fmt.Sprintf("%s:12:28 --sourcemap writes one map, i.js.map, of the page's first module script: this module script has none "+
 					"(to map it too, import it from the first module script instead of naming it in the page)", file),
