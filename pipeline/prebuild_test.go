@@ -118,7 +118,7 @@ func TestPrebuildSkipsSVGScripts(t *testing.T) {
 }
 
 // writeFile writes body to path, making its folders.
-func writeFile(t *testing.T, path, body string) {
+func writeFile(t testing.TB, path, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -165,5 +165,43 @@ func TestEntries(t *testing.T) {
 	got, err = Entries(dir)
 	if want := []string{filepath.Join(dir, "src", "main.ts")}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("a script entry: %q, %v; want %q", got, err, want)
+	}
+}
+
+// BenchmarkPrebuild builds a page of five entries (two <style>s, an inline module script, a
+// stylesheet and a module script file) with prebuild (together: one esbuild build) and
+// without (alone: one build per entry), in one run; bytes are the page's.
+func BenchmarkPrebuild(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"Five entries.\"\nentry = \"index.html\"\n",
+		"index.html": `<!doctype html><html><head><title>P</title><style>body { margin: 0 }</style>
+<link rel="stylesheet" href="./a.css"></head><body><p id="out"></p>
+<script type="module">import { v } from './lib.js'; document.getElementById('out').textContent = v;</script>
+<script type="module" src="./main.js"></script><style>p { color: #123456 }</style></body></html>`,
+		"a.css": ".a { padding: 1px }\n", "lib.js": "export const v = 'value';\n",
+		"main.js": "import { v } from './lib.js';\nconsole.log(v);\n",
+	} {
+		writeFile(b, filepath.Join(dir, f), body)
+	}
+	defer func(n int) { prebuildMin = n }(prebuildMin)
+	for _, r := range []struct {
+		name string
+		min  int
+	}{{"together", 2}, {"alone", 1 << 30}} {
+		b.Run(r.name, func(b *testing.B) {
+			prebuildMin = r.min
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(res.HTML)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Build(context.Background(), dir, Options{NoWrite: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
