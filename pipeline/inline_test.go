@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // TestInlineCode: code written in the page (a <style>, an inline module script) is named by
@@ -131,5 +134,42 @@ func TestSessionInlineCode(t *testing.T) {
 		if string(kept.HTML) != string(fresh.HTML) {
 			t.Errorf("after %v, the session's build differs from a fresh one", edit)
 		}
+	}
+}
+
+// TestInlineCodeErrors: an error in the code written in a page in a folder of the app is at
+// its place in the page, and an import that does not resolve is looked for beside the page
+// (it was once looked for in pages/pages, "there is no folder"), together with other entries
+// or alone.
+func TestInlineCodeErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"e\"\nname = \"E\"\ndescription = \"Errors.\"\nentry = \"pages/x.html\"\n")
+	writeFile(t, filepath.Join(dir, "pages", "x.html"), "<!doctype html><title>E</title>\n<style>@import \"./missing.css\";</style>\n"+
+		"<script type=\"module\">\nimport { nope } from \"./nope.js\";\nnope();\n</script>\n<script type=\"module\" src=\"./main.js\"></script>\n")
+	writeFile(t, filepath.Join(dir, "pages", "main.js"), "console.log(1);\n")
+	page, folder := filepath.ToSlash(filepath.Join(dir, "pages", "x.html")), filepath.ToSlash(filepath.Join(dir, "pages"))
+	for _, min := range []int{2, 1 << 30} {
+		func() {
+			defer func(n int) { prebuildMin = n }(prebuildMin)
+			prebuildMin = min
+			_, err := Build(context.Background(), dir, Options{NoWrite: true})
+			var el *diag.ListError
+			if !errors.As(err, &el) {
+				t.Fatalf("not refused: %v", err)
+			}
+			var got []string
+			for _, m := range el.List {
+				if m.Severity == diag.Error {
+					got = append(got, fmt.Sprintf("%s:%d:%d %s", m.File, m.Line, m.Column, m.Text))
+				}
+			}
+			want := []string{
+				fmt.Sprintf("%s:2:16 Could not resolve \"./missing.css\": no such file in %s", page, folder),
+				fmt.Sprintf("%s:4:22 Could not resolve \"./nope.js\": no such file in %s", page, folder),
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("prebuildMin %d: errors\n%q\nwant\n%q", min, got, want)
+			}
+		}()
 	}
 }
