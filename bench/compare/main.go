@@ -1,8 +1,9 @@
 // Command compare measures bundle build against esbuild's CLI alone on the same entries (the
 // floor: what bundle adds around esbuild) and against Vite 8 with vite-plugin-singlefile, on
 // each sample and on bench/heavy (Material UI with its icons, charts, a router, a web font):
-// median whole-process wall time over interleaved runs, peak RSS, and gzip bytes of each. It
-// is not run in CI.
+// median whole-process wall time over interleaved runs (each run starting with the next tool,
+// so that no tool always follows the same one), peak RSS, and gzip bytes of each. It is not
+// run in CI.
 //
 //	(cd bench && npm ci) && (cd bench/heavy && npm ci) && go run ./bench/compare -runs 7
 //
@@ -126,21 +127,24 @@ func run(app string, runs int) error {
 	}
 	var tb, te, tv []time.Duration
 	var rssB, rssE, rssV int64
+	tools := []struct {
+		cmd func() *exec.Cmd
+		t   *[]time.Duration
+		rss *int64
+	}{{bundleCmd, &tb, &rssB}, {esbuildCmd, &te, &rssE}, {viteCmd, &tv, &rssV}}
+	if !viteOK {
+		tools = tools[:2]
+	}
 	for i := 0; i < runs; i++ {
-		d, r, err := timed(bundleCmd())
-		if err != nil {
-			return err
-		}
-		tb, rssB = append(tb, d), max(rssB, r)
-		if d, r, err = timed(esbuildCmd()); err != nil {
-			return err
-		}
-		te, rssE = append(te, d), max(rssE, r)
-		if viteOK {
-			if d, r, err = timed(viteCmd()); err != nil {
+		// Each run starts with the next tool, so that none always follows the same one
+		// (after Vite's half a gigabyte, or on files the one before just read).
+		for j := range tools {
+			tool := tools[(i+j)%len(tools)]
+			d, r, err := timed(tool.cmd())
+			if err != nil {
 				return err
 			}
-			tv, rssV = append(tv, d), max(rssV, r)
+			*tool.t, *tool.rss = append(*tool.t, d), max(*tool.rss, r)
 		}
 	}
 	ob, err := os.ReadFile(filepath.Join(bundleOut, m.ID+".html"))
