@@ -599,7 +599,11 @@ func (w *watch) handle(e event) bool {
 		rep.add(Error, "policy", text, line, col)
 	case "exception":
 		line, col := place()
-		rep.add(Error, "exception", e.Text, line, col)
+		text := e.Text
+		if strings.Contains(text, "EvalError") && strings.Contains(text, "'unsafe-eval'") {
+			text += evalFix
+		}
+		rep.add(Error, "exception", text, line, col)
 	case "console-error":
 		line, col := place()
 		rep.add(Error, "console", "console.error: "+e.Text, line, col)
@@ -694,6 +698,9 @@ func (w *watch) call(e event) {
 const (
 	appErrorPrefix = "the app reported an error: "
 	caughtEval     = ": the page tried eval or new Function and caught the refusal"
+	// evalFix says what to do about an eval or new Function the policy refused and the page
+	// did not catch.
+	evalFix = " (the page runs eval or new Function: set eval = true in the manifest, whose policy then allows 'unsafe-eval' and whose registry entry says so, or use a build of the library that evaluates no strings, as Alpine's @alpinejs/csp)"
 )
 
 // dedupe drops what another problem already says, whatever order the browser's events came

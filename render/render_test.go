@@ -104,6 +104,7 @@ func TestRenderBroken(t *testing.T) {
 		{"violation", "policy", "script-src-elem blocked an inline script", true},
 		{"fetch", "request", "GET https://api.example.com/orders?status=open", true},
 		{"evaluncaught", "exception", "Uncaught EvalError", true},
+		{"evaluncaught", "exception", "set eval = true in the manifest", true},
 		{"nosdk", "handshake", "no handshake", false},
 	}
 	for _, row := range rows {
