@@ -191,17 +191,7 @@ func BenchmarkPrebuild(b *testing.B) {
 	}{{"together", 2}, {"alone", 1 << 30}} {
 		b.Run(r.name, func(b *testing.B) {
 			prebuildMin = r.min
-			res, err := Build(context.Background(), dir, Options{NoWrite: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(len(res.HTML)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Build(context.Background(), dir, Options{NoWrite: true}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchBuild(b, dir)
 		})
 	}
 }
