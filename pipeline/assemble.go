@@ -865,7 +865,7 @@ func (a *assembler) link(t *tag) string {
 	if !isLocal {
 		return string(t.raw)
 	}
-	_, _, sheet := bundledStylesheet(t) // entryFiles (prebuild) decides by the same test
+	_, _, sheet := bundledStylesheet(t) // entryList (prebuild) decides by the same test
 	switch {
 	case sheet:
 		rel, ok := a.resolve(u, href)
@@ -916,7 +916,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	module := typ == "module"
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
-	if u, src, ok := bundledModule(t); ok { // entryFiles (prebuild) decides by the same test
+	if u, src, ok := bundledModule(t); ok { // entryList (prebuild) decides by the same test
 		rel, ok := a.resolve(u, src)
 		if !ok {
 			return ""
@@ -965,7 +965,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 	}
 	switch {
-	case module: // inlineModule (prebuild) decides by the same test
+	case module: // entryList (prebuild) decides by the same test, inlineModule
 		c, l := a.inline(text, textOff, api.LoaderJS)
 		a.list = append(a.list, l...)
 		if c.css != "" {
