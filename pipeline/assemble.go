@@ -913,7 +913,6 @@ func (a *assembler) link(t *tag) string {
 func (a *assembler) script(t *tag, text string, textOff int, end string) string {
 	_, hasType := t.get("type")
 	typ := scriptType(t)
-	module := typ == "module"
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
 	if u, src, ok := bundledModule(t); ok { // entryList (prebuild) decides by the same test
@@ -961,11 +960,12 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	if strings.TrimSpace(text) == "" {
 		return string(t.raw) + text + end
 	}
+	module := a.inlineModule(t, text) // entryList (prebuild) decides by the same test
 	if module || classic {
 		a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 	}
 	switch {
-	case module: // entryList (prebuild) decides by the same test, inlineModule
+	case module:
 		c, l := a.inline(text, textOff, api.LoaderJS)
 		a.list = append(a.list, l...)
 		if c.css != "" {
