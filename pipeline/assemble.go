@@ -28,12 +28,15 @@ import (
 // is. It reads the page with x/net/html's tokenizer, whose raw token lengths partition the
 // input, so that every reference has its byte offset for messages.
 type assembler struct {
-	b     *bundler
-	m     *manifest.Manifest
-	file  string // the page, relative to the app folder
-	dir   string // its folder, relative to the app folder
-	src   []byte
+	b    *bundler
+	m    *manifest.Manifest
+	file string // the page, relative to the app folder
+	dir  string // its folder, relative to the app folder
+	src  []byte
+	// lines indexes the page as written, where every message places itself; src differs
+	// from it by the %NAME%s htmlEnv replaced (edits), whose offsets written maps back.
 	lines *diag.Lines
+	edits []envEdit
 	list  diag.List
 	css   []string // CSS imported by the page's scripts, inlined into <head>
 	// inlined caches data: URLs by file, so that an asset named twice is read once.
@@ -295,7 +298,7 @@ func (a *assembler) fill(skeleton []byte) []byte {
 
 func (a *assembler) errAt(off, n int, text, note string) {
 	d := diag.Message{File: a.b.display(a.file), Text: text, Note: note}
-	d.PlaceIn(a.lines, off, n)
+	d.PlaceIn(a.lines, written(a.edits, off), n)
 	a.list = append(a.list, d)
 }
 
@@ -995,7 +998,7 @@ func (a *assembler) style(t *tag, text string, textOff int, end string) string {
 // the page.
 func (a *assembler) shift(l diag.List, textOff int) diag.List {
 	base := diag.Message{}
-	base.PlaceIn(a.lines, textOff, 1)
+	base.PlaceIn(a.lines, written(a.edits, textOff), 1)
 	page := a.b.display(a.file)
 	move := func(line, col int) (int, int) {
 		if line == 1 {
@@ -1006,6 +1009,21 @@ func (a *assembler) shift(l diag.List, textOff int) diag.List {
 	for i := range l {
 		l[i].Note = shiftNote(l[i].Note, page, move)
 		if l[i].File != page || l[i].Line == 0 {
+			continue
+		}
+		if l[i].Line == 1 || a.edits != nil {
+			// Placed in the page as written: the code's first line is the rest of the page's
+			// line after the start tag, and a value htmlEnv wrote in the code moved what follows
+			// it. The message shows the page's line, its caret under the place.
+			off := textOff
+			for k := 1; k < l[i].Line; k++ {
+				j := bytes.IndexByte(a.src[off:], '\n')
+				if j < 0 {
+					break
+				}
+				off += j + 1
+			}
+			l[i].PlaceIn(a.lines, written(a.edits, off+l[i].Column-1), l[i].Length)
 			continue
 		}
 		l[i].Line, l[i].Column = move(l[i].Line, l[i].Column)

@@ -157,3 +157,61 @@ func defines(env map[string]string, user map[string]string) map[string]string {
 	}
 	return d
 }
+
+// htmlEnvRef is Vite's %NAME% in an HTML entry.
+var htmlEnvRef = regexp.MustCompile(`%(\S+?)%`)
+
+// envEdit is one %NAME% that htmlEnv replaced: where its value is in the new page (at, n) and
+// where the reference was in the page as written (from, m).
+type envEdit struct{ at, n, from, m int }
+
+// htmlEnv replaces each %NAME% in the HTML entry src by import.meta.env.NAME's value, as Vite
+// does for index.html (its HTML env replacement): the public .env variables, MODE, BASE_URL,
+// PROD, DEV and SSR, and the manifest's import.meta.env defines, all as define (see defines)
+// holds them. A name that has no value stays as written; those with a public prefix, most
+// likely mistyped, are returned by their offset in src, to be warned of.
+func htmlEnv(src []byte, define map[string]string) (out []byte, edits []envEdit, unknown [][2]int) {
+	refs := htmlEnvRef.FindAllSubmatchIndex(src, -1)
+	if len(refs) == 0 {
+		return src, nil, nil
+	}
+	last := 0
+	for _, r := range refs {
+		name := string(src[r[2]:r[3]])
+		text, ok := define["import.meta.env."+name]
+		if !ok {
+			for _, p := range publicPrefixes {
+				if strings.HasPrefix(name, p) {
+					unknown = append(unknown, [2]int{r[0], r[1] - r[0]})
+				}
+			}
+			continue
+		}
+		var value string
+		if json.Unmarshal([]byte(text), &value) != nil {
+			value = text // true, false, a number: as Vite writes them
+		}
+		out = append(out, src[last:r[0]]...)
+		edits = append(edits, envEdit{at: len(out), n: len(value), from: r[0], m: r[1] - r[0]})
+		out = append(out, value...)
+		last = r[1]
+	}
+	if edits == nil {
+		return src, nil, unknown
+	}
+	return append(out, src[last:]...), edits, unknown
+}
+
+// written returns the offset in the page as written of the offset off in the page htmlEnv made
+// with edits: a place inside a value is the place of its reference.
+func written(edits []envEdit, off int) int {
+	i := sort.Search(len(edits), func(i int) bool { return edits[i].at > off }) - 1
+	if i < 0 {
+		return off
+	}
+	e := edits[i]
+	if off < e.at+e.n {
+		return e.from
+	}
+	return off - (e.at + e.n) + (e.from + e.m)
+}

@@ -150,6 +150,19 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		}
 	}
 	a := newAssembler(b, m, file, src)
+	if file == m.Entry {
+		// %NAME% in the HTML entry, as Vite replaces it; messages keep the page as written.
+		page, edits, unknown := htmlEnv(src, b.define)
+		a.src, a.edits = page, edits
+		for _, u := range unknown {
+			ref := string(src[u[0] : u[0]+u[1]])
+			d := diag.Message{File: b.display(file), Severity: diag.Warning,
+				Text: fmt.Sprintf("%s is not defined: no .env file and no variable of the environment sets %s, so it stays as written", ref, strings.Trim(ref, "%")),
+				Note: "set it in .env (or .env.production), or fix the name"}
+			d.PlaceIn(a.lines, u[0], u[1])
+			a.list = append(a.list, d)
+		}
+	}
 	a.prebuild()
 	skeleton, sdkAt := a.assemble()
 	if !opts.NoSDK {
@@ -170,7 +183,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(a, src, m, policy(nil, nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
+	list = append(list, sourceFindings(a, m, policy(nil, nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
 	if list.HasErrors() {
 		list.Sort()
 		return nil, list.Err()
@@ -282,8 +295,8 @@ func generatedPage(m *manifest.Manifest) []byte {
 // take charge of: remote URLs, local references in places that cannot be inlined (a page in
 // an iframe, a link), and URLs the page's policy csp (its scripts not yet hashed) would
 // block. Those are reported at their place in the source page.
-func sourceFindings(a *assembler, src []byte, m *manifest.Manifest, csp string) diag.List {
-	fs, err := offline.Check(a.b.display(a.file), src, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
+func sourceFindings(a *assembler, m *manifest.Manifest, csp string) diag.List {
+	fs, err := offline.Check(a.b.display(a.file), a.src, offline.Options{LinkDomains: m.LinkDomains, Policy: csp})
 	if err != nil {
 		return nil
 	}
@@ -291,6 +304,9 @@ func sourceFindings(a *assembler, src []byte, m *manifest.Manifest, csp string) 
 	for _, f := range fs {
 		if _, _, isLocal := local(f.URL); isLocal && a.handles(f.Offset) {
 			continue
+		}
+		if a.edits != nil { // at its place in the page as written
+			f.PlaceIn(a.lines, written(a.edits, f.Offset), f.Length)
 		}
 		out = append(out, f.Message)
 	}
