@@ -41,6 +41,9 @@ func (b *bundler) queryPlugin() api.Plugin {
 		// As in Vite, a script imports a file of the public folder by its absolute path
 		// (import logo from "/vite.svg"), and gets its URL.
 		pb.OnResolve(api.OnResolveOptions{Filter: `^/[^/]`, Namespace: "file"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind == api.ResolveCSSURLToken || a.Kind == api.ResolveCSSImportRule {
+				return b.cssAbsolute(a.Path), nil
+			}
 			if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
 				return api.OnResolveResult{}, nil
 			}
@@ -85,6 +88,21 @@ func (b *bundler) queryPlugin() api.Plugin {
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 		})
 	}}
+}
+
+// cssAbsolute resolves a stylesheet's url(/x) or @import "/x" as Vite does: the file of the
+// public folder if there is one, else the file of that path in the app folder; esbuild then
+// inlines it as any other. Neither: left to esbuild, which reports it (see unresolved).
+func (b *bundler) cssAbsolute(spec string) api.OnResolveResult {
+	p, _, _ := strings.Cut(spec, "?")
+	p, _, _ = strings.Cut(p, "#")
+	p = filepath.FromSlash(path.Clean(p))
+	for _, dir := range []string{filepath.Join(b.root, filepath.FromSlash(b.m.Build.PublicDir)), b.root} {
+		if st, err := os.Stat(filepath.Join(dir, p)); err == nil && !st.IsDir() {
+			return api.OnResolveResult{Path: filepath.Join(dir, p), Namespace: "file"}
+		}
+	}
+	return api.OnResolveResult{}
 }
 
 // querySource writes the module for file imported with the query q.
