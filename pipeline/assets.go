@@ -40,7 +40,7 @@ func (b *bundler) queryPlugin() api.Plugin {
 	return api.Plugin{Name: "queries", Setup: func(pb api.PluginBuild) {
 		// As in Vite, a script imports a file of the public folder by its absolute path
 		// (import logo from "/vite.svg"), and gets its URL.
-		pb.OnResolve(api.OnResolveOptions{Filter: `^/[^/]`, Namespace: "file"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		onAppResolve(pb, `^/[^/]`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.Kind == api.ResolveCSSURLToken || a.Kind == api.ResolveCSSImportRule {
 				return b.cssAbsolute(a.Path), nil
 			}

@@ -82,6 +82,15 @@ type bundler struct {
 // name esbuild gives it is the page's, as stdin gives it (see inlineName).
 const inlineNamespace = "miniapp-inline"
 
+// onAppResolve registers fn for the imports whose path filter matches in the app's own code:
+// its files, and the code written in its page (inlineNamespace), which must resolve as it
+// does from stdin.
+func onAppResolve(pb api.PluginBuild, filter string, fn func(api.OnResolveArgs) (api.OnResolveResult, error)) {
+	for _, ns := range []string{"file", inlineNamespace} {
+		pb.OnResolve(api.OnResolveOptions{Filter: filter, Namespace: ns}, fn)
+	}
+}
+
 // inlineCode is code written in the page, as esbuild bundles it.
 type inlineCode struct {
 	contents string
@@ -264,7 +273,7 @@ func (b *bundler) confine() api.Plugin {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
 		// An import of a URL would load at run time: refuse it where it is written.
-		pb.OnResolve(api.OnResolveOptions{Filter: `^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`, Namespace: "file"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		onAppResolve(pb, `^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if strings.HasPrefix(strings.ToLower(a.Path), "data:") {
 				return api.OnResolveResult{}, nil
 			}

@@ -173,3 +173,50 @@ func TestInlineCodeErrors(t *testing.T) {
 		}()
 	}
 }
+
+// TestInlineCodeResolves: code written in the page resolves its imports as the page's files
+// do, in the one build of all entries too: a file of the public folder by its absolute path
+// (from a script and from a <style>), and a URL, which is refused at its place. So prebuild
+// bundles such a page in one build, and gives what building each entry alone gives.
+func TestInlineCodeResolves(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"r\"\nname = \"R\"\ndescription = \"Resolves.\"\nentry = \"index.html\"\n")
+	writeFile(t, filepath.Join(dir, "public", "logo.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>`)
+	writeFile(t, filepath.Join(dir, "main.js"), "console.log('main');\n")
+	page := func(extra string) string {
+		return "<!doctype html><title>R</title><style>body { background: url(/logo.svg) }</style>\n" +
+			"<script type=\"module\">\nimport logo from \"/logo.svg\";\n" + extra + "console.log(logo);\n</script>\n<script type=\"module\" src=\"./main.js\"></script>\n"
+	}
+	for _, c := range []struct {
+		name, extra string
+		refused     bool
+	}{{"public", "", false}, {"url", "import x from \"https://cdn.example/x.js\";\nconsole.log(x);\n", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			writeFile(t, filepath.Join(dir, "index.html"), page(c.extra))
+			if !c.refused {
+				a := appAssembler(t, dir)
+				a.prebuild()
+				if len(a.prebuilt) != 3 {
+					t.Errorf("prebuild bundled %d entries of 3", len(a.prebuilt))
+				}
+			}
+			build := func(min int) (string, error) {
+				defer func(n int) { prebuildMin = n }(prebuildMin)
+				prebuildMin = min
+				res, err := Build(context.Background(), dir, Options{NoWrite: true})
+				if err != nil {
+					return "", err
+				}
+				return string(res.HTML), nil
+			}
+			together, errTogether := build(2)
+			alone, errAlone := build(1 << 30)
+			if (errTogether != nil) != c.refused || fmt.Sprint(errTogether) != fmt.Sprint(errAlone) || together != alone {
+				t.Errorf("together: %v\nalone: %v\n(pages equal: %v)", errTogether, errAlone, together == alone)
+			}
+			if c.refused && !strings.Contains(errTogether.Error(), "index.html:4:15: error: the import of \"https://cdn.example/x.js\" loads from outside the bundle") {
+				t.Errorf("the URL is not refused at its place: %v", errTogether)
+			}
+		})
+	}
+}
