@@ -810,7 +810,7 @@ func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List,
 		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: in, OutputPath: "entry" + strconv.Itoa(i)})
 	}
 	res := b.build(opts)
-	if len(res.Errors) > 0 {
+	if len(res.Errors) > 0 || sharedCSSModule(res.Metafile) {
 		return nil, nil, false
 	}
 	each, ws, errs := b.each(res, opts)
@@ -842,6 +842,27 @@ func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List,
 		warnings[i] = b.messages(per[i], diag.Warning)
 	}
 	return codes, warnings, true
+}
+
+// sharedCSSModule reports whether two entries of a build hold the same CSS Module, whose class
+// names the build then makes unique across them (.box_box in one, .box_box2 in the other),
+// not as each entry alone names them.
+func sharedCSSModule(metafile string) bool {
+	if !hasCSSModule(metafile) {
+		return false
+	}
+	holder := map[string]string{} // by CSS Module, the stem of the outputs that hold it
+	for out, m := range readMetafile(metafile) {
+		for _, in := range m.inputs {
+			if isCSSModule(in) {
+				if h, ok := holder[in]; ok && h != outputStem(out) {
+					return true
+				}
+				holder[in] = outputStem(out)
+			}
+		}
+	}
+	return false
 }
 
 // stdin bundles code written inside index.html, resolving its imports from dir (relative to

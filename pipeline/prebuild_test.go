@@ -195,3 +195,43 @@ func BenchmarkPrebuild(b *testing.B) {
 		})
 	}
 }
+
+// TestPrebuildSharedCSSModule: a CSS Module that two entries import has its class names made
+// unique across one build (.box_box, .box_box2), not as each entry alone names them: prebuild
+// leaves such a page to one build per entry, and the page is what it is built alone. An entry
+// alone with its CSS Module is bundled with the others.
+func TestPrebuildSharedCSSModule(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml":   "id = \"m\"\nname = \"M\"\ndescription = \"A shared CSS Module.\"\nentry = \"index.html\"\n",
+		"box.module.css": ".box { padding: 1px }\n",
+		"x.js":           "import s from './box.module.css';\ndocument.body.className = s.box;\n",
+		"y.js":           "import s from './box.module.css';\nconsole.log(s.box);\n",
+		"z.js":           "console.log('z');\n",
+		"index.html":     `<!doctype html><title>M</title><script type="module" src="./x.js"></script><script type="module" src="./y.js"></script>`,
+	} {
+		writeFile(t, filepath.Join(dir, f), body)
+	}
+	build := func(min int) *Result {
+		defer func(n int) { prebuildMin = n }(prebuildMin)
+		prebuildMin = min
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// The inputs too: what the build of both recorded is not counted again.
+	if together, alone := build(2), build(1<<30); string(together.HTML) != string(alone.HTML) || !reflect.DeepEqual(together.Inputs, alone.Inputs) {
+		t.Errorf("together and alone differ:\n%s %v\n%s %v", together.HTML, together.Inputs, alone.HTML, alone.Inputs)
+	}
+	a := appAssembler(t, dir)
+	if a.prebuild(); len(a.prebuilt) != 0 {
+		t.Errorf("prebuild bundled %d entries that share a CSS Module", len(a.prebuilt))
+	}
+	writeFile(t, filepath.Join(dir, "index.html"), `<!doctype html><title>M</title><script type="module" src="./x.js"></script><script type="module" src="./z.js"></script>`)
+	a = appAssembler(t, dir)
+	if a.prebuild(); len(a.prebuilt) != 2 {
+		t.Errorf("prebuild bundled %d of 2 entries, one with a CSS Module of its own", len(a.prebuilt))
+	}
+}
