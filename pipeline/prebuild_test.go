@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -233,5 +235,63 @@ func TestPrebuildSharedCSSModule(t *testing.T) {
 	a = appAssembler(t, dir)
 	if a.prebuild(); len(a.prebuilt) != 2 {
 		t.Errorf("prebuild bundled %d of 2 entries, one with a CSS Module of its own", len(a.prebuilt))
+	}
+}
+
+// TestPrebuildRandomPages builds pages put together at random (a fixed seed) from the things
+// prebuild bundles or leaves, with and without it: the same page, warnings, inputs and
+// refusal every time, and the walk takes every entry prebuild bundled.
+func TestPrebuildRandomPages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml":    "id = \"r\"\nname = \"R\"\ndescription = \"Random pages.\"\nentry = \"index.html\"\n",
+		".env":            "VITE_T=Title\n",
+		"tsconfig.json":   `{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }`,
+		"public/logo.svg": `<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>`,
+		"src/lib.ts":      "export const v: string = 'lib';\n", "a.css": ".a{color:red}", "b.css": ".b{colr:blue}",
+		"m.js": "import './a.css';\nexport const m = 1;\nconsole.log(m);\n", "n.js": "const o = {a: 1, a: 2};\nconsole.log(o);\n",
+		"lib.js": "export const v = 3;\n", "box.module.css": ".box{padding:1px}",
+	} {
+		writeFile(t, filepath.Join(dir, f), body)
+	}
+	parts := []string{
+		`<style>.x{color:red}</style>`, `<style>.y{colr:1}</style>`, `<style>body{background:url(/logo.svg)}</style>`,
+		`<style>@import "./a.css";</style>`, `<style>.q{background:url(/nope.svg)}</style>`, `<style>  </style>`,
+		"<script type=\"module\">import {v} from './lib.js'; console.log(v, {a:1,a:2});</script>",
+		"<script type=\"module\">\nimport logo from '/logo.svg';\nconsole.log(logo);\n</script>",
+		"<script type=\"module\">import {v} from '@/lib'; console.log(v, '%VITE_T%');</script>",
+		"<script type=\"module\">import s from './box.module.css'; console.log(s.box);</script>",
+		"<script type=\"module\">import x from 'https://cdn.example/x.js'; console.log(x);</script>",
+		`<script type="module">  </script>`, `<script>console.log("classic")</script>`, `<script type="module" src="./m.js"></script>`,
+		`<script type="module" src="n.js"></script>`, `<link rel="stylesheet" href="./a.css">`, `<link rel="stylesheet" href="b.css">`,
+		`<svg>`, `</svg>`, `<template>`, `</template>`, `<p>%VITE_T% %MODE%</p>`, "\n", `<img src="/logo.svg">`,
+	}
+	r := rand.New(rand.NewSource(1))
+	defer func(n int) { prebuildMin = n }(prebuildMin)
+	for range 150 {
+		var b strings.Builder
+		b.WriteString("<!doctype html><title>R</title>")
+		for n := r.Intn(8); n > 0; n-- {
+			b.WriteString(parts[r.Intn(len(parts))])
+		}
+		page := b.String()
+		writeFile(t, filepath.Join(dir, "index.html"), page)
+		prebuildMin = 2
+		a := appAssembler(t, dir)
+		a.prebuild()
+		a.assemble()
+		if len(a.prebuilt) != 0 {
+			t.Fatalf("the walk left %d of the entries prebuild bundled: %s", len(a.prebuilt), page)
+		}
+		together, errTogether := Build(context.Background(), dir, Options{NoWrite: true})
+		prebuildMin = 1 << 30
+		alone, errAlone := Build(context.Background(), dir, Options{NoWrite: true})
+		if fmt.Sprint(errTogether) != fmt.Sprint(errAlone) {
+			t.Fatalf("%s\ntogether: %v\nalone: %v", page, errTogether, errAlone)
+		}
+		if errTogether == nil && (string(together.HTML) != string(alone.HTML) ||
+			!reflect.DeepEqual(together.Warnings, alone.Warnings) || !reflect.DeepEqual(together.Inputs, alone.Inputs)) {
+			t.Fatalf("%s\ntogether and alone differ: %v %v\n%v %v", page, together.Warnings, together.Inputs, alone.Warnings, alone.Inputs)
+		}
 	}
 }
