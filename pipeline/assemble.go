@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"mime"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -654,6 +655,11 @@ var errNoFile = errors.New("no such file")
 // locate finds the file the local URL u names, relative to the app folder, and says which
 // paths it tried (for a root-relative URL, the public folder's first).
 func (a *assembler) locate(u string) (string, []string, error) {
+	// A URL's path is percent-encoded ("my%20file.js" names my file.js, as a server reads it);
+	// an encoded slash or backslash is not decoded, so that it never makes a path separator.
+	if d, err := url.PathUnescape(u); err == nil && !strings.Contains(strings.ToLower(u), "%2f") && !strings.Contains(strings.ToLower(u), "%5c") {
+		u = d
+	}
 	var cands []string
 	if strings.HasPrefix(u, "/") {
 		cands = []string{path.Join(a.m.Build.PublicDir, u), path.Clean(strings.TrimPrefix(u, "/"))}
