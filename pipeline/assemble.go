@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"mime"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -657,7 +656,7 @@ var errNoFile = errors.New("no such file")
 func (a *assembler) locate(u string) (string, []string, error) {
 	// A URL's path is percent-encoded ("my%20file.js" names my file.js, as a server reads it);
 	// an encoded slash or backslash is not decoded, so that it never makes a path separator.
-	if d, err := url.PathUnescape(u); err == nil && !strings.Contains(strings.ToLower(u), "%2f") && !strings.Contains(strings.ToLower(u), "%5c") {
+	if d, ok := decodedPath(u); ok {
 		u = d
 	}
 	var cands []string

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,6 +61,22 @@ func (b *bundler) queryPlugin() api.Plugin {
 			}
 			return api.OnResolveResult{Path: b.rel(p) + "?" + q, Namespace: queryNamespace}, nil
 		})
+		// A stylesheet's URL is percent-encoded as any URL is (url(a%20b.svg) names the file
+		// "a b.svg", as a server reads it); esbuild reads it as a path.
+		onAppResolve(pb, `%[0-9A-Fa-f]{2}`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind != api.ResolveCSSURLToken && a.Kind != api.ResolveCSSImportRule {
+				return api.OnResolveResult{}, nil
+			}
+			p, ok := decodedPath(a.Path)
+			if !ok || strings.HasPrefix(p, "/") {
+				return api.OnResolveResult{}, nil // an absolute one is cssAbsolute's
+			}
+			f := filepath.Join(a.ResolveDir, filepath.FromSlash(p))
+			if st, err := os.Stat(f); err != nil || st.IsDir() {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: f, Namespace: "file"}, nil
+		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
 			if !slices.Contains(queries, q) {
@@ -94,8 +111,10 @@ func (b *bundler) queryPlugin() api.Plugin {
 // public folder if there is one, else the file of that path in the app folder; esbuild then
 // inlines it as any other. Neither: left to esbuild, which reports it (see unresolved).
 func (b *bundler) cssAbsolute(spec string) api.OnResolveResult {
-	p, _, _ := strings.Cut(spec, "?")
-	p, _, _ = strings.Cut(p, "#")
+	p, ok := decodedPath(spec)
+	if !ok {
+		return api.OnResolveResult{}
+	}
 	p = filepath.FromSlash(path.Clean(p))
 	for _, dir := range []string{filepath.Join(b.root, filepath.FromSlash(b.m.Build.PublicDir)), b.root} {
 		if st, err := os.Stat(filepath.Join(dir, p)); err == nil && !st.IsDir() {
@@ -103,6 +122,19 @@ func (b *bundler) cssAbsolute(spec string) api.OnResolveResult {
 		}
 	}
 	return api.OnResolveResult{}
+}
+
+// decodedPath returns the path of a local URL (of the page or of a stylesheet), without its
+// query and fragment, percent-decoded; ok is false for one that does not decode, or whose
+// encoded slash or backslash would make a path separator.
+func decodedPath(u string) (string, bool) {
+	u, _, _ = strings.Cut(u, "?")
+	u, _, _ = strings.Cut(u, "#")
+	if lower := strings.ToLower(u); strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") {
+		return "", false
+	}
+	d, err := url.PathUnescape(u)
+	return d, err == nil
 }
 
 // querySource writes the module for file imported with the query q.

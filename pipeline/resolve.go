@@ -151,8 +151,31 @@ func (b *bundler) resolveMessage(m api.Message, d *diag.Message) (ok, noModules 
 		d.Note = fmt.Sprintf("install it in the app folder (npm install %s react-dom), or import @miniapp/sdk, which needs nothing", pkg)
 		return true, !b.hasNodeModules(b.root)
 	}
-	d.Text, d.Note, noModules = b.unresolved(spec, b.abs(l.File))
+	importer := b.abs(l.File)
+	if inCSS(importer, l) && !strings.HasPrefix(spec, "/") {
+		// A stylesheet's url(img/x.svg) or @import "x.css" is relative first, as a URL is:
+		// a file, unless it names a package whose folder is not beside the stylesheet.
+		first, _, nested := strings.Cut(spec, "/")
+		if _, err := os.Stat(filepath.Join(filepath.Dir(importer), first)); !nested || err == nil {
+			d.Text, d.Note = b.missingFile(spec, filepath.Join(filepath.Dir(importer), filepath.FromSlash(spec)))
+			return true, false
+		}
+	}
+	d.Text, d.Note, noModules = b.unresolved(spec, importer)
 	return true, noModules
+}
+
+// inCSS reports whether the import at l, in the file importer, is a stylesheet's: the file is
+// one, or (code written in a page) the place is a url() or the line an @import.
+func inCSS(importer string, l *api.Location) bool {
+	switch strings.ToLower(filepath.Ext(importer)) {
+	case ".css", ".scss", ".sass", ".less":
+		return true
+	case ".html", ".htm":
+		at := l.LineText[min(l.Column, len(l.LineText)):]
+		return strings.HasPrefix(strings.ToLower(at), "url(") || strings.Contains(l.LineText, "@import")
+	}
+	return false
 }
 
 // abs makes a path esbuild reports (relative to the app folder) absolute.

@@ -10,19 +10,19 @@ import (
 	"github.com/miniapp/bundle/pipeline/diag"
 )
 
-// TestPercentEncodedURLs: a local URL of the page names its file percent-decoded, as a server
-// reads it (my%20file.js is "my file.js", st%C3%BCle.css is "stüle.css", in a srcset too,
-// where a space can only be written so); an encoded dot-dot still cannot leave the app folder,
-// and an encoded slash is no path separator.
+// TestPercentEncodedURLs: a local URL of the page or of a stylesheet names its file
+// percent-decoded, as a server reads it (my%20file.js is "my file.js", st%C3%BCle.css is
+// "stüle.css", in a srcset too, where a space can only be written so); an encoded dot-dot
+// still cannot leave the app folder, and an encoded slash is no path separator.
 func TestPercentEncodedURLs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	for f, body := range map[string]string{
 		"miniapp.toml":   "id = \"pct\"\nname = \"Pct\"\ndescription = \"Percent-encoded URLs.\"\nentry = \"index.html\"\n",
 		"my file.js":     "document.body.dataset.js = 'my file';\n",
-		"stüle.css":      ".stuele { margin: 3px }\n",
+		"stüle.css":      ".stuele { margin: 3px; background: url(img/a%20b.svg) }\n",
 		"img/a b.svg":    `<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect fill="navy" width="2" height="2"/></svg>`,
 		"../outside.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`,
-		"index.html": `<!doctype html><title>P</title><link rel="stylesheet" href="st%C3%BCle.css">` +
+		"index.html": `<!doctype html><title>P</title><link rel="stylesheet" href="st%C3%BCle.css"><style>.i { background: url(/img/a%20b.svg) }</style>` +
 			`<img src="img/a%20b.svg" alt=""><img srcset="img/a%20b.svg 2x" alt=""><script type="module" src="./my%20file.js"></script>`,
 	} {
 		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
@@ -37,8 +37,8 @@ func TestPercentEncodedURLs(t *testing.T) {
 			t.Errorf("the page lacks %s: a percent-encoded URL was not read", want)
 		}
 	}
-	if n := strings.Count(html, `="data:image/svg+xml`); n != 2 || strings.Contains(html, "a%20b.svg") {
-		t.Errorf("the image of src and srcset is inlined %d times of 2", n)
+	if n := strings.Count(html, `data:image/svg+xml`); n != 4 || strings.Contains(html, "a%20b.svg") {
+		t.Errorf("the image of src, srcset, a stylesheet's url() and a <style>'s url(/…) is inlined %d times of 4", n)
 	}
 
 	writeFile(t, filepath.Join(dir, "index.html"), `<!doctype html><title>P</title><img src="%2e%2e/outside.svg" alt=""><img src="img%2Fa%20b.svg" alt="">`)
@@ -55,5 +55,41 @@ func TestPercentEncodedURLs(t *testing.T) {
 	}
 	if len(got) != 2 || !strings.Contains(got[0], `"%2e%2e/outside.svg" leaves the app folder`) || !strings.Contains(got[1], `"img%2Fa%20b.svg" does not exist`) {
 		t.Errorf("want the encoded dot-dot refused and the encoded slash not found, got %q", got)
+	}
+}
+
+// TestCSSRelativeMessages: a stylesheet's url(img/x.svg) that names no file is explained as the
+// missing file it is, with the closest name, in a stylesheet file and in a <style> (it was
+// explained as a package, "run npm install"); an @import of a package that is not installed
+// still is.
+func TestCSSRelativeMessages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml": "id = \"m\"\nname = \"M\"\ndescription = \"Messages.\"\nentry = \"index.html\"\n",
+		"img/dot.svg":  `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+		"s.css":        "@import \"bootstrap/dist/css/bootstrap.css\";\n.a { background: url(img/dott.svg) }\n",
+		"index.html":   `<!doctype html><title>M</title><link rel="stylesheet" href="s.css"><style>.b { background: url(img/dot2.svg) }</style>`,
+	} {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
+	}
+	_, err := Build(context.Background(), dir, Options{NoWrite: true})
+	var el *diag.ListError
+	if !errors.As(err, &el) {
+		t.Fatalf("built: %v", err)
+	}
+	var got []string
+	for _, m := range el.List {
+		if m.Severity == diag.Error {
+			got = append(got, filepath.Base(m.File)+": "+m.Text+" ("+m.Note+")")
+		}
+	}
+	img := filepath.ToSlash(filepath.Join(dir, "img"))
+	want := []string{
+		`index.html: Could not resolve "img/dot2.svg": no such file in ` + img + ` (did you mean "./img/dot.svg"?)`,
+		`s.css: Could not resolve "bootstrap/dist/css/bootstrap.css": the app has no node_modules folder (run npm install (or pnpm install, yarn) in the app folder)`,
+		`s.css: Could not resolve "img/dott.svg": no such file in ` + img + ` (did you mean "./img/dot.svg"?)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("messages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
