@@ -23,7 +23,7 @@ import (
 //   - import.meta.glob(patterns, { eager, import, query }): the object Vite builds, of lazy
 //     imports or (eager) of modules;
 //   - a literal URL given to fetch, WebSocket or EventSource on an origin the manifest's
-//     allowedDomains does not list: a warning at its place.
+//     allowedDomains does not list, and a local URL given to fetch: a warning at its place.
 //
 // What they add goes after the file's last line (imports are hoisted), so that every line
 // keeps its number for esbuild's messages.
@@ -40,6 +40,8 @@ var (
 	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
 	evalCall     = regexp.MustCompile(`\bnew\s+Function\s*\(|(?:^|[^.\w$])eval\s*\(`)
 	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
+	// localFetch matches fetch of a literal local URL: a path, or a file's name.
+	localFetch = regexp.MustCompile(`\bfetch\s*\(\s*(['"` + "`" + `])((?:\.{1,2}/|/[^/'"` + "`" + `])[^'"` + "`" + `\s$]*|[\w-]+(?:/[\w.-]+)*\.[A-Za-z0-9]+)(['"` + "`" + `])`)
 )
 
 // scriptFile matches the files loadScript loads.
@@ -370,6 +372,22 @@ func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
 		}
 		call := strings.Fields(string(src[m[2]:m[3]]))
 		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
+	}
+	// A bundle is one file: a local URL fetched at run time names nothing beside it.
+	for _, m := range localFetch.FindAllSubmatchIndex(src, -1) {
+		if src[m[2]] != src[m[6]] {
+			continue // not one literal
+		}
+		u := string(src[m[4]:m[5]])
+		rel := u // as an import names it: relative, as fetch reads it
+		if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "/") {
+			rel = "./" + rel
+		}
+		note := fmt.Sprintf("import the file instead (import data from %q for JSON, %q for text), or fetch new URL(%q, import.meta.url), which bundle turns into a data: URL", rel, rel+"?raw", rel)
+		if strings.HasPrefix(u, "/") {
+			note = fmt.Sprintf("a file of the public folder: import its URL, a data: URL, and fetch that (import url from %q; fetch(url))", u)
+		}
+		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("fetch(%q) loads a file at run time, and the bundle is one file with nothing beside it: the request fails", u), note))
 	}
 	return out
 }

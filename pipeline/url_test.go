@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,39 @@ func TestCSSRelativeMessages(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLocalFetchWarning: fetch of a literal local URL in the app's code is warned of at its
+// place, with what to write instead (a bundle is one file: the request fails); a URL built at
+// run time is not judged.
+func TestLocalFetchWarning(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	for f, body := range map[string]string{
+		"miniapp.toml":     "id = \"f\"\nname = \"F\"\ndescription = \"Fetches.\"\nentry = \"index.html\"\n",
+		"public/data.json": "[1]",
+		"main.js": "const a = await fetch(\"/data.json\");\nconst b = await fetch('./local.json', { cache: 'no-store' });\n" +
+			"const c = await fetch(`rows.csv`);\nconst id = 1, u = './x.json';\nconst d = await fetch(`./items/${id}.json`), e = await fetch(u);\nconsole.log(a, b, c, d, e);\n",
+		"index.html": `<!doctype html><title>F</title><script type="module" src="./main.js"></script>`,
+	} {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
+	}
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w.Text, "fetch(") {
+			got = append(got, fmt.Sprintf("%s:%d:%d %s | %s", filepath.Base(w.File), w.Line, w.Column, w.Text[:strings.Index(w.Text, ")")+1], w.Note))
+		}
+	}
+	want := []string{
+		`main.js:1:24 fetch("/data.json") | a file of the public folder: import its URL, a data: URL, and fetch that (import url from "/data.json"; fetch(url))`,
+		`main.js:2:24 fetch("./local.json") | import the file instead (import data from "./local.json" for JSON, "./local.json?raw" for text), or fetch new URL("./local.json", import.meta.url), which bundle turns into a data: URL`,
+		`main.js:3:24 fetch("rows.csv") | import the file instead (import data from "./rows.csv" for JSON, "./rows.csv?raw" for text), or fetch new URL("./rows.csv", import.meta.url), which bundle turns into a data: URL`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
