@@ -267,7 +267,21 @@ func (b *bundler) confine() api.Plugin {
 			if !ok {
 				return api.OnLoadResult{}, fmt.Errorf("no code written in the page is numbered %s", a.Path)
 			}
-			return api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Join(b.root, filepath.FromSlash(c.dir))}, nil
+			res := api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Join(b.root, filepath.FromSlash(c.dir))}
+			if c.loader == api.LoaderJS {
+				var out string
+				out, res.Errors, res.Warnings = b.transformInline(filepath.Join(b.root, filepath.FromSlash(c.name)), c.contents)
+				res.Contents = &out
+				// Named as esbuild names the code, so that each goes with its entry.
+				for _, ms := range [][]api.Message{res.Errors, res.Warnings} {
+					for i := range ms {
+						if ms[i].Location != nil {
+							ms[i].Location.File = inlineNamespace + ":" + a.Path
+						}
+					}
+				}
+			}
+			return res, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
@@ -869,14 +883,22 @@ func sharedCSSModule(metafile string) bool {
 // the app folder). name names it in messages.
 func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, diag.List) {
 	opts := b.options()
-	if loader == api.LoaderCSS {
+	page := filepath.Join(b.root, filepath.FromSlash(name))
+	var warnings []api.Message
+	switch loader {
+	case api.LoaderCSS:
 		contents = pruneFontFaces(contents)
+	case api.LoaderJS:
+		var errs []api.Message
+		if contents, errs, warnings = b.transformInline(page, contents); errs != nil {
+			return code{}, b.messages(errs, diag.Error)
+		}
 	}
 	// esbuild names stdin by Sourcefile joined to ResolveDir when it is relative: absolute, it
 	// is the page's path whatever folder the page is in.
-	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)),
-		Sourcefile: filepath.Join(b.root, filepath.FromSlash(name)), Loader: loader}
-	return b.run(opts)
+	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)), Sourcefile: page, Loader: loader}
+	c, l := b.run(opts)
+	return c, append(b.messages(warnings, diag.Warning), l...)
 }
 
 // classic minifies an inline classic script without bundling it (a classic script has no

@@ -220,3 +220,52 @@ func TestInlineCodeResolves(t *testing.T) {
 		})
 	}
 }
+
+// TestInlineCodeTransforms: an inline module script gets what the app's script files get, as
+// in Vite, whose inline scripts go through its plugins: new URL('./x', import.meta.url) and
+// import.meta.glob work, fetch of a local file is warned of, and eval refused, each at its
+// place in the page, together with the page's other entries and alone.
+func TestInlineCodeTransforms(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"t\"\nname = \"T\"\ndescription = \"Transforms.\"\nentry = \"pages/index.html\"\n")
+	writeFile(t, filepath.Join(dir, "pages", "img", "dot.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>`)
+	writeFile(t, filepath.Join(dir, "pages", "parts", "a.js"), "export const name = 'a';\n")
+	writeFile(t, filepath.Join(dir, "pages", "main.js"), "console.log('main');\n")
+	page := func(extra string) string {
+		return "<!doctype html><title>T</title><style>p { margin: 0 }</style>\n<script type=\"module\">\n" +
+			"const dot = new URL('./img/dot.svg', import.meta.url).href;\n" +
+			"const parts = import.meta.glob('./parts/*.js', { eager: true });\n" +
+			"const rows = await fetch('./rows.json');\n" + extra +
+			"document.title = dot.slice(0, 10) + Object.keys(parts).join() + rows.status;\n</script>\n<script type=\"module\" src=\"./main.js\"></script>\n"
+	}
+	file := filepath.ToSlash(filepath.Join(dir, "pages", "index.html"))
+	for _, min := range []int{2, 1 << 30} {
+		func() {
+			defer func(n int) { prebuildMin = n }(prebuildMin)
+			prebuildMin = min
+			writeFile(t, filepath.Join(dir, "pages", "index.html"), page(""))
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				t.Fatalf("prebuildMin %d: %v", min, err)
+			}
+			html := string(res.HTML)
+			if !strings.Contains(html, "data:image/svg+xml") || !strings.Contains(html, "./parts/a.js") || strings.Contains(html, "import.meta") {
+				t.Errorf("prebuildMin %d: new URL or import.meta.glob left as written: %.400s", min, html[strings.Index(html, "<script type=\"module\">"):])
+			}
+			var fetches []string
+			for _, w := range res.Warnings {
+				if strings.HasPrefix(w.Text, "fetch(") {
+					fetches = append(fetches, fmt.Sprintf("%s:%d:%d", w.File, w.Line, w.Column))
+				}
+			}
+			if want := fmt.Sprintf("%s:5:27", file); len(fetches) != 1 || fetches[0] != want {
+				t.Errorf("prebuildMin %d: fetch warnings %q, want one at %s", min, fetches, want)
+			}
+			writeFile(t, filepath.Join(dir, "pages", "index.html"), page("eval('1');\n"))
+			_, err = Build(context.Background(), dir, Options{NoWrite: true})
+			if err == nil || !strings.Contains(err.Error(), file+":6:1: error: eval and new Function cannot run under the bundle's policy") {
+				t.Errorf("prebuildMin %d: eval not refused at its place: %v", min, err)
+			}
+		}()
+	}
+}

@@ -239,7 +239,8 @@ func TestPrebuildSharedCSSModule(t *testing.T) {
 }
 
 // TestPrebuildRandomPages builds pages put together at random (a fixed seed) from the things
-// prebuild bundles or leaves, with and without it: the same page, warnings, inputs and
+// prebuild bundles or leaves (inline code with the source transforms among them), with and
+// without it: the same page, warnings, inputs and
 // refusal every time, and the walk takes every entry prebuild bundled.
 func TestPrebuildRandomPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
@@ -262,6 +263,7 @@ func TestPrebuildRandomPages(t *testing.T) {
 		"<script type=\"module\">import {v} from '@/lib'; console.log(v, '%VITE_T%');</script>",
 		"<script type=\"module\">import s from './box.module.css'; console.log(s.box);</script>",
 		"<script type=\"module\">import x from 'https://cdn.example/x.js'; console.log(x);</script>",
+		"<script type=\"module\">\nconst r = await fetch('./x.json');\nconsole.log(r, new URL('./lib.js', import.meta.url).href, {b: 1, b: 2});\n</script>",
 		`<script type="module">  </script>`, `<script>console.log("classic")</script>`, `<script type="module" src="./m.js"></script>`,
 		`<script type="module" src="n.js"></script>`, `<link rel="stylesheet" href="./a.css">`, `<link rel="stylesheet" href="b.css">`,
 		`<svg>`, `</svg>`, `<template>`, `</template>`, `<p>%VITE_T% %MODE%</p>`, "\n", `<img src="/logo.svg">`,

@@ -66,6 +66,20 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
 
+// transformInline applies to code written in the page (an inline module script) what
+// loadScript applies to the app's script files: the source transforms, and the checks of
+// fetch, WebSocket and EventSource URLs and of eval. file is the page: the messages are at
+// places in the code, which the assembler moves to the page.
+func (b *bundler) transformInline(file, src string) (out string, errs, warnings []api.Message) {
+	warnings = b.networkWarnings(file, []byte(src))
+	out, errs = b.transform(file, src)
+	errs = append(errs, b.evalErrors(file, []byte(src))...)
+	if out == "" {
+		out = src
+	}
+	return out, errs, warnings
+}
+
 // loaderFor is the loader esbuild would pick for a script.
 func (b *bundler) loaderFor(p string) api.Loader {
 	ext := strings.ToLower(filepath.Ext(p))
