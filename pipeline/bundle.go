@@ -714,6 +714,14 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 					d.Note += "; "
 				}
 				text := strings.TrimSuffix(n.Text, ":")
+				if loader, ok := goLoaderAdvice(text); ok {
+					// esbuild's advice names its Go API: say it in the manifest's words.
+					set := fmt.Sprintf("loader = { %q = %q } under [build]", filepath.Ext(m.Location.File), loader)
+					if strings.HasSuffix(b.m.File, ".json") {
+						set = fmt.Sprintf(`"build": { "loader": { %q: %q } }`, filepath.Ext(m.Location.File), loader)
+					}
+					text = fmt.Sprintf("name the file .%s, or set %s in %s", loader, set, filepath.Base(b.m.File))
+				}
 				if l := n.Location; l != nil {
 					text += fmt.Sprintf(" (%s:%d:%d)", b.messageFile(l.File), l.Line, l.Column+1)
 				}
@@ -758,6 +766,17 @@ func (b *bundler) messageFile(p string) string {
 		return b.display(name)
 	}
 	return b.display(b.rel(p))
+}
+
+// goLoaderAdvice returns the loader esbuild's note advises setting ("The esbuild loader for
+// this file is currently set to "js" but it must be set to "jsx" … You can use 'Loader: …'").
+func goLoaderAdvice(note string) (string, bool) {
+	_, rest, ok := strings.Cut(note, `but it must be set to "`)
+	if !ok || !strings.Contains(note, "api.Loader") {
+		return "", false
+	}
+	loader, _, ok := strings.Cut(rest, `"`)
+	return loader, ok && loader != ""
 }
 
 // noLoader says what to do about a file esbuild has no loader for: the components of

@@ -401,7 +401,9 @@ func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
 		if strings.HasPrefix(u, "/") {
 			note = fmt.Sprintf("a file of the public folder: import its URL, a data: URL, and fetch that (import url from %q; fetch(url))", u)
 		}
-		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("fetch(%q) loads a file at run time, and the bundle is one file with nothing beside it: the request fails", u), note))
+		w := at(file, string(src), m[4], fmt.Sprintf("fetch(%q) loads a file at run time, and the bundle is one file with nothing beside it: the request fails", u), note)
+		w.Location.Length = len(u)
+		out = append(out, *w)
 	}
 	return out
 }

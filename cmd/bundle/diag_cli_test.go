@@ -56,6 +56,12 @@ func TestMessages(t *testing.T) {
 		{"help_command", map[string]string{}, []string{"help", "nope"}, 2, []string{`unknown command "nope"`}},
 		{"init_not_empty", map[string]string{"notes.txt": "mine"}, []string{"init", "APP"}, 2, []string{"the folder is not empty", "--force"}},
 		{"init_unknown_template", map[string]string{}, []string{"init", "--template", "reakt", "APP/new"}, 2, []string{`did you mean "react"?`}},
+		{"jsx_in_js", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import App from \"./App.js\";\nconsole.log(App);\n",
+			"src/App.js": "export default function App() {\n  return <p>hi</p>;\n}\n"}, nil, 1, []string{`name the file .jsx, or set loader = { ".js" = "jsx" } under [build] in miniapp.toml`}},
+		{"css_url_missing_relative", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import \"./app.css\";\n", "src/img/dot.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+			"src/app.css": "body {\n  background: url(img/dott.svg);\n}\n"}, nil, 1, []string{"APP/src/app.css:2:15", "no such file in APP/src/img", `did you mean "./img/dot.svg"?`}},
+		{"fetch_local_file", map[string]string{"miniapp.toml": scriptManifest,
+			"src/main.ts": "const rows = await fetch(\"./rows.json\").then((r) => r.json());\nconsole.log(rows);\n"}, nil, 0, []string{"APP/src/main.ts:1:27", `fetch("./rows.json") loads a file at run time`, `import data from "./rows.json"`}},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
