@@ -291,6 +291,10 @@ func (b *bundler) confine() api.Plugin {
 			if strings.HasPrefix(strings.ToLower(a.Path), "data:") {
 				return api.OnResolveResult{}, nil
 			}
+			if name, ok := nodeBuiltin(a.Path); ok && strings.HasPrefix(a.Path, "node:") {
+				text, note := nodeBuiltinMessage(a.Path, name, a.Importer)
+				return api.OnResolveResult{Errors: []api.Message{{Text: text, Notes: []api.Note{{Text: note}}}}}, nil
+			}
 			return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf("the import of %q loads from outside the bundle at run time", a.Path),
 				Notes: []api.Note{{Text: "install the package and import it by name (npm install …), or download the file into the app folder and import it by a relative path: a bundle has no network"}}}}}, nil
 		})

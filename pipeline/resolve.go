@@ -21,6 +21,10 @@ var resolveExts = []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs"
 // all (noModules, which the caller reports once for the whole build).
 func (b *bundler) unresolved(spec, importer string) (text, note string, noModules bool) {
 	from := filepath.Dir(importer)
+	if name, ok := nodeBuiltin(spec); ok {
+		text, note = nodeBuiltinMessage(spec, name, importer)
+		return text, note, false
+	}
 	switch {
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
 		text, note = b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
@@ -95,6 +99,41 @@ func dotted(s string) string {
 }
 
 // packageName is the npm package a bare specifier names: @scope/name or name.
+// nodeBuiltins are the modules Node.js has built in (node:fs, path, …), which a browser does not.
+var nodeBuiltins = []string{"assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
+	"crypto", "dgram", "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2", "https", "inspector",
+	"module", "net", "os", "path", "perf_hooks", "process", "punycode", "querystring", "readline", "repl", "stream",
+	"string_decoder", "sys", "timers", "tls", "trace_events", "tty", "url", "util", "v8", "vm", "wasi", "worker_threads", "zlib"}
+
+// browserPorts are the built-in modules that npm has browser versions of, by the same name.
+var browserPorts = []string{"assert", "buffer", "events", "path", "process", "punycode", "querystring", "string_decoder", "url", "util"}
+
+// nodeBuiltin returns the Node.js built-in module spec names (node:fs, fs/promises), if it
+// names one.
+func nodeBuiltin(spec string) (string, bool) {
+	name, prefixed := strings.CutPrefix(spec, "node:")
+	name, _, _ = strings.Cut(name, "/")
+	return name, slices.Contains(nodeBuiltins, name) || prefixed && name != ""
+}
+
+// nodeBuiltinMessage explains an import of the Node.js built-in module name (as spec), which
+// the app's code or one of its packages (importer) makes: a mini app runs in a browser.
+func nodeBuiltinMessage(spec, name, importer string) (text, note string) {
+	text = fmt.Sprintf("%q is built into Node.js, and a mini app runs in a browser, which has no %s module", spec, name)
+	note = fmt.Sprintf("remove the import: what needs %s runs on the app's MCP server, not in the page", name)
+	if slices.Contains(browserPorts, name) {
+		note = fmt.Sprintf("install its browser version in the app folder (npm install %s), or remove the import", name)
+		if strings.HasPrefix(spec, "node:") {
+			note = fmt.Sprintf("import %q and install its browser version in the app folder (npm install %s), or remove the import", strings.TrimPrefix(spec, "node:"), name)
+		}
+	}
+	if i := strings.LastIndex(filepath.ToSlash(importer), "/node_modules/"); i >= 0 {
+		pkg := packageName(filepath.ToSlash(importer)[i+len("/node_modules/"):])
+		note = fmt.Sprintf("the package %s imports it: it is built for Node.js; import its browser build if it has one, or map %q to a browser module with [build] alias", pkg, spec)
+	}
+	return text, note
+}
+
 func packageName(spec string) string {
 	parts := strings.SplitN(spec, "/", 3)
 	if strings.HasPrefix(spec, "@") && len(parts) > 1 {

@@ -60,6 +60,10 @@ func TestMessages(t *testing.T) {
 			"src/App.js": "export default function App() {\n  return <p>hi</p>;\n}\n"}, nil, 1, []string{`name the file .jsx, or set loader = { ".js" = "jsx" } under [build] in miniapp.toml`}},
 		{"css_url_missing_relative", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import \"./app.css\";\n", "src/img/dot.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
 			"src/app.css": "body {\n  background: url(img/dott.svg);\n}\n"}, nil, 1, []string{"APP/src/app.css:2:15", "no such file in APP/src/img", `did you mean "./img/dot.svg"?`}},
+		{"node_builtins", map[string]string{"miniapp.toml": scriptManifest, "node_modules/nodey/package.json": `{"name": "nodey", "main": "index.js"}`,
+			"node_modules/nodey/index.js": "import fs from \"fs\";\nexport const read = fs.readFileSync;\n",
+			"src/main.ts":                 "import { readFileSync } from \"node:fs\";\nimport path from \"path\";\nimport { extname } from \"node:path\";\nimport { read } from \"nodey\";\nconsole.log(readFileSync, path, extname, read);\n"},
+			nil, 1, []string{`"node:fs" is built into Node.js`, "what needs fs runs on the app's MCP server", "npm install path", `import "path" and install`, "the package nodey imports it"}},
 		{"fetch_local_file", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const rows = await fetch(\"./rows.json\").then((r) => r.json());\nconsole.log(rows);\n"}, nil, 0, []string{"APP/src/main.ts:1:27", `fetch("./rows.json") loads a file at run time`, `import data from "./rows.json"`}},
 	}
