@@ -955,6 +955,11 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.errAt(src.off, src.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
 			return ""
 		}
+		if moduleSyntax(string(code)) {
+			a.errAt(src.off, src.n, fmt.Sprintf("%s is written as an ES module (import, export or import.meta), and a <script> without type=\"module\" runs it as a classic script, which throws", u),
+				"add type=\"module\" to the <script>: bundle build then bundles it with what it imports")
+			return ""
+		}
 		js, l := a.b.classic(string(code), rel)
 		a.list = append(a.list, l...)
 		a.b.inputs[rel] += len(js)
@@ -981,6 +986,11 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
 	case classic:
+		if moduleSyntax(text) {
+			a.errAt(t.off, len(t.raw), "this script is written as an ES module (import, export or import.meta), and a <script> without type=\"module\" runs it as a classic script, which throws",
+				"add type=\"module\" to the <script>: bundle build then bundles it with what it imports")
+			return ""
+		}
 		js, l := a.b.classic(text, a.file)
 		a.list = append(a.list, a.shift(l, textOff)...)
 		return t.render(drop, nil) + escapeScript(js) + "</script>"

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -922,6 +923,20 @@ func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, di
 	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)), Sourcefile: page, Loader: loader}
 	c, l := b.run(opts)
 	return c, append(b.messages(warnings, diag.Warning), l...)
+}
+
+// moduleWord finds the words that ES module syntax needs ("exports" is not one).
+var moduleWord = regexp.MustCompile(`\b(?:import|export)\b`)
+
+// moduleSyntax reports whether the script src is written as an ES module (an import or export
+// statement, import.meta), as esbuild's parse decides: run as a classic script, it throws.
+func moduleSyntax(src string) bool {
+	if !moduleWord.MatchString(src) {
+		return false
+	}
+	res := api.Build(api.BuildOptions{Stdin: &api.StdinOptions{Contents: src, Loader: api.LoaderJS, Sourcefile: "script.js"},
+		Metafile: true, Write: false, Outfile: "script.out.js", LogLevel: api.LogLevelSilent})
+	return len(res.Errors) == 0 && strings.Contains(res.Metafile, `"format": "esm"`)
 }
 
 // classic minifies an inline classic script without bundling it (a classic script has no

@@ -64,6 +64,10 @@ func TestMessages(t *testing.T) {
 			"node_modules/nodey/index.js": "import fs from \"fs\";\nexport const read = fs.readFileSync;\n",
 			"src/main.ts":                 "import { readFileSync } from \"node:fs\";\nimport path from \"path\";\nimport { extname } from \"node:path\";\nimport { read } from \"nodey\";\nconsole.log(readFileSync, path, extname, read);\n"},
 			nil, 1, []string{`"node:fs" is built into Node.js`, "what needs fs runs on the app's MCP server", "npm install path", `import "path" and install`, "the package nodey imports it"}},
+		{"classic_script_is_module", map[string]string{"miniapp.toml": goodManifest, "y.js": "export const v = 1;\n",
+			"main.js":    "import { v } from \"./y.js\";\ndocument.body.dataset.v = v;\n",
+			"index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title></head>\n<body><script src=\"./main.js\"></script>\n<script>\n  import { v } from \"./y.js\";\n</script></body></html>\n"},
+			nil, 1, []string{"APP/index.html:3:20", "./main.js is written as an ES module", "APP/index.html:4:1", `add type="module" to the <script>`}},
 		{"fetch_local_file", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const rows = await fetch(\"./rows.json\").then((r) => r.json());\nconsole.log(rows);\n"}, nil, 0, []string{"APP/src/main.ts:1:27", `fetch("./rows.json") loads a file at run time`, `import data from "./rows.json"`}},
 	}
