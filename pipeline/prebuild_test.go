@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // TestPrebuild: bundling a page's stylesheets and module scripts in one esbuild build gives
@@ -117,6 +119,23 @@ func TestPrebuildSkipsSVGScripts(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, []string{"a.css", "m.js"}) {
 		t.Errorf("prebuild bundled %q, want a.css and m.js", got)
 	}
+}
+
+// refusedErrors builds the app in dir, which must be refused, and returns its errors.
+func refusedErrors(t *testing.T, dir string) []diag.Message {
+	t.Helper()
+	_, err := Build(context.Background(), dir, Options{NoWrite: true})
+	var el *diag.ListError
+	if !errors.As(err, &el) {
+		t.Fatalf("not refused: %v", err)
+	}
+	var errs []diag.Message
+	for _, m := range el.List {
+		if m.Severity == diag.Error {
+			errs = append(errs, m)
+		}
+	}
+	return errs
 }
 
 // writeFile writes body to path, making its folders.
