@@ -23,7 +23,8 @@ import (
 //   - import.meta.glob(patterns, { eager, import, query }): the object Vite builds, of lazy
 //     imports or (eager) of modules;
 //   - a literal URL given to fetch, WebSocket or EventSource on an origin the manifest's
-//     allowedDomains does not list, and a local URL given to fetch: a warning at its place.
+//     allowedDomains does not list, a local URL given to fetch, and process.env.NAME other
+//     than NODE_ENV: a warning at its place.
 //
 // What they add goes after the file's last line (imports are hoisted), so that every line
 // keeps its number for esbuild's messages.
@@ -40,6 +41,8 @@ var (
 	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
 	evalCall     = regexp.MustCompile(`\bnew\s+Function\s*\(|(?:^|[^.\w$])eval\s*\(`)
 	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
+	// processEnv matches process.env.NAME, which a browser does not have.
+	processEnv = regexp.MustCompile(`\bprocess\.env\.([A-Za-z_$][\w$]*)`)
 	// localFetch matches fetch of a literal local URL: a path, or a file's name.
 	localFetch = regexp.MustCompile(`\bfetch\s*\(\s*(['"` + "`" + `])((?:\.{1,2}/|/[^/'"` + "`" + `])[^'"` + "`" + `\s$]*|[\w-]+(?:/[\w.-]+)*\.[A-Za-z0-9]+)(['"` + "`" + `])`)
 )
@@ -57,7 +60,7 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	warnings := b.networkWarnings(path, src)
+	warnings := b.scriptWarnings(path, src)
 	out, errs := b.transform(path, string(src))
 	errs = append(errs, b.evalErrors(path, src)...)
 	if out == "" && len(errs) == 0 {
@@ -71,7 +74,7 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 // fetch, WebSocket and EventSource URLs and of eval. file is the page: the messages are at
 // places in the code, which the assembler moves to the page.
 func (b *bundler) transformInline(file, src string) (out string, errs, warnings []api.Message) {
-	warnings = b.networkWarnings(file, []byte(src))
+	warnings = b.scriptWarnings(file, []byte(src))
 	out, errs = b.transform(file, src)
 	errs = append(errs, b.evalErrors(file, []byte(src))...)
 	if out == "" {
@@ -369,10 +372,11 @@ func globRegexp(p string) *regexp.Regexp {
 	return regexp.MustCompile(re.String())
 }
 
-// networkWarnings warns, at its place, of each literal URL given to fetch, WebSocket or
-// EventSource whose origin the manifest's allowedDomains does not list: the page's policy
-// would block it.
-func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
+// scriptWarnings warns, at its place, of what the app's script src does that fails in the
+// page: a literal URL given to fetch, WebSocket or EventSource whose origin the manifest's
+// allowedDomains does not list (the page's policy blocks it), process.env.NAME other than
+// NODE_ENV (a browser has no process), and fetch of a local file (a bundle is one file).
+func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
 	var out []api.Message
 	for _, m := range networkCall.FindAllSubmatchIndex(src, -1) {
 		origin := string(src[m[4]:m[5]])
@@ -386,6 +390,17 @@ func (b *bundler) networkWarnings(file string, src []byte) []api.Message {
 		}
 		call := strings.Fields(string(src[m[2]:m[3]]))
 		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
+	}
+	// process.env is Node's: bundle defines NODE_ENV alone, as Vite does.
+	for _, m := range processEnv.FindAllSubmatchIndex(src, -1) {
+		name := string(src[m[2]:m[3]])
+		if name == "NODE_ENV" {
+			continue
+		}
+		w := at(file, string(src), m[0], fmt.Sprintf("process.env.%s is Node's: a browser has no process, and bundle defines process.env.NODE_ENV alone, so this throws unless guarded", name),
+			fmt.Sprintf("write import.meta.env.VITE_%s and set VITE_%s in .env (only names starting VITE_ or MINIAPP_ reach the bundle, as in Vite)", strings.TrimPrefix(name, "VITE_"), strings.TrimPrefix(name, "VITE_")))
+		w.Location.Length = m[1] - m[0]
+		out = append(out, *w)
 	}
 	// A bundle is one file: a local URL fetched at run time names nothing beside it.
 	for _, m := range localFetch.FindAllSubmatchIndex(src, -1) {
