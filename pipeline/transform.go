@@ -394,8 +394,8 @@ func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
 	// process.env is Node's: bundle defines NODE_ENV alone, as Vite does.
 	for _, m := range processEnv.FindAllSubmatchIndex(src, -1) {
 		name := string(src[m[2]:m[3]])
-		if name == "NODE_ENV" {
-			continue
+		if _, defined := b.define["process.env."+name]; defined {
+			continue // NODE_ENV, or the manifest's own define
 		}
 		w := at(file, string(src), m[0], fmt.Sprintf("process.env.%s is Node's: a browser has no process, and bundle defines process.env.NODE_ENV alone, so this throws unless guarded", name),
 			fmt.Sprintf("write import.meta.env.VITE_%s and set VITE_%s in .env (only names starting VITE_ or MINIAPP_ reach the bundle, as in Vite)", strings.TrimPrefix(name, "VITE_"), strings.TrimPrefix(name, "VITE_")))

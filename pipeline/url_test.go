@@ -111,3 +111,24 @@ func TestLocalFetchWarning(t *testing.T) {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestProcessEnvWarning: process.env.NAME is warned of unless it is defined: NODE_ENV, or a
+// define of the manifest's.
+func TestProcessEnvWarning(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"p\"\nname = \"P\"\ndescription = \"Env.\"\nentry = \"main.js\"\n[build]\ndefine = { \"process.env.DEFINED\" = \"\\\"d\\\"\" }\n")
+	writeFile(t, filepath.Join(dir, "main.js"), "console.log(process.env.NODE_ENV, process.env.DEFINED, process.env.MISSING);\n")
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w.Text, "process.env.") {
+			got = append(got, strings.Fields(w.Text)[0])
+		}
+	}
+	if len(got) != 1 || got[0] != "process.env.MISSING" {
+		t.Errorf("warned of %q, want process.env.MISSING alone", got)
+	}
+}
