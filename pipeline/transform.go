@@ -23,8 +23,8 @@ import (
 //   - import.meta.glob(patterns, { eager, import, query }): the object Vite builds, of lazy
 //     imports or (eager) of modules;
 //   - a literal URL given to fetch, WebSocket or EventSource on an origin the manifest's
-//     allowedDomains does not list, a local URL given to fetch, and process.env.NAME other
-//     than NODE_ENV: a warning at its place.
+//     allowedDomains does not list, a local URL given to fetch, postMessage to "*", and
+//     process.env.NAME other than NODE_ENV: a warning at its place.
 //
 // What they add goes after the file's last line (imports are hoisted), so that every line
 // keeps its number for esbuild's messages.
@@ -41,6 +41,8 @@ var (
 	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
 	evalCall     = regexp.MustCompile(`\bnew\s+Function\s*\(|(?:^|[^.\w$])eval\s*\(`)
 	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
+	// postAny matches postMessage(…, "*"): a message to whatever page frames the app.
+	postAny = regexp.MustCompile(`\bpostMessage\s*\([^;]*?,\s*(['"` + "`" + `])\*(['"` + "`" + `])\s*[,)]`)
 	// processEnv matches process.env.NAME, which a browser does not have.
 	processEnv = regexp.MustCompile(`\bprocess\.env\.([A-Za-z_$][\w$]*)`)
 	// localFetch matches fetch of a literal local URL: a path, or a file's name.
@@ -374,8 +376,9 @@ func globRegexp(p string) *regexp.Regexp {
 
 // scriptWarnings warns, at its place, of what the app's script src does that fails in the
 // page: a literal URL given to fetch, WebSocket or EventSource whose origin the manifest's
-// allowedDomains does not list (the page's policy blocks it), process.env.NAME other than
-// NODE_ENV (a browser has no process), and fetch of a local file (a bundle is one file).
+// allowedDomains does not list (the page's policy blocks it), a message posted to "*" (any
+// page that frames the app reads it), process.env.NAME other than NODE_ENV (a browser has no
+// process), and fetch of a local file (a bundle is one file).
 func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
 	var out []api.Message
 	for _, m := range networkCall.FindAllSubmatchIndex(src, -1) {
@@ -390,6 +393,16 @@ func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
 		}
 		call := strings.Fields(string(src[m[2]:m[3]]))
 		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
+	}
+	// A message posted to "*" reaches whatever page frames the app, of any origin.
+	for _, m := range postAny.FindAllSubmatchIndex(src, -1) {
+		if src[m[2]] != src[m[4]] {
+			continue
+		}
+		w := at(file, string(src), m[2], `postMessage(…, "*") sends the message to whatever page frames the app, whichever its origin: a page that is not the host reads it`,
+			"talk to the host through the SDK (document.modelContext, @miniapp/sdk), which pins the host's origin, or post to the host's origin")
+		w.Location.Length = 3
+		out = append(out, *w)
 	}
 	// process.env is Node's: bundle defines NODE_ENV alone, as Vite does.
 	for _, m := range processEnv.FindAllSubmatchIndex(src, -1) {

@@ -71,6 +71,9 @@ func TestMessages(t *testing.T) {
 		{"process_env", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const key = process.env.API_KEY;\nconst mode = process.env.NODE_ENV;\nconsole.log(key, mode);\n"},
 			nil, 0, []string{"APP/src/main.ts:1:13", "process.env.API_KEY is Node's", "import.meta.env.VITE_API_KEY"}},
+		{"post_message_any_origin", map[string]string{"miniapp.toml": scriptManifest,
+			"src/main.ts": "window.parent.postMessage({ type: \"ready\" }, \"*\");\nwindow.parent.postMessage(\"x\", \"https://chat.example.com\");\n"},
+			nil, 0, []string{"APP/src/main.ts:1:46", `postMessage(…, "*") sends the message to whatever page frames the app`}},
 		{"fetch_local_file", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const rows = await fetch(\"./rows.json\").then((r) => r.json());\nconsole.log(rows);\n"}, nil, 0, []string{"APP/src/main.ts:1:27", `fetch("./rows.json") loads a file at run time`, `import data from "./rows.json"`}},
 	}
