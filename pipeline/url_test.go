@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,26 @@ func TestProcessEnvWarning(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != "process.env.MISSING" {
 		t.Errorf("warned of %q, want process.env.MISSING alone", got)
+	}
+}
+
+// TestClassicInlineWarnings: a classic script written in the page is the author's code, judged
+// as the app's scripts are, at its place in the page.
+func TestClassicInlineWarnings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"c\"\nname = \"C\"\ndescription = \"Classic.\"\nentry = \"index.html\"\n")
+	writeFile(t, filepath.Join(dir, "index.html"), "<!doctype html><title>C</title>\n<script>\n  parent.postMessage({ready: true}, \"*\");\n  fetch(\"./data.json\");\n</script>\n")
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		if w.Path == "" {
+			got = append(got, fmt.Sprintf("%d:%d %s", w.Line, w.Column, strings.Fields(w.Text)[0]))
+		}
+	}
+	if want := []string{"3:37 postMessage(…,", `4:10 fetch("./data.json")`}; !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
 	}
 }
