@@ -178,9 +178,9 @@ func (a *assembler) inlineModule(t *tag, text string) bool {
 	return !hasSrc && scriptType(t) == "module" && strings.TrimSpace(text) != ""
 }
 
-// pageCode is the code text, written in the page, as entries bundles it (see stdin).
+// pageCode is the code text, written in the page, as entries and inlineEntry bundle it.
 func (a *assembler) pageCode(text string, loader api.Loader) *inlineCode {
-	return &inlineCode{contents: text, dir: a.dir, name: a.file, loader: loader}
+	return &inlineCode{contents: text, name: a.file, loader: loader}
 }
 
 // Entries returns the files a build of the app in dir bundles as entries, with esbuild, as
@@ -220,7 +220,7 @@ func (a *assembler) inline(text string, textOff int, loader api.Loader) (code, d
 		delete(a.prebuilt, inlineKey(textOff))
 		return p.c, a.shift(p.l, textOff)
 	}
-	c, l := a.b.stdin(text, a.file, a.dir, loader)
+	c, l := a.b.inlineEntry(*a.pageCode(text, loader))
 	return c, a.shift(l, textOff)
 }
 

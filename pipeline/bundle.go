@@ -80,22 +80,22 @@ type bundler struct {
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
 // script or <style>) that entries bundles with the page's files, as inlineNamespace:N; every
-// name esbuild gives it is the page's, as stdin gives it (see inlineName).
+// name esbuild gives it is the page's (see inlineName, abs and inlineSources).
 const inlineNamespace = "miniapp-inline"
 
 // onAppResolve registers fn for the imports whose path filter matches in the app's own code:
-// its files, and the code written in its page (inlineNamespace), which must resolve as it
-// does from stdin.
+// its files, and the code written in its page (inlineNamespace), which must resolve as they
+// do.
 func onAppResolve(pb api.PluginBuild, filter string, fn func(api.OnResolveArgs) (api.OnResolveResult, error)) {
 	for _, ns := range []string{"file", inlineNamespace} {
 		pb.OnResolve(api.OnResolveOptions{Filter: filter, Namespace: ns}, fn)
 	}
 }
 
-// inlineCode is code written in the page, as esbuild bundles it.
+// inlineCode is code written in the page, as esbuild bundles it: its imports resolve from the
+// page's folder.
 type inlineCode struct {
 	contents string
-	dir      string // where its imports resolve from, relative to the app folder
 	name     string // the page, relative to the app folder: its name in messages and maps
 	loader   api.Loader
 }
@@ -268,10 +268,18 @@ func (b *bundler) confine() api.Plugin {
 			if !ok {
 				return api.OnLoadResult{}, fmt.Errorf("no code written in the page is numbered %s", a.Path)
 			}
-			res := api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Join(b.root, filepath.FromSlash(c.dir))}
-			if c.loader == api.LoaderJS {
+			page := b.abs(c.name)
+			res := api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Dir(page)}
+			switch c.loader {
+			case api.LoaderCSS:
+				css := pruneFontFaces(c.contents)
+				res.Contents = &css
+			case api.LoaderJS:
 				var out string
-				out, res.Errors, res.Warnings = b.transformInline(filepath.Join(b.root, filepath.FromSlash(c.name)), c.contents)
+				out, res.Errors, res.Warnings = b.appScript(page, c.contents)
+				if out == "" {
+					out = c.contents
+				}
 				res.Contents = &out
 				// Named as esbuild names the code, so that each goes with its entry.
 				for _, ms := range [][]api.Message{res.Errors, res.Warnings} {
@@ -739,7 +747,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 }
 
 // inlineSources names, in the sources of the source map m, the code written in the page by
-// the page's path, as esbuild names stdin there (relative to the output folder outdir).
+// the page's path, as esbuild names a file there (relative to the output folder outdir).
 func (b *bundler) inlineSources(m []byte, outdir string) []byte {
 	start := bytes.Index(m, []byte(`"sources": [`))
 	if len(b.inline) == 0 || start < 0 {
@@ -828,7 +836,7 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 
 // entries bundles several entries of the page in one esbuild build, as esbuild's CLI does
 // with several entry points: the builds share one start, one scan and both cores, and each
-// entry's code is what entry (a file) or stdin (code written in the page) gives for it alone
+// entry's code is what entry (a file) or inlineEntry (code written in the page) gives for it alone
 // (without splitting, a module two entries import is in both), with its warnings. ok is
 // false, and nothing is recorded, when the build fails: each entry is then built alone, so
 // that the entries that build still give their warnings.
@@ -836,13 +844,9 @@ func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List,
 	opts := b.options()
 	b.inline = map[string]inlineCode{}
 	for i, e := range list {
-		in := filepath.Join(b.root, filepath.FromSlash(e.rel))
+		in := b.abs(e.rel)
 		if e.inline != nil {
-			c := *e.inline
-			if c.loader == api.LoaderCSS {
-				c.contents = pruneFontFaces(c.contents) // as stdin does
-			}
-			b.inline[strconv.Itoa(i)] = c
+			b.inline[strconv.Itoa(i)] = *e.inline
 			in = inlineNamespace + ":" + strconv.Itoa(i)
 		}
 		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: in, OutputPath: "entry" + strconv.Itoa(i)})
@@ -903,26 +907,13 @@ func sharedCSSModule(metafile string) bool {
 	return false
 }
 
-// stdin bundles code written inside index.html, resolving its imports from dir (relative to
-// the app folder). name names it in messages.
-func (b *bundler) stdin(contents, name, dir string, loader api.Loader) (code, diag.List) {
+// inlineEntry bundles code written in the page on its own, as entries bundles it with the
+// page's other entries.
+func (b *bundler) inlineEntry(c inlineCode) (code, diag.List) {
 	opts := b.options()
-	page := filepath.Join(b.root, filepath.FromSlash(name))
-	var warnings []api.Message
-	switch loader {
-	case api.LoaderCSS:
-		contents = pruneFontFaces(contents)
-	case api.LoaderJS:
-		var errs []api.Message
-		if contents, errs, warnings = b.transformInline(page, contents); errs != nil {
-			return code{}, b.messages(errs, diag.Error)
-		}
-	}
-	// esbuild names stdin by Sourcefile joined to ResolveDir when it is relative: absolute, it
-	// is the page's path whatever folder the page is in.
-	opts.Stdin = &api.StdinOptions{Contents: contents, ResolveDir: filepath.Join(b.root, filepath.FromSlash(dir)), Sourcefile: page, Loader: loader}
-	c, l := b.run(opts)
-	return c, append(b.messages(warnings, diag.Warning), l...)
+	b.inline = map[string]inlineCode{"0": c}
+	opts.EntryPoints = []string{inlineNamespace + ":0"}
+	return b.run(opts)
 }
 
 // moduleWord finds the words that ES module syntax needs ("exports" is not one).

@@ -98,7 +98,6 @@ func dotted(s string) string {
 	return "./" + s
 }
 
-// packageName is the npm package a bare specifier names: @scope/name or name.
 // nodeBuiltins are the modules Node.js has built in (node:fs, path, …), which a browser does not.
 var nodeBuiltins = []string{"assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
 	"crypto", "dgram", "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2", "https", "inspector",
@@ -134,6 +133,7 @@ func nodeBuiltinMessage(spec, name, importer string) (text, note string) {
 	return text, note
 }
 
+// packageName is the npm package a bare specifier names: @scope/name or name.
 func packageName(spec string) string {
 	parts := strings.SplitN(spec, "/", 3)
 	if strings.HasPrefix(spec, "@") && len(parts) > 1 {
@@ -219,6 +219,9 @@ func inCSS(importer string, l *api.Location) bool {
 
 // abs makes a path esbuild reports (relative to the app folder) absolute.
 func (b *bundler) abs(p string) string {
+	if name, ok := b.inlineName(p); ok {
+		p = name // code written in the page: the page
+	}
 	if filepath.IsAbs(p) {
 		return p
 	}

@@ -62,27 +62,20 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	warnings := b.scriptWarnings(path, src)
-	out, errs := b.transform(path, string(src))
-	errs = append(errs, b.evalErrors(path, src)...)
+	out, errs, warnings := b.appScript(path, string(src))
 	if out == "" && len(errs) == 0 {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
 	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
 
-// transformInline applies to code written in the page (an inline module script) what
-// loadScript applies to the app's script files: the source transforms, and the checks of
-// fetch, WebSocket and EventSource URLs and of eval. file is the page: the messages are at
-// places in the code, which the assembler moves to the page.
-func (b *bundler) transformInline(file, src string) (out string, errs, warnings []api.Message) {
+// appScript applies to a script of the app's own (a file, or an inline module script of the
+// page, whose file is the page) the source transforms, the refusal of eval and scriptWarnings.
+// out is "" when the transforms left src as it is.
+func (b *bundler) appScript(file, src string) (out string, errs, warnings []api.Message) {
 	warnings = b.scriptWarnings(file, []byte(src))
 	out, errs = b.transform(file, src)
-	errs = append(errs, b.evalErrors(file, []byte(src))...)
-	if out == "" {
-		out = src
-	}
-	return out, errs, warnings
+	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
 }
 
 // loaderFor is the loader esbuild would pick for a script.
