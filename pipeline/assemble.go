@@ -224,6 +224,23 @@ func (a *assembler) inline(text string, textOff int, loader api.Loader) (code, d
 	return c, a.shift(l, textOff)
 }
 
+// replaceEnv replaces %NAME% in the page as Vite does for its HTML entry (see htmlEnv), and
+// warns, at its place, of a name with a public prefix that has no value. Messages keep the page
+// as written: lines indexes it, and written maps the new page's offsets back.
+func (a *assembler) replaceEnv(define map[string]string) {
+	src := a.src
+	page, edits, unknown := htmlEnv(src, define)
+	a.src, a.edits = page, edits
+	for _, u := range unknown {
+		ref := string(src[u[0] : u[0]+u[1]])
+		d := diag.Message{File: a.b.display(a.file), Severity: diag.Warning,
+			Text: fmt.Sprintf("%s is not defined: no .env file and no variable of the environment sets %s, so it stays as written", ref, strings.Trim(ref, "%")),
+			Note: "set it in .env (or .env.production), or fix the name"}
+		d.PlaceIn(a.lines, u[0], u[1])
+		a.list = append(a.list, d)
+	}
+}
+
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
 	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{}}
 }
@@ -956,8 +973,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			return ""
 		}
 		if moduleSyntax(string(code)) {
-			a.errAt(src.off, src.n, fmt.Sprintf("%s is written as an ES module (import, export or import.meta), and a <script> without type=\"module\" runs it as a classic script, which throws", u),
-				"add type=\"module\" to the <script>: bundle build then bundles it with what it imports")
+			a.classicModule(src.off, src.n, u)
 			return ""
 		}
 		js, l := a.b.classic(string(code), rel)
@@ -987,8 +1003,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
 	case classic:
 		if moduleSyntax(text) {
-			a.errAt(t.off, len(t.raw), "this script is written as an ES module (import, export or import.meta), and a <script> without type=\"module\" runs it as a classic script, which throws",
-				"add type=\"module\" to the <script>: bundle build then bundles it with what it imports")
+			a.classicModule(t.off, len(t.raw), "this script")
 			return ""
 		}
 		js, l := a.b.classic(text, a.file)
@@ -998,6 +1013,13 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		return t.render(drop, nil) + escapeScript(js) + "</script>"
 	}
 	return string(t.raw) + text + end
+}
+
+// classicModule refuses, at [off, off+n), a script without type="module" whose code (what) is
+// written as an ES module: run as a classic script, it throws.
+func (a *assembler) classicModule(off, n int, what string) {
+	a.errAt(off, n, fmt.Sprintf("%s is written as an ES module (import, export or import.meta), and a <script> without type=\"module\" runs it as a classic script, which throws", what),
+		"add type=\"module\" to the <script>: bundle build then bundles it with what it imports")
 }
 
 // style bundles an inline <style>: its local url()s and @imports are inlined by esbuild.

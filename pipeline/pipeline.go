@@ -151,17 +151,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	a := newAssembler(b, m, file, src)
 	if file == m.Entry {
-		// %NAME% in the HTML entry, as Vite replaces it; messages keep the page as written.
-		page, edits, unknown := htmlEnv(src, b.define)
-		a.src, a.edits = page, edits
-		for _, u := range unknown {
-			ref := string(src[u[0] : u[0]+u[1]])
-			d := diag.Message{File: b.display(file), Severity: diag.Warning,
-				Text: fmt.Sprintf("%s is not defined: no .env file and no variable of the environment sets %s, so it stays as written", ref, strings.Trim(ref, "%")),
-				Note: "set it in .env (or .env.production), or fix the name"}
-			d.PlaceIn(a.lines, u[0], u[1])
-			a.list = append(a.list, d)
-		}
+		a.replaceEnv(b.define) // %NAME%, in the HTML entry only, as in Vite
 	}
 	a.prebuild()
 	skeleton, sdkAt := a.assemble()
