@@ -119,7 +119,7 @@ func (a *assembler) prebuild() {
 func (a *assembler) entryList() []pageEntry {
 	z := html.NewTokenizer(bytes.NewReader(a.src))
 	var list []pageEntry
-	foreign := 0
+	var foreign foreignDepth
 	next := tokens(z)
 	for {
 		tt, raw, start := next()
@@ -130,14 +130,8 @@ func (a *assembler) entryList() []pageEntry {
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := readTag(z, start, tt == html.SelfClosingTagToken)
-			if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
-				foreign++
-			}
-			if foreign > 0 && (t.name == "script" || t.name == "style") {
-				if tt == html.StartTagToken {
-					z.NextIsNotRawText()
-				}
-				continue
+			if foreign.start(z, t, tt) {
+				continue // as the walk leaves it
 			}
 			u, ok := "", false
 			switch t.name {
@@ -163,9 +157,8 @@ func (a *assembler) entryList() []pageEntry {
 				list = append(list, pageEntry{rel: rel})
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); (string(name) == "svg" || string(name) == "math") && foreign > 0 {
-				foreign--
-			}
+			name, _ := z.TagName()
+			foreign.end(string(name))
 		}
 	}
 	return list
@@ -408,7 +401,7 @@ func (a *assembler) assemble() ([]byte, int) {
 	var out bytes.Buffer
 	cssAt, headAt, scriptAt := -1, -1, -1
 	sawCharset, inert, inBody, inTitle := false, false, false, false
-	foreign := 0 // depth of <svg> and <math>, whose <script> and <style> are not raw text
+	var foreign foreignDepth
 	next := tokens(z)
 	for {
 		tt, raw, start := next()
@@ -424,15 +417,9 @@ func (a *assembler) assemble() ([]byte, int) {
 				inBody = true
 			}
 			inTitle = t.name == "title" && !t.selfClosing
-			if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
-				foreign++
-			}
-			if foreign > 0 && (t.name == "script" || t.name == "style") {
+			if foreign.start(z, t, tt) {
 				// In SVG a script's text has its character references decoded, as any text:
 				// it goes through as written (the policy hashes what the browser decodes).
-				if tt == html.StartTagToken {
-					z.NextIsNotRawText()
-				}
 				if scriptAt < 0 && t.name == "script" {
 					scriptAt = out.Len()
 				}
@@ -474,9 +461,7 @@ func (a *assembler) assemble() ([]byte, int) {
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			if (string(name) == "svg" || string(name) == "math") && foreign > 0 {
-				foreign--
-			}
+			foreign.end(string(name))
 			inTitle = false
 			if string(name) == "head" && cssAt < 0 {
 				cssAt = out.Len()
@@ -554,6 +539,32 @@ func (a *assembler) handles(off int) bool {
 		}
 	}
 	return false
+}
+
+// foreignDepth is how deep a walk of the page is in <svg> and <math>, whose <script> and
+// <style> are not raw text: the walk and prebuild's entryList read them alike.
+type foreignDepth int
+
+// start takes the start tag t (of type tt) and reports whether it is a <script> or <style> in
+// foreign content, whose text z then reads as markup.
+func (f *foreignDepth) start(z *html.Tokenizer, t *tag, tt html.TokenType) bool {
+	if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
+		*f++
+	}
+	if *f == 0 || (t.name != "script" && t.name != "style") {
+		return false
+	}
+	if tt == html.StartTagToken {
+		z.NextIsNotRawText()
+	}
+	return true
+}
+
+// end takes the end tag of name.
+func (f *foreignDepth) end(name string) {
+	if (name == "svg" || name == "math") && *f > 0 {
+		*f--
+	}
 }
 
 // tokens returns the function that reads the next token of z, as the walk does: its type,
