@@ -1047,33 +1047,34 @@ func (a *assembler) style(t *tag, text string, textOff int, end string) string {
 // shift moves esbuild's positions inside inline code (named after the page) to positions in
 // the page.
 func (a *assembler) shift(l diag.List, textOff int) diag.List {
-	base := diag.Message{}
-	base.PlaceIn(a.lines, written(a.edits, textOff), 1)
-	page := a.b.display(a.file)
-	move := func(line, col int) (int, int) {
-		if line == 1 {
-			col += base.Column - 1
+	// at is the offset, in the page as written, of line:col of the code at textOff.
+	at := func(line, col int) int {
+		off := textOff
+		for k := 1; k < line; k++ {
+			j := bytes.IndexByte(a.src[off:], '\n')
+			if j < 0 {
+				break
+			}
+			off += j + 1
 		}
-		return line + base.Line - 1, col
+		return written(a.edits, off+col-1)
 	}
+	move := func(line, col int) (int, int) {
+		var d diag.Message
+		d.PlaceIn(a.lines, at(line, col), 1)
+		return d.Line, d.Column
+	}
+	page := a.b.display(a.file)
 	for i := range l {
 		l[i].Note = shiftNote(l[i].Note, page, move)
 		if l[i].File != page || l[i].Line == 0 {
 			continue
 		}
 		if l[i].Line == 1 || a.edits != nil {
-			// Placed in the page as written: the code's first line is the rest of the page's
-			// line after the start tag, and a value htmlEnv wrote in the code moved what follows
-			// it. The message shows the page's line, its caret under the place.
-			off := textOff
-			for k := 1; k < l[i].Line; k++ {
-				j := bytes.IndexByte(a.src[off:], '\n')
-				if j < 0 {
-					break
-				}
-				off += j + 1
-			}
-			l[i].PlaceIn(a.lines, written(a.edits, off+l[i].Column-1), l[i].Length)
+			// The code's first line is the rest of the page's line after the start tag, and a
+			// value htmlEnv wrote in the code moved what follows it: the message shows the
+			// page's line, its caret under the place.
+			l[i].PlaceIn(a.lines, at(l[i].Line, l[i].Column), l[i].Length)
 			continue
 		}
 		l[i].Line, l[i].Column = move(l[i].Line, l[i].Column)
