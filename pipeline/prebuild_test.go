@@ -107,18 +107,26 @@ func TestPrebuild(t *testing.T) {
 // and the check judges it), so prebuild does not bundle it.
 func TestPrebuildSkipsSVGScripts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml": "id = \"s\"\nname = \"S\"\ndescription = \"SVG.\"\nentry = \"index.html\"\n",
 		"index.html":   `<!doctype html><link rel="stylesheet" href="a.css"><svg><script type="module" src="svg.js"></script></svg><script type="module" src="m.js"></script>`,
 		"a.css":        ".a{color:red}", "svg.js": "export const v = 1;", "m.js": "console.log(1);",
-	} {
-		writeFile(t, filepath.Join(dir, f), body)
-	}
+	})
 	a := appAssembler(t, dir)
 	a.prebuild()
 	if got := slices.Sorted(maps.Keys(a.prebuilt)); !slices.Equal(got, []string{"a.css", "m.js"}) {
 		t.Errorf("prebuild bundled %q, want a.css and m.js", got)
 	}
+}
+
+// built builds the app in dir, which must build, in memory.
+func built(t *testing.T, dir string) *Result {
+	t.Helper()
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // refusedErrors builds the app in dir, which must be refused, and returns its errors.
@@ -136,6 +144,14 @@ func refusedErrors(t *testing.T, dir string) []diag.Message {
 		}
 	}
 	return errs
+}
+
+// writeFiles writes each file of files (slash-separated paths) into dir, making its folders.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for f, body := range files {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
+	}
 }
 
 // writeFile writes body to path, making its folders.
@@ -194,7 +210,7 @@ func TestEntries(t *testing.T) {
 // without (alone: one build per entry), in one run; bytes are the page's.
 func BenchmarkPrebuild(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(b, dir, map[string]string{
 		"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"Five entries.\"\nentry = \"index.html\"\n",
 		"index.html": `<!doctype html><html><head><title>P</title><style>body { margin: 0 }</style>
 <link rel="stylesheet" href="./a.css"></head><body><p id="out"></p>
@@ -202,9 +218,7 @@ func BenchmarkPrebuild(b *testing.B) {
 <script type="module" src="./main.js"></script><style>p { color: #123456 }</style></body></html>`,
 		"a.css": ".a { padding: 1px }\n", "lib.js": "export const v = 'value';\n",
 		"main.js": "import { v } from './lib.js';\nconsole.log(v);\n",
-	} {
-		writeFile(b, filepath.Join(dir, f), body)
-	}
+	})
 	defer func(n int) { prebuildMin = n }(prebuildMin)
 	for _, r := range []struct {
 		name string
@@ -223,16 +237,14 @@ func BenchmarkPrebuild(b *testing.B) {
 // alone with its CSS Module is bundled with the others.
 func TestPrebuildSharedCSSModule(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":   "id = \"m\"\nname = \"M\"\ndescription = \"A shared CSS Module.\"\nentry = \"index.html\"\n",
 		"box.module.css": ".box { padding: 1px }\n",
 		"x.js":           "import s from './box.module.css';\ndocument.body.className = s.box;\n",
 		"y.js":           "import s from './box.module.css';\nconsole.log(s.box);\n",
 		"z.js":           "console.log('z');\n",
 		"index.html":     `<!doctype html><title>M</title><script type="module" src="./x.js"></script><script type="module" src="./y.js"></script>`,
-	} {
-		writeFile(t, filepath.Join(dir, f), body)
-	}
+	})
 	build := func(min int) *Result {
 		defer func(n int) { prebuildMin = n }(prebuildMin)
 		prebuildMin = min
@@ -263,7 +275,7 @@ func TestPrebuildSharedCSSModule(t *testing.T) {
 // refusal every time, and the walk takes every entry prebuild bundled.
 func TestPrebuildRandomPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":    "id = \"r\"\nname = \"R\"\ndescription = \"Random pages.\"\nentry = \"index.html\"\n",
 		".env":            "VITE_T=Title\n",
 		"tsconfig.json":   `{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }`,
@@ -271,9 +283,7 @@ func TestPrebuildRandomPages(t *testing.T) {
 		"src/lib.ts":      "export const v: string = 'lib';\n", "a.css": ".a{color:red}", "b.css": ".b{colr:blue}",
 		"m.js": "import './a.css';\nexport const m = 1;\nconsole.log(m);\n", "n.js": "const o = {a: 1, a: 2};\nconsole.log(o);\n",
 		"lib.js": "export const v = 3;\n", "box.module.css": ".box{padding:1px}",
-	} {
-		writeFile(t, filepath.Join(dir, f), body)
-	}
+	})
 	parts := []string{
 		`<style>.x{color:red}</style>`, `<style>.y{colr:1}</style>`, `<style>body{background:url(/logo.svg)}</style>`,
 		`<style>@import "./a.css";</style>`, `<style>.q{background:url(/nope.svg)}</style>`, `<style>  </style>`,

@@ -16,7 +16,7 @@ func TestCSSAbsoluteURLs(t *testing.T) {
 	svg := func(fill string) string {
 		return `<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><rect width="2" height="2" fill="` + fill + `"/></svg>`
 	}
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":         "id = \"css\"\nname = \"CSS\"\ndescription = \"Absolute URLs in CSS.\"\nentry = \"index.html\"\n",
 		"public/logo.svg":      svg("teal"),
 		"src/assets/dot.svg":   svg("olive"),
@@ -25,9 +25,7 @@ func TestCSSAbsoluteURLs(t *testing.T) {
 		"src/main.js":          "import './style.css';\nconsole.log(1);\n",
 		"index.html":           `<!doctype html><title>C</title><link rel="stylesheet" href="/src/style.css"><script type="module" src="/src/main.js"></script>`,
 		"../outside/logo2.svg": svg("red"),
-	} {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
-	}
+	})
 	res, err := Build(context.Background(), dir, Options{NoWrite: true})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -15,7 +14,7 @@ import (
 // still cannot leave the app folder, and an encoded slash is no path separator.
 func TestPercentEncodedURLs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":   "id = \"pct\"\nname = \"Pct\"\ndescription = \"Percent-encoded URLs.\"\nentry = \"index.html\"\n",
 		"my file.js":     "document.body.dataset.js = 'my file';\n",
 		"stüle.css":      ".stuele { margin: 3px; background: url(img/a%20b.svg) }\n",
@@ -23,13 +22,8 @@ func TestPercentEncodedURLs(t *testing.T) {
 		"../outside.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`,
 		"index.html": `<!doctype html><title>P</title><link rel="stylesheet" href="st%C3%BCle.css"><style>.i { background: url(/img/a%20b.svg) }</style>` +
 			`<img src="img/a%20b.svg" alt=""><img srcset="img/a%20b.svg 2x" alt=""><script type="module" src="./my%20file.js"></script>`,
-	} {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
-	}
-	res, err := Build(context.Background(), dir, Options{NoWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
+	res := built(t, dir)
 	html := string(res.HTML)
 	for _, want := range []string{"margin:3px", "'my file'"} {
 		if !strings.Contains(html, want) && !strings.Contains(html, strings.ReplaceAll(want, "'", `"`)) {
@@ -56,14 +50,12 @@ func TestPercentEncodedURLs(t *testing.T) {
 // still is.
 func TestCSSRelativeMessages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml": "id = \"m\"\nname = \"M\"\ndescription = \"Messages.\"\nentry = \"index.html\"\n",
 		"img/dot.svg":  `<svg xmlns="http://www.w3.org/2000/svg"/>`,
 		"s.css":        "@import \"bootstrap/dist/css/bootstrap.css\";\n.a { background: url(img/dott.svg) }\n",
 		"index.html":   `<!doctype html><title>M</title><link rel="stylesheet" href="s.css"><style>.b { background: url(img/dot2.svg) }</style>`,
-	} {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
-	}
+	})
 	var got []string
 	for _, m := range refusedErrors(t, dir) {
 		got = append(got, filepath.Base(m.File)+": "+m.Text+" ("+m.Note+")")
@@ -84,19 +76,14 @@ func TestCSSRelativeMessages(t *testing.T) {
 // run time is not judged.
 func TestLocalFetchWarning(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
-	for f, body := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":     "id = \"f\"\nname = \"F\"\ndescription = \"Fetches.\"\nentry = \"index.html\"\n",
 		"public/data.json": "[1]",
 		"main.js": "const a = await fetch(\"/data.json\");\nconst b = await fetch('./local.json', { cache: 'no-store' });\n" +
 			"const c = await fetch(`rows.csv`);\nconst id = 1, u = './x.json';\nconst d = await fetch(`./items/${id}.json`), e = await fetch(u);\nconsole.log(a, b, c, d, e);\n",
 		"index.html": `<!doctype html><title>F</title><script type="module" src="./main.js"></script>`,
-	} {
-		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), body)
-	}
-	res, err := Build(context.Background(), dir, Options{NoWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
+	res := built(t, dir)
 	var got []string
 	for _, w := range res.Warnings {
 		if strings.HasPrefix(w.Text, "fetch(") {
@@ -119,10 +106,7 @@ func TestProcessEnvWarning(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"p\"\nname = \"P\"\ndescription = \"Env.\"\nentry = \"main.js\"\n[build]\ndefine = { \"process.env.DEFINED\" = \"\\\"d\\\"\" }\n")
 	writeFile(t, filepath.Join(dir, "main.js"), "console.log(process.env.NODE_ENV, process.env.DEFINED, process.env.MISSING);\n")
-	res, err := Build(context.Background(), dir, Options{NoWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := built(t, dir)
 	var got []string
 	for _, w := range res.Warnings {
 		if strings.HasPrefix(w.Text, "process.env.") {
@@ -140,10 +124,7 @@ func TestClassicInlineWarnings(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	writeFile(t, filepath.Join(dir, "miniapp.toml"), "id = \"c\"\nname = \"C\"\ndescription = \"Classic.\"\nentry = \"index.html\"\n")
 	writeFile(t, filepath.Join(dir, "index.html"), "<!doctype html><title>C</title>\n<script>\n  parent.postMessage({ready: true}, \"*\");\n  fetch(\"./data.json\");\n</script>\n")
-	res, err := Build(context.Background(), dir, Options{NoWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := built(t, dir)
 	var got []string
 	for _, w := range res.Warnings {
 		if w.Path == "" {
