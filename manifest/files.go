@@ -31,7 +31,7 @@ func (m *Manifest) Resolve(rel string) (string, error) {
 		return "", err
 	}
 	if real != m.Root && !strings.HasPrefix(real, m.Root+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: a symbolic link %w", rel, ErrOutside)
+		return "", fmt.Errorf("%s: %w through a symbolic link", rel, ErrOutside)
 	}
 	return real, nil
 }

@@ -124,7 +124,12 @@ func Load(dir string) (*Manifest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read manifest %s: %w", path, err)
 		}
-		m, list := Parse(path, src)
+		// As Vite does, an app without an entry is its index.html.
+		def := ""
+		if isFile(filepath.Join(dir, "index.html")) {
+			def = "index.html"
+		}
+		m, list := parse(path, src, def)
 		if err := list.Err(); err != nil {
 			return nil, err
 		}

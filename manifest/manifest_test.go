@@ -189,6 +189,41 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestEntryDefault: a manifest that names no entry takes the folder's index.html, as Vite
+// does, and is refused at the field, saying so, when the folder has none.
+func TestEntryDefault(t *testing.T) {
+	for _, name := range []string{TOMLName, JSONName} {
+		dir := t.TempDir()
+		src := "id = \"e\"\nname = \"E\"\ndescription = \"d\"\n"
+		if name == JSONName {
+			src = `{"id": "e", "name": "E", "description": "d"}`
+		}
+		os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644)
+		_, err := Load(dir)
+		var le *diag.ListError
+		if !errors.As(err, &le) || len(le.List) != 1 || le.List[0].Path != "entry" ||
+			!strings.Contains(le.List[0].Text, `missing required field "entry"`) || !strings.Contains(le.List[0].Note, "index.html") {
+			t.Fatalf("%s, no index.html: %v", name, err)
+		}
+		os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>"), 0o644)
+		m, err := Load(dir)
+		if err != nil || m.Entry != "index.html" {
+			t.Fatalf("%s with index.html: %v %+v", name, err, m)
+		}
+		if _, l := Parse(filepath.Join(dir, name), []byte(src)); len(l) != 1 || l[0].Path != "entry" {
+			t.Errorf("%s: Parse, which reads no folder, takes no default: %v", name, l)
+		}
+	}
+	// index.html a symbolic link out of the folder: refused at the entry, as a named one is.
+	dir, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "index.html"), []byte("<p>"), 0o644)
+	os.Symlink(filepath.Join(outside, "index.html"), filepath.Join(dir, "index.html"))
+	os.WriteFile(filepath.Join(dir, TOMLName), []byte("id = \"e\"\nname = \"E\"\ndescription = \"d\"\n"), 0o644)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `entry "index.html" leaves the app folder through a symbolic link`) {
+		t.Errorf("index.html linked from outside: %v", err)
+	}
+}
+
 // FuzzParse checks that Parse never panics, and that every problem it reports names a place.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(valid))

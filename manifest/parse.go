@@ -23,11 +23,18 @@ import (
 
 // Parse parses and validates a manifest read from file (TOML, or JSON when the name ends in
 // .json). It returns the manifest with defaults filled in, and every problem found; the
-// manifest is nil when the syntax is broken. Parse does not look at the file system.
+// manifest is nil when the syntax is broken. Parse does not look at the file system, so an
+// entry is required (Load takes index.html for one left out, as Vite does, when the folder
+// has it).
 func Parse(file string, src []byte) (*Manifest, diag.List) {
+	return parse(file, src, "")
+}
+
+// parse is Parse with the entry taken when the manifest names none (none: required).
+func parse(file string, src []byte, defaultEntry string) (*Manifest, diag.List) {
 	// A byte-order mark, as Windows editors write, is not part of either format's text.
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	v := &validator{file: file, src: src, lines: diag.NewLines(src)}
+	v := &validator{file: file, src: src, lines: diag.NewLines(src), defaultEntry: defaultEntry}
 	var raw map[string]any
 	if strings.HasSuffix(strings.ToLower(file), ".json") {
 		v.json = true
@@ -78,6 +85,8 @@ type validator struct {
 	lines *diag.Lines
 	json  bool
 	list  diag.List
+	// defaultEntry is the entry of a manifest that names none ("": the field is required).
+	defaultEntry string
 }
 
 // jsonError reports a JSON syntax error at the character that broke it, in plain words.
@@ -211,7 +220,10 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	if m.Version != "" && !semverRE().MatchString(m.Version) {
 		v.err("version", fmt.Sprintf("version %q is not a semantic version", m.Version), "write MAJOR.MINOR.PATCH, such as 1.0.0")
 	}
-	m.Entry = v.str(raw, "entry", true)
+	m.Entry = v.str(raw, "entry", v.defaultEntry == "")
+	if _, named := raw["entry"]; !named {
+		m.Entry = v.defaultEntry
+	}
 	if m.Entry != "" {
 		if msg := v.relPath(m.Entry); msg != "" {
 			v.err("entry", fmt.Sprintf("entry %q %s", m.Entry, msg), "name index.html or a script such as src/main.tsx, inside the app folder")
@@ -297,7 +309,11 @@ func (v *validator) str(raw map[string]any, key string, required bool) string {
 	x, ok := raw[key]
 	if !ok {
 		if required {
-			v.list = append(v.list, diag.Message{File: v.file, Path: key, Text: fmt.Sprintf("missing required field %q", key), Note: fmt.Sprintf("add %s", v.example(key))})
+			note := "add " + v.example(key)
+			if key == "entry" {
+				note += ` (a page, or a script such as "src/main.tsx"); left out, the entry is the app folder's index.html when it has one, as in Vite`
+			}
+			v.list = append(v.list, diag.Message{File: v.file, Path: key, Text: fmt.Sprintf("missing required field %q", key), Note: note})
 		}
 		return ""
 	}

@@ -112,7 +112,7 @@ loader = { ".js" = "jsxx" }
 		{"icon_symlink_escapes", map[string]string{"miniapp.toml": goodManifest + "icon = \"icon.svg\"\n", "index.html": goodPage, "main.ts": ""}, func(dir string) {
 			os.WriteFile(filepath.Join(outside, "icon.svg"), []byte("<svg/>"), 0o644)
 			os.Symlink(filepath.Join(outside, "icon.svg"), filepath.Join(dir, "icon.svg"))
-		}, []string{`icon "icon.svg" a symbolic link leaves the app folder`}},
+		}, []string{`icon "icon.svg" leaves the app folder through a symbolic link`}},
 		{"sdk_react_without_react", map[string]string{"miniapp.toml": strings.Replace(goodManifest, "index.html", "main.ts", 1),
 			"main.ts": "import { useMiniApp } from \"@miniapp/sdk/react\";\nconsole.log(useMiniApp);\n"}, nil, []string{"@miniapp/sdk/react:3:", `imports react, which the app does not have`}},
 		{"local_page_in_iframe", map[string]string{"miniapp.toml": goodManifest, "main.ts": "", "page.html": "<p>",
