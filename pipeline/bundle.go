@@ -705,6 +705,8 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			d.Note = fmt.Sprintf("the target is %q (build.target in %s): raise it, or leave it out for Vite 8's default %q", target, b.m.File, defaultTarget)
 		} else if strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime") {
 			d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
+		} else if text, note, ok := sdkExportMessage(m.Text); ok {
+			d.Text, d.Note = text, note
 		} else if ok, noModules := b.resolveMessage(m, &d); ok {
 			// esbuild's note suggests marking the path external, which would leave a load in
 			// the bundle: the fix here is to make the import resolvable. Without node_modules
@@ -779,6 +781,33 @@ func (b *bundler) messageFile(p string) string {
 		return b.display(name)
 	}
 	return b.display(b.rel(p))
+}
+
+// sdkExportMessage explains esbuild's "No matching export in "miniapp-sdk:@miniapp/sdk" for
+// import "x"": the SDK's module is named by its specifier, with what it does export.
+func sdkExportMessage(text string) (string, string, bool) {
+	rest, ok := strings.CutPrefix(text, `No matching export in "`+sdkNamespace+":")
+	if !ok {
+		return "", "", false
+	}
+	spec, rest, _ := strings.Cut(rest, `"`)
+	name, ok := strings.CutPrefix(rest, ` for import "`)
+	name = strings.TrimSuffix(name, `"`)
+	names := sdk.Exports(spec)
+	if !ok || len(names) == 0 {
+		return "", "", false
+	}
+	text = fmt.Sprintf("%s has no export %q", spec, name)
+	switch best, near := diag.Suggest(name, names); {
+	case name == "default":
+		return spec + " has no default export", fmt.Sprintf("import its functions by name (import { %s } from %q) or all of them (import * as sdk from %q)", names[0], spec, spec), true
+	case strings.EqualFold(name, "modelContext"):
+		return text, fmt.Sprintf("document.modelContext is the WebMCP API, which the SDK installs in every bundle: use it without an import, or import { registerTool } from %q", spec), true
+	case near:
+		return text, fmt.Sprintf("did you mean %q? (bundle sdk types prints what it exports)", best), true
+	default:
+		return text, fmt.Sprintf("it exports %s (bundle sdk types prints their types)", strings.Join(names, ", ")), true
+	}
 }
 
 // goLoaderAdvice returns the loader esbuild's note advises setting ("The esbuild loader for

@@ -23,6 +23,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,6 +199,21 @@ func embedded() api.Plugin {
 			return api.OnLoadResult{Contents: &s, Loader: api.LoaderTS}, nil
 		})
 	}}
+}
+
+// exportRE matches a value a module of the SDK exports (its types are declared in
+// miniapp-sdk.d.ts, which bundle sdk types prints).
+var exportRE = regexp.MustCompile(`(?m)^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)`)
+
+// Exports returns the names of the values that spec ("@miniapp/sdk" or "@miniapp/sdk/react")
+// exports to an app, sorted.
+func Exports(spec string) []string {
+	var names []string
+	for _, m := range exportRE.FindAllStringSubmatch(Module(spec), -1) {
+		names = append(names, m[1])
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Module returns the source (TypeScript) of the module that spec resolves to in a build:

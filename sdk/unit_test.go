@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +101,27 @@ func gzipLen(b []byte) int {
 	w.Write(b)
 	w.Close()
 	return buf.Len()
+}
+
+// TestExportsDeclared: the values each module exports are the ones miniapp-sdk.d.ts declares
+// for it, so that a build's "has no export" message and the types an app reads agree.
+func TestExportsDeclared(t *testing.T) {
+	decl := regexp.MustCompile(`(?m)^  export (?:function|const) ([A-Za-z_$][\w$]*)`)
+	for _, spec := range []string{"@miniapp/sdk", "@miniapp/sdk/react"} {
+		_, body, ok := strings.Cut(sdk.Types(), "declare module \""+spec+"\" {")
+		if !ok {
+			t.Fatalf("miniapp-sdk.d.ts declares no module %s", spec)
+		}
+		body, _, _ = strings.Cut(body, "\n}")
+		var declared []string
+		for _, m := range decl.FindAllStringSubmatch(body, -1) {
+			if !slices.Contains(declared, m[1]) { // overloads
+				declared = append(declared, m[1])
+			}
+		}
+		slices.Sort(declared)
+		if got := sdk.Exports(spec); !slices.Equal(got, declared) || len(got) == 0 {
+			t.Errorf("%s exports %v; miniapp-sdk.d.ts declares %v", spec, got, declared)
+		}
+	}
 }

@@ -76,6 +76,11 @@ func TestMessages(t *testing.T) {
 			nil, 0, []string{"APP/src/main.ts:1:46", `postMessage(…, "*") sends the message to whatever page frames the app`}},
 		{"fetch_local_file", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const rows = await fetch(\"./rows.json\").then((r) => r.json());\nconsole.log(rows);\n"}, nil, 0, []string{"APP/src/main.ts:1:27", `fetch("./rows.json") loads a file at run time`, `import data from "./rows.json"`}},
+		{"sdk_missing_export", map[string]string{"miniapp.toml": scriptManifest,
+			"src/main.ts": "import { modelContext, registerTol } from \"@miniapp/sdk\";\nmodelContext.registerTool(registerTol);\n"},
+			nil, 1, []string{"APP/src/main.ts:1:10", `@miniapp/sdk has no export "modelContext"`, "use it without an import", "APP/src/main.ts:1:24", `did you mean "registerTool"?`}},
+		{"no_entry_no_index", map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"d\"\n", "src/main.ts": "console.log(1);\n"},
+			nil, 1, []string{`missing required field "entry"`, "the entry is the app folder's index.html when it has one"}},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
