@@ -537,6 +537,20 @@ func (w *watch) run(ctx context.Context) bool {
 	}
 }
 
+// besidePage returns the path of blocked relative to the page's folder when it is a URL on
+// the page's own origin: a name the page made by itself at run time (Leaflet's marker icons
+// are found beside the stylesheet), which a bundle cannot serve.
+func (w *watch) besidePage(blocked string) (string, bool) {
+	dir := w.appURL[:strings.LastIndexByte(w.appURL, '/')+1]
+	rel, ok := strings.CutPrefix(blocked, dir)
+	if !ok || rel == "" || blocked == w.appURL {
+		return "", false
+	}
+	rel, _, _ = strings.Cut(rel, "?")
+	rel, _, _ = strings.Cut(rel, "#")
+	return rel, rel != ""
+}
+
 // handle applies one event to the report; it returns true at "done".
 func (w *watch) handle(e event) bool {
 	rep := w.rep
@@ -595,6 +609,9 @@ func (w *watch) handle(e event) bool {
 			// failure; one it does not catch is also an uncaught exception.
 			rep.add(Warning, "policy", text+caughtEval+"; set eval = true in the manifest if it needs them", line, col)
 			return false
+		}
+		if rel, ok := w.besidePage(e.Blocked); ok {
+			text += fmt.Sprintf("; the page made a relative URL (%s) at run time, and a bundle is one file with nothing beside it: import the file in a script (import url from \"./%s\", which inlines it) and use that URL", rel, rel)
 		}
 		rep.add(Error, "policy", text, line, col)
 	case "exception":

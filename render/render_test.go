@@ -102,6 +102,7 @@ func TestRenderBroken(t *testing.T) {
 	}{
 		{"throws", "exception", "Uncaught Error: boom at load", true},
 		{"violation", "policy", "script-src-elem blocked an inline script", true},
+		{"beside", "policy", `the page made a relative URL (images/marker.png) at run time`, true},
 		{"fetch", "request", "GET https://api.example.com/orders?status=open", true},
 		{"evaluncaught", "exception", "Uncaught EvalError", true},
 		{"evaluncaught", "exception", "set eval = true in the manifest", true},
