@@ -79,6 +79,9 @@ func TestMessages(t *testing.T) {
 		{"sdk_missing_export", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "import { modelContext, registerTol } from \"@miniapp/sdk\";\nmodelContext.registerTool(registerTol);\n"},
 			nil, 1, []string{"APP/src/main.ts:1:10", `@miniapp/sdk has no export "modelContext"`, "use it without an import", "APP/src/main.ts:1:24", `did you mean "registerTool"?`}},
+		{"import_map_local_file", map[string]string{"miniapp.toml": goodManifest, "vendor/tiny.js": "export const hello = () => \"hi\";\n",
+			"index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>\n<script type=\"importmap\">{\"imports\": {\"tiny\": \"./vendor/tiny.js\", \"cdn\": \"https://esm.example/x.js\"}}</script>\n</head><body><script type=\"module\">\n  import { hello } from \"tiny\";\n  document.body.textContent = hello();\n</script></body></html>\n"},
+			nil, 1, []string{"APP/index.html:3:47", `alias = { "tiny" = "./vendor/tiny.js" }`, "and remove the import map", "download the module into the app folder"}},
 		{"no_entry_no_index", map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"d\"\n", "src/main.ts": "console.log(1);\n"},
 			nil, 1, []string{`missing required field "entry"`, "the entry is the app folder's index.html when it has one"}},
 	}

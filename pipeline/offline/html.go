@@ -649,9 +649,6 @@ func (c *checker) scriptHits(kind scriptKind, text string, depth int) []hit {
 		hits = c.checkScript(text, true, `<script type="module">`, depth)
 	case scriptImportMap:
 		hits = c.checkImportMap(text)
-		for i := range hits {
-			hits[i].note = "map specifiers to data: URLs, or bundle the modules into the app"
-		}
 	case scriptSpeculation:
 		hits = c.checkSpeculationRules(text)
 		for i := range hits {

@@ -202,7 +202,16 @@ func (c *checker) checkImportMap(src string) []hit {
 		for _, k := range slices.Sorted(maps.Keys(mm)) {
 			if s, ok := mm[k].(string); ok && !isOwn(s) {
 				at, n := findSpecifier(src, jsonEscape(s), 0)
-				hits = append(hits, hit{off: at, length: n, place: "import map entry " + strconvQuote(k), url: s})
+				note := "install the package (npm install) or download the module into the app folder, import it by its name or path, and remove the import map: a bundle has no network"
+				if !isRemote(s) {
+					// A file of the app: the build can resolve the name, not the browser.
+					note = "a bundle resolves imports when it is built and has no file beside it: import the module by its path, or map the name with the manifest's alias under [build]"
+					if p := "./" + strings.TrimPrefix(strings.TrimPrefix(s, "./"), "/"); !strings.HasSuffix(k, "/") && !strings.Contains(s, "../") {
+						note += fmt.Sprintf(" (alias = { %s = %s }, the path relative to the app folder)", strconvQuote(k), strconvQuote(p))
+					}
+					note += ", and remove the import map"
+				}
+				hits = append(hits, hit{off: at, length: n, place: "import map entry " + strconvQuote(k), url: s, note: note})
 			}
 		}
 	}
