@@ -142,7 +142,8 @@ func (w *walker) addFound(a anchor, f found) {
 var judged = map[string]bool{"src": true, "href": true, "action": true, "formaction": true, "poster": true,
 	"data": true, "background": true, "icon": true, "manifest": true, "xlink:href": true, "lowsrc": true,
 	"dynsrc": true, "srcset": true, "imagesrcset": true, "ping": true, "attributionsrc": true, "style": true,
-	"srcdoc": true, "rel": true, "type": true, "language": true, "http-equiv": true, "content": true}
+	"srcdoc": true, "rel": true, "type": true, "language": true, "http-equiv": true, "content": true,
+	"attributename": true, "to": true, "from": true, "by": true, "values": true}
 
 // tagNames interns common tag names, so that reading them allocates nothing.
 var tagNames = map[string]string{}
@@ -458,6 +459,9 @@ func (w *walker) element(n *html.Node, foreign bool) {
 			}
 		}
 	}
+	if foreign {
+		w.animation(n, tag)
+	}
 	switch {
 	case tag == "style":
 		text, depth := textOf(n), w.depth
@@ -541,6 +545,36 @@ const (
 	noteForm   = "a bundle cannot submit a form anywhere: handle the submit event in a script and call a tool or the SDK"
 	noteImport = "bundle the module into the app (bundle build resolves imports from the app and node_modules) instead of loading it at run time"
 )
+
+// animation judges the values an SVG animation element (<set>, <animate>) gives an href:
+// Chromium loads the image an <image> or <feImage> is animated to, with no script.
+func (w *walker) animation(n *html.Node, tag string) {
+	href := false
+	for _, a := range n.Attr {
+		if strings.EqualFold(a.Key, "attributename") && strings.HasSuffix(strings.ToLower(strings.TrimSpace(a.Val)), "href") {
+			href = true
+		}
+	}
+	if !href {
+		return
+	}
+	for _, a := range n.Attr {
+		switch name := strings.ToLower(a.Key); name {
+		case "to", "from", "by", "values":
+			hits := w.list(tag, name, splitURLs(a.Val, ';'))
+			for i := range hits {
+				switch {
+				case isRemote(hits[i].url):
+				case strings.Contains(strings.ToLower(a.Val), "data:"):
+					hits[i].note = "the list is split at every ';', a data: URL's too (\";base64,\" leaves a relative URL): write the data: URL without ';', percent-encoded, or set the href from a script"
+				default:
+					hits[i].note = "bundle build does not inline what an animation sets: import the file in a script and set the href there, or write a data: URL"
+				}
+			}
+			w.add(anchor{tag, name, a.Val}, hits)
+		}
+	}
+}
 
 // urlAttr judges one attribute that holds a single URL.
 func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {

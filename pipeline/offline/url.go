@@ -254,6 +254,33 @@ func spaceURLs(s string) []markup.Span {
 	return out
 }
 
+// splitURLs returns the items of a list separated by sep, each without the spaces around it,
+// as an SVG animation's values list is read.
+func splitURLs(s string, sep byte) []markup.Span {
+	var out []markup.Span
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	for start := 0; start <= len(s); {
+		end := strings.IndexByte(s[start:], sep)
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		i, j := start, end
+		for i < j && isSpace(s[i]) {
+			i++
+		}
+		for j > i && isSpace(s[j-1]) {
+			j--
+		}
+		if j > i {
+			out = append(out, markup.Span{Off: i, Text: s[i:j]})
+		}
+		start = end + 1
+	}
+	return out
+}
+
 // linkAllowed reports whether u is an http: or https: URL whose host is one of hosts, where a
 // host "*.example.com" allows every subdomain of example.com (but not example.com itself).
 func linkAllowed(u string, hosts []string) bool {
