@@ -50,6 +50,8 @@ var inertInBrowser = map[string]string{
 	"data_unknown_type_frame":     "Chromium downloads or shows an unknown type; the check refuses what it does not read",
 	"data_svg_internal_entity":    "Chromium's XML parser does not load it; the check refuses XML it cannot read",
 	"a_href_data_frame":           "a link navigates a frame only when clicked",
+	"object_javascript_data":      "Chromium runs no javascript: URL in <object> or <embed>; refused as a frame's is, as what a browser makes of it is no markup the check reads",
+	"embed_javascript_src":        "as above",
 	"iso2022jp_undeclared":        "this Chromium runs no encoding detection on so short a page; one that does may read it as ISO-2022-JP",
 }
 

@@ -596,6 +596,13 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 				note: "link to a fragment (#section) inside the page, or open a full https: URL with the SDK's openLink"}}
 		}
 		return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s links to %q, which is not an allowed link host", place, v), note: noteLink}}
+	case (tag == "iframe" || tag == "frame") && name == "src" || (tag == "object" && name == "data") || (tag == "embed" && name == "src"):
+		if sch, _ := scheme(cleanURL(v)); sch == "javascript" {
+			// The URL's script runs as the frame loads, and the document it returns (a
+			// string) is the frame's: neither is markup the check can read.
+			return []hit{{off: -1, place: place, url: v, text: fmt.Sprintf("%s runs a javascript: URL as the page loads, whose document may load anything", place),
+				note: "write the frame's markup in srcdoc, which the check reads, or load about:blank and fill the frame from a script"}}
+		}
 	case tag == "base" && name == "href":
 		if cleanURL(v) == "" {
 			return nil
