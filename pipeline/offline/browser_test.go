@@ -40,6 +40,7 @@ var inertInBrowser = map[string]string{
 	"module_syntax_error_refused": "a module that does not parse runs nothing",
 	"importmap":                   "an import map alone requests nothing; an import through it would",
 	"importmap_scope":             "as above",
+	"speculation_document_rules":  "as below",
 	"speculation_rules":           "prefetch is off in a headless profile without background networking",
 	"noscript":                    "scripting is on, so <noscript> content is not rendered; a sandbox without scripts renders it",
 	"noscript_in_head":            "as above",

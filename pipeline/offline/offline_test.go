@@ -130,6 +130,7 @@ var refuseRows = []struct {
 	{"module_syntax_error_refused", `<script type=module>import { from "x"</script>`, ""},
 	{"importmap", `<script type=importmap>{"imports":{"react":"https://esm.example/react.js"}}</script>`, "https://esm.example/react.js"},
 	{"importmap_scope", `<script type=importmap>{"scopes":{"/":{"a":"./a.js"}}}</script>`, "./a.js"},
+	{"speculation_document_rules", `<script type=speculationrules>{"prefetch":[{"where":{"href_matches":"/*"},"eagerness":"immediate"}]}</script><a href="https://cdn.example/next">next</a>`, "where"},
 	{"speculation_rules", `<script type=speculationrules>{"prefetch":[{"source":"list","urls":["https://evil.example/next"]}]}</script>`, "https://evil.example/next"},
 	// Nested documents.
 	{"srcdoc", `<iframe srcdoc="<img src=https://cdn.example/a.png>"></iframe>`, "https://cdn.example/a.png"},

@@ -234,6 +234,13 @@ func (c *checker) checkSpeculationRules(src string) []hit {
 	walk = func(v any, key string) {
 		switch t := v.(type) {
 		case map[string]any:
+			if _, ok := t["where"]; ok {
+				// A document rule prefetches the page's own links (those to allowed link
+				// hosts too) as it loads, without a click.
+				at, n := findSpecifier(src, "where", 0)
+				hits = append(hits, hit{off: at, length: n, place: "speculation rules", url: "where",
+					text: "speculation rules with \"where\" prefetch or prerender the page's links as it loads"})
+			}
 			for _, k := range slices.Sorted(maps.Keys(t)) {
 				walk(t[k], k)
 			}
