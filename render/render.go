@@ -53,8 +53,9 @@ type Options struct {
 	Calls []Call
 	// Timeout bounds each page: its handshake, tool list and calls (default 10 s).
 	Timeout time.Duration
-	// Settle is how long to keep watching once the calls are done (default 200 ms), for
-	// what the page does late.
+	// Settle is how long to keep watching once the calls are done (default 200 ms, 600 ms
+	// with a screenshot), for what the page does late: React 19 reveals what a Suspense
+	// boundary waited for at least 300 ms after its fallback, which a screenshot would show.
 	Settle time.Duration
 	// Screenshot asks for a PNG of each page.
 	Screenshot bool
@@ -242,6 +243,9 @@ func Start(ctx context.Context, opts Options) (*Renderer, error) {
 	}
 	if opts.Settle <= 0 {
 		opts.Settle = 200 * time.Millisecond
+		if opts.Screenshot {
+			opts.Settle = 600 * time.Millisecond
+		}
 	}
 	exe, err := chrome.Find(opts.Chrome)
 	if err != nil {

@@ -93,6 +93,24 @@ func TestRenderSamples(t *testing.T) {
 	}
 }
 
+// TestRenderScreenshotLate: a screenshot shows what the page shows 350 ms after it loads.
+func TestRenderScreenshotLate(t *testing.T) {
+	r := start(t, Options{Screenshot: true, Width: 320, Height: 240})
+	pg, entry := build(t, filepath.Join("testdata", "late"))
+	rep, err := r.Render(context.Background(), "late.html", pg, entry)
+	if err != nil || rep.Failed() {
+		t.Fatalf("%v %+v", err, rep.Problems)
+	}
+	img, err := png.Decode(bytes.NewReader(rep.Screenshot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if c0, c1, c2, _ := img.At(b.Dx()/2, b.Dy()/2).RGBA(); c0>>8 != 200 || c1>>8 != 0 || c2>>8 != 0 {
+		t.Errorf("the middle of the screenshot is rgb(%d, %d, %d), not the page's rgb(200, 0, 0)", c0>>8, c1>>8, c2>>8)
+	}
+}
+
 // TestRenderBroken renders apps that fail in a browser only, each for its own reason.
 func TestRenderBroken(t *testing.T) {
 	r := start(t, Options{Timeout: 3 * time.Second})
