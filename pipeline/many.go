@@ -37,7 +37,7 @@ func FindApps(roots ...string) ([]string, error) {
 			return nil, err
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a folder", root)
+			return nil, fmt.Errorf("%s is not a folder: give the app folder, the one with its %s (%s)", root, manifest.TOMLName, filepath.Dir(root))
 		}
 		var found []string
 		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -61,6 +61,11 @@ func FindApps(roots ...string) ([]string, error) {
 			return nil, err
 		}
 		if len(found) == 0 {
+			if st, err := os.Stat(filepath.Join(root, "index.html")); err == nil && !st.IsDir() {
+				// An app without its manifest, as a Vite app is: say what to write.
+				return nil, fmt.Errorf("%w in %s: it has an index.html but no manifest; write %s with an id, a name and a description (its entry is index.html)",
+					ErrNoApps, root, filepath.Join(root, manifest.TOMLName))
+			}
 			return nil, fmt.Errorf("%w in %s: no %s or %s at any depth; bundle init makes an app", ErrNoApps, root, manifest.TOMLName, manifest.JSONName)
 		}
 		slices.Sort(found)

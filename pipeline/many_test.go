@@ -94,6 +94,18 @@ func TestBuildAll(t *testing.T) {
 	if _, err := FindApps(t.TempDir()); !errors.Is(err, ErrNoApps) {
 		t.Errorf("a folder with no apps: %v", err)
 	}
+	// An app without its manifest, as a Vite app comes: the message says what to write, and
+	// that is enough to build it.
+	vite := t.TempDir()
+	writeFiles(t, vite, map[string]string{"index.html": "<!doctype html><title>V</title><p>v</p>"})
+	_, err = FindApps(vite)
+	if !errors.Is(err, ErrNoApps) || !strings.Contains(err.Error(), "it has an index.html but no manifest; write "+filepath.Join(vite, "miniapp.toml")) {
+		t.Fatalf("an index.html without a manifest: %v", err)
+	}
+	writeFiles(t, vite, map[string]string{"miniapp.toml": "id = \"v\"\nname = \"V\"\ndescription = \"An app.\"\n"})
+	if _, err := Build(context.Background(), vite, Options{NoWrite: true}); err != nil {
+		t.Errorf("built as the message says: %v", err)
+	}
 }
 
 // TestSessionSameBytes: builds that keep esbuild's contexts in a Session make the bytes a
