@@ -248,6 +248,10 @@ func parseTarget(t string) (api.Target, []api.Engine) {
 // to modules of the SDK rather than to files.
 const sdkNamespace = "miniapp-sdk"
 
+// legalNamespace holds the legal comments of barrels whose modules are imported directly
+// (barrel.go).
+const legalNamespace = "miniapp-legal"
+
 // confine is an esbuild plugin that refuses, before esbuild reads it, any file outside the app
 // folder (through ../, an absolute path or a symbolic link), and resolves @miniapp/sdk to the
 // SDK already in the page. Its one load callback is where every file passes: confined, then
@@ -276,7 +280,7 @@ func (b *bundler) confine() api.Plugin {
 				res.Contents = &css
 			case api.LoaderJS:
 				var out string
-				out, res.Errors, res.Warnings = b.appScript(page, c.contents)
+				out, res.Errors, res.Warnings = b.appScript(page, c.contents, pb.Resolve)
 				if out == "" {
 					out = c.contents
 				}
@@ -291,6 +295,29 @@ func (b *bundler) confine() api.Plugin {
 				}
 			}
 			return res, nil
+		})
+		// A name an app script imports from a barrel, from the module the barrel takes it
+		// from (barrel.go): a file found by esbuild's own resolver, confined when loaded.
+		onAppResolve(pb, `^`+barrelPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: filepath.Join(a.ResolveDir, filepath.FromSlash(strings.TrimPrefix(a.Path, barrelPrefix))), Namespace: "file"}, nil
+		})
+		// The barrel's licence, named (under /node_modules/) as esbuild names a package's
+		// file in the licence file.
+		onAppResolve(pb, `^`+legalPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			abs := filepath.Join(a.ResolveDir, filepath.FromSlash(strings.TrimPrefix(a.Path, legalPrefix)))
+			name := filepath.ToSlash(abs)
+			if i := strings.LastIndex(name, "/node_modules/"); i >= 0 {
+				name = name[i+len("/node_modules/"):]
+			}
+			return api.OnResolveResult{Path: "/node_modules/" + name, Namespace: legalNamespace, PluginData: abs}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: legalNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			abs, _ := a.PluginData.(string)
+			text := ""
+			if f := barrelOf(abs); f != nil {
+				text = f.legal
+			}
+			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
@@ -324,7 +351,7 @@ func (b *bundler) confine() api.Plugin {
 			}
 			lower := strings.ToLower(a.Path)
 			if scriptFile.MatchString(lower) {
-				return b.loadScript(a.Path)
+				return b.loadScript(a.Path, pb.Resolve)
 			}
 			if _, sniffed := signatures[filepath.Ext(lower)]; sniffed {
 				data, err := os.ReadFile(a.Path)
@@ -628,6 +655,9 @@ type outputMeta struct {
 func (b *bundler) record(m outputMeta) {
 	for _, in := range m.inputs {
 		name := in
+		if strings.HasPrefix(in, legalNamespace+":") {
+			continue // a barrel's licence, not a file of the app's
+		}
 		if n, ok := b.inlineName(in); ok {
 			name = n
 		}

@@ -54,7 +54,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // loadScript loads a script the confine plugin has let through: a package's module as
 // esbuild would (it reads it), one of the app's with the source transforms applied.
-func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
+func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) (api.OnLoadResult, error) {
 	if strings.Contains(filepath.ToSlash(path), "/node_modules/") {
 		return api.OnLoadResult{}, nil
 	}
@@ -62,7 +62,7 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	out, errs, warnings := b.appScript(path, string(src))
+	out, errs, warnings := b.appScript(path, string(src), resolve)
 	if out == "" && len(errs) == 0 {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
@@ -70,11 +70,19 @@ func (b *bundler) loadScript(path string) (api.OnLoadResult, error) {
 }
 
 // appScript applies to a script of the app's own (a file, or an inline module script of the
-// page, whose file is the page) the source transforms, the refusal of eval and scriptWarnings.
-// out is "" when the transforms left src as it is.
-func (b *bundler) appScript(file, src string) (out string, errs, warnings []api.Message) {
+// page, whose file is the page) the source transforms, the rewriting of barrel imports with
+// the build's resolver, the refusal of eval and scriptWarnings. out is "" when the transforms
+// left src as it is.
+func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) (out string, errs, warnings []api.Message) {
 	warnings = b.scriptWarnings(file, []byte(src))
 	out, errs = b.transform(file, src)
+	base := out
+	if base == "" {
+		base = src
+	}
+	if r := rewriteBarrelImports(file, base, resolve); r != "" {
+		out = r
+	}
 	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
 }
 
