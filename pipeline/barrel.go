@@ -177,7 +177,7 @@ func parseBarrel(src string) map[string]reexport {
 		}
 	}
 	imported := map[string]reexport{} // local binding → where it comes from
-	var local [][2]string               // export { a as b } of bindings: local, exported
+	var local [][2]string             // export { a as b } of bindings: local, exported
 	s := &jsScan{src: src}
 	for {
 		s.skip()
