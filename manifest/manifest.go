@@ -66,14 +66,20 @@ type Capability struct {
 }
 
 // Build holds what a Vite user sets in vite.config: the esbuild target, defines, loaders by
-// file extension, import aliases and the public folder.
+// file extension, import aliases and the public folder; and whether imports from a package's
+// index of re-exports take each name from its module (Barrels: nil or true).
 type Build struct {
 	Target    string            `json:"target,omitempty"`
 	Define    map[string]string `json:"define,omitempty"`
 	Loader    map[string]string `json:"loader,omitempty"`
 	Alias     map[string]string `json:"alias,omitempty"`
 	PublicDir string            `json:"publicDir,omitempty"`
+	Barrels   *bool             `json:"barrels,omitempty"`
 }
+
+// RewriteBarrels reports whether imports from a barrel take each name from its own module
+// (the default; barrels = false turns it off).
+func (b Build) RewriteBarrels() bool { return b.Barrels == nil || *b.Barrels }
 
 // HasCapability reports whether the manifest asks for the capability id.
 func (m *Manifest) HasCapability(id string) bool {

@@ -122,6 +122,7 @@ func TestParseRefuses(t *testing.T) {
 		{"build_target", "[build]\ntarget = \"es1999\"", "build.target", "not an esbuild target"},
 		{"build_loader_ext", "[build]\nloader = { js = \"jsx\" }", "build.loader.js", "not a file extension"},
 		{"build_alias_outside", "[build]\nalias = { x = \"../x\" }", "build.alias.x", "outside the app folder"},
+		{"build_barrels_string", "[build]\nbarrels = \"no\"", "build.barrels", "must be true or false, not a string"},
 		{"unknown_top", `colour = "red"`, "colour", "unknown field"},
 	}
 	for _, row := range rows {

@@ -12,7 +12,7 @@ import (
 )
 
 // Barrel imports. A package's index that only re-exports its modules (a barrel:
-// @mui/icons-material's 10,700 icons, lucide-react's, date-fns's) makes esbuild read and
+// @mui/icons-material's 10,700 icons, lucide-react's, lodash-es's) makes esbuild read and
 // parse every module it names, for the few an app imports: in a package that declares
 // "sideEffects": false, the ones not imported are then dropped. An app script's
 // import { Add, Delete as Bin } from "@mui/icons-material" is rewritten to import each name
@@ -23,8 +23,8 @@ import (
 // Only what is certain is rewritten: import declarations at the head of the file (before
 // any other statement, where no regular expression or template can stand), of names only,
 // from a bare specifier that esbuild resolves to a file in a package without side effects,
-// whose text is nothing but export { … } from "…" statements (at least minBarrel of them);
-// a name the barrel does not re-export by name stays imported from it.
+// whose text is nothing but re-exports (at least minBarrel of them, see parseBarrel); a name
+// the barrel does not re-export by name (export * from) stays imported from it.
 
 // minBarrel is the fewest re-exports an index must have to be read as a barrel.
 const minBarrel = 50
@@ -220,8 +220,8 @@ func parseBarrel(src string) map[string]reexport {
 			}
 			s.skip()
 			spec, ok := s.str()
-			if !ok || !s.attributes() || !s.endOfStatement() {
-				return nil
+			if !ok || !s.endOfStatement() {
+				return nil // import attributes too: the module is then not read as code
 			}
 			for _, n := range list {
 				add(n[1], reexport{spec: spec, name: n[0]})

@@ -147,6 +147,11 @@ func TestBarrelImports(t *testing.T) {
 			t.Errorf("the licences lack %s's:\n%s", pkg, legal)
 		}
 	}
+	// barrels = false: esbuild reads every module the index names, the broken ones too.
+	writeFiles(t, dir, map[string]string{"miniapp.toml": files["miniapp.toml"] + "[build]\nbarrels = false\n"})
+	if errs := refusedErrors(t, dir); len(errs) == 0 || !strings.Contains(errs[0].Text, `Could not resolve "./missing.js"`) {
+		t.Errorf("barrels = false: %v", errs)
+	}
 	// The map's sources and contents name no absolute path.
 	if m, err := os.ReadFile(filepath.Join(out, "b.js.map")); err != nil || strings.Contains(string(m), dir) || strings.Contains(string(m), filepath.ToSlash(dir)) {
 		t.Errorf("the source map names the app's absolute path (%v)", err)

@@ -80,6 +80,9 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 	if base == "" {
 		base = src
 	}
+	if !b.m.Build.RewriteBarrels() {
+		resolve = nil
+	}
 	if r := rewriteBarrelImports(file, base, resolve); r != "" {
 		out = r
 	}
