@@ -164,7 +164,7 @@ func run(app string, runs int) error {
 	fmt.Printf("\n%s, %d interleaved runs each (median wall, peak RSS, gzip bytes)\n", app, runs)
 	fmt.Printf("  bundle build    %8v  %7.1f MB  %8d gzip  (%d bytes)\n", mb.Round(time.Millisecond), float64(rssB)/1024, gz(ob), len(ob))
 	fmt.Printf("  esbuild CLI     %8v  %7.1f MB  %8d gzip  (scripts and CSS only: the floor)\n", me.Round(time.Millisecond), float64(rssE)/1024, gz(oe))
-	fmt.Printf("  bundle / esbuild floor: %.2fx (%+dms)\n", float64(mb)/float64(me), (mb-me).Milliseconds())
+	fmt.Printf("  bundle / esbuild floor: %.2fx (%+dms)\n", float64(mb)/float64(me), (mb - me).Milliseconds())
 	if viteOK {
 		ov, err := os.ReadFile(filepath.Join(viteApp, "dist-vite", "index.html"))
 		if err != nil {
