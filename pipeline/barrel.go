@@ -23,8 +23,9 @@ import (
 // Only what is certain is rewritten: import declarations at the head of the file (before
 // any other statement, where no regular expression or template can stand), of names only,
 // from a bare specifier that esbuild resolves to a file in a package without side effects,
-// whose text is nothing but re-exports (at least minBarrel of them, see parseBarrel); a name
-// the barrel does not re-export by name (export * from) stays imported from it.
+// whose text is nothing but re-exports (at least minBarrel of them, see parseBarrel), when
+// the barrel re-exports every name the declaration imports by name from a module (not
+// export * from, not a namespace).
 
 // minBarrel is the fewest re-exports an index must have to be read as a barrel.
 const minBarrel = 50
@@ -264,28 +265,33 @@ func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOpti
 		if f == nil {
 			continue
 		}
-		barrel := f.names
-		var direct []string
-		var kept []string
+		// Every name from its own module, or the declaration as written: a name the barrel
+		// gives otherwise (export *, a namespace, a typo) has esbuild read the whole barrel
+		// anyway, and its message must show the line as the author wrote it.
+		var direct, types []string
 		for k, n := range d.names {
 			imported, local := n[0], n[1]
-			re, ok := barrel[imported]
-			if d.typeOnly[k] || !ok || re.name == "*" {
-				kept = append(kept, importSpecifier(imported, local, d.typeOnly[k]))
+			if d.typeOnly[k] {
+				types = append(types, importSpecifier(imported, local, true)) // erased
 				continue
+			}
+			re, ok := f.names[imported]
+			if !ok || re.name == "*" {
+				direct = nil
+				break
 			}
 			t := resolve(re.spec, api.ResolveOptions{Importer: r.Path, ResolveDir: filepath.Dir(r.Path), Kind: api.ResolveJSImportStatement})
 			if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" {
-				kept = append(kept, importSpecifier(imported, local, false))
-				continue
+				direct = nil
+				break
 			}
 			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(barrelPrefix+relTo(file, t.Path))))
 		}
-		if len(direct) == 0 {
+		if len(direct) < len(d.names)-len(types) || len(direct) == 0 {
 			continue
 		}
-		if len(kept) > 0 {
-			direct = append(direct, fmt.Sprintf("import { %s } from %s;", strings.Join(kept, ", "), jsString(d.spec)))
+		if len(types) > 0 {
+			direct = append(direct, fmt.Sprintf("import { %s } from %s;", strings.Join(types, ", "), jsString(d.spec)))
 		}
 		if f.legal != "" {
 			direct = append([]string{fmt.Sprintf("import %s;", jsString(legalPrefix+relTo(file, r.Path)))}, direct...)

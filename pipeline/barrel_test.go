@@ -101,7 +101,8 @@ func TestBarrelImports(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"miniapp.toml": "id = \"b\"\nname = \"B\"\ndescription = \"Barrel imports.\"\nentry = \"src/main.ts\"\n",
-		"src/main.ts": "// icons never reads its barrel; stars reads it for starred; effects is left alone\n" +
+		"src/main.ts": "// icons never reads its barrel; stars reads it for starred (export *), so Icon1 comes\n" +
+			"// through it too; effects may have side effects and is left alone\n" +
 			"import { Icon3, Icon7 as Seven, renamed, Icon2Alias, type Props } from \"icons\";\n" +
 			"import { Icon1, starred } from \"stars\";\n" +
 			"import {\n  Icon5,\n} from \"effects\";\n" +
@@ -147,6 +148,14 @@ func TestBarrelImports(t *testing.T) {
 			t.Errorf("the licences lack %s's:\n%s", pkg, legal)
 		}
 	}
+	// A name the barrel does not have: the declaration is left as written, and esbuild's
+	// message shows it so.
+	typo := "import { Icon33, Icon3x } from \"stars\";\n"
+	writeFiles(t, dir, map[string]string{"src/main.ts": typo + "console.log(Icon33, Icon3x);\n"})
+	if errs := refusedErrors(t, dir); len(errs) != 1 || errs[0].LineText != strings.TrimSpace(typo) || errs[0].Column != 18 || !strings.Contains(errs[0].Text, `for import "Icon3x"`) {
+		t.Errorf("a name the barrel lacks: %+v", errs)
+	}
+	writeFiles(t, dir, map[string]string{"src/main.ts": files["src/main.ts"]})
 	// barrels = false: esbuild reads every module the index names, the broken ones too.
 	writeFiles(t, dir, map[string]string{"miniapp.toml": files["miniapp.toml"] + "[build]\nbarrels = false\n"})
 	if errs := refusedErrors(t, dir); len(errs) == 0 || !strings.Contains(errs[0].Text, `Could not resolve "./missing.js"`) {
