@@ -166,3 +166,20 @@ func TestBarrelImports(t *testing.T) {
 		t.Errorf("the source map names the app's absolute path (%v)", err)
 	}
 }
+
+// FuzzHeadImports: the scanner never panics, and every declaration it reads lies in the text,
+// begins with import and ends where a statement may.
+func FuzzHeadImports(f *testing.F) {
+	f.Add("import { a, b as c, type T } from \"pkg\";\nimport d, * as e from 'x'\nexport * as f from \"y\"\ncode()")
+	f.Add("\ufeff/* c */ 'use client'\nimport {\n a,\n} from \"p\" with { type: \"json\" }\n")
+	f.Add("export { default as A } from \"./a.js\"; import * as ns from './n.js'; export { ns as icons }")
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, d := range headImports(src) {
+			if d.start < 0 || d.end > len(src) || d.start >= d.end || !strings.HasPrefix(src[d.start:], "import") || len(d.names) != len(d.typeOnly) {
+				t.Fatalf("%q: %+v", src, d)
+			}
+		}
+		parseBarrel(src)
+		legalComments(src)
+	})
+}
