@@ -247,7 +247,7 @@ func parseBarrel(src string) map[string]reexport {
 // rewriteBarrelImports rewrites the head imports of src, an app script in file, that name
 // re-exports of a barrel, so that each name comes from its own module; it returns "" when
 // there is nothing to rewrite. resolve is the build's esbuild resolver.
-func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
 	if resolve == nil || !strings.Contains(src, "import") {
 		return ""
 	}
@@ -260,6 +260,9 @@ func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOpti
 		r := resolve(d.spec, api.ResolveOptions{Importer: file, ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
 		if len(r.Errors) > 0 || r.External || r.SideEffects || r.Namespace != "file" || r.Suffix != "" {
 			continue
+		}
+		if b.outside(r.Path) != nil {
+			continue // the build refuses it where it is imported
 		}
 		f := barrelOf(r.Path)
 		if f == nil {
@@ -281,11 +284,11 @@ func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOpti
 				break
 			}
 			t := resolve(re.spec, api.ResolveOptions{Importer: r.Path, ResolveDir: filepath.Dir(r.Path), Kind: api.ResolveJSImportStatement})
-			if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" {
+			if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" || b.outside(t.Path) != nil {
 				direct = nil
 				break
 			}
-			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(barrelPrefix+relTo(file, t.Path))))
+			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(b.rewrittenSpec(file, barrelPrefix, t.Path))))
 		}
 		if len(direct) < len(d.names)-len(types) || len(direct) == 0 {
 			continue
@@ -294,7 +297,7 @@ func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOpti
 			direct = append(direct, fmt.Sprintf("import { %s } from %s;", strings.Join(types, ", "), jsString(d.spec)))
 		}
 		if f.legal != "" {
-			direct = append([]string{fmt.Sprintf("import %s;", jsString(legalPrefix+relTo(file, r.Path)))}, direct...)
+			direct = append([]string{fmt.Sprintf("import %s;", jsString(b.rewrittenSpec(file, legalPrefix, r.Path)))}, direct...)
 		}
 		// On the declaration's lines: every other line keeps its number in messages.
 		text := strings.Join(direct, " ") + strings.Repeat("\n", strings.Count(src[d.start:d.end], "\n"))
@@ -308,14 +311,28 @@ func rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOpti
 	return out.String()
 }
 
-// relTo is p relative to the folder of file, with slashes: a rewritten import names no
-// absolute path, which would be in a source map's sourcesContent.
-func relTo(file, p string) string {
+// rewrittenSpec returns the specifier, prefix and p relative to the folder of file, that a
+// rewritten import in file names p by (no absolute path: it would be in a source map's
+// sourcesContent), and records it: the confine plugin resolves only the specifiers recorded,
+// so that one an author writes is refused as any URL is, and reads nothing.
+func (b *bundler) rewrittenSpec(file, prefix, p string) string {
 	rel, err := filepath.Rel(filepath.Dir(file), p)
 	if err != nil {
-		return filepath.ToSlash(p)
+		rel = p
 	}
-	return filepath.ToSlash(rel)
+	spec := prefix + filepath.ToSlash(rel)
+	b.rewritten.Store(filepath.Dir(file)+"\x00"+spec, p)
+	return spec
+}
+
+// rewrittenPath returns the file a rewritten import's specifier spec names from the folder
+// dir, when rewriteBarrelImports wrote it.
+func (b *bundler) rewrittenPath(dir, spec string) (string, bool) {
+	p, ok := b.rewritten.Load(dir + "\x00" + spec)
+	if !ok {
+		return "", false
+	}
+	return p.(string), true
 }
 
 func importSpecifier(imported, local string, typeOnly bool) string {

@@ -156,6 +156,12 @@ func TestBarrelImports(t *testing.T) {
 		t.Errorf("a name the barrel lacks: %+v", errs)
 	}
 	writeFiles(t, dir, map[string]string{"src/main.ts": files["src/main.ts"]})
+	// The rewriting's specifiers, written by an author, read nothing: they are URLs.
+	writeFiles(t, dir, map[string]string{"src/main.ts": "import \"miniapp-legal:../node_modules/icons/index.js\";\nimport x from \"miniapp-barrel:../../../../../../../../etc/hostname\";\nconsole.log(x);\n"})
+	if errs := refusedErrors(t, dir); len(errs) != 2 || !strings.Contains(errs[0].Text, "loads from outside the bundle at run time") || !strings.Contains(errs[1].Text, "loads from outside the bundle at run time") {
+		t.Errorf("the rewriting's specifiers written by hand: %+v", errs)
+	}
+	writeFiles(t, dir, map[string]string{"src/main.ts": files["src/main.ts"]})
 	// barrels = false: esbuild reads every module the index names, the broken ones too.
 	writeFiles(t, dir, map[string]string{"miniapp.toml": files["miniapp.toml"] + "[build]\nbarrels = false\n"})
 	if errs := refusedErrors(t, dir); len(errs) == 0 || !strings.Contains(errs[0].Text, `Could not resolve "./missing.js"`) {

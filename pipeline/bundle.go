@@ -73,6 +73,9 @@ type bundler struct {
 	session *Session
 	// realDirs holds the real path of each folder realPath has resolved, for one build.
 	realDirs sync.Map
+	// rewritten holds the specifiers of the imports rewriteBarrelImports wrote, by the
+	// importer's folder, and the file each names.
+	rewritten sync.Map
 	// inline holds the code written in the page that entries bundles, by its path in
 	// inlineNamespace.
 	inline map[string]inlineCode
@@ -299,12 +302,18 @@ func (b *bundler) confine() api.Plugin {
 		// A name an app script imports from a barrel, from the module the barrel takes it
 		// from (barrel.go): a file found by esbuild's own resolver, confined when loaded.
 		onAppResolve(pb, `^`+barrelPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			return api.OnResolveResult{Path: filepath.Join(a.ResolveDir, filepath.FromSlash(strings.TrimPrefix(a.Path, barrelPrefix))), Namespace: "file"}, nil
+			if p, ok := b.rewrittenPath(a.ResolveDir, a.Path); ok {
+				return api.OnResolveResult{Path: p, Namespace: "file"}, nil
+			}
+			return api.OnResolveResult{}, nil // written by the author: a URL, refused below
 		})
 		// The barrel's licence, named (under /node_modules/) as esbuild names a package's
 		// file in the licence file.
 		onAppResolve(pb, `^`+legalPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			abs := filepath.Join(a.ResolveDir, filepath.FromSlash(strings.TrimPrefix(a.Path, legalPrefix)))
+			abs, ok := b.rewrittenPath(a.ResolveDir, a.Path)
+			if !ok {
+				return api.OnResolveResult{}, nil
+			}
 			name := filepath.ToSlash(abs)
 			if i := strings.LastIndex(name, "/node_modules/"); i >= 0 {
 				name = name[i+len("/node_modules/"):]

@@ -83,7 +83,7 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 	if !b.m.Build.RewriteBarrels() {
 		resolve = nil
 	}
-	if r := rewriteBarrelImports(file, base, resolve); r != "" {
+	if r := b.rewriteBarrelImports(file, base, resolve); r != "" {
 		out = r
 	}
 	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
