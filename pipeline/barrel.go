@@ -211,18 +211,18 @@ func parseBarrel(src string) map[string]reexport {
 			if !ok {
 				return nil
 			}
-			s.skip()
-			if !s.word("from") {
-				if !s.endOfStatement() {
+			save := s.i
+			spec, attrs, ok := s.from()
+			if !ok {
+				// export { a as b } of what the barrel imports (checked below).
+				if s.i = save; !s.endOfStatement() {
 					return nil
 				}
 				local = append(local, list...)
 				continue
 			}
-			s.skip()
-			spec, ok := s.str()
-			if !ok || !s.endOfStatement() {
-				return nil // import attributes too: the module is then not read as code
+			if attrs {
+				return nil // import attributes: the module is then not read as code
 			}
 			for _, n := range list {
 				add(n[1], reexport{spec: spec, name: n[0]})
@@ -584,20 +584,8 @@ func (s *jsScan) importClause() (spec string, bs []binding, typeDecl, attrs, ok 
 			}
 		}
 	}
-	s.skip()
-	if !s.word("from") {
-		return "", nil, false, false, false
-	}
-	s.skip()
-	if spec, ok = s.str(); !ok {
-		return "", nil, false, false, false
-	}
-	before := s.i
-	if !s.attributes() {
-		return "", nil, false, false, false
-	}
-	attrs = s.i != before
-	return spec, bs, typeDecl, attrs, s.endOfStatement()
+	spec, attrs, ok = s.from()
+	return spec, bs, typeDecl, attrs, ok
 }
 
 // importDecl reads an import declaration after its keyword; d.names is nil for one that is
@@ -649,13 +637,8 @@ func (s *jsScan) exportFrom() bool {
 	if _, ok := s.names(); !ok {
 		return false
 	}
-	s.skip()
-	if !s.word("from") {
-		return false
-	}
-	s.skip()
-	_, ok := s.str()
-	return ok && s.attributes() && s.endOfStatement()
+	_, _, ok := s.from()
+	return ok
 }
 
 // rest reads the rest of export * [as name] from "…" after the star.
@@ -668,12 +651,26 @@ func (s *jsScan) rest() bool {
 				return false
 			}
 		}
-		s.skip()
 	}
+	_, _, ok := s.from()
+	return ok
+}
+
+// from reads from "…" (after spaces), the import attributes after it, and the end of the
+// statement: the specifier, and whether there were attributes.
+func (s *jsScan) from() (spec string, attrs, ok bool) {
+	s.skip()
 	if !s.word("from") {
-		return false
+		return "", false, false
 	}
 	s.skip()
-	_, ok := s.str()
-	return ok && s.attributes() && s.endOfStatement()
+	if spec, ok = s.str(); !ok {
+		return "", false, false
+	}
+	before := s.i
+	if !s.attributes() {
+		return "", false, false
+	}
+	attrs = s.i != before
+	return spec, attrs, s.endOfStatement()
 }
