@@ -145,6 +145,9 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 			f.Note = noteInline
 			if isRemote(h.url) {
 				f.Note = noteRemote
+				if n, ok := googleFontsNote(h.url); ok {
+					f.Note = n
+				}
 			}
 		}
 		if r.name != "" {

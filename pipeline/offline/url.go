@@ -3,7 +3,9 @@ package offline
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/internal/markup"
@@ -313,4 +315,92 @@ func linkAllowed(u string, hosts []string) bool {
 		}
 	}
 	return false
+}
+
+// googleFontsNote says how to self-host the families a Google Fonts stylesheet URL names
+// (fonts.googleapis.com/css2?family=Roboto+Mono:wght@400;700&family=Inter, or the older
+// css?family=Roboto:400,700|Inter): each is on npm as @fontsource/<family>, whose files the
+// build inlines. Downloading the stylesheet does not work: it names the fonts on another
+// host, and Google serves each browser its own.
+func googleFontsNote(raw string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || !strings.EqualFold(u.Hostname(), "fonts.googleapis.com") {
+		return "", false
+	}
+	var imports []string
+	var pkgs []string
+	add := func(family string, weights []string) {
+		pkg := "@fontsource/" + strings.ToLower(strings.Join(strings.Fields(family), "-"))
+		if family == "" || slices.Contains(pkgs, pkg) {
+			return
+		}
+		pkgs = append(pkgs, pkg)
+		if len(weights) == 0 {
+			imports = append(imports, "import \""+pkg+"\"")
+		}
+		for _, w := range weights {
+			imports = append(imports, "import \""+pkg+"/"+w+".css\"")
+		}
+	}
+	// The query is split by hand: url.Query drops a pair with a ';' (wght@400;700).
+	for _, pair := range strings.Split(u.RawQuery, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		fam, err := url.QueryUnescape(v)
+		if k != "family" || err != nil {
+			continue
+		}
+		for _, one := range strings.Split(fam, "|") { // the older API lists families with |
+			name, spec, _ := strings.Cut(one, ":")
+			add(name, fontWeights(spec))
+		}
+	}
+	if len(pkgs) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("self-host the fonts, which npm has: npm install %s, then %s in a script (the build inlines them; a bundle has no network)",
+		strings.Join(pkgs, " "), strings.Join(imports, "; ")), true
+}
+
+// fontWeights reads the weights of a Google Fonts family spec: "wght@400;700",
+// "ital,wght@0,400;1,700" (an italic one is 700-italic) or the older "400,700italic".
+func fontWeights(spec string) []string {
+	var out []string
+	axes, values, ok := strings.Cut(spec, "@")
+	if !ok {
+		for _, w := range strings.Split(spec, ",") {
+			w = strings.TrimSpace(w)
+			if n, italic := strings.CutSuffix(w, "italic"); italic && n != "" {
+				out = append(out, n+"-italic")
+			} else if n, italic := strings.CutSuffix(w, "i"); italic && n != "" {
+				out = append(out, n+"-italic")
+			} else if w != "" && strings.Trim(w, "0123456789") == "" {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	names := strings.Split(axes, ",")
+	for _, tuple := range strings.Split(values, ";") {
+		parts := strings.Split(tuple, ",")
+		if len(parts) != len(names) {
+			continue
+		}
+		w, italic := "", false
+		for i, n := range names {
+			switch n {
+			case "wght":
+				w = parts[i]
+			case "ital":
+				italic = parts[i] == "1"
+			}
+		}
+		if w == "" || strings.Contains(w, "..") || strings.Trim(w, "0123456789") != "" {
+			continue // a range (a variable font) or no weight: the package's default
+		}
+		if italic {
+			w += "-italic"
+		}
+		out = append(out, w)
+	}
+	return out
 }
