@@ -60,6 +60,13 @@ type assembler struct {
 	// prebuilt holds the code of the stylesheets and module scripts prebuild bundled together,
 	// by path, until the walk comes to them.
 	prebuilt map[string]prebuilt
+	// sprites holds the SVG files whose elements a <use> names (sprite.go), in the order
+	// found (spriteOrder, emptied once written), with the place of the first <use> of each;
+	// pageIDs, the ids of the page's own elements.
+	sprites     map[string]*sprite
+	spriteOrder []string
+	spriteAt    map[string][2]int
+	pageIDs     map[string]bool
 }
 
 // prebuildMin is how many entries prebuild bundles together, at least (tests raise it to
@@ -235,7 +242,8 @@ func (a *assembler) replaceEnv(define map[string]string) {
 }
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
-	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{}}
+	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{},
+		sprites: map[string]*sprite{}, spriteAt: map[string][2]int{}, pageIDs: map[string]bool{}}
 }
 
 // emit returns what stands for the text of the bundle c in a script element of the page (see
@@ -413,6 +421,9 @@ func (a *assembler) assemble() ([]byte, int) {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := readTag(z, start, tt == html.SelfClosingTagToken)
 			a.handlers(t)
+			if id, ok := t.get("id"); ok {
+				a.pageIDs[id.val] = true
+			}
 			if !slices.Contains(headTags, t.name) {
 				inBody = true
 			}
@@ -467,7 +478,7 @@ func (a *assembler) assemble() ([]byte, int) {
 				cssAt = out.Len()
 			}
 			if string(name) == "body" {
-				out.WriteString(strings.Join(a.deferred, ""))
+				out.WriteString(a.spriteMarkup() + strings.Join(a.deferred, ""))
 				a.deferred = nil
 			}
 			out.Write(raw)
@@ -480,7 +491,7 @@ func (a *assembler) assemble() ([]byte, int) {
 			out.Write(raw)
 		}
 	}
-	out.WriteString(strings.Join(a.deferred, "")) // a page without </body>
+	out.WriteString(a.spriteMarkup() + strings.Join(a.deferred, "")) // a page without </body>
 	res := out.Bytes()
 	// CSS that scripts imported goes at the end of <head>, as Vite links it; the SDK goes
 	// before any other script.
@@ -775,7 +786,7 @@ func (a *assembler) inlineAttr(at attr) (string, bool) {
 }
 
 // media inlines the local URLs of any other element: src, poster, srcset, imagesrcset, and
-// SVG image hrefs.
+// SVG image hrefs; a <use> of a local SVG file's element names it in the page (sprite.go).
 func (a *assembler) media(t *tag) string {
 	set := map[string]string{}
 	for _, at := range t.attrs {
@@ -792,8 +803,13 @@ func (a *assembler) media(t *tag) string {
 				set[at.key] = v
 			}
 		case "href", "xlink:href":
-			if t.name == "image" || t.name == "feimage" {
+			switch t.name {
+			case "image", "feimage":
 				if d, ok := a.inlineAttr(at); ok {
+					set[at.key] = d
+				}
+			case "use":
+				if d, ok := a.spriteUse(at); ok {
 					set[at.key] = d
 				}
 			}

@@ -1,0 +1,174 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/miniapp/bundle/pipeline/diag"
+)
+
+// SVG sprites. <use href="icons.svg#home"> names an element of another document, which a
+// bundle does not have beside it, and Chromium no longer takes a data: URL there. The build
+// puts the sprite's content in the page once, in a hidden <svg> at the end of <body>, and
+// points each <use> at the element's id in the page (#home), as authors inline a sprite by
+// hand. A sprite is inlined only when that changes nothing else in the page: it has no
+// <style> or <script> (which would apply to the whole page inlined), and none of its ids is
+// an id of the page's or of another sprite's.
+
+// sprite is an SVG file whose content the page holds.
+type sprite struct {
+	markup string          // the root <svg>'s content
+	ids    map[string]bool // every id in it
+}
+
+// spriteUse rewrites the href of a <use> that names an element of a local SVG file to that
+// element's id in the page; it returns false (with an error reported) when it cannot.
+func (a *assembler) spriteUse(at attr) (string, bool) {
+	u, frag, ok := local(at.val)
+	if !ok || len(frag) < 2 {
+		return "", false // the offline check judges it
+	}
+	rel, ok := a.resolve(u, at)
+	if !ok {
+		return "", false
+	}
+	s, err := a.loadSprite(rel)
+	if _, seen := a.spriteAt[rel]; !seen && err == nil {
+		a.spriteAt[rel] = [2]int{at.off, at.n}
+	}
+	if err != nil {
+		a.errAt(at.off, at.n, fmt.Sprintf("<use> names %s, which cannot be put in the page: %v", u, err), "put the symbols in the page yourself, in an <svg> of its own, and write <use href=\"#id\">")
+		return "", false
+	}
+	id := frag[1:]
+	if !s.ids[id] {
+		note := fmt.Sprintf("name an element of %s by its id", u)
+		if best, near := diag.Suggest(id, slices.Sorted(maps.Keys(s.ids))); near {
+			note = fmt.Sprintf("did you mean %q?", u+"#"+best)
+		}
+		a.errAt(at.off, at.n, fmt.Sprintf("%s has no element with id %q", u, id), note)
+		return "", false
+	}
+	return frag, true
+}
+
+// loadSprite reads the SVG file rel once per page.
+func (a *assembler) loadSprite(rel string) (*sprite, error) {
+	if s, ok := a.sprites[rel]; ok {
+		return s, nil
+	}
+	if !strings.EqualFold(path.Ext(rel), ".svg") {
+		return nil, errors.New("it is not an .svg file")
+	}
+	p, err := a.m.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parseSprite(b)
+	if err != nil {
+		return nil, err
+	}
+	for id := range s.ids {
+		for other, o := range a.sprites {
+			if o.ids[id] {
+				return nil, fmt.Errorf("its id %q is an id of %s too, and in one page the first would be found", id, other)
+			}
+		}
+	}
+	a.sprites[rel] = s
+	a.spriteOrder = append(a.spriteOrder, rel)
+	a.b.inputs[rel] += len(s.markup)
+	return s, nil
+}
+
+// htmlBreakout are the tags that end foreign content in an HTML page (the HTML Standard's
+// "in foreign content" insertion mode).
+var htmlBreakout = strings.Fields("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var font")
+
+// parseSprite reads an SVG document: its root <svg>'s content, as written, and its ids.
+func parseSprite(b []byte) (*sprite, error) {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	d.Strict = true
+	s := &sprite{ids: map[string]bool{}}
+	depth, start := 0, -1
+	for {
+		before := int(d.InputOffset())
+		tok, err := d.RawToken()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("it is not well-formed XML (%v)", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := strings.ToLower(t.Name.Local)
+			if depth == 0 && (name != "svg" || start >= 0) {
+				return nil, errors.New("its root element is not <svg>")
+			}
+			switch {
+			case name == "style" || name == "script" || name == "foreignobject":
+				return nil, fmt.Errorf("it has a <%s>, which would apply to the whole page", t.Name.Local)
+			case t.Name.Space == "" && slices.Contains(htmlBreakout, name):
+				// In a page, the HTML parser ends the SVG at such a tag.
+				return nil, fmt.Errorf("it has a <%s>, which a page reads as HTML", t.Name.Local)
+			}
+			for _, at := range t.Attr {
+				if at.Name.Local == "id" && at.Name.Space == "" {
+					s.ids[at.Value] = true
+				}
+				if strings.HasPrefix(strings.ToLower(at.Name.Local), "on") {
+					return nil, fmt.Errorf("it has an event handler (%s)", at.Name.Local)
+				}
+			}
+			if depth == 0 {
+				start = int(d.InputOffset())
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+			if depth == 0 {
+				s.markup = strings.TrimSpace(string(b[start:before]))
+			}
+		}
+	}
+	if start < 0 {
+		return nil, errors.New("it has no <svg> element")
+	}
+	return s, nil
+}
+
+// spriteMarkup is the hidden <svg> that holds the page's sprites, for the end of <body>, once;
+// it reports an error for a sprite id that is an id of the page's.
+func (a *assembler) spriteMarkup() string {
+	if len(a.spriteOrder) == 0 {
+		return ""
+	}
+	defer func() { a.spriteOrder = nil }()
+	var b strings.Builder
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true" style="position:absolute;overflow:hidden">`)
+	for _, rel := range a.spriteOrder {
+		s := a.sprites[rel]
+		for _, id := range slices.Sorted(maps.Keys(s.ids)) {
+			if a.pageIDs[id] {
+				at := a.spriteAt[rel]
+				a.errAt(at[0], at[1], fmt.Sprintf("%s's id %q is an id of the page too: inlined, the page's would be found first", rel, id), "rename one of them")
+			}
+		}
+		b.WriteString(s.markup)
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
