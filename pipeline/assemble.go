@@ -20,6 +20,8 @@ import (
 	"github.com/miniapp/bundle/pipeline/diag"
 	"github.com/miniapp/bundle/pipeline/internal/markup"
 	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
@@ -791,15 +793,25 @@ func (a *assembler) media(t *tag) string {
 	set := map[string]string{}
 	for _, at := range t.attrs {
 		switch at.key {
-		case "src", "poster", "background":
-			if t.name == "iframe" || t.name == "frame" {
+		case "src", "poster", "background", "lowsrc", "dynsrc", "data":
+			switch {
+			case t.name == "iframe" || t.name == "frame":
 				continue // a page cannot be inlined; the offline check reports it
+			case t.name == "embed" && at.key == "src" || t.name == "object" && at.key == "data":
+				a.plugin(t, at)
+				continue
+			case at.key == "data":
+				continue // a data- attribute's kin: not a URL elsewhere
 			}
 			if d, ok := a.inlineAttr(at); ok {
 				set[at.key] = d
 			}
 		case "srcset", "imagesrcset":
 			if v, changed := a.srcset(at); changed {
+				set[at.key] = v
+			}
+		case "style":
+			if v, changed := a.styleURLs(at); changed {
 				set[at.key] = v
 			}
 		case "href", "xlink:href":
@@ -823,6 +835,57 @@ func (a *assembler) media(t *tag) string {
 		out = strings.TrimSuffix(out, ">") + "/>"
 	}
 	return out
+}
+
+// plugin refuses a local file shown by <embed src> or <object data>: a bundle's policy has
+// object-src 'none' (it was inlined, then refused by the final check at a place in the built
+// page). A URL is the offline check's.
+func (a *assembler) plugin(t *tag, at attr) {
+	u, _, ok := local(at.val)
+	if !ok {
+		return
+	}
+	a.handled = append(a.handled, [2]int{at.off, at.off + at.n})
+	a.errAt(at.off, at.n, fmt.Sprintf("<%s %s> cannot show %s: a bundle's policy allows no plugin content (object-src 'none')", t.name, at.key, u),
+		fmt.Sprintf("show an image with <img src=%q>, a page with <iframe srcdoc>, or put the SVG in the page", at.val))
+}
+
+// styleURLs inlines the local files a style attribute's url()s name, in place, as Vite does
+// (style="background: url(./hero.png)"). A URL with an escape or a fragment is left to the
+// offline check; each one inlined is the assembler's to report (a missing file), placed at
+// the URL when the attribute is written without character references.
+func (a *assembler) styleURLs(at attr) (string, bool) {
+	if markup.IndexFold(at.val, "url(") < 0 {
+		return at.val, false
+	}
+	exact := at.off+at.n <= len(a.src) && string(a.src[at.off:at.off+at.n]) == at.val
+	var b strings.Builder
+	changed := false
+	l := css.NewLexer(parse.NewInputString(at.val))
+	for pos := 0; ; {
+		tt, data := l.Next()
+		if tt == css.ErrorToken {
+			break
+		}
+		text := string(data)
+		if tt == css.URLToken && !strings.ContainsAny(text, "\\#") {
+			open := strings.IndexByte(text, '(')
+			u := strings.Trim(strings.TrimSuffix(text[open+1:], ")"), " \t\n\r\f")
+			if len(u) >= 2 && (u[0] == '"' || u[0] == '\'') && u[len(u)-1] == u[0] {
+				u = u[1 : len(u)-1]
+			}
+			place := attr{key: at.key, val: u, off: at.off, n: at.n}
+			if exact {
+				place.off, place.n = at.off+pos, len(text)
+			}
+			if d, ok := a.inlineAttr(place); ok {
+				text, changed = "url("+d+")", true
+			}
+		}
+		pos += len(data)
+		b.WriteString(text)
+	}
+	return b.String(), changed
 }
 
 // srcset inlines each local candidate of a srcset list in place, as the HTML Standard splits

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/browsertest"
 )
 
 // TestPercentEncodedURLs: a local URL of the page or of a stylesheet names its file
@@ -133,5 +135,37 @@ func TestClassicInlineWarnings(t *testing.T) {
 	}
 	if want := []string{"3:37 postMessage(…,", `4:10 fetch("./data.json")`}; !slices.Equal(got, want) {
 		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
+
+// TestStyleAttrURLs: a style attribute's url()s that name local files are inlined in place,
+// as Vite does, quoted or not, from the public folder too; a missing one is refused at the
+// URL; the page shows the images in Chromium.
+func TestStyleAttrURLs(t *testing.T) {
+	dir := t.TempDir()
+	dot := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="red"/></svg>`
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml":    "id = \"s\"\nname = \"S\"\ndescription = \"Style attributes.\"\n",
+		"img/dot.svg":     dot,
+		"public/logo.svg": dot,
+		"index.html": `<!doctype html><html><head><meta charset="utf-8"><title>S</title></head><body>
+<div id="a" style="width:9px;height:9px;background:url(img/dot.svg) no-repeat">a</div>
+<div id="b" style="background-image: URL( 'img/dot.svg' ), url(&quot;/logo.svg&quot;)">b</div>
+<script type="module">window.result = ["a", "b"].map((id) => getComputedStyle(document.getElementById(id)).backgroundImage.match(/data:image\/svg\+xml/g)?.length ?? 0);</script>
+</body></html>`,
+	})
+	res := built(t, dir)
+	if strings.Contains(string(res.HTML), "dot.svg") || strings.Contains(string(res.HTML), "logo.svg") {
+		t.Errorf("a file name is left in the page")
+	}
+	b := browsertest.Start(t)
+	b.Visit(t, b.Serve("/s.html", res.HTML), 0)
+	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != `[1,2]` {
+		t.Errorf("data: images per element: %s, want [1,2]", got)
+	}
+	writeFiles(t, dir, map[string]string{"index.html": `<!doctype html><title>S</title><div style="color:red; background: url(img/dott.svg)">x</div>`})
+	errs := refusedErrors(t, dir)
+	if len(errs) != 1 || errs[0].Column != 67 || !strings.Contains(errs[0].Text, `"img/dott.svg" does not exist`) {
+		t.Errorf("a missing file: %+v", errs)
 	}
 }

@@ -629,6 +629,9 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 		if (tag == "iframe" || tag == "frame") && name == "src" && !isRemote(v) {
 			h.note = "a bundle has no pages beside it: put the frame's markup in srcdoc, or show it in the page itself"
 		}
+		if tag == "object" && name == "data" || tag == "embed" && name == "src" {
+			h.note = "a bundle's policy allows no plugin content (object-src 'none'): show an image with <img src>, a page with <iframe srcdoc>, or remove it"
+		}
 		return []hit{h}
 	}
 	var hits []hit
