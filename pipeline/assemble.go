@@ -814,6 +814,10 @@ func (a *assembler) media(t *tag) string {
 			if v, changed := a.styleURLs(at); changed {
 				set[at.key] = v
 			}
+		case "fill", "stroke", "filter", "mask", "clip-path", "marker-start", "marker-mid", "marker-end":
+			if v, ok := a.spriteRef(at); ok {
+				set[at.key] = v
+			}
 		case "href", "xlink:href":
 			switch t.name {
 			case "image", "feimage":

@@ -13,13 +13,14 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/pipeline/internal/markup"
 )
 
 // SVG sprites. <use href="icons.svg#home"> names an element of another document, which a
-// bundle does not have beside it, and Chromium no longer takes a data: URL there. The build
-// puts the sprite's content in the page once, in a hidden <svg> at the end of <body>, and
-// points each <use> at the element's id in the page (#home), as authors inline a sprite by
-// hand. A sprite is inlined only when that changes nothing else in the page: it has no
+// bundle does not have beside it, and Chromium no longer takes a data: URL there (nor any
+// other document's paint server, filter or marker: fill="url(paints.svg#g)"). The build puts
+// the file's content in the page once, in a hidden <svg> at the end of <body>, and points
+// each reference at the element's id in the page (#home), as authors inline a sprite by hand. A sprite is inlined only when that changes nothing else in the page: it has no
 // <style> or <script> (which would apply to the whole page inlined), and none of its ids is
 // an id of the page's or of another sprite's.
 
@@ -58,6 +59,29 @@ func (a *assembler) spriteUse(at attr) (string, bool) {
 		return "", false
 	}
 	return frag, true
+}
+
+// spriteRef rewrites an SVG presentation attribute that names an element of a local SVG
+// file, fill="url(paints.svg#g)", to the element's id in the page, as a <use> is: Chromium
+// loads no paint server, filter or marker from another document.
+func (a *assembler) spriteRef(at attr) (string, bool) {
+	v := strings.TrimLeft(at.val, " \t\n\r\f")
+	end := strings.IndexByte(v, ')')
+	if !markup.HasPrefixFold(v, "url(") || end < 0 {
+		return "", false
+	}
+	inner := strings.Trim(v[len("url("):end], " \t\n\r\f")
+	if len(inner) >= 2 && (inner[0] == '"' || inner[0] == '\'') && inner[len(inner)-1] == inner[0] {
+		inner = inner[1 : len(inner)-1]
+	}
+	if strings.ContainsAny(inner, "\\") || !strings.Contains(inner, "#") {
+		return "", false
+	}
+	frag, ok := a.spriteUse(attr{key: at.key, val: inner, off: at.off, n: at.n})
+	if !ok {
+		return "", false
+	}
+	return "url(" + frag + ")" + v[end+1:], true
 }
 
 // loadSprite reads the SVG file rel once per page.

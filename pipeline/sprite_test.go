@@ -29,11 +29,13 @@ func TestSprites(t *testing.T) {
 <svg width="20" height="20"><use href="img/icons.svg#home"/></svg>
 <svg width="20" height="20"><use xlink:href="./img/icons.svg#star"></use></svg>
 <svg width="20" height="20"><use href="/img/arrows.svg#up"/></svg>
+<svg width="20" height="20"><rect id="painted" width="20" height="20" fill="url('img/icons.svg#g') red"/></svg>
 <template id="row"><svg width="20" height="20"><use href="img/icons.svg#star"/></svg></template>
 <script type="module">
   const row = document.getElementById("row").content.cloneNode(true);
   document.body.append(row);
-  window.result = [...document.querySelectorAll("use")].map((u) => [u.getAttribute("href") ?? u.getAttribute("xlink:href"), Math.round(u.getBBox().width)]);
+  window.result = [...document.querySelectorAll("use")].map((u) => [u.getAttribute("href") ?? u.getAttribute("xlink:href"), Math.round(u.getBBox().width)])
+    .concat([[document.getElementById("painted").getAttribute("fill"), getComputedStyle(document.getElementById("painted")).fill]]);
 </script></body></html>`,
 	})
 	res := built(t, dir)
@@ -44,7 +46,7 @@ func TestSprites(t *testing.T) {
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/s.html", res.HTML), 0)
 	got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`)
-	if want := `[["#home",20],["#star",20],["#up",20],["#star",20]]`; got != want {
+	if want := `[["#home",20],["#star",20],["#up",20],["#star",20],["url(#g) red","url(\"#g\") rgb(255, 0, 0)"]]`; got != want {
 		t.Errorf("the icons: %s, want %s", got, want)
 	}
 	if reqs := b.Requests(); len(reqs) > 0 {

@@ -440,7 +440,11 @@ func (w *walker) element(n *html.Node, foreign bool) {
 		case "srcset", "imagesrcset":
 			w.add(an, w.list(tag, name, markup.Srcset(a.Val)))
 		case "ping", "attributionsrc":
-			w.add(an, w.list(tag, name, spaceURLs(a.Val)))
+			hits := w.list(tag, name, spaceURLs(a.Val))
+			for i := range hits {
+				hits[i].note = "remove it: it reports a click to a server, and a bundle has none"
+			}
+			w.add(an, hits)
 		case "style":
 			hits := w.c.checkCSS(a.Val, w.depth)
 			for i := range hits {
@@ -793,8 +797,17 @@ func (c *checker) nested(at, n int, place, u string, kind docKind, depth int) []
 	for i := range inner {
 		inner[i].off, inner[i].length = at, n
 		inner[i].place += " inside the data: URL of " + place
+		nestedNote(&inner[i])
 	}
 	return inner
+}
+
+// nestedNote says, of a file named in a nested document (srcdoc, a data: URL), that the build
+// does not inline it there: the default note says it does.
+func nestedNote(h *hit) {
+	if h.note == "" && !isRemote(h.url) {
+		h.note = "bundle build does not inline what a srcdoc or data: document names: write it there as a data: URL, or put the content in the page itself"
+	}
 }
 
 // nestedDoc checks the document src held in an attribute or element text. When exact is true,
@@ -806,6 +819,7 @@ func (c *checker) nestedDoc(src string, at, n int, place string, depth int) []hi
 	inner := c.checkDoc(src, depth+1)
 	for i := range inner {
 		inner[i].place += " inside " + place
+		nestedNote(&inner[i])
 	}
 	return inner
 }
