@@ -340,8 +340,12 @@ func (b *bundler) confine() api.Plugin {
 				text, note := nodeBuiltinMessage(a.Path, name, a.Importer)
 				return api.OnResolveResult{Errors: []api.Message{{Text: text, Notes: []api.Note{{Text: note}}}}}, nil
 			}
+			note := "install the package and import it by name (npm install …), or download the file into the app folder and import it by a relative path: a bundle has no network"
+			if n, ok := offline.PackageURLNote(a.Path, "import"); ok {
+				note = n
+			}
 			return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf("the import of %q loads from outside the bundle at run time", a.Path),
-				Notes: []api.Note{{Text: "install the package and import it by name (npm install …), or download the file into the app folder and import it by a relative path: a bundle has no network"}}}}}, nil
+				Notes: []api.Note{{Text: note}}}}}, nil
 		})
 		// The SDK's modules import each other by relative path.
 		pb.OnResolve(api.OnResolveOptions{Filter: `^\./[a-z-]+$`, Namespace: sdkNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {

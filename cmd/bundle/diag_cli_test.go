@@ -35,7 +35,7 @@ func TestMessages(t *testing.T) {
 		{"css_remote_url", map[string]string{"miniapp.toml": scriptManifest, "src/main.ts": "import \"./app.css\";\n",
 			"src/app.css": "body {\n  background: url(https://cdn.example/bg.png);\n}\n"}, nil, 1, []string{"APP/src/app.css:2:15"}},
 		{"script_remote_import", map[string]string{"miniapp.toml": scriptManifest,
-			"src/main.ts": "const m = await import(\"https://esm.sh/confetti\");\nconsole.log(m);\n"}, nil, 1, []string{"APP/src/main.ts:1:24", "loads from outside the bundle at run time"}},
+			"src/main.ts": "const m = await import(\"https://esm.sh/confetti\");\nconsole.log(m);\n"}, nil, 1, []string{"APP/src/main.ts:1:24", "loads from outside the bundle at run time", `npm install confetti, then import "confetti"`}},
 		{"top_level_await_target", map[string]string{"miniapp.toml": scriptManifest + "[build]\ntarget = \"es2017\"\n",
 			"src/main.ts": "const r = await Promise.resolve(1);\nconsole.log(r);\n"}, nil, 1, []string{`the target is "es2017" (build.target in APP/miniapp.toml)`}},
 		{"target_unknown", map[string]string{"miniapp.toml": scriptManifest + "[build]\ntarget = \"es2099\"\n", "src/main.ts": ""}, nil, 1, []string{`"es2099" in build.target is not an esbuild target`}},

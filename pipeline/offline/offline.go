@@ -150,6 +150,9 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 				}
 			}
 		}
+		if n, ok := PackageURLNote(h.url, h.place); ok && h.text == "" {
+			f.Note = n // a package from a CDN: the same from npm
+		}
 		if r.name != "" {
 			// Another reading's offsets count its decoded text, whose lines are the file's.
 			f.Text += fmt.Sprintf(" (when the page is read as %s, as a browser may from %s)", r.name, r.why)

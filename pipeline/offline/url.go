@@ -404,3 +404,68 @@ func fontWeights(spec string) []string {
 	}
 	return out
 }
+
+// cdnPackage reads the npm package, version and file a CDN URL serves (jsDelivr's /npm/,
+// unpkg, esm.sh, Skypack, JSPM): "https://unpkg.com/htmx.org@2.0.4/dist/htmx.min.js" is
+// htmx.org, 2.0.4, /dist/htmx.min.js.
+func cdnPackage(raw string) (pkg, version, file string, ok bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", "", "", false
+	}
+	p := u.Path
+	switch strings.ToLower(u.Hostname()) {
+	case "cdn.jsdelivr.net", "fastly.jsdelivr.net":
+		if p, ok = strings.CutPrefix(p, "/npm/"); !ok {
+			return "", "", "", false
+		}
+	case "unpkg.com", "esm.sh", "cdn.skypack.dev", "esm.run":
+		p = strings.TrimPrefix(p, "/")
+	case "ga.jspm.io":
+		if p, ok = strings.CutPrefix(p, "/npm:"); !ok {
+			return "", "", "", false
+		}
+	default:
+		return "", "", "", false
+	}
+	parts := strings.SplitN(p, "/", 3)
+	name := parts[0]
+	rest := parts[1:]
+	if strings.HasPrefix(name, "@") && len(parts) > 1 {
+		name += "/" + parts[1]
+		rest = parts[2:]
+	}
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name, version = name[:i], name[i+1:]
+	}
+	if len(rest) > 0 && rest[0] != "" {
+		file = "/" + strings.Join(rest, "/")
+	}
+	if name == "" || strings.ContainsAny(name, " ?#") || strings.HasPrefix(name, "v1") && strings.Trim(name[1:], "0123456789") == "" {
+		return "", "", "", false // esm.sh's /v135/… build paths
+	}
+	return name, version, file, true
+}
+
+// PackageURLNote says how to take from npm what a CDN URL serves, for a reference at place
+// (a <link href>, a <script src>, an import, a CSS @import): install the package, then name
+// its file, which the build inlines, or import it by name.
+func PackageURLNote(raw, place string) (string, bool) {
+	pkg, version, file, ok := cdnPackage(raw)
+	if !ok {
+		return "", false
+	}
+	install := "npm install " + pkg
+	if version != "" {
+		install += "@" + version
+	}
+	switch {
+	case strings.HasPrefix(place, "<link") && file != "":
+		return fmt.Sprintf("%s, then link the package's file: href=%q (the build inlines it; a bundle has no network)", install, "node_modules/"+pkg+file), true
+	case strings.HasPrefix(place, "<script") && file != "":
+		return fmt.Sprintf("%s, then load the package's file: src=%q (the build inlines it; a bundle has no network), or import %q in a module script", install, "node_modules/"+pkg+file, pkg), true
+	case strings.HasPrefix(place, "CSS"):
+		return fmt.Sprintf("%s, then @import %q (the build inlines it; a bundle has no network)", install, pkg+file), true
+	}
+	return fmt.Sprintf("%s, then import %q: the build bundles it from node_modules (a bundle has no network)", install, pkg+strings.TrimSuffix(file, "/+esm")), true
+}

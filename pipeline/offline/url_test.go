@@ -30,3 +30,24 @@ func TestGoogleFontsNote(t *testing.T) {
 		t.Errorf("Check: %v %+v", err, fs)
 	}
 }
+
+// TestPackageURLNote: a package a CDN serves is refused with the same from npm: the package
+// and version to install, and the file to name (linked, loaded or imported).
+func TestPackageURLNote(t *testing.T) {
+	for _, c := range []struct{ url, place, want string }{
+		{"https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/css/bootstrap.min.css", "<link href>", `npm install bootstrap@5.3.3, then link the package's file: href="node_modules/bootstrap/dist/css/bootstrap.min.css"`},
+		{"https://unpkg.com/htmx.org@2.0.4/dist/htmx.min.js", "<script src>", `npm install htmx.org@2.0.4, then load the package's file: src="node_modules/htmx.org/dist/htmx.min.js"`},
+		{"https://esm.sh/canvas-confetti@1.9.3", "import in <script type=\"module\">", `npm install canvas-confetti@1.9.3, then import "canvas-confetti"`},
+		{"https://cdn.jsdelivr.net/npm/@floating-ui/dom@1.6.0/+esm", "import", `npm install @floating-ui/dom@1.6.0, then import "@floating-ui/dom"`},
+		{"https://ga.jspm.io/npm:lit@3.1.0/index.js", "import", `npm install lit@3.1.0, then import "lit/index.js"`},
+		{"https://unpkg.com/open-props/open-props.min.css", "CSS @import", `npm install open-props, then @import "open-props/open-props.min.css"`},
+		{"https://cdn.jsdelivr.net/gh/user/repo@1/x.js", "<script src>", ""},
+		{"https://esm.sh/v135/react@18.2.0/es2022/react.mjs", "import", ""},
+		{"https://example.com/npm/x", "import", ""},
+	} {
+		got, ok := PackageURLNote(c.url, c.place)
+		if ok != (c.want != "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.url, got, c.want)
+		}
+	}
+}
