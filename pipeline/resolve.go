@@ -33,6 +33,23 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the public folder %s/, and there is none", spec, b.m.Build.PublicDir)
 		return text, fmt.Sprintf("put the file in %s/, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
 	}
+	if prefix, rest, ok := strings.Cut(spec, "/"); ok && (prefix == "@" || prefix == "~") {
+		// No npm package is named "@" or "~": a path alias of vite.config's resolve.alias,
+		// which bundle does not read.
+		dir := "./src"
+		for _, d := range []string{"./src", "."} {
+			if matches, _ := filepath.Glob(filepath.Join(b.root, filepath.FromSlash(d), filepath.FromSlash(rest)) + "*"); len(matches) > 0 {
+				dir = d
+				break
+			}
+		}
+		set := fmt.Sprintf("alias = { %q = %q } under [build]", prefix, dir)
+		if strings.HasSuffix(b.m.File, ".json") {
+			set = fmt.Sprintf(`"build": { "alias": { %q: %q } }`, prefix, dir)
+		}
+		return fmt.Sprintf("Could not resolve %q: %q is a path alias (no npm package has that name), which the app does not define", spec, prefix),
+			fmt.Sprintf("define it in %s: %s, or in tsconfig.json's compilerOptions: \"paths\": { \"%s/*\": [\"%s/*\"] } (bundle does not read vite.config)", filepath.Base(b.m.File), set, prefix, dir), false
+	}
 	pkg := packageName(spec)
 	install := fmt.Sprintf("run npm install %s in the app folder, or map the name with [build] alias", pkg)
 	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {

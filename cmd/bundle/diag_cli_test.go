@@ -82,6 +82,9 @@ func TestMessages(t *testing.T) {
 		{"import_map_local_file", map[string]string{"miniapp.toml": goodManifest, "vendor/tiny.js": "export const hello = () => \"hi\";\n",
 			"index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>\n<script type=\"importmap\">{\"imports\": {\"tiny\": \"./vendor/tiny.js\", \"cdn\": \"https://esm.example/x.js\"}}</script>\n</head><body><script type=\"module\">\n  import { hello } from \"tiny\";\n  document.body.textContent = hello();\n</script></body></html>\n"},
 			nil, 1, []string{"APP/index.html:3:47", `alias = { "tiny" = "./vendor/tiny.js" }`, "and remove the import map", "download the module into the app folder"}},
+		{"vite_path_alias", map[string]string{"miniapp.toml": scriptManifest, "src/components/Btn.ts": "export const Btn = () => \"btn\";\n",
+			"src/main.ts": "import { Btn } from \"@/components/Btn\";\nconsole.log(Btn());\n"},
+			nil, 1, []string{"APP/src/main.ts:1:21", `"@" is a path alias (no npm package has that name)`, `alias = { "@" = "./src" } under [build]`, `"paths": { "@/*": ["./src/*"] }`}},
 		{"no_entry_no_index", map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"d\"\n", "src/main.ts": "console.log(1);\n"},
 			nil, 1, []string{`missing required field "entry"`, "the entry is the app folder's index.html when it has one"}},
 	}
