@@ -80,7 +80,7 @@ func (b *bundler) queryPlugin() api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
 			if !slices.Contains(queries, q) {
-				return api.OnResolveResult{}, nil
+				return b.unknownQuery(a, base, q), nil
 			}
 			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
 			if len(r.Errors) > 0 {
@@ -105,6 +105,21 @@ func (b *bundler) queryPlugin() api.Plugin {
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 		})
 	}}
+}
+
+// unknownQuery refuses a script's import of a file with a query bundle does not know, which
+// esbuild would drop, importing the file as its loader has it (import Logo from
+// "./logo.svg?react" was a data: URL, and the page failed where it rendered <Logo />): such a
+// query is a Vite plugin's. A stylesheet's url() keeps its query, as a browser would.
+func (b *bundler) unknownQuery(a api.OnResolveArgs, base, q string) api.OnResolveResult {
+	if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+		return api.OnResolveResult{}
+	}
+	note := "bundle knows Vite's own: ?" + strings.Join(queries[:len(queries)-2], ", ?") + "; another is a Vite plugin's, which bundle does not run"
+	if q == "react" || q == "component" {
+		note = fmt.Sprintf("?%s is an SVG-to-component plugin's (vite-plugin-svgr, vite-svg-loader), which bundle does not run: import the file's URL (import logo from %q) and show it with <img src={logo}>, or write the SVG as a component", q, base)
+	}
+	return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf("%q: bundle does not know the query ?%s", a.Path, q), Notes: []api.Note{{Text: note}}}}}
 }
 
 // cssAbsolute resolves a stylesheet's url(/x) or @import "/x" as Vite does: the file of the

@@ -85,6 +85,9 @@ func TestMessages(t *testing.T) {
 		{"vite_path_alias", map[string]string{"miniapp.toml": scriptManifest, "src/components/Btn.ts": "export const Btn = () => \"btn\";\n",
 			"src/main.ts": "import { Btn } from \"@/components/Btn\";\nconsole.log(Btn());\n"},
 			nil, 1, []string{"APP/src/main.ts:1:21", `"@" is a path alias (no npm package has that name)`, `alias = { "@" = "./src" } under [build]`, `"paths": { "@/*": ["./src/*"] }`}},
+		{"svgr_query", map[string]string{"miniapp.toml": scriptManifest, "src/logo.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+			"src/main.ts": "import Logo from \"./logo.svg?react\";\nconsole.log(Logo);\n"},
+			nil, 1, []string{"APP/src/main.ts:1:18", `bundle does not know the query ?react`, `import logo from "./logo.svg"`}},
 		{"no_entry_no_index", map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"d\"\n", "src/main.ts": "console.log(1);\n"},
 			nil, 1, []string{`missing required field "entry"`, "the entry is the app folder's index.html when it has one"}},
 	}
