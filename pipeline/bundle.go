@@ -879,7 +879,18 @@ func noLoader(text, manifestFile string) (string, bool) {
 	case ".wasm":
 		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(manifestFile)), true
 	}
-	return "", false
+	if ext == "" || strings.ContainsAny(ext, `"/\ `) {
+		return "", false
+	}
+	set := fmt.Sprintf("loader = { %q = \"text\" } under [build]", ext)
+	if strings.HasSuffix(manifestFile, ".json") {
+		set = fmt.Sprintf(`"build": { "loader": { %q: "text" } }`, ext)
+	}
+	name := "x" + ext
+	if _, file, ok := strings.Cut(text, " files: "); ok {
+		name = path.Base(file)
+	}
+	return fmt.Sprintf(`import its text as Vite does, with ?raw after the path ("./%s?raw"), or its data: URL with ?url; or read every %s file as text with %s in %s`, name, ext, set, filepath.Base(manifestFile)), true
 }
 
 // rel makes an esbuild path (relative to the working directory, or absolute) relative to the

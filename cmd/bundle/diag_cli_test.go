@@ -88,6 +88,9 @@ func TestMessages(t *testing.T) {
 		{"svgr_query", map[string]string{"miniapp.toml": scriptManifest, "src/logo.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
 			"src/main.ts": "import Logo from \"./logo.svg?react\";\nconsole.log(Logo);\n"},
 			nil, 1, []string{"APP/src/main.ts:1:18", `bundle does not know the query ?react`, `import logo from "./logo.svg"`}},
+		{"unknown_file_type", map[string]string{"miniapp.toml": scriptManifest, "src/data.csv": "a,b\n1,2\n",
+			"src/main.ts": "import rows from \"./data.csv\";\nconsole.log(rows);\n"},
+			nil, 1, []string{"APP/src/main.ts:1:18", `("./data.csv?raw")`, `loader = { ".csv" = "text" } under [build] in miniapp.toml`}},
 		{"no_entry_no_index", map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"d\"\n", "src/main.ts": "console.log(1);\n"},
 			nil, 1, []string{`missing required field "entry"`, "the entry is the app folder's index.html when it has one"}},
 	}
