@@ -63,12 +63,13 @@ type assembler struct {
 	// by path, until the walk comes to them.
 	prebuilt map[string]prebuilt
 	// sprites holds the SVG files whose elements a <use> names (sprite.go), in the order
-	// found (spriteOrder, emptied once written), with the place of the first <use> of each;
-	// pageIDs, the ids of the page's own elements.
-	sprites     map[string]*sprite
-	spriteOrder []string
-	spriteAt    map[string][2]int
-	pageIDs     map[string]bool
+	// found (spriteOrder, of which spritesWritten are in the page), with the place of the
+	// first <use> of each; pageIDs, the ids of the page's own elements.
+	sprites        map[string]*sprite
+	spriteOrder    []string
+	spritesWritten int
+	spriteAt       map[string][2]int
+	pageIDs        map[string]bool
 }
 
 // prebuildMin is how many entries prebuild bundles together, at least (tests raise it to

@@ -104,9 +104,9 @@ func (a *assembler) loadSprite(rel string) (*sprite, error) {
 	if err != nil {
 		return nil, err
 	}
-	for id := range s.ids {
-		for other, o := range a.sprites {
-			if o.ids[id] {
+	for _, id := range slices.Sorted(maps.Keys(s.ids)) {
+		for _, other := range a.spriteOrder {
+			if a.sprites[other].ids[id] {
 				return nil, fmt.Errorf("its id %q is an id of %s too, and in one page the first would be found", id, other)
 			}
 		}
@@ -174,16 +174,17 @@ func parseSprite(b []byte) (*sprite, error) {
 	return s, nil
 }
 
-// spriteMarkup is the hidden <svg> that holds the page's sprites, for the end of <body>, once;
+// spriteMarkup is the hidden <svg> that holds the sprites not yet written, for the end of <body>;
 // it reports an error for a sprite id that is an id of the page's.
 func (a *assembler) spriteMarkup() string {
-	if len(a.spriteOrder) == 0 {
+	order := a.spriteOrder[a.spritesWritten:]
+	if len(order) == 0 {
 		return ""
 	}
-	defer func() { a.spriteOrder = nil }()
+	a.spritesWritten = len(a.spriteOrder)
 	var b strings.Builder
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true" style="position:absolute;overflow:hidden">`)
-	for _, rel := range a.spriteOrder {
+	for _, rel := range order {
 		s := a.sprites[rel]
 		for _, id := range slices.Sorted(maps.Keys(s.ids)) {
 			if a.pageIDs[id] {
