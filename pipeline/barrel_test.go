@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,9 +169,20 @@ func TestBarrelImports(t *testing.T) {
 	if errs := refusedErrors(t, dir); len(errs) == 0 || !strings.Contains(errs[0].Text, `Could not resolve "./missing.js"`) {
 		t.Errorf("barrels = false: %v", errs)
 	}
-	// The map's sources and contents name no absolute path.
-	if m, err := os.ReadFile(filepath.Join(out, "b.js.map")); err != nil || strings.Contains(string(m), dir) || strings.Contains(string(m), filepath.ToSlash(dir)) {
+	// The map's sources and contents name no absolute path, and show the script as written.
+	m, err := os.ReadFile(filepath.Join(out, "b.js.map"))
+	if err != nil || strings.Contains(string(m), dir) || strings.Contains(string(m), filepath.ToSlash(dir)) {
 		t.Errorf("the source map names the app's absolute path (%v)", err)
+	}
+	var sm struct {
+		Sources        []string `json:"sources"`
+		SourcesContent []string `json:"sourcesContent"`
+	}
+	if err := json.Unmarshal(m, &sm); err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(sm.Sources, "../src/main.ts"); i < 0 || sm.SourcesContent[i] != files["src/main.ts"] {
+		t.Errorf("the map's src/main.ts is not the script as written: %v", sm.Sources)
 	}
 }
 

@@ -76,6 +76,9 @@ type bundler struct {
 	// rewritten holds the specifiers of the imports rewriteBarrelImports wrote, by the
 	// importer's folder, and the file each names.
 	rewritten sync.Map
+	// written holds, with source maps, the text of each app script the source transforms
+	// changed, as its author wrote it, by path (asWritten).
+	written sync.Map
 	// inline holds the code written in the page that entries bundles, by its path in
 	// inlineNamespace.
 	inline map[string]inlineCode
@@ -531,7 +534,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
 			if o := entry(f.Path); !second[o.stem] { // else the minifying pass made it
-				o.jsMap = b.inlineSources(f.Contents, opts.Outdir)
+				o.jsMap = b.asWritten(b.inlineSources(f.Contents, opts.Outdir), opts.Outdir)
 			}
 		case strings.HasSuffix(f.Path, ".js"):
 			o := entry(f.Path)
@@ -611,7 +614,7 @@ func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, 
 			if m, ok := kept[f.Path+".map"]; ok {
 				// The build's map, inline, is what the minifying pass maps back through:
 				// its map then leads from the page's code to the sources.
-				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.inlineSources(m.Contents, opts.Outdir)) + "\n"
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.asWritten(b.inlineSources(m.Contents, opts.Outdir), opts.Outdir)) + "\n"
 				sm = api.SourceMapExternal
 			}
 			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -66,6 +67,9 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	if out == "" && len(errs) == 0 {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
+	if b.sourcemap && out != "" {
+		b.written.Store(path, string(src))
+	}
 	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
 
@@ -87,6 +91,45 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 		out = r
 	}
 	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
+}
+
+// asWritten puts back, in the sourcesContent of the source map m (of an output in outdir),
+// the text of each app script as its author wrote it where the source transforms or the
+// barrel rewriting changed it: they keep every line where it was, so the map's lines hold,
+// and a debugger shows the code written, not miniapp-barrel: imports.
+func (b *bundler) asWritten(m []byte, outdir string) []byte {
+	empty := true
+	b.written.Range(func(_, _ any) bool { empty = false; return false })
+	if empty {
+		return m
+	}
+	var sm struct {
+		Version        int       `json:"version"`
+		Sources        []string  `json:"sources"`
+		SourcesContent []*string `json:"sourcesContent"`
+		Mappings       string    `json:"mappings"`
+		Names          []string  `json:"names"`
+	}
+	if json.Unmarshal(m, &sm) != nil || len(sm.SourcesContent) != len(sm.Sources) {
+		return m
+	}
+	changed := false
+	for i, s := range sm.Sources {
+		if src, ok := b.written.Load(filepath.Join(b.root, outdir, filepath.FromSlash(s))); ok {
+			text := src.(string)
+			sm.SourcesContent[i], changed = &text, true
+		}
+	}
+	if !changed {
+		return m
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(sm) != nil {
+		return m
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }
 
 // loaderFor is the loader esbuild would pick for a script.
