@@ -64,11 +64,13 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
 	out, errs, warnings := b.appScript(path, string(src), resolve)
-	if out == "" && len(errs) == 0 {
-		return api.OnLoadResult{Warnings: warnings}, nil
-	}
 	if b.sourcemap && out != "" {
 		b.written.Store(path, string(src))
+	} else {
+		b.written.Delete(path) // a bundle dev session's file that no longer needs them
+	}
+	if out == "" && len(errs) == 0 {
+		return api.OnLoadResult{Warnings: warnings}, nil
 	}
 	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
