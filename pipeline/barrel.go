@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,8 @@ import (
 //
 // Only what is certain is rewritten: import declarations at the head of the file (before
 // any other statement, where no regular expression or template can stand), of names only,
-// from a bare specifier that esbuild resolves to a file in a package without side effects,
+// from a bare specifier that esbuild resolves to a file of a package whose package.json says
+// "sideEffects": false (not a list: see noSideEffects),
 // whose text is nothing but re-exports (at least minBarrel of them, see parseBarrel), when
 // the barrel re-exports every name the declaration imports by name from a module (not
 // export * from, not a namespace).
@@ -65,7 +67,7 @@ func barrelOf(p string) *barrelFile {
 		}
 	}
 	f := &barrelFile{size: st.Size(), modTime: st.ModTime()}
-	if src, err := os.ReadFile(p); err == nil {
+	if src, err := os.ReadFile(p); err == nil && noSideEffects(filepath.Dir(p)) {
 		f.names = parseBarrel(string(src))
 		if f.names != nil {
 			f.legal = legalComments(string(src))
@@ -73,6 +75,27 @@ func barrelOf(p string) *barrelFile {
 	}
 	barrels.Store(p, f)
 	return f.barrel()
+}
+
+// noSideEffects reports whether the package.json nearest above dir says "sideEffects": false.
+// A list of files with side effects ("*.css") is not enough: esbuild keeps the stylesheets
+// that the modules a barrel names import, those the app does not use too, and a page whose
+// barrel import were rewritten would lose them.
+func noSideEffects(dir string) bool {
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err == nil {
+			var pkg struct {
+				SideEffects any `json:"sideEffects"`
+			}
+			return json.Unmarshal(b, &pkg) == nil && pkg.SideEffects == false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 func (f *barrelFile) barrel() *barrelFile {

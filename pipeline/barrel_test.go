@@ -202,3 +202,25 @@ func FuzzHeadImports(f *testing.F) {
 		legalComments(src)
 	})
 }
+
+// TestBarrelStylesheets: a package that lists files with side effects ("*.css") is left
+// alone: esbuild keeps the stylesheet of every module its barrel names, and so does the page.
+func TestBarrelStylesheets(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"miniapp.toml":                  "id = \"k\"\nname = \"K\"\ndescription = \"A kit.\"\nentry = \"src/main.js\"\n",
+		"src/main.js":                   "import { C3 } from \"kit\";\ndocument.body.textContent = C3();\n",
+		"node_modules/kit/package.json": `{"name": "kit", "module": "index.js", "sideEffects": ["*.css"]}`,
+	}
+	var index strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&index, "export { default as C%d } from \"./c/C%d.js\";\n", i, i)
+		files[fmt.Sprintf("node_modules/kit/c/C%d.js", i)] = fmt.Sprintf("import \"./C%d.css\";\nexport default function C%d() { return \"c%d\"; }\n", i, i, i)
+		files[fmt.Sprintf("node_modules/kit/c/C%d.css", i)] = fmt.Sprintf(".c%d { order: %d }\n", i, i)
+	}
+	files["node_modules/kit/index.js"] = index.String()
+	writeFiles(t, dir, files)
+	if n := strings.Count(string(built(t, dir).HTML), "order:"); n != 60 {
+		t.Errorf("%d of the kit's 60 stylesheets in the page", n)
+	}
+}
