@@ -19,7 +19,9 @@ import (
 // import { Add, Delete as Bin } from "@mui/icons-material" is rewritten to import each name
 // from the module the barrel takes it from, as Next.js's optimizePackageImports does, so
 // that the others are never read. What the page does is unchanged: the same modules, whose
-// package says that evaluating them has no effect but their exports, are in the bundle.
+// package says that evaluating them has no effect but their exports, are in the bundle. (A
+// stylesheet that only modules the app does not import import is left out, as Vite and
+// webpack leave it out of such a package; esbuild alone keeps it.)
 //
 // Only what is certain is rewritten: import declarations at the head of the file (before
 // any other statement, where no regular expression or template can stand), of names only,
@@ -78,9 +80,9 @@ func barrelOf(p string) *barrelFile {
 }
 
 // noSideEffects reports whether the package.json nearest above dir says "sideEffects": false.
-// A list of files with side effects ("*.css") is not enough: esbuild keeps the stylesheets
-// that the modules a barrel names import, those the app does not use too, and a page whose
-// barrel import were rewritten would lose them.
+// A list of files with side effects ("*.css") is not enough: those files are then kept even
+// when only modules the app does not use import them (by esbuild, and by Vite), and a page
+// whose barrel import were rewritten would lose them.
 func noSideEffects(dir string) bool {
 	for {
 		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
