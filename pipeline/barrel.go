@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,13 +19,13 @@ import (
 // from the module the barrel takes it from, as Next.js's optimizePackageImports does, so
 // that the others are never read. What the page does is unchanged: the same modules, whose
 // package says that evaluating them has no effect but their exports, are in the bundle. (A
-// stylesheet that only modules the app does not import import is left out, as Vite and
-// webpack leave it out of such a package; esbuild alone keeps it.)
+// stylesheet imported only by modules the app does not import is left out, as Vite's build
+// leaves it out; esbuild alone keeps it.)
 //
 // Only what is certain is rewritten: import declarations at the head of the file (before
 // any other statement, where no regular expression or template can stand), of names only,
-// from a bare specifier that esbuild resolves to a file of a package whose package.json says
-// "sideEffects": false (not a list: see noSideEffects),
+// from a bare specifier that esbuild resolves to a file without side effects (its package
+// says "sideEffects": false, or lists files that are not it),
 // whose text is nothing but re-exports (at least minBarrel of them, see parseBarrel), when
 // the barrel re-exports every name the declaration imports by name from a module (not
 // export * from, not a namespace).
@@ -69,7 +68,7 @@ func barrelOf(p string) *barrelFile {
 		}
 	}
 	f := &barrelFile{size: st.Size(), modTime: st.ModTime()}
-	if src, err := os.ReadFile(p); err == nil && noSideEffects(filepath.Dir(p)) {
+	if src, err := os.ReadFile(p); err == nil {
 		f.names = parseBarrel(string(src))
 		if f.names != nil {
 			f.legal = legalComments(string(src))
@@ -77,27 +76,6 @@ func barrelOf(p string) *barrelFile {
 	}
 	barrels.Store(p, f)
 	return f.barrel()
-}
-
-// noSideEffects reports whether the package.json nearest above dir says "sideEffects": false.
-// A list of files with side effects ("*.css") is not enough: those files are then kept even
-// when only modules the app does not use import them (by esbuild, and by Vite), and a page
-// whose barrel import were rewritten would lose them.
-func noSideEffects(dir string) bool {
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
-		if err == nil {
-			var pkg struct {
-				SideEffects any `json:"sideEffects"`
-			}
-			return json.Unmarshal(b, &pkg) == nil && pkg.SideEffects == false
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return false
-		}
-		dir = parent
-	}
 }
 
 func (f *barrelFile) barrel() *barrelFile {
