@@ -442,7 +442,7 @@ func (w *walker) element(n *html.Node, foreign bool) {
 		case "ping", "attributionsrc":
 			hits := w.list(tag, name, spaceURLs(a.Val))
 			for i := range hits {
-				hits[i].note = "remove it: it reports a click to a server, and a bundle has none"
+				hits[i].note = "remove it: it reports to a server (a click, or an attribution), and a bundle has none"
 			}
 			w.add(an, hits)
 		case "style":
@@ -632,6 +632,9 @@ func (w *walker) urlAttr(n *html.Node, tag, name, v string) []hit {
 		}
 		if (tag == "iframe" || tag == "frame") && name == "src" && !isRemote(v) {
 			h.note = "a bundle has no pages beside it: put the frame's markup in srcdoc, or show it in the page itself"
+		}
+		if tag == "html" && name == "manifest" {
+			h.note = "remove it: browsers dropped the application cache it names, and a bundle, one file, needs none"
 		}
 		if tag == "object" && name == "data" || tag == "embed" && name == "src" {
 			h.note = "a bundle's policy allows no plugin content (object-src 'none'): show an image with <img src>, a page with <iframe srcdoc>, or remove it"
