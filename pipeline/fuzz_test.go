@@ -18,6 +18,7 @@ func FuzzAssemble(f *testing.F) {
 	f.Add([]byte(`<p onclick="x()"><script src="https://cdn.example/x.js"></script><link rel=icon href=/favicon.ico><img src="../../etc/passwd">`))
 	f.Add([]byte("<script>\x00</script><style>\xff"))
 	f.Add([]byte(`<svg><image href="./a.svg"/><style><img src=./a.svg></style></svg><template><img src="./a.svg"></template>`))
+	f.Add([]byte(`<svg><use href="i.svg#a"/><use xlink:href="./i.svg#b"/><rect fill="url(i.svg#a) red"/></svg><div style="background:url(a.svg), url( 'a.svg' )" id="b"></div><object data="a.svg"></object>`))
 	dir := f.TempDir()
 	for name, body := range map[string]string{
 		"miniapp.toml": "id = \"f\"\nname = \"F\"\ndescription = \"d\"\nentry = \"index.html\"\n",
@@ -25,6 +26,7 @@ func FuzzAssemble(f *testing.F) {
 		"s.css":        "a{color:red}",
 		"a.svg":        "<svg xmlns='http://www.w3.org/2000/svg'/>",
 		"m.js":         "console.log(1)",
+		"i.svg":        `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"/><symbol id="b"/></svg>`,
 	} {
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
