@@ -48,6 +48,16 @@ const hostPage = `<!doctype html>
     setTimeout(() => { if (pending.delete(id)) resolve({ timeout: true }); }, ms);
   });
   const extensions = ["ui/open-chat", "ui/notifications/selection-changed", "ui/notifications/error"];
+  let names = new Set(), listChanged = false, onChange = null;
+  const list = async () => {
+    const r = await request("tools/list", {}, cfg.callTimeout);
+    emit("tools", { response: r });
+    names = new Set(((r.result && r.result.tools) || []).map((t) => t.name));
+  };
+  const changed = (ms) => new Promise((resolve) => {
+    onChange = (v) => { onChange = null; resolve(v); };
+    setTimeout(() => { if (onChange) onChange(false); }, ms);
+  });
   addEventListener("message", async (e) => {
     if (e.source !== frame.contentWindow || e.origin !== cfg.appOrigin) return;
     const m = e.data;
@@ -69,12 +79,23 @@ const hostPage = `<!doctype html>
         if (initialized) return;
         initialized = true;
         emit("initialized", {});
-        const tools = await request("tools/list", {}, cfg.callTimeout);
-        emit("tools", { response: tools });
+        await list();
         for (const c of cfg.calls) {
+          // A tool registered after the app loaded (once its data is ready) is announced by
+          // tools/list_changed, as a host hears it: wait for it, up to 2 s (a third of the
+          // page's time when that is shorter), then call anyway.
+          const end = Date.now() + Math.min(2000, cfg.callTimeout / 3);
+          while (!names.has(c.tool) && Date.now() < end && (listChanged || await changed(end - Date.now()))) {
+            listChanged = false;
+            await list();
+          }
           emit("call", { tool: c.tool, arguments: c.arguments, response: await request("tools/call", { name: c.tool, arguments: c.arguments }, cfg.callTimeout) });
         }
         emit("done", {});
+        return;
+      case "notifications/tools/list_changed":
+        listChanged = true;
+        if (onChange) onChange(true);
         return;
       case "ui/notifications/size-changed": emit("size", { params: m.params }); return;
       case "notifications/message": emit("log", { params: m.params }); return;

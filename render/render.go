@@ -592,7 +592,7 @@ func (w *watch) handle(e event) bool {
 		case resp.Error != nil:
 			rep.add(Error, "tools", "tools/list failed: "+resp.Error.Message, 0, 0)
 		default:
-			rep.Tools = append(rep.Tools, resp.Result.Tools...)
+			rep.Tools = resp.Result.Tools // the last list (the app may register tools late)
 		}
 	case "call":
 		w.call(e)

@@ -190,7 +190,7 @@ func TestRenderCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := start(t, Options{Theme: "dark", Calls: []Call{call, {Tool: "nope", Arguments: []byte("{}")}}})
+	r := start(t, Options{Theme: "dark", Timeout: 3 * time.Second, Calls: []Call{call, {Tool: "nope", Arguments: []byte("{}")}}})
 	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
 	rep, err := r.Render(context.Background(), "hello.html", pg, entry)
 	if err != nil {
@@ -201,6 +201,13 @@ func TestRenderCalls(t *testing.T) {
 	}
 	if !rep.Failed() || !strings.Contains(rep.Problems[len(rep.Problems)-1].Text, "nope") {
 		t.Errorf("a call to a tool the app lacks must fail the page: %+v", rep.Problems)
+	}
+	// A tool registered after the app loaded is called once the app announces it.
+	late := start(t, Options{Timeout: 3 * time.Second, Calls: []Call{{Tool: "ready", Arguments: []byte("{}")}}})
+	pg, entry = build(t, filepath.Join("testdata", "latetool"))
+	rep, err = late.Render(context.Background(), "latetool.html", pg, entry)
+	if err != nil || rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != "ready" || len(rep.Tools) != 1 {
+		t.Errorf("a late tool: %v %+v %+v %+v", err, rep.Calls, rep.Tools, rep.Problems)
 	}
 	for _, bad := range []string{"=1", `x={"a":`, "x=[1]", "x=3"} {
 		if _, err := ParseCall(bad); err == nil {
