@@ -229,3 +229,32 @@ func TestBarrelStylesheets(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrelInlineScript: code written in the page is rewritten as a file is, and its source
+// map shows it as written.
+func TestBarrelInlineScript(t *testing.T) {
+	dir := t.TempDir()
+	code := "\n  import { Icon3 } from \"icons\";\n  document.body.dataset.icon = Icon3;\n"
+	files := map[string]string{
+		"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"A page.\"\n",
+		"index.html":   "<!doctype html><title>P</title><script type=\"module\">" + code + "</script>",
+	}
+	barrelPackage(files, ".", "icons", `{"name": "icons", "module": "index.js", "sideEffects": false}`, 60, true)
+	writeFiles(t, dir, files)
+	out := filepath.Join(dir, "dist")
+	if _, err := Build(t.Context(), dir, Options{OutDir: out, Sourcemap: true}); err != nil {
+		t.Fatal(err) // the barrel's broken modules were read
+	}
+	m, err := os.ReadFile(filepath.Join(out, "p.js.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sm struct {
+		Sources        []string `json:"sources"`
+		SourcesContent []string `json:"sourcesContent"`
+	}
+	json.Unmarshal(m, &sm)
+	if i := slices.Index(sm.Sources, "../index.html"); i < 0 || sm.SourcesContent[i] != code {
+		t.Errorf("the map's page code is not as written: %q", sm.Sources)
+	}
+}

@@ -290,6 +290,11 @@ func (b *bundler) confine() api.Plugin {
 				if out == "" {
 					out = c.contents
 				}
+				if key := inlineNamespace + ":" + a.Path; b.sourcemap && out != c.contents {
+					b.written.Store(key, c.contents) // the map's text, as written (asWritten)
+				} else {
+					b.written.Delete(key)
+				}
 				res.Contents = &out
 				// Named as esbuild names the code, so that each goes with its entry.
 				for _, ms := range [][]api.Message{res.Errors, res.Warnings} {
@@ -534,7 +539,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
 			if o := entry(f.Path); !second[o.stem] { // else the minifying pass made it
-				o.jsMap = b.asWritten(b.inlineSources(f.Contents, opts.Outdir), opts.Outdir)
+				o.jsMap = b.inlineSources(b.asWritten(f.Contents, opts.Outdir), opts.Outdir)
 			}
 		case strings.HasSuffix(f.Path, ".js"):
 			o := entry(f.Path)
@@ -614,7 +619,7 @@ func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, 
 			if m, ok := kept[f.Path+".map"]; ok {
 				// The build's map, inline, is what the minifying pass maps back through:
 				// its map then leads from the page's code to the sources.
-				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.asWritten(b.inlineSources(m.Contents, opts.Outdir), opts.Outdir)) + "\n"
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.inlineSources(b.asWritten(m.Contents, opts.Outdir), opts.Outdir)) + "\n"
 				sm = api.SourceMapExternal
 			}
 			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -96,7 +97,8 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 }
 
 // asWritten puts back, in the sourcesContent of the source map m (of an output in outdir),
-// the text of each app script as its author wrote it where the source transforms or the
+// the text of each app script (a file, or code written in the page, before inlineSources
+// names it by the page) as its author wrote it where the source transforms or the
 // barrel rewriting changed it: they keep every line where it was, so the map's lines hold,
 // and a debugger shows the code written, not miniapp-barrel: imports.
 func (b *bundler) asWritten(m []byte, outdir string) []byte {
@@ -117,7 +119,11 @@ func (b *bundler) asWritten(m []byte, outdir string) []byte {
 	}
 	changed := false
 	for i, s := range sm.Sources {
-		if src, ok := b.written.Load(filepath.Join(b.root, outdir, filepath.FromSlash(s))); ok {
+		key := s // code written in the page, by its name in the inline namespace
+		if !strings.HasPrefix(s, inlineNamespace+":") {
+			key = filepath.Join(b.root, outdir, filepath.FromSlash(s))
+		}
+		if src, ok := b.written.Load(key); ok {
 			text := src.(string)
 			sm.SourcesContent[i], changed = &text, true
 		}
@@ -125,13 +131,24 @@ func (b *bundler) asWritten(m []byte, outdir string) []byte {
 	if !changed {
 		return m
 	}
+	// Written in esbuild's layout, one field a line, which inlineSources reads.
 	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(sm) != nil {
-		return m
+	out.WriteString("{\n  \"version\": " + strconv.Itoa(sm.Version))
+	for _, f := range []struct {
+		name  string
+		value any
+	}{{"sources", sm.Sources}, {"sourcesContent", sm.SourcesContent}, {"mappings", sm.Mappings}, {"names", sm.Names}} {
+		var v bytes.Buffer
+		enc := json.NewEncoder(&v)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(f.value) != nil {
+			return m
+		}
+		out.WriteString(",\n  \"" + f.name + "\": ")
+		out.Write(bytes.TrimSuffix(v.Bytes(), []byte("\n")))
 	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+	out.WriteString("\n}\n")
+	return out.Bytes()
 }
 
 // loaderFor is the loader esbuild would pick for a script.
