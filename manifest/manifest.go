@@ -14,8 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/miniapp/bundle/pipeline/diag"
 )
@@ -80,6 +84,45 @@ type Build struct {
 // RewriteBarrels reports whether imports from a barrel take each name from its own module
 // (the default; barrels = false turns it off).
 func (b Build) RewriteBarrels() bool { return b.Barrels == nil || *b.Barrels }
+
+// Setting writes key = value in the manifest's own syntax, for a message's fix: TOML
+// (hosts = ["…"]; loader = { ".js" = "jsx" } under [build]) or JSON ("hosts": ["…"];
+// "build": { "loader": { ".js": "jsx" } }). A key of the [build] table is written
+// "build.loader"; value is a string, a []string, or a map of one key to its string.
+func (m *Manifest) Setting(key string, value any) string {
+	json := strings.HasSuffix(m.File, ".json")
+	var v string
+	switch x := value.(type) {
+	case string:
+		v = strconv.Quote(x)
+	case []string:
+		quoted := make([]string, len(x))
+		for i, e := range x {
+			quoted[i] = strconv.Quote(e)
+		}
+		v = "[" + strings.Join(quoted, ", ") + "]"
+	case map[string]string:
+		var pairs []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if json {
+				pairs = append(pairs, fmt.Sprintf("%q: %q", k, x[k]))
+			} else {
+				pairs = append(pairs, fmt.Sprintf("%q = %q", k, x[k]))
+			}
+		}
+		v = "{ " + strings.Join(pairs, ", ") + " }"
+	}
+	table, field, inTable := strings.Cut(key, ".")
+	switch {
+	case json && inTable:
+		return fmt.Sprintf("%q: { %q: %s }", table, field, v)
+	case json:
+		return fmt.Sprintf("%q: %s", key, v)
+	case inTable:
+		return fmt.Sprintf("%s = %s under [%s]", field, v, table)
+	}
+	return key + " = " + v
+}
 
 // HasCapability reports whether the manifest asks for the capability id.
 func (m *Manifest) HasCapability(id string) bool {

@@ -271,3 +271,24 @@ prefersBorder = "yes"
 		}
 	}
 }
+
+// TestSetting writes a fix in the manifest's own syntax, TOML or JSON.
+func TestSetting(t *testing.T) {
+	toml, json := &Manifest{File: "miniapp.toml"}, &Manifest{File: "manifest.json"}
+	for _, c := range []struct {
+		m     *Manifest
+		key   string
+		value any
+		want  string
+	}{
+		{toml, "hosts", []string{"https://chat.example.com"}, `hosts = ["https://chat.example.com"]`},
+		{json, "hosts", []string{"https://chat.example.com"}, `"hosts": ["https://chat.example.com"]`},
+		{toml, "build.loader", map[string]string{".js": "jsx"}, `loader = { ".js" = "jsx" } under [build]`},
+		{json, "build.alias", map[string]string{"@": "./src"}, `"build": { "alias": { "@": "./src" } }`},
+		{toml, "entry", "index.html", `entry = "index.html"`},
+	} {
+		if got := c.m.Setting(c.key, c.value); got != c.want {
+			t.Errorf("%s %s: %s, want %s", c.m.File, c.key, got, c.want)
+		}
+	}
+}

@@ -746,7 +746,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
 			}
 		}
-		if fix, ok := noLoader(m.Text, b.m.File); ok {
+		if fix, ok := noLoader(m.Text, b.m); ok {
 			d.Note = fix
 		} else if strings.Contains(m.Text, "is not available in the configured target environment") {
 			target := b.m.Build.Target
@@ -782,10 +782,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				text := strings.TrimSuffix(n.Text, ":")
 				if loader, ok := goLoaderAdvice(text); ok {
 					// esbuild's advice names its Go API: say it in the manifest's words.
-					set := fmt.Sprintf("loader = { %q = %q } under [build]", filepath.Ext(m.Location.File), loader)
-					if strings.HasSuffix(b.m.File, ".json") {
-						set = fmt.Sprintf(`"build": { "loader": { %q: %q } }`, filepath.Ext(m.Location.File), loader)
-					}
+					set := b.m.Setting("build.loader", map[string]string{filepath.Ext(m.Location.File): loader})
 					text = fmt.Sprintf("name the file .%s, or set %s in %s", loader, set, filepath.Base(b.m.File))
 				}
 				if l := n.Location; l != nil {
@@ -874,7 +871,7 @@ func goLoaderAdvice(note string) (string, bool) {
 
 // noLoader says what to do about a file esbuild has no loader for: the components of
 // frameworks that need their own compiler, and WebAssembly.
-func noLoader(text, manifestFile string) (string, bool) {
+func noLoader(text string, m *manifest.Manifest) (string, bool) {
 	ext, ok := strings.CutPrefix(text, "No loader is configured for \"")
 	if !ok {
 		return "", false
@@ -885,20 +882,17 @@ func noLoader(text, manifestFile string) (string, bool) {
 		name := map[string]string{".vue": "Vue single-file components", ".svelte": "Svelte components", ".astro": "Astro components", ".marko": "Marko templates"}[ext]
 		return name + " need their framework's own compiler, which bundle does not run: build the app with its tool (Vite and the framework's plugin), then check the page with bundle check", true
 	case ".wasm":
-		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(manifestFile)), true
+		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(m.File)), true
 	}
 	if ext == "" || strings.ContainsAny(ext, `"/\ `) {
 		return "", false
 	}
-	set := fmt.Sprintf("loader = { %q = \"text\" } under [build]", ext)
-	if strings.HasSuffix(manifestFile, ".json") {
-		set = fmt.Sprintf(`"build": { "loader": { %q: "text" } }`, ext)
-	}
+	set := m.Setting("build.loader", map[string]string{ext: "text"})
 	name := "x" + ext
 	if _, file, ok := strings.Cut(text, " files: "); ok {
 		name = path.Base(file)
 	}
-	return fmt.Sprintf(`import its text as Vite does, with ?raw after the path ("./%s?raw"), or its data: URL with ?url; or read every %s file as text with %s in %s`, name, ext, set, filepath.Base(manifestFile)), true
+	return fmt.Sprintf(`import its text as Vite does, with ?raw after the path ("./%s?raw"), or its data: URL with ?url; or read every %s file as text with %s in %s`, name, ext, set, filepath.Base(m.File)), true
 }
 
 // rel makes an esbuild path (relative to the working directory, or absolute) relative to the

@@ -187,20 +187,14 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			Note: "load the app's code with <script type=\"module\" src=\"…\"> to have it mapped"})
 	}
 	if len(m.Hosts) == 0 {
-		example := `hosts = ["https://chat.example.com"]`
-		if strings.HasSuffix(m.File, ".json") {
-			example = `"hosts": ["https://chat.example.com"]`
-		}
+		example := m.Setting("hosts", []string{"https://chat.example.com"})
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "hosts",
 			Text: "no hosts: any page that frames this bundle can call its tools and read its context",
 			Note: "list the origins that may embed it, for example " + example})
 	}
 
 	if n := dataFonts(page); n > 0 && !slices.Contains(m.ResourceDomains, "data:") {
-		example := `resourceDomains = ["data:"]`
-		if strings.HasSuffix(m.File, ".json") {
-			example = `"resourceDomains": ["data:"]`
-		}
+		example := m.Setting("resourceDomains", []string{"data:"})
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "resourceDomains",
 			Text: fmt.Sprintf("the bundle inlines %d %s, which an MCP Apps host blocks under its default policy (it has no font-src), so the text falls back to a system font", n, plural(n, "font as a data: URL", "fonts as data: URLs")),
 			Note: "declare them with " + example + " (the registry entry sends it as _meta.ui.csp.resourceDomains), or use system fonts"})

@@ -43,10 +43,7 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 				break
 			}
 		}
-		set := fmt.Sprintf("alias = { %q = %q } under [build]", prefix, dir)
-		if strings.HasSuffix(b.m.File, ".json") {
-			set = fmt.Sprintf(`"build": { "alias": { %q: %q } }`, prefix, dir)
-		}
+		set := b.m.Setting("build.alias", map[string]string{prefix: dir})
 		return fmt.Sprintf("Could not resolve %q: %q is a path alias (no npm package has that name), which the app does not define", spec, prefix),
 			fmt.Sprintf("define it in %s: %s, or in tsconfig.json's compilerOptions: \"paths\": { \"%s/*\": [\"%s/*\"] } (bundle does not read vite.config)", filepath.Base(b.m.File), set, prefix, dir), false
 	}
