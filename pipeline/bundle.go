@@ -349,7 +349,7 @@ func (b *bundler) confine() api.Plugin {
 				return api.OnResolveResult{Errors: []api.Message{{Text: text, Notes: []api.Note{{Text: note}}}}}, nil
 			}
 			note := "install the package and import it by name (npm install …), or download the file into the app folder and import it by a relative path: a bundle has no network"
-			if n, ok := offline.PackageURLNote(a.Path, "import"); ok {
+			if n, ok := offline.URLNote(a.Path, "import"); ok {
 				note = n
 			}
 			return api.OnResolveResult{Errors: []api.Message{{Text: fmt.Sprintf("the import of %q loads from outside the bundle at run time", a.Path),

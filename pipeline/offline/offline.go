@@ -141,17 +141,13 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 			f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
 		}
 		f.Note = h.note
-		if f.Note == "" {
+		if n, ok := URLNote(h.url, h.place); ok && h.text == "" {
+			f.Note = n // what the URL serves, from npm
+		} else if f.Note == "" {
 			f.Note = noteInline
 			if isRemote(h.url) {
 				f.Note = noteRemote
-				if n, ok := googleFontsNote(h.url); ok {
-					f.Note = n
-				}
 			}
-		}
-		if n, ok := PackageURLNote(h.url, h.place); ok && h.text == "" {
-			f.Note = n // a package from a CDN: the same from npm
 		}
 		if r.name != "" {
 			// Another reading's offsets count its decoded text, whose lines are the file's.

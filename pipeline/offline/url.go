@@ -242,11 +242,11 @@ func spaceURLs(s string) []markup.Span {
 	var out []markup.Span
 	i := 0
 	for i < len(s) {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		for i < len(s) && markup.IsSpace(s[i]) {
 			i++
 		}
 		start := i
-		for i < len(s) && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		for i < len(s) && !markup.IsSpace(s[i]) {
 			i++
 		}
 		if i > start {
@@ -260,7 +260,6 @@ func spaceURLs(s string) []markup.Span {
 // as an SVG animation's values list is read.
 func splitURLs(s string, sep byte) []markup.Span {
 	var out []markup.Span
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	for start := 0; start <= len(s); {
 		end := strings.IndexByte(s[start:], sep)
 		if end < 0 {
@@ -269,10 +268,10 @@ func splitURLs(s string, sep byte) []markup.Span {
 			end += start
 		}
 		i, j := start, end
-		for i < j && isSpace(s[i]) {
+		for i < j && markup.IsSpace(s[i]) {
 			i++
 		}
-		for j > i && isSpace(s[j-1]) {
+		for j > i && markup.IsSpace(s[j-1]) {
 			j--
 		}
 		if j > i {
@@ -447,10 +446,19 @@ func cdnPackage(raw string) (pkg, version, file string, ok bool) {
 	return name, version, file, true
 }
 
-// PackageURLNote says how to take from npm what a CDN URL serves, for a reference at place
-// (a <link href>, a <script src>, an import, a CSS @import): install the package, then name
+// URLNote says how to take from npm what a URL serves, for a reference at place (a <link
+// href>, a <script src>, an import, a CSS @import): a package from a CDN, or a Google Fonts
+// stylesheet's families. ok is false for any other URL.
+func URLNote(raw, place string) (string, bool) {
+	if n, ok := cdnNote(raw, place); ok {
+		return n, true
+	}
+	return googleFontsNote(raw)
+}
+
+// cdnNote says how to take from npm what a CDN URL serves: install the package, then name
 // its file, which the build inlines, or import it by name.
-func PackageURLNote(raw, place string) (string, bool) {
+func cdnNote(raw, place string) (string, bool) {
 	pkg, version, file, ok := cdnPackage(raw)
 	if !ok {
 		return "", false

@@ -31,9 +31,9 @@ func TestGoogleFontsNote(t *testing.T) {
 	}
 }
 
-// TestPackageURLNote: a package a CDN serves is refused with the same from npm: the package
+// TestCDNNote: a package a CDN serves is refused with the same from npm: the package
 // and version to install, and the file to name (linked, loaded or imported).
-func TestPackageURLNote(t *testing.T) {
+func TestCDNNote(t *testing.T) {
 	for _, c := range []struct{ url, place, want string }{
 		{"https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/css/bootstrap.min.css", "<link href>", `npm install bootstrap@5.3.3, then link the package's file: href="node_modules/bootstrap/dist/css/bootstrap.min.css"`},
 		{"https://unpkg.com/htmx.org@2.0.4/dist/htmx.min.js", "<script src>", `npm install htmx.org@2.0.4, then load the package's file: src="node_modules/htmx.org/dist/htmx.min.js"`},
@@ -45,7 +45,7 @@ func TestPackageURLNote(t *testing.T) {
 		{"https://esm.sh/v135/react@18.2.0/es2022/react.mjs", "import", ""},
 		{"https://example.com/npm/x", "import", ""},
 	} {
-		got, ok := PackageURLNote(c.url, c.place)
+		got, ok := cdnNote(c.url, c.place)
 		if ok != (c.want != "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.url, got, c.want)
 		}

@@ -18,13 +18,12 @@ type RawAttr struct {
 // and of its value without quotes (the name's span again when it has no value). It allocates
 // nothing.
 func ScanAttrs(raw []byte, fn func(nameOff, nameEnd, valOff, valLen int)) {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	i := 1 // past '<'
-	for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
+	for i < len(raw) && !IsSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
 		i++
 	}
 	for i < len(raw) {
-		for i < len(raw) && (isSpace(raw[i]) || raw[i] == '/') {
+		for i < len(raw) && (IsSpace(raw[i]) || raw[i] == '/') {
 			i++
 		}
 		if i >= len(raw) || raw[i] == '>' {
@@ -32,11 +31,11 @@ func ScanAttrs(raw []byte, fn func(nameOff, nameEnd, valOff, valLen int)) {
 		}
 		ns := i
 		i++ // the first character may be '='
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
+		for i < len(raw) && !IsSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
 			i++
 		}
 		ne := i
-		for i < len(raw) && isSpace(raw[i]) {
+		for i < len(raw) && IsSpace(raw[i]) {
 			i++
 		}
 		if i >= len(raw) || raw[i] != '=' {
@@ -44,7 +43,7 @@ func ScanAttrs(raw []byte, fn func(nameOff, nameEnd, valOff, valLen int)) {
 			continue
 		}
 		i++
-		for i < len(raw) && isSpace(raw[i]) {
+		for i < len(raw) && IsSpace(raw[i]) {
 			i++
 		}
 		if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
@@ -59,7 +58,7 @@ func ScanAttrs(raw []byte, fn func(nameOff, nameEnd, valOff, valLen int)) {
 			continue
 		}
 		vs := i
-		for i < len(raw) && !isSpace(raw[i]) && raw[i] != '>' {
+		for i < len(raw) && !IsSpace(raw[i]) && raw[i] != '>' {
 			i++
 		}
 		fn(ns, ne, vs, i-vs)
@@ -86,17 +85,16 @@ type Span struct {
 // Standard's "parse a srcset attribute" does, returning each URL with its byte offset in s.
 func Srcset(s string) []Span {
 	var out []Span
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	i := 0
 	for i < len(s) {
-		for i < len(s) && (isSpace(s[i]) || s[i] == ',') {
+		for i < len(s) && (IsSpace(s[i]) || s[i] == ',') {
 			i++
 		}
 		if i >= len(s) {
 			break
 		}
 		start := i
-		for i < len(s) && !isSpace(s[i]) {
+		for i < len(s) && !IsSpace(s[i]) {
 			i++
 		}
 		u := s[start:i]
@@ -167,3 +165,7 @@ func HasPrefixFold(s, prefix string) bool {
 func BreaksScript(s string) bool {
 	return strings.HasPrefix(s, "<!--") || HasPrefixFold(s, "<script") || HasPrefixFold(s, "</script")
 }
+
+// IsSpace reports whether c is ASCII whitespace as the HTML Standard has it (space, tab, LF,
+// FF, CR).
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
