@@ -873,12 +873,7 @@ func (a *assembler) styleURLs(at attr) (string, bool) {
 			break
 		}
 		text := string(data)
-		if tt == css.URLToken && !strings.ContainsAny(text, "\\#") {
-			open := strings.IndexByte(text, '(')
-			u := strings.Trim(strings.TrimSuffix(text[open+1:], ")"), " \t\n\r\f")
-			if len(u) >= 2 && (u[0] == '"' || u[0] == '\'') && u[len(u)-1] == u[0] {
-				u = u[1 : len(u)-1]
-			}
+		if u, ok := urlArg(text); tt == css.URLToken && ok && !strings.Contains(u, "#") {
 			place := attr{key: at.key, val: u, off: at.off, n: at.n}
 			if exact {
 				place.off, place.n = at.off+pos, len(text)
@@ -891,6 +886,20 @@ func (a *assembler) styleURLs(at attr) (string, bool) {
 		b.WriteString(text)
 	}
 	return b.String(), changed
+}
+
+// urlArg returns the URL of a url( … ) token, unquoted; ok is false for one with an escape,
+// which is left to the offline check.
+func urlArg(tok string) (string, bool) {
+	open, end := strings.IndexByte(tok, '('), strings.LastIndexByte(tok, ')')
+	if open < 0 || end < open || strings.IndexByte(tok, '\\') >= 0 {
+		return "", false
+	}
+	u := strings.Trim(tok[open+1:end], " \t\n\r\f")
+	if len(u) >= 2 && (u[0] == '"' || u[0] == '\'') && u[len(u)-1] == u[0] {
+		u = u[1 : len(u)-1]
+	}
+	return u, true
 }
 
 // srcset inlines each local candidate of a srcset list in place, as the HTML Standard splits

@@ -115,7 +115,13 @@ func (b *bundler) unknownQuery(a api.OnResolveArgs, base, q string) api.OnResolv
 	if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 		return api.OnResolveResult{}
 	}
-	note := "bundle knows Vite's own: ?" + strings.Join(queries[:len(queries)-2], ", ?") + "; another is a Vite plugin's, which bundle does not run"
+	var vite []string
+	for _, known := range queries {
+		if !strings.HasPrefix(known, "miniapp-") { // the source transform's own
+			vite = append(vite, known)
+		}
+	}
+	note := "bundle knows Vite's own: ?" + strings.Join(vite, ", ?") + "; another is a Vite plugin's, which bundle does not run"
 	if q == "react" || q == "component" {
 		note = fmt.Sprintf("?%s is an SVG-to-component plugin's (vite-plugin-svgr, vite-svg-loader), which bundle does not run: import the file's URL (import logo from %q) and show it with <img src={logo}>, or write the SVG as a component", q, base)
 	}

@@ -70,11 +70,8 @@ func (a *assembler) spriteRef(at attr) (string, bool) {
 	if !markup.HasPrefixFold(v, "url(") || end < 0 {
 		return "", false
 	}
-	inner := strings.Trim(v[len("url("):end], " \t\n\r\f")
-	if len(inner) >= 2 && (inner[0] == '"' || inner[0] == '\'') && inner[len(inner)-1] == inner[0] {
-		inner = inner[1 : len(inner)-1]
-	}
-	if strings.ContainsAny(inner, "\\") || !strings.Contains(inner, "#") {
+	inner, ok := urlArg(v[:end+1])
+	if !ok || !strings.Contains(inner, "#") {
 		return "", false
 	}
 	frag, ok := a.spriteUse(attr{key: at.key, val: inner, off: at.off, n: at.n})
