@@ -77,7 +77,7 @@ type bundler struct {
 	// importer's folder, and the file each names.
 	rewritten sync.Map
 	// written holds, with source maps, the text of each app script the source transforms
-	// changed, as its author wrote it, by path (asWritten).
+	// changed, as its author wrote it, by path or inline name (mapSources).
 	written sync.Map
 	// inline holds the code written in the page that entries bundles, by its path in
 	// inlineNamespace.
@@ -86,7 +86,7 @@ type bundler struct {
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
 // script or <style>) that entries bundles with the page's files, as inlineNamespace:N; every
-// name esbuild gives it is the page's (see inlineName, abs and inlineSources).
+// name esbuild gives it is the page's (see inlineName, abs and mapSources).
 const inlineNamespace = "miniapp-inline"
 
 // onAppResolve registers fn for the imports whose path filter matches in the app's own code:
@@ -291,7 +291,7 @@ func (b *bundler) confine() api.Plugin {
 					out = c.contents
 				}
 				if key := inlineNamespace + ":" + a.Path; b.sourcemap && out != c.contents {
-					b.written.Store(key, c.contents) // the map's text, as written (asWritten)
+					b.written.Store(key, c.contents) // the map's text, as written (mapSources)
 				} else {
 					b.written.Delete(key)
 				}
@@ -539,7 +539,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			b.legal = append(b.legal, string(f.Contents))
 		case strings.HasSuffix(f.Path, ".js.map"):
 			if o := entry(f.Path); !second[o.stem] { // else the minifying pass made it
-				o.jsMap = b.inlineSources(b.asWritten(f.Contents, opts.Outdir), opts.Outdir)
+				o.jsMap = b.mapSources(f.Contents, opts.Outdir)
 			}
 		case strings.HasSuffix(f.Path, ".js"):
 			o := entry(f.Path)
@@ -619,7 +619,7 @@ func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, 
 			if m, ok := kept[f.Path+".map"]; ok {
 				// The build's map, inline, is what the minifying pass maps back through:
 				// its map then leads from the page's code to the sources.
-				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.inlineSources(b.asWritten(m.Contents, opts.Outdir), opts.Outdir)) + "\n"
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.mapSources(m.Contents, opts.Outdir)) + "\n"
 				sm = api.SourceMapExternal
 			}
 			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,
@@ -796,28 +796,64 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	return out
 }
 
-// inlineSources names, in the sources of the source map m, the code written in the page by
-// the page's path, as esbuild names a file there (relative to the output folder outdir).
-func (b *bundler) inlineSources(m []byte, outdir string) []byte {
-	start := bytes.Index(m, []byte(`"sources": [`))
-	if len(b.inline) == 0 || start < 0 {
+// mapSources gives the source map m (of an output in outdir) the names and texts an author
+// knows: code written in the page is named by the page's path, as esbuild names a file
+// there (relative to outdir), and each app script the source transforms or the barrel
+// rewriting changed has its text as written (they keep every line where it was, so the
+// map's lines hold; a debugger shows no miniapp-barrel: import).
+func (b *bundler) mapSources(m []byte, outdir string) []byte {
+	written := false
+	b.written.Range(func(_, _ any) bool { written = true; return false })
+	if len(b.inline) == 0 && !written {
 		return m
 	}
-	end := start + bytes.IndexByte(m[start:], '\n') // esbuild writes the list on one line
-	if end < start {
-		end = len(m)
+	var sm struct {
+		Version        int       `json:"version"`
+		Sources        []string  `json:"sources"`
+		SourcesContent []*string `json:"sourcesContent"`
+		Mappings       string    `json:"mappings"`
+		Names          []string  `json:"names"`
 	}
-	list := m[start:end]
-	for k, c := range b.inline {
-		from, _ := json.Marshal(inlineNamespace + ":" + k)
-		rel, err := filepath.Rel(filepath.Join(b.root, outdir), filepath.Join(b.root, filepath.FromSlash(c.name)))
-		if err != nil {
-			continue
+	if json.Unmarshal(m, &sm) != nil || len(sm.SourcesContent) != len(sm.Sources) {
+		return m
+	}
+	changed := false
+	for i, s := range sm.Sources {
+		key := filepath.Join(b.root, outdir, filepath.FromSlash(s))
+		if k, inline := strings.CutPrefix(s, inlineNamespace+":"); inline {
+			key = s
+			if c, ok := b.inline[k]; ok {
+				if rel, err := filepath.Rel(filepath.Join(b.root, outdir), filepath.Join(b.root, filepath.FromSlash(c.name))); err == nil {
+					sm.Sources[i], changed = filepath.ToSlash(rel), true
+				}
+			}
 		}
-		to, _ := json.Marshal(filepath.ToSlash(rel))
-		list = bytes.ReplaceAll(list, from, to)
+		if src, ok := b.written.Load(key); ok {
+			text := src.(string)
+			sm.SourcesContent[i], changed = &text, true
+		}
 	}
-	return slices.Concat(m[:start], list, m[end:])
+	if !changed {
+		return m
+	}
+	// In esbuild's layout: one field a line.
+	var out bytes.Buffer
+	out.WriteString("{\n  \"version\": " + strconv.Itoa(sm.Version))
+	for _, f := range []struct {
+		name  string
+		value any
+	}{{"sources", sm.Sources}, {"sourcesContent", sm.SourcesContent}, {"mappings", sm.Mappings}, {"names", sm.Names}} {
+		var v bytes.Buffer
+		enc := json.NewEncoder(&v)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(f.value) != nil {
+			return m
+		}
+		out.WriteString(",\n  \"" + f.name + "\": ")
+		out.Write(bytes.TrimSuffix(v.Bytes(), []byte("\n")))
+	}
+	out.WriteString("\n}\n")
+	return out.Bytes()
 }
 
 // messageFile names in a message the file esbuild names p.

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -94,61 +92,6 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 		out = r
 	}
 	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
-}
-
-// asWritten puts back, in the sourcesContent of the source map m (of an output in outdir),
-// the text of each app script (a file, or code written in the page, before inlineSources
-// names it by the page) as its author wrote it where the source transforms or the
-// barrel rewriting changed it: they keep every line where it was, so the map's lines hold,
-// and a debugger shows the code written, not miniapp-barrel: imports.
-func (b *bundler) asWritten(m []byte, outdir string) []byte {
-	empty := true
-	b.written.Range(func(_, _ any) bool { empty = false; return false })
-	if empty {
-		return m
-	}
-	var sm struct {
-		Version        int       `json:"version"`
-		Sources        []string  `json:"sources"`
-		SourcesContent []*string `json:"sourcesContent"`
-		Mappings       string    `json:"mappings"`
-		Names          []string  `json:"names"`
-	}
-	if json.Unmarshal(m, &sm) != nil || len(sm.SourcesContent) != len(sm.Sources) {
-		return m
-	}
-	changed := false
-	for i, s := range sm.Sources {
-		key := s // code written in the page, by its name in the inline namespace
-		if !strings.HasPrefix(s, inlineNamespace+":") {
-			key = filepath.Join(b.root, outdir, filepath.FromSlash(s))
-		}
-		if src, ok := b.written.Load(key); ok {
-			text := src.(string)
-			sm.SourcesContent[i], changed = &text, true
-		}
-	}
-	if !changed {
-		return m
-	}
-	// Written in esbuild's layout, one field a line, which inlineSources reads.
-	var out bytes.Buffer
-	out.WriteString("{\n  \"version\": " + strconv.Itoa(sm.Version))
-	for _, f := range []struct {
-		name  string
-		value any
-	}{{"sources", sm.Sources}, {"sourcesContent", sm.SourcesContent}, {"mappings", sm.Mappings}, {"names", sm.Names}} {
-		var v bytes.Buffer
-		enc := json.NewEncoder(&v)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(f.value) != nil {
-			return m
-		}
-		out.WriteString(",\n  \"" + f.name + "\": ")
-		out.Write(bytes.TrimSuffix(v.Bytes(), []byte("\n")))
-	}
-	out.WriteString("\n}\n")
-	return out.Bytes()
 }
 
 // loaderFor is the loader esbuild would pick for a script.
