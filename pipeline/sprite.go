@@ -34,8 +34,13 @@ type sprite struct {
 // element's id in the page; it returns false (with an error reported) when it cannot.
 func (a *assembler) spriteUse(at attr) (string, bool) {
 	u, frag, ok := local(at.val)
-	if !ok || len(frag) < 2 {
+	if !ok {
 		return "", false // the offline check judges it
+	}
+	if len(frag) < 2 {
+		a.handled = append(a.handled, [2]int{at.off, at.off + at.n})
+		a.errAt(at.off, at.n, fmt.Sprintf("<use> names the whole of %s, which a page cannot hold as a document", u), fmt.Sprintf("name one of its elements by id: href=\"%s#id\"", u))
+		return "", false
 	}
 	rel, ok := a.resolve(u, at)
 	if !ok {

@@ -66,6 +66,7 @@ func TestSpriteRefusals(t *testing.T) {
 		{"no_such_id", "icons.svg#hom", "icons.svg", spriteIcons, `icons.svg has no element with id "hom"; did you mean "icons.svg#home"?`},
 		{"style", "s.svg#a", "s.svg", `<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:red}</style><symbol id="a"/></svg>`, "it has a <style>, which would apply to the whole page"},
 		{"page_id", "icons.svg#home", "icons.svg", spriteIcons, `icons.svg's id "star" is an id of the page too`},
+		{"no_id", "icons.svg", "icons.svg", spriteIcons, `name one of its elements by id: href="icons.svg#id"`},
 		{"not_svg", "icons.png#a", "icons.png", "\x89PNG\r\n\x1a\n", "it is not an .svg file"},
 		{"not_xml", "b.svg#a", "b.svg", `<svg><symbol id="a">&nbsp;</symbol></svg>`, "it is not well-formed XML"},
 		{"breakout", "p.svg#a", "p.svg", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"><p>x</p></symbol></svg>`, "it has a <p>, which a page reads as HTML"},
