@@ -856,8 +856,8 @@ func (a *assembler) plugin(t *tag, at attr) {
 }
 
 // styleURLs inlines the local files a style attribute's url()s name, in place, as Vite does
-// (style="background: url(./hero.png)"). A URL with an escape or a fragment is left to the
-// offline check; each one inlined is the assembler's to report (a missing file), placed at
+// (style="background: url(./hero.png)"). A local URL with a fragment is refused, saying what
+// to write; one with an escape is left to the offline check; each one inlined is the assembler's to report (a missing file), placed at
 // the URL when the attribute is written without character references.
 func (a *assembler) styleURLs(at attr) (string, bool) {
 	if markup.IndexFold(at.val, "url(") < 0 {
@@ -873,11 +873,21 @@ func (a *assembler) styleURLs(at attr) (string, bool) {
 			break
 		}
 		text := string(data)
-		if u, ok := urlArg(text); tt == css.URLToken && ok && !strings.Contains(u, "#") {
-			place := attr{key: at.key, val: u, off: at.off, n: at.n}
-			if exact {
-				place.off, place.n = at.off+pos, len(text)
-			}
+		u, ok := urlArg(text)
+		place := attr{key: at.key, val: u, off: at.off, n: at.n}
+		if exact {
+			place.off, place.n = at.off+pos, len(text)
+		}
+		_, frag, isLocal := local(u)
+		switch {
+		case tt != css.URLToken || !ok:
+		case isLocal && frag != "":
+			// A part of a file: an SVG paint server, filter or mask is taken into the page
+			// from an attribute (spriteRef), not from CSS, where the property decides.
+			a.handled = append(a.handled, [2]int{place.off, place.off + place.n})
+			a.errAt(place.off, place.n, fmt.Sprintf("url(%s) in a style attribute names a part of a file, which bundle build does not inline there", u),
+				"for an SVG paint server, filter or mask, write it as the element's attribute (fill=\"url(…)\"), which the build takes into the page; for an image, leave out the fragment")
+		default:
 			if d, ok := a.inlineAttr(place); ok {
 				text, changed = "url("+d+")", true
 			}

@@ -168,4 +168,10 @@ func TestStyleAttrURLs(t *testing.T) {
 	if len(errs) != 1 || errs[0].Column != 67 || !strings.Contains(errs[0].Text, `"img/dott.svg" does not exist`) {
 		t.Errorf("a missing file: %+v", errs)
 	}
+	// A part of a file: refused at the URL, with what to write.
+	writeFiles(t, dir, map[string]string{"index.html": `<!doctype html><title>S</title><svg><rect style="fill: url(img/dot.svg#p)"/></svg>`})
+	errs = refusedErrors(t, dir)
+	if len(errs) != 1 || errs[0].Column != 56 || !strings.Contains(errs[0].Text, "names a part of a file") || !strings.Contains(errs[0].Note, `fill="url(…)"`) {
+		t.Errorf("a fragment: %+v", errs)
+	}
 }
