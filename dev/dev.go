@@ -27,9 +27,9 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/host"
 	"github.com/miniapp/bundle/pipeline"
-	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // Options configures Run.

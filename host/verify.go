@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/registry"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // ErrOutside is returned (wrapped) by Resolve for a path that leaves the app folder.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // fixPatterns read the replacement a note suggests for the span its message underlines.

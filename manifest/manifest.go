@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // Manifest is a validated manifest. Paths (Entry, Icon, Build.PublicDir) are slash-separated and

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 const valid = `id = "order-book"

@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 	"golang.org/x/net/publicsuffix"
 )
 

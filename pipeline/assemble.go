@@ -16,10 +16,10 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
-	"github.com/miniapp/bundle/pipeline/internal/markup"
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/markup"
+	"github.com/miniapp/bundle/offline"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"

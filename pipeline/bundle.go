@@ -17,9 +17,9 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/sdk"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 )
 
 // TestMetafileImportsReachTheCheck: the import records esbuild prints into a script are read

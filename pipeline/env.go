@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // publicPrefixes are the .env key prefixes that reach the bundle, as Vite's envPrefix does:

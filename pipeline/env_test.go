@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // TestHTMLEnv: %NAME% in an HTML entry becomes import.meta.env.NAME's value, as Vite's HTML env

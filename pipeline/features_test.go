@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/pipeline/browsertest"
-	"github.com/miniapp/bundle/pipeline/diag"
 	"golang.org/x/net/html"
 )
 

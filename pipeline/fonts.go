@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/markup"
 )
 
 // pruneFontFaces rewrites every @font-face src list that offers a woff2 source so that it keeps

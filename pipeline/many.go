@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
 	"github.com/miniapp/bundle/registry"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/registry"
 )
 

@@ -40,9 +40,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/sdk"
 	"golang.org/x/net/html"
 )

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
-	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 // TestPrebuild: bundling a page's stylesheets and module scripts in one esbuild build gives

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // resolveExts are the extensions esbuild tries for an import without one, in its order.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/miniapp/bundle/internal/testfs"
+	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/pipeline/browsertest"
-	"github.com/miniapp/bundle/pipeline/offline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

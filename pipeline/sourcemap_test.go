@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // TestSourceMap: --sourcemap writes the map of the page's first module script, whatever was

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/diag"
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/markup"
 )
 
 // SVG sprites. <use href="icons.svg#home"> names an element of another document, which a

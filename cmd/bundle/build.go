@@ -12,10 +12,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/internal/oneshot"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
-	"github.com/miniapp/bundle/pipeline/diag"
 )
 
 func runBuild(ctx context.Context, e *env, args []string) int {

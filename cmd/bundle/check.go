@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 )
 
 func runCheck(ctx context.Context, e *env, args []string) int {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/render"
 	"github.com/miniapp/bundle/render/chrome"

@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/host"
-	"github.com/miniapp/bundle/pipeline/diag"
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/registry"
 )
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/markup"
 )
 
 // cleanURL returns s as the URL parser sees it: leading and trailing C0 controls and spaces

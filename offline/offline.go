@@ -37,7 +37,7 @@ import (
 	"sort"
 	"unsafe"
 
-	"github.com/miniapp/bundle/pipeline/diag"
+	"github.com/miniapp/bundle/diag"
 )
 
 // Options configures Check. The zero value allows no links.

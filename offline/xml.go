@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html/charset"
 )
 

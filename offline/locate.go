@@ -3,7 +3,7 @@ package offline
 import (
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/markup"
 
 	"golang.org/x/net/html"
 )

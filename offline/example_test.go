@@ -3,7 +3,7 @@ package offline_test
 import (
 	"fmt"
 
-	"github.com/miniapp/bundle/pipeline/offline"
+	"github.com/miniapp/bundle/offline"
 )
 
 func ExampleCheck() {

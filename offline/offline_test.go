@@ -10,7 +10,7 @@ import (
 	"testing"
 	utf16pkg "unicode/utf16"
 
-	"github.com/miniapp/bundle/pipeline/internal/markup"
+	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html"
 )
 
