@@ -5,6 +5,17 @@ import (
 	"strings"
 )
 
+// find returns the offset and length of the value of the field path p, when the manifest
+// writes its first key; ok is false when it does not.
+func (v *validator) find(p string) (off, n int, ok bool) {
+	segs := splitPath(p)
+	if len(segs) == 0 || segs[0].name == "" || findKey(string(v.src), segs[0].name, 0) < 0 {
+		return 0, 0, false
+	}
+	off, n = v.locate(p, true)
+	return off, n, true
+}
+
 // locate finds the field path p (such as "capabilities[1].purpose" or "build.define.global") in
 // the manifest source, TOML or JSON alike, and returns the offset and length of its key, or of
 // its value when value is true. A path it cannot find falls back to its nearest parent, then

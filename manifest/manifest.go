@@ -60,6 +60,24 @@ type Manifest struct {
 	// Root is Dir made absolute with its symbolic links resolved: the folder that every path
 	// of the app must stay inside.
 	Root string `json:"-"`
+
+	// src is the manifest as read, for Message to place a field.
+	src []byte
+}
+
+// Message returns a diagnostic about the field at path ("hosts", "build.alias"), placed at
+// the field's value in the manifest with its line, when the manifest sets it, and otherwise
+// naming the file and the field only.
+func (m *Manifest) Message(sev diag.Severity, path, text, note string) diag.Message {
+	msg := diag.Message{Severity: sev, File: m.File, Path: path, Text: text, Note: note}
+	if m.src == nil {
+		return msg
+	}
+	v := &validator{file: m.File, src: m.src, json: strings.HasSuffix(m.File, ".json")}
+	if off, n, ok := v.find(path); ok {
+		msg.PlaceIn(diag.NewLines(m.src), off, n)
+	}
+	return msg
 }
 
 // Capability is something the app asks the host for; Purpose is the sentence a person reads

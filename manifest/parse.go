@@ -74,6 +74,9 @@ func parse(file string, src []byte, defaultEntry string) (*Manifest, diag.List) 
 		}
 	}
 	m := v.validate(raw)
+	if m != nil {
+		m.src = src
+	}
 	v.list.Sort()
 	return m, v.list
 }

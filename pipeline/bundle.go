@@ -254,6 +254,13 @@ func parseTarget(t string) (api.Target, []api.Engine) {
 // to modules of the SDK rather than to files.
 const sdkNamespace = "miniapp-sdk"
 
+// How the size budget's note names what the SDK adds: the functions the app imports from
+// @miniapp/sdk (bundled with its code), and the script the build puts in every page.
+const (
+	sdkImported = "@miniapp/sdk (the functions the app imports)"
+	sdkInjected = "@miniapp/sdk (the SDK's script in every page)"
+)
+
 // legalNamespace holds the legal comments of barrels whose modules are imported directly
 // (barrel.go).
 const legalNamespace = "miniapp-legal"
@@ -681,6 +688,9 @@ func (b *bundler) record(m outputMeta) {
 		}
 		if n, ok := b.inlineName(in); ok {
 			name = n
+		}
+		if strings.HasPrefix(in, sdkNamespace+":") {
+			name = sdkImported // the author knows these modules by the one import specifier
 		}
 		b.inputs[name] += m.bytes[in]
 		for _, c := range sdk.CarriedClients {

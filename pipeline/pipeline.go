@@ -69,6 +69,10 @@ type Options struct {
 	DevHosts []string
 }
 
+// NoHostsWarning is the text of the warning a build gives when the manifest lists no hosts; a
+// caller that builds many apps may say it once, naming them.
+const NoHostsWarning = "no hosts: any page that frames this bundle can call its tools and read its context"
+
 // Result describes a built app. The caller owns its slices.
 type Result struct {
 	Manifest *manifest.Manifest
@@ -167,7 +171,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 		}
 		skeleton = slices.Concat(skeleton[:sdkAt], []byte("<script>"+escapeScript(js)+"</script>"), skeleton[sdkAt:])
-		b.inputs["(the SDK bundle injects)"] = len(js)
+		b.inputs[sdkInjected] = len(js)
 	}
 	page := a.fill(skeleton)
 	list := a.list
@@ -188,16 +192,15 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	if len(m.Hosts) == 0 {
 		example := m.Setting("hosts", []string{"https://chat.example.com"})
-		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "hosts",
-			Text: "no hosts: any page that frames this bundle can call its tools and read its context",
-			Note: "list the origins that may embed it, for example " + example})
+		warnings = append(warnings, m.Message(diag.Warning, "hosts", NoHostsWarning,
+			"list the origins that may embed it, for example "+example))
 	}
 
 	if n := dataFonts(page); n > 0 && !slices.Contains(m.ResourceDomains, "data:") {
 		example := m.Setting("resourceDomains", []string{"data:"})
-		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: m.File, Path: "resourceDomains",
-			Text: fmt.Sprintf("the bundle inlines %d %s, which an MCP Apps host blocks under its default policy (it has no font-src), so the text falls back to a system font", n, plural(n, "font as a data: URL", "fonts as data: URLs")),
-			Note: "declare them with " + example + " (the registry entry sends it as _meta.ui.csp.resourceDomains), or use system fonts"})
+		warnings = append(warnings, m.Message(diag.Warning, "resourceDomains",
+			fmt.Sprintf("the bundle inlines %d %s, which an MCP Apps host blocks under its default policy (it has no font-src), so the text falls back to a system font", n, plural(n, "font as a data: URL", "fonts as data: URLs")),
+			"declare them with "+example+" (the registry entry sends it as _meta.ui.csp.resourceDomains), or use system fonts"))
 	}
 
 	// The markup is left as written: esbuild minified the code it holds, and what a markup
@@ -234,7 +237,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	icon := a.icon
 	if m.Icon != "" {
 		if icon, err = a.dataURL(m.Icon); err != nil {
-			return nil, diag.List{{File: m.File, Path: "icon", Text: fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), Note: "replace it with the real SVG or PNG file"}}.Err()
+			return nil, diag.List{m.Message(diag.Error, "icon", fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), "replace it with the real SVG or PNG file")}.Err()
 		}
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
@@ -332,7 +335,7 @@ func budgetError(m *manifest.Manifest, size, limit int, inputs []Input) diag.Lis
 	if len(top) > 0 {
 		note = "largest inputs: " + strings.Join(top, ", ") + "; " + note
 	}
-	return diag.List{{File: m.File, Path: "maxKB", Text: fmt.Sprintf("the bundle is %.1f KB, over its budget of %d KB", float64(size)/1024, limit/1024), Note: note}}
+	return diag.List{m.Message(diag.Error, "maxKB", fmt.Sprintf("the bundle is %.1f KB, over its budget of %d KB", float64(size)/1024, limit/1024), note)}
 }
 
 // legalNotices joins the legal comments of a build's bundles, sorted and each once: workers

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,12 +20,12 @@ import (
 )
 
 func runBuild(ctx context.Context, e *env, args []string) int {
-	flags := newFlags(e, "build", "DIR...",
+	flags := newFlags(e, "build", "[DIR...]",
 		"Build each app folder into one offline HTML file pinned by SHA-256, and its registry entry:\n"+
 			"<out>/<id>.html and <out>/<id>.json, and <out>/registry.json listing every entry there.\n"+
 			"A DIR without a manifest is searched for app folders at any depth, and the apps are\n"+
 			"built in parallel; one that fails does not stop the others. The default output folder\n"+
-			"is each app's dist.",
+			"is each app's dist. Without DIR, the current folder.",
 		`  # build the plain-HTML sample
   bundle build samples/hello
 
@@ -59,9 +60,9 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if !validFormat(e, "build", *format) {
 		return exitUsage
 	}
-	if flags.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "bundle build: no app folder given\nRun \"bundle build -h\" for usage.")
-		return exitUsage
+	args = flags.Args()
+	if len(args) == 0 {
+		args = []string{"."} // as vite build builds the folder it runs in
 	}
 	if *cpuprofile != "" {
 		stop, err := profileCPU(*cpuprofile)
@@ -73,7 +74,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	}
 	// A build is a one-shot process: the collector stays off until it holds oneshot.Floor.
 	defer oneshot.Tune(oneshot.Floor)()
-	dirs, err := pipeline.FindApps(flags.Args()...)
+	dirs, err := pipeline.FindApps(args...)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%v: give an app folder, or a folder of app folders", err)
@@ -82,7 +83,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		if *format == "json" {
 			// The same document as ever, so that a script reading stdout reads why.
 			writeJSON(e, buildOutput{SchemaVersion: pipeline.SchemaVersion, Entries: []pipeline.Entry{},
-				Diagnostics: diag.List{{Text: err.Error()}}, Registries: []string{}, Failed: slashes(flags.Args())})
+				Diagnostics: diag.List{{Text: err.Error()}}, Registries: []string{}, Failed: failures(args, "cannot be read", err.Error())})
 		}
 		return exitUsage
 	}
@@ -96,10 +97,13 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		code    = exitOK
 		entries = []pipeline.Entry{}
 		all     = diag.List{}
-		failed  []string
+		failed  = []failure{}
 		built   int
+		// noHosts holds the apps whose manifests list no hosts: with several apps, the
+		// warning is said once for all of them.
+		noHosts []diag.Message
 	)
-	progress := newProgress(e, len(dirs))
+	progress := newProgress(e, len(dirs), e.terminal && !*quiet)
 	defer progress.stop()
 	showSizes := (*format == "text" || *format == "github") && !*quiet
 	report := func(r pipeline.AppResult) {
@@ -110,26 +114,36 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			all = append(all, el.List...)
 			printDiagnostics(e, *format, el.List)
 			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", r.Dir)
-			failed = append(failed, r.Dir+" (refused)")
+			failed = append(failed, failure{filepath.ToSlash(r.Dir), "refused", firstError(el.List)})
 			code = max(code, exitRefused)
 			return
 		case errors.Is(err, manifest.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
 			all = append(all, diag.Message{File: r.Dir, Text: err.Error()})
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
-			failed = append(failed, r.Dir+" (cannot be read)")
+			failed = append(failed, failure{filepath.ToSlash(r.Dir), "cannot be read", err.Error()})
 			code = max(code, exitUsage)
 			return
 		case err != nil:
 			all = append(all, diag.Message{File: r.Dir, Text: err.Error()})
 			fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
-			failed = append(failed, r.Dir+" (bundle failed)")
+			failed = append(failed, failure{filepath.ToSlash(r.Dir), "bundle failed", err.Error()})
 			code = max(code, exitInternal)
 			return
 		}
 		built++
 		all = append(all, res.Warnings...)
-		if len(res.Warnings) > 0 && !*quiet {
-			printDiagnostics(e, *format, res.Warnings)
+		warnings := res.Warnings
+		if len(dirs) > 1 && *format == "text" {
+			warnings = slices.DeleteFunc(slices.Clone(warnings), func(m diag.Message) bool {
+				if m.Path == "hosts" && m.Text == pipeline.NoHostsWarning {
+					noHosts = append(noHosts, m)
+					return true
+				}
+				return false
+			})
+		}
+		if len(warnings) > 0 && !*quiet {
+			printDiagnostics(e, *format, warnings)
 		}
 		entries = append(entries, res.Entry)
 		if showSizes {
@@ -153,19 +167,67 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
 		code = max(code, exitInternal)
 	}
+	if len(noHosts) > 0 && !*quiet {
+		printDiagnostics(e, *format, diag.List{noHostsOnce(noHosts)})
+	}
 	if *format == "json" {
-		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), slashes(failed)}); err != nil {
+		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), failed}); err != nil {
 			return exitInternal
 		}
 	}
 	if len(dirs) > 1 && (!*quiet || len(failed) > 0) {
 		fmt.Fprintf(e.stderr, "bundle build: %d built", built)
 		if len(failed) > 0 {
-			fmt.Fprintf(e.stderr, ", %d failed: %s", len(failed), strings.Join(failed, ", "))
+			var names []string
+			for _, f := range failed {
+				names = append(names, f.Dir+" ("+f.Reason+")")
+			}
+			fmt.Fprintf(e.stderr, ", %d failed: %s", len(failed), strings.Join(names, ", "))
 		}
 		fmt.Fprintln(e.stderr)
 	}
 	return code
+}
+
+// failure is an app folder that was not built, in --format json's "failed": why, in a few
+// fixed words ("refused", "cannot be read", "bundle failed"), and the first error's text.
+type failure struct {
+	Dir     string `json:"dir"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+func failures(dirs []string, reason, message string) []failure {
+	out := []failure{}
+	for _, d := range dirs {
+		out = append(out, failure{filepath.ToSlash(d), reason, message})
+	}
+	return out
+}
+
+// firstError returns the text of the first error of l, as the one-line clang rendering.
+func firstError(l diag.List) string {
+	for _, m := range l {
+		if m.Severity == diag.Error {
+			return m.String()
+		}
+	}
+	return ""
+}
+
+// noHostsOnce says the warning of apps without hosts once, naming their manifests.
+func noHostsOnce(ms []diag.Message) diag.Message {
+	if len(ms) == 1 {
+		return ms[0]
+	}
+	var files []string
+	for _, m := range ms {
+		files = append(files, m.File)
+	}
+	w := ms[0]
+	w.File, w.Line, w.Column, w.Length, w.LineText = "", 0, 0, 0, ""
+	w.Text = fmt.Sprintf("%d apps list no hosts (%s): any page that frames them can call their tools and read their context", len(ms), strings.Join(files, ", "))
+	return w
 }
 
 // buildOutput is what bundle build --format json prints, on success and failure alike.
@@ -174,7 +236,7 @@ type buildOutput struct {
 	Entries       []pipeline.Entry `json:"entries"`
 	Diagnostics   diag.List        `json:"diagnostics"`
 	Registries    []string         `json:"registries"`
-	Failed        []string         `json:"failed"`
+	Failed        []failure        `json:"failed"`
 }
 
 func slashes(paths []string) []string {
@@ -185,8 +247,8 @@ func slashes(paths []string) []string {
 	return out
 }
 
-// progress reports how many of n apps are built, on stderr, once a build has taken a second:
-// on a terminal as one line rewritten in place, elsewhere as a line every second.
+// progress reports how many of n apps are built, on stderr, once a build has taken a second,
+// as one line rewritten in place; only on a terminal, where it can be rewritten.
 type progress struct {
 	e       *env
 	n       int
@@ -198,9 +260,9 @@ type progress struct {
 	once    sync.Once
 }
 
-func newProgress(e *env, n int) *progress {
+func newProgress(e *env, n int, enabled bool) *progress {
 	p := &progress{e: e, n: n, stopped: make(chan struct{})}
-	if n < 2 {
+	if n < 2 || !enabled {
 		return p
 	}
 	go func() {
@@ -216,12 +278,8 @@ func newProgress(e *env, n int) *progress {
 					p.mu.Unlock()
 					return
 				}
-				if p.e.color {
-					fmt.Fprintf(p.e.stderr, "\r\x1b[Kbuilding: %d of %d apps built", p.count, p.n)
-					p.shown = true
-				} else {
-					fmt.Fprintf(p.e.stderr, "building: %d of %d apps built\n", p.count, p.n)
-				}
+				fmt.Fprintf(p.e.stderr, "\r\x1b[Kbuilding: %d of %d apps built", p.count, p.n)
+				p.shown = true
 				p.mu.Unlock()
 			}
 		}

@@ -102,7 +102,7 @@ loader = { ".js" = "jsxx" }
 		{"missing_local_file", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, `<img src="./logo.png">`, 1)}, nil, []string{`"./logo.png" does not exist`}},
 		{"over_budget", map[string]string{"miniapp.toml": goodManifest + "maxKB = 1\n", "index.html": goodPage,
-			"main.ts": "import big from \"./big.txt\";\nconsole.log(big);\n", "big.txt": strings.Repeat("x", 4000)}, nil, []string{"over its budget of 1 KB", "largest inputs: (the SDK bundle injects)", "big.txt 3.9 KB"}},
+			"main.ts": "import big from \"./big.txt\";\nconsole.log(big);\n", "big.txt": strings.Repeat("x", 4000)}, nil, []string{"over its budget of 1 KB", "largest inputs: @miniapp/sdk (the SDK's script in every page)", "big.txt 3.9 KB"}},
 		{"import_escapes_folder", map[string]string{"miniapp.toml": goodManifest, "index.html": goodPage,
 			"main.ts": "import { s } from \"" + filepath.ToSlash(filepath.Join(outside, "secret")) + "\";\nconsole.log(s);\n"}, nil, []string{"outside the app folder"}},
 		{"symlink_escapes_folder", map[string]string{"miniapp.toml": goodManifest, "index.html": goodPage,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/miniapp/bundle/scaffold"
@@ -47,9 +49,19 @@ func runInit(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "  %s/%s\n", strings.TrimSuffix(dir, "/"), f)
 	}
 	fmt.Fprintf(e.stdout, "\nNext:\n")
+	q := shellQuote(dir)
 	if *template == "react" {
-		fmt.Fprintf(e.stdout, "  (cd %s && npm install)\n", dir)
+		fmt.Fprintf(e.stdout, "  (cd %s && npm install)\n", q)
 	}
-	fmt.Fprintf(e.stdout, "  bundle dev %s      # the app in a host on your machine, rebuilt as you edit\n  bundle build %s    # %s/dist/<id>.html, one offline file\n", dir, dir, dir)
+	fmt.Fprintf(e.stdout, "  bundle dev %s      # the app in a host on your machine, rebuilt as you edit\n  bundle build %s    # %s, one offline file\n", q, q, path.Join(filepath.ToSlash(dir), "dist", "<id>.html"))
 	return exitOK
+}
+
+// shellQuote returns s as a POSIX shell word: as it is when it holds only characters no shell
+// reads specially, else in single quotes, so that a printed command runs when pasted.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

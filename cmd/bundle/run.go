@@ -23,10 +23,12 @@ const (
 	exitInternal = 3 // the tool itself failed
 )
 
-// env is what a command may touch: its streams and whether stderr is a colour terminal.
+// env is what a command may touch: its streams, whether stderr is a terminal (progress is
+// drawn only there) and whether diagnostics are coloured.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	terminal       bool
 	color          bool
 }
 
@@ -56,6 +58,19 @@ const exitCodesHelp = `Exit codes:
   3  bundle itself failed
 `
 
+// commandExits is what each exit code means for one command, for its -h.
+var commandExits = map[string]string{
+	"init":    "  0  written\n  2  usage: bad flags, a folder that is not empty, an unknown template\n  3  bundle itself failed\n",
+	"build":   "  0  built\n  1  refused: manifest, esbuild error, a reference that cannot be inlined, offline check, size budget\n     (with several apps: some failed)\n  2  usage: bad flags, a folder that cannot be read\n  3  bundle itself failed\n",
+	"dev":     "  0  stopped (Ctrl-C)\n  2  usage: bad flags, a folder that cannot be read, a port that cannot be used\n  3  bundle itself failed\n",
+	"check":   "  0  every file is clean\n  1  a file would load from outside itself\n  2  usage: bad flags, a file that cannot be read\n  3  bundle itself failed\n",
+	"render":  "  0  every page rendered clean\n  1  a page failed in the browser: an error, a policy violation, a request\n  2  usage: bad flags, a file that cannot be read, no Chromium\n  3  bundle itself failed\n",
+	"verify":  "  0  every file is the bundle its entry pins\n  1  a hash, size or policy mismatch, or an offline finding\n  2  usage: bad flags, a file or entry that cannot be read\n  3  bundle itself failed\n",
+	"serve":   "  0  stopped\n  1  a bundle was not served (it failed verification)\n  2  usage: bad flags, a folder that cannot be read, an address that cannot be used\n  3  bundle itself failed\n",
+	"sdk":     "  0  printed\n  2  usage\n",
+	"version": "  0  printed\n  2  usage\n",
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "bundle turns a mini app into one offline HTML file pinned by SHA-256.\n\nUsage:\n  bundle <command> [flags] [args]\n\nCommands:\n")
 	for _, c := range commands() {
@@ -71,7 +86,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = exitInternal
 		}
 	}()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, color: isColorTerminal(stderr)}
+	term := isTerminal(stderr)
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: term, color: useColor(term, os.LookupEnv)}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -90,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		usage(stdout)
 		return exitOK
-	case "-version", "--version":
+	case "-v", "-version", "--version":
 		name = "version"
 	}
 	for _, c := range commands() {
@@ -133,7 +149,7 @@ func newFlags(e *env, name, argsUsage, about, examples string) *flagSet {
 		} else {
 			fmt.Fprintf(w, "Usage: bundle %s %s\n\n%s\n", name, argsUsage, about)
 		}
-		fmt.Fprintf(w, "\nExamples:\n%s\n%s", examples, exitCodesHelp)
+		fmt.Fprintf(w, "\nExamples:\n%s\nExit codes:\n%s", examples, commandExits[name])
 	}
 	return &flagSet{FlagSet: fs, help: help}
 }
@@ -187,10 +203,24 @@ func didYouMean(s string, names []string) string {
 	return ""
 }
 
-func isColorTerminal(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+// useColor reports whether diagnostics are coloured: on a terminal unless NO_COLOR is set or
+// TERM is dumb. FORCE_COLOR overrides both ways, as Node.js reads it: 0 or false turns colour
+// off, any other value (empty included) turns it on, terminal or not.
+func useColor(terminal bool, lookupEnv func(string) (string, bool)) bool {
+	if v, ok := lookupEnv("FORCE_COLOR"); ok {
+		return v != "0" && !strings.EqualFold(v, "false")
+	}
+	if v, _ := lookupEnv("NO_COLOR"); v != "" {
 		return false
 	}
+	if v, _ := lookupEnv("TERM"); v == "dumb" {
+		return false
+	}
+	return terminal
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
