@@ -48,17 +48,14 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 			fmt.Sprintf("define it in %s: %s, or in tsconfig.json's compilerOptions: \"paths\": { \"%s/*\": [\"%s/*\"] } (bundle does not read vite.config)", filepath.Base(b.m.File), set, prefix, dir), false
 	}
 	pkg := packageName(spec)
-	install := fmt.Sprintf("run npm install %s in the app folder, or map the name with [build] alias", pkg)
 	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {
-		install = fmt.Sprintf("the automatic JSX runtime imports %s: install %s in the app folder (npm install %s)", spec, pkg, map[bool]string{true: "react react-dom", false: pkg}[pkg == "react"])
-	}
-	if !b.hasNodeModules(from) {
-		if !strings.Contains(install, "JSX") {
-			install = "run npm install (or pnpm install, yarn) in the app folder"
+		install := fmt.Sprintf("the automatic JSX runtime imports %s: install %s in the app folder (npm install %s)", spec, pkg, map[bool]string{true: "react react-dom", false: pkg}[pkg == "react"])
+		if !b.hasNodeModules(from) {
+			return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), install, true
 		}
-		return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), install, true
+		return fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg), install, false
 	}
-	return fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg), install, false
+	return b.missingPackage(spec, from)
 }
 
 // missingFile explains a relative import of target, which does not exist as written.

@@ -65,7 +65,7 @@ func TestCSSRelativeMessages(t *testing.T) {
 	img := filepath.ToSlash(filepath.Join(dir, "img"))
 	want := []string{
 		`index.html: Could not resolve "img/dot2.svg": no such file in ` + img + ` (did you mean "./img/dot.svg"?)`,
-		`s.css: Could not resolve "bootstrap/dist/css/bootstrap.css": the app has no node_modules folder (run npm install (or pnpm install, yarn) in the app folder)`,
+		`s.css: Could not resolve "bootstrap/dist/css/bootstrap.css": the app has no package.json, and the package bootstrap is not installed (create one in the app folder (npm init -y), then run npm install bootstrap there; or map the name with [build] alias)`,
 		`s.css: Could not resolve "img/dott.svg": no such file in ` + img + ` (did you mean "./img/dot.svg"?)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

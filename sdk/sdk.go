@@ -205,6 +205,10 @@ func embedded() api.Plugin {
 // miniapp-sdk.d.ts, which bundle sdk types prints).
 var exportRE = regexp.MustCompile(`(?m)^export (?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)`)
 
+// Specifiers are the import specifiers of the SDK an app may import; they resolve inside
+// bundle, never from npm (no npm package of that name is the SDK).
+var Specifiers = []string{"@miniapp/sdk", "@miniapp/sdk/react"}
+
 // Exports returns the names of the values that spec ("@miniapp/sdk" or "@miniapp/sdk/react")
 // exports to an app, sorted.
 func Exports(spec string) []string {

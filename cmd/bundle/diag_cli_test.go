@@ -27,7 +27,7 @@ func TestMessages(t *testing.T) {
 		{"import_wrong_case", map[string]string{"miniapp.toml": scriptManifest, "src/utils.ts": "export const x = 1;\n",
 			"src/main.ts": "import { x } from \"./Utils\";\nconsole.log(x);\n"}, nil, 1, []string{"src/main.ts:1:19", `the file on disk is utils.ts, with another case`, `write "./utils"`}},
 		{"no_node_modules", map[string]string{"miniapp.toml": strings.Replace(scriptManifest, "main.ts", "main.tsx", 1),
-			"src/main.tsx": "import { createRoot } from \"react-dom/client\";\nimport { create } from \"zustand\";\nimport React from \"react\";\ncreateRoot(document.body).render(<p>{String(create)}{String(React)}</p>);\n"}, nil, 1, []string{"the app has no node_modules folder"}},
+			"src/main.tsx": "import { createRoot } from \"react-dom/client\";\nimport { create } from \"zustand\";\nimport React from \"react\";\ncreateRoot(document.body).render(<p>{String(create)}{String(React)}</p>);\n"}, nil, 1, []string{"the app has no package.json", "npm init -y"}},
 		{"package_not_installed", map[string]string{"miniapp.toml": scriptManifest, "node_modules/.package-lock.json": "{}",
 			"src/main.ts": "import debounce from \"lodash/debounce\";\nconsole.log(debounce);\n"}, nil, 1, []string{"the package lodash is not installed", "npm install lodash"}},
 		{"public_path_missing", map[string]string{"miniapp.toml": scriptManifest,

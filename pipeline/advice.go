@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/sdk"
+)
+
+// packages is what the app declares and has installed, read from the importing file's folder
+// up to the folder the build may read: the names in each package.json's dependencies (all
+// four kinds), the packages in each node_modules, and the package.json files found.
+type packages struct {
+	declared  map[string]string // name → the package.json that declares it
+	installed map[string]bool
+	manifests []string // the package.json files, nearest first
+	modules   bool     // a node_modules folder exists
+}
+
+// packagesFrom reads what the folders from dir up to readRoot declare and hold.
+func packagesFrom(dir, readRoot string) packages {
+	confined := func(path string) bool {
+		return path == readRoot || strings.HasPrefix(path, readRoot+string(filepath.Separator))
+	}
+	p := packages{declared: map[string]string{}, installed: map[string]bool{}}
+	for {
+		if f := filepath.Join(dir, "package.json"); confined(f) {
+			if data, err := os.ReadFile(f); err == nil {
+				p.manifests = append(p.manifests, f)
+				var pj map[string]json.RawMessage
+				if json.Unmarshal(data, &pj) == nil {
+					for _, k := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"} {
+						var deps map[string]any
+						if json.Unmarshal(pj[k], &deps) == nil {
+							for name := range deps {
+								if _, ok := p.declared[name]; !ok {
+									p.declared[name] = f
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if nm := filepath.Join(dir, "node_modules"); confined(nm) {
+			if entries, err := os.ReadDir(nm); err == nil {
+				p.modules = true
+				for _, e := range entries {
+					name := e.Name()
+					if strings.HasPrefix(name, ".") {
+						continue
+					}
+					if strings.HasPrefix(name, "@") {
+						scoped, _ := os.ReadDir(filepath.Join(nm, name))
+						for _, s := range scoped {
+							p.installed[name+"/"+s.Name()] = true
+						}
+						continue
+					}
+					p.installed[name] = true
+				}
+			}
+		}
+		if dir == readRoot {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || !confined(parent) {
+			return p
+		}
+		dir = parent
+	}
+}
+
+// missingPackage explains a bare import spec that does not resolve from the folder from. Its
+// advice never names a package the author did not mean: "npm install X" only for a name that
+// no package.json declares, that is not installed, and that is not close to a name that is
+// (a typo of "recharts" is not a package to install: an unrelated one of that name may exist
+// on npm). noModules says the app has no node_modules folder at all.
+func (b *bundler) missingPackage(spec, from string) (text, note string, noModules bool) {
+	pkg := packageName(spec)
+	if pkg == "@miniapp/sdk" {
+		text = fmt.Sprintf("Could not resolve %q: the SDK's entry points are %s", spec, strings.Join(sdk.Specifiers, " and "))
+		note = "import one of them; the SDK ships inside bundle, not on npm, so there is nothing to install"
+		if best, ok := diag.Suggest(spec, sdk.Specifiers); ok {
+			note = fmt.Sprintf("did you mean %q? The SDK ships inside bundle, not on npm, so there is nothing to install", best)
+		}
+		return text, note, false
+	}
+	p := packagesFrom(from, b.readRoot)
+	where := func(f string) string { return b.display(b.rel(filepath.Dir(f))) }
+	switch {
+	case p.installed[pkg]:
+		return fmt.Sprintf("Could not resolve %q: the package %s is installed, but has no %q", spec, pkg, strings.TrimPrefix(spec, pkg)),
+			fmt.Sprintf("check the paths it exports in node_modules/%s/package.json (its \"exports\" field lists them)", pkg), false
+	case p.declared[pkg] != "":
+		note = fmt.Sprintf("run npm install (or pnpm install, yarn) in %s", where(p.declared[pkg]))
+		if !p.modules {
+			// Every bare import fails alike: the caller says it once.
+			return fmt.Sprintf("Could not resolve %q: the app has no node_modules folder", spec), note, true
+		}
+		return fmt.Sprintf("Could not resolve %q: %s is in %s but not installed", spec, pkg, b.display(b.rel(p.declared[pkg]))), note, false
+	}
+	var known []string
+	for name := range p.declared {
+		known = append(known, name)
+	}
+	for name := range p.installed {
+		if _, ok := p.declared[name]; !ok {
+			known = append(known, name)
+		}
+	}
+	slices.Sort(known)
+	if best, ok := diag.Suggest(pkg, known); ok {
+		how := "installed"
+		if f := p.declared[best]; f != "" {
+			how = "in " + b.display(b.rel(f))
+		}
+		return fmt.Sprintf("Could not resolve %q: no package %s is declared or installed", spec, pkg),
+			fmt.Sprintf("did you mean %q (%s)?", best+strings.TrimPrefix(spec, pkg), how), false
+	}
+	if len(p.manifests) == 0 {
+		return fmt.Sprintf("Could not resolve %q: the app has no package.json, and the package %s is not installed", spec, pkg),
+			fmt.Sprintf("create one in the app folder (npm init -y), then run npm install %s there; or map the name with [build] alias", pkg), false
+	}
+	text = fmt.Sprintf("Could not resolve %q: the package %s is not installed", spec, pkg)
+	if !p.modules {
+		text = fmt.Sprintf("Could not resolve %q: the package %s is not in %s, and the app has no node_modules folder", spec, pkg, b.display(b.rel(p.manifests[0])))
+	}
+	return text, fmt.Sprintf("run npm install %s in %s, or map the name with [build] alias", pkg, where(p.manifests[0])), false
+}
