@@ -43,6 +43,10 @@ type Manifest struct {
 	Wasm bool `json:"wasm"`
 	// Eval lets the page run eval and new Function (the policy's 'unsafe-eval').
 	Eval bool `json:"eval"`
+	// WebRTC lets the page's code create peer connections (RTCPeerConnection), which send
+	// STUN over UDP and resolve names whatever the policy says: the build refuses code that
+	// names them without it, and hosts see it in the registry entry.
+	WebRTC bool `json:"webrtc"`
 	// ResourceDomains, Domain and PrefersBorder go to the MCP Apps resource's _meta.ui: the
 	// origins (or data:) the host's policy must allow for images, fonts, styles and media,
 	// the dedicated origin the app asks to be framed on, and whether it wants a border.
@@ -106,13 +110,15 @@ func (b Build) RewriteBarrels() bool { return b.Barrels == nil || *b.Barrels }
 // Setting writes key = value in the manifest's own syntax, for a message's fix: TOML
 // (hosts = ["…"]; loader = { ".js" = "jsx" } under [build]) or JSON ("hosts": ["…"];
 // "build": { "loader": { ".js": "jsx" } }). A key of the [build] table is written
-// "build.loader"; value is a string, a []string, or a map of one key to its string.
+// "build.loader"; value is a string, a bool, a []string, or a map of one key to its string.
 func (m *Manifest) Setting(key string, value any) string {
 	json := strings.HasSuffix(m.File, ".json")
 	var v string
 	switch x := value.(type) {
 	case string:
 		v = strconv.Quote(x)
+	case bool:
+		v = strconv.FormatBool(x)
 	case []string:
 		quoted := make([]string, len(x))
 		for i, e := range x {

@@ -163,7 +163,7 @@ func (v *validator) errKey(p, msg, note string) {
 }
 
 var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
-	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "resourceDomains", "domain", "prefersBorder", "maxKB", "build"}
+	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "webrtc", "resourceDomains", "domain", "prefersBorder", "maxKB", "build"}
 var buildFields = []string{"target", "define", "loader", "alias", "publicDir", "barrels"}
 
 // The patterns are compiled when a manifest first needs them, not when a process starts: a
@@ -270,6 +270,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 	}
 	m.Wasm = v.boolean(raw, "wasm", "lets the page compile WebAssembly")
 	m.Eval = v.boolean(raw, "eval", "lets the page run eval and new Function")
+	m.WebRTC = v.boolean(raw, "webrtc", "lets the page open WebRTC peer connections, which no policy governs")
 	m.ResourceDomains = v.list_(raw, "resourceDomains", func(s string) (string, string) {
 		if s == "data:" {
 			return "", ""

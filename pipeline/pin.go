@@ -25,7 +25,7 @@ func pin(m *manifest.Manifest, page []byte, csp, icon string) Entry {
 		SchemaVersion: SchemaVersion, ID: m.ID, Name: m.Name, Description: m.Description,
 		Version: m.Version, File: m.ID + ".html",
 		CSP: csp, Capabilities: caps, AllowedDomains: m.AllowedDomains,
-		LinkDomains: m.LinkDomains, Hosts: m.Hosts, DisplayModes: m.DisplayModes, Wasm: m.Wasm, Eval: m.Eval, Icon: icon,
+		LinkDomains: m.LinkDomains, Hosts: m.Hosts, DisplayModes: m.DisplayModes, Wasm: m.Wasm, Eval: m.Eval, WebRTC: m.WebRTC, Icon: icon,
 		URI: "ui://" + m.ID, MIMEType: registry.ResourceMIMEType,
 		Meta: registry.ResourceMeta{UI: registry.UIMeta{
 			CSP:    registry.UICSP{ConnectDomains: m.AllowedDomains, ResourceDomains: m.ResourceDomains},

@@ -51,9 +51,13 @@ type Entry struct {
 	DisplayModes []string `json:"displayModes"`
 	// Wasm and Eval say what the policy lets the page compile and run: WebAssembly
 	// ('wasm-unsafe-eval') and eval or new Function ('unsafe-eval').
-	Wasm bool   `json:"wasm"`
-	Eval bool   `json:"eval"`
-	Icon string `json:"icon"`
+	Wasm bool `json:"wasm"`
+	Eval bool `json:"eval"`
+	// WebRTC says the app may open WebRTC peer connections, which no policy directive
+	// governs (they reach any address over UDP): a host that cannot allow that should not
+	// serve it.
+	WebRTC bool   `json:"webrtc"`
+	Icon   string `json:"icon"`
 	// URI and MIMEType name the bundle as an MCP Apps UI resource (ui://<id>), and Meta is
 	// the resource's _meta: what an MCP server sends with it, unchanged.
 	URI      string       `json:"uri"`
