@@ -319,7 +319,8 @@ func linkAllowed(u string, hosts []string) bool {
 // googleFontsNote says how to self-host the families a Google Fonts stylesheet URL names
 // (fonts.googleapis.com/css2?family=Roboto+Mono:wght@400;700&family=Inter, or the older
 // css?family=Roboto:400,700|Inter): each is on npm as @fontsource/<family>, whose files the
-// build inlines. Downloading the stylesheet does not work: it names the fonts on another
+// build inlines; a family asked for over a range (wght@100..900, a variable font) is
+// @fontsource-variable/<family>, whose files hold the axis (@fontsource's hold one weight). Downloading the stylesheet does not work: it names the fonts on another
 // host, and Google serves each browser its own.
 func googleFontsNote(raw string) (string, bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
@@ -328,17 +329,31 @@ func googleFontsNote(raw string) (string, bool) {
 	}
 	var imports []string
 	var pkgs []string
-	add := func(family string, weights []string) {
-		pkg := "@fontsource/" + strings.ToLower(strings.Join(strings.Fields(family), "-"))
+	add := func(family string, w fontAxes) {
+		name := strings.ToLower(strings.Join(strings.Fields(family), "-"))
+		pkg := "@fontsource/" + name
+		if w.variable {
+			pkg = "@fontsource-variable/" + name
+		}
 		if family == "" || slices.Contains(pkgs, pkg) {
 			return
 		}
 		pkgs = append(pkgs, pkg)
-		if len(weights) == 0 {
+		switch {
+		case w.variable:
+			file := "wght"
+			if w.otherAxes {
+				file = "full" // every axis the family has
+			}
+			imports = append(imports, "import \""+pkg+"/"+file+".css\"")
+			if w.italic {
+				imports = append(imports, "import \""+pkg+"/wght-italic.css\"")
+			}
+		case len(w.weights) == 0:
 			imports = append(imports, "import \""+pkg+"\"")
 		}
-		for _, w := range weights {
-			imports = append(imports, "import \""+pkg+"/"+w+".css\"")
+		for _, n := range w.weights {
+			imports = append(imports, "import \""+pkg+"/"+n+".css\"")
 		}
 	}
 	// The query is split by hand: url.Query drops a pair with a ';' (wght@400;700).
@@ -360,9 +375,17 @@ func googleFontsNote(raw string) (string, bool) {
 		strings.Join(pkgs, " "), strings.Join(imports, "; ")), true
 }
 
-// fontWeights reads the weights of a Google Fonts family spec: "wght@400;700",
-// "ital,wght@0,400;1,700" (an italic one is 700-italic) or the older "400,700italic".
-func fontWeights(spec string) []string {
+// fontAxes is what a Google Fonts family spec asks for: static weights (an italic one is
+// 700-italic), or a variable font (a range on an axis), with italics, or with axes other
+// than the weight.
+type fontAxes struct {
+	weights                     []string
+	variable, italic, otherAxes bool
+}
+
+// fontWeights reads a Google Fonts family spec: "wght@400;700", "ital,wght@0,400;1,700",
+// "wght@100..900", "opsz,wght@8..144,100..900", or the older "400,700italic".
+func fontWeights(spec string) (a fontAxes) {
 	var out []string
 	axes, values, ok := strings.Cut(spec, "@")
 	if !ok {
@@ -376,7 +399,8 @@ func fontWeights(spec string) []string {
 				out = append(out, w)
 			}
 		}
-		return out
+		a.weights = out
+		return a
 	}
 	names := strings.Split(axes, ",")
 	for _, tuple := range strings.Split(values, ";") {
@@ -386,22 +410,35 @@ func fontWeights(spec string) []string {
 		}
 		w, italic := "", false
 		for i, n := range names {
+			if strings.Contains(parts[i], "..") {
+				a.variable = true
+				a.otherAxes = a.otherAxes || n != "wght" && n != "ital"
+			}
 			switch n {
 			case "wght":
 				w = parts[i]
 			case "ital":
 				italic = parts[i] == "1"
+			default:
+				a.otherAxes = true
 			}
 		}
-		if w == "" || strings.Contains(w, "..") || strings.Trim(w, "0123456789") != "" {
-			continue // a range (a variable font) or no weight: the package's default
+		if a.variable {
+			a.italic = a.italic || italic
+			continue
+		}
+		if w == "" || strings.Trim(w, "0123456789") != "" {
+			continue // no weight: the package's default
 		}
 		if italic {
 			w += "-italic"
 		}
 		out = append(out, w)
 	}
-	return out
+	if !a.variable { // else the variable package's files hold every weight
+		a.weights = out
+	}
+	return a
 }
 
 // cdnPackage reads the npm package, version and file a CDN URL serves (jsDelivr's /npm/,
