@@ -113,6 +113,10 @@ func TestParseRefuses(t *testing.T) {
 		{"link_url", `linkDomains = ["https://docs.example.com/x"]`, "linkDomains[0]", "is a URL, not a host"},
 		{"link_not_string", `linkDomains = [1]`, "linkDomains[0]", "must be strings"},
 		{"hosts_http", `hosts = ["http://chat.example.com"]`, "hosts[0]", "is not https:"},
+		{"hosts_localhost_port_policy", `hosts = ["http://localhost:1;frame-ancestors *"]`, "hosts[0]", "invalid port"},
+		{"hosts_localhost_port_range", `hosts = ["http://127.0.0.1:70000"]`, "hosts[0]", "invalid port"},
+		{"id_reserved", `id = "registry"`, "id", "is reserved"},
+		{"id_path", `id = "sapp/` + strings.Repeat("ab", 32) + `"`, "id", "is not valid"},
 		{"max_kb_big", `maxKB = 8193`, "maxKB", "out of range"},
 		{"max_kb_float", `maxKB = 1.5`, "maxKB", "whole number"},
 		{"cap_no_id", "[[capabilities]]\npurpose = \"p\"", "capabilities[0]", "has no id"},
@@ -289,6 +293,41 @@ func TestSetting(t *testing.T) {
 	} {
 		if got := c.m.Setting(c.key, c.value); got != c.want {
 			t.Errorf("%s %s: %s, want %s", c.m.File, c.key, got, c.want)
+		}
+	}
+}
+
+// TestCheckValue: a value that does not come from a manifest (a registry entry's) is judged by
+// the manifest's own rule, and must be written as a build writes it.
+func TestCheckValue(t *testing.T) {
+	rows := []struct {
+		field, value, want string // want: "" for valid, else a part of the error
+	}{
+		{"id", "order-book", ""},
+		{"id", "sapp/" + strings.Repeat("0", 64), "is not valid"},
+		{"id", "a>, <https://evil.example>; rel=preconnect", "is not valid"},
+		{"id", "a\r\nSet-Cookie: x=1", "is not valid"},
+		{"id", "registry", "is reserved"},
+		{"hosts", "https://chat.example.com", ""},
+		{"hosts", "https://*.example.com", ""},
+		{"hosts", "http://localhost:5173", ""},
+		{"hosts", "*", "is a host, not an origin"},
+		{"hosts", "https://chat.example.com; frame-ancestors *", "wildcard"},
+		{"hosts", "https://chat.example.com;sandbox", "invalid host name"},
+		{"hosts", "http://localhost:1 *", "invalid port"},
+		{"hosts", "https://chat.example.com/", "ends in a slash"},
+		{"allowedDomains", "https://api.example.com", ""},
+		{"allowedDomains", "https://api.example.com 'unsafe-inline'", "invalid host name"},
+		{"linkDomains", "docs.example.com", ""},
+		{"linkDomains", "docs.example.com,evil", "invalid host name"},
+	}
+	for _, r := range rows {
+		err := CheckValue(r.field, r.value)
+		switch {
+		case r.want == "" && err != nil:
+			t.Errorf("%s %q: %v", r.field, r.value, err)
+		case r.want != "" && (err == nil || !strings.Contains(err.Error(), r.want)):
+			t.Errorf("%s %q: %v, want an error saying %q", r.field, r.value, err, r.want)
 		}
 	}
 }

@@ -212,8 +212,10 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		}
 	}
 	m.ID = v.str(raw, "id", true)
-	if m.ID != "" && !validName(m.ID, 63, "-") {
-		v.err("id", fmt.Sprintf("id %q is not valid", m.ID), "an id is 1 to 63 characters: a lower-case letter, then lower-case letters, digits and '-' (it names the output files)")
+	if m.ID != "" {
+		if why, fix := idProblem(m.ID); why != "" {
+			v.err("id", fmt.Sprintf("id %q %s", m.ID, why), fix)
+		}
 	}
 	m.Name = v.str(raw, "name", true)
 	v.length("name", m.Name, MaxNameLen, "the host shows the name and tells it to the model")
@@ -551,8 +553,13 @@ func hostProblemOf(host string) string {
 // 127.0.0.1 for development.
 func (v *validator) hostOrigin(s string) (string, string) {
 	if r, ok := strings.CutPrefix(s, "http://"); ok {
-		h, port, _ := strings.Cut(strings.TrimSuffix(r, "/"), ":")
-		if (h == "localhost" || h == "127.0.0.1") && !strings.ContainsAny(port, "/?#") {
+		h, port, hasPort := strings.Cut(strings.TrimSuffix(r, "/"), ":")
+		if h == "localhost" || h == "127.0.0.1" {
+			// The origin goes into the policy's frame-ancestors: a port is digits, or the
+			// rest of the entry would be read as more of the policy.
+			if n, err := strconv.Atoi(port); hasPort && (err != nil || n < 1 || n > 65535 || port != strconv.Itoa(n)) {
+				return "has an invalid port", "write the origin with a port number alone, such as \"http://" + h + ":5173\""
+			}
 			return "", ""
 		}
 		why, fix := v.origin(s)

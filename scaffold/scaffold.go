@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/sdk"
 )
 
@@ -103,6 +104,9 @@ func ident(base string) (id, name string) {
 		id = "app-" + id
 	}
 	id = strings.TrimSuffix(id[:min(len(id), 63)], "-")
+	if slices.Contains(manifest.ReservedIDs, id) {
+		id += "-app"
+	}
 	words := strings.Split(id, "-")
 	for i, w := range words {
 		r := []rune(w)
