@@ -207,11 +207,16 @@ func (s *server) rebuild(ctx context.Context) {
 	case err != nil:
 		st.Diagnostics = err.Error()
 	default:
-		st.OK = true
-		st.Bytes, st.SHA256, st.MaxBytes = res.Entry.Bytes, res.Entry.SHA256, res.Manifest.MaxKB*1024
 		e := res.Entry
 		e.Hosts = []string{s.harnessOrigin}
-		s.page, s.header = res.HTML, host.Headers(e)
+		h, herr := host.Headers(e)
+		if herr != nil {
+			st.Diagnostics = "the page built, but a host would not serve it: " + herr.Error() + "\n"
+			break
+		}
+		st.OK = true
+		st.Bytes, st.SHA256, st.MaxBytes = res.Entry.Bytes, res.Entry.SHA256, res.Manifest.MaxKB*1024
+		s.page, s.header = res.HTML, h
 		if len(res.Warnings) > 0 {
 			st.Diagnostics = diag.FormatText(res.Warnings, false)
 		}

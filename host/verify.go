@@ -20,7 +20,8 @@ import (
 
 // Mismatch is one way a file differs from what it should be.
 type Mismatch struct {
-	// Field names what differs: "sha256", "bytes", "integrity", "file", "csp", "offline".
+	// Field names what differs: "sha256", "bytes", "integrity", "file", "csp", "entry" (a
+	// field a host writes into a header that breaks the manifest's rule), "offline".
 	Field string `json:"field"`
 	Text  string `json:"text"`
 }
@@ -69,7 +70,23 @@ func Verify(name string, page []byte, e registry.Entry) error {
 	if want, err := hex.DecodeString(e.SHA256); err == nil && e.Integrity != "sha256-"+base64.StdEncoding.EncodeToString(want) {
 		add("integrity", "the entry's integrity %q is not its sha256", e.Integrity)
 	}
+	checkFields(ve, e)
 	return ve.finish(page, e.CSP, e.LinkDomains)
+}
+
+// checkFields compares the entry with itself: the fields a host writes into URLs and headers
+// must keep the manifest's rules (CheckEntry), and its csp must be the policy its fields give
+// (registry.Entry.Policy), since a host serves that policy and not the csp's text: a csp that
+// says more (frame-ancestors *, a connect-src beyond allowedDomains) is refused here, not
+// sent.
+func checkFields(ve *VerifyError, e registry.Entry) {
+	if err := CheckEntry(e); err != nil {
+		ve.add("entry", "%v", err)
+	}
+	e.Hosts = nil // judged above; here, the csp against wasm, eval and allowedDomains
+	if _, err := e.Policy(); err != nil {
+		ve.add("csp", "the entry's csp is not the policy its fields give: %v", err)
+	}
 }
 
 // VerifySHA256 checks that page has the SHA-256 sum (64 hex digits), carries one policy

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/registry"
 	"golang.org/x/net/html"
 )
 
@@ -21,36 +22,8 @@ import (
 // exact script text of the final bytes: page, or the skeleton of the final page with
 // placeholders for texts (see assembler.hold).
 func policy(page []byte, texts []string, m *manifest.Manifest, fetchable, workers, styleData bool) string {
-	script := scriptHashes(page, texts)
-	if m.Wasm {
-		script = append(script, "'wasm-unsafe-eval'")
-	}
-	if m.Eval {
-		script = append(script, "'unsafe-eval'")
-	}
-	if len(script) == 0 {
-		script = []string{"'none'"}
-	}
-	connect := m.AllowedDomains
-	if fetchable {
-		connect = append([]string{"data:"}, connect...)
-	}
-	if len(connect) == 0 {
-		connect = []string{"'none'"}
-	}
-	p := []string{
-		"default-src 'none'",
-		"script-src " + strings.Join(script, " "),
-		"style-src 'unsafe-inline'" + map[bool]string{true: " data:"}[styleData],
-		"img-src data: blob:",
-		"font-src data:",
-		"media-src data: blob:",
-		"connect-src " + strings.Join(connect, " "),
-	}
-	if workers {
-		p = append(p, "worker-src blob:")
-	}
-	return strings.Join(append(p, "object-src 'none'", "base-uri 'none'", "form-action 'none'"), "; ")
+	return registry.Policy{ScriptHashes: scriptHashes(page, texts), Wasm: m.Wasm, Eval: m.Eval, Connect: m.AllowedDomains,
+		ConnectData: fetchable, Workers: workers, StyleData: styleData}.String()
 }
 
 // scriptHashes returns the CSP hash source of every inline script in page, sorted and

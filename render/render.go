@@ -101,7 +101,8 @@ const (
 type Problem struct {
 	Severity string `json:"severity"`
 	// Kind is "exception", "console", "policy", "request", "handshake", "tools", "call",
-	// "crash" or "app" (what the app reported to its host).
+	// "crash", "app" (what the app reported to its host) or "entry" (a registry entry a host
+	// would not serve the page with).
 	Kind string `json:"kind"`
 	Text string `json:"message"`
 	// Line and Column place it in the page when the browser says where (1-based).
@@ -321,7 +322,11 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	appHeader := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	modes := []string{"inline"}
 	if entry != nil {
-		appHeader = host.Headers(*entry)
+		if h, err := host.Headers(*entry); err != nil {
+			rep.add(Error, "entry", "a host would not serve the page: "+err.Error(), 0, 0)
+		} else {
+			appHeader = h
+		}
 		if len(entry.DisplayModes) > 0 {
 			modes = entry.DisplayModes
 		}

@@ -15,9 +15,12 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "serve", "DIR",
 		"Serve a folder of built bundles and its registry.json (or the entries bundle build wrote).\n"+
 			"Every bundle is verified against its entry at start; one that does not match is not\n"+
-			"served. Pages carry their policy as a header with frame-ancestors from the app's hosts,\n"+
-			"COEP credentialless, CORP cross-origin, nosniff and an ETag from their SHA-256;\n"+
-			"/<id>/<sha256>.html is immutable, /<id>.html and /registry.json revalidate (304).",
+			"served, nor a registry whose ids break the manifest's rule. Pages carry the policy their\n"+
+			"entry's fields give, as a header with frame-ancestors from the app's hosts, COEP\n"+
+			"credentialless, CORP cross-origin, nosniff and an ETag from their SHA-256;\n"+
+			"/<id>/<sha256>.html is immutable, /<id>.html and /registry.json revalidate (304).\n"+
+			"Every response is compressed at start (Brotli, gzip) and chosen by Accept-Encoding;\n"+
+			"ranges are served; a client that stops reading is dropped after 10 s.",
 		`  # serve what bundle build wrote
   bundle build --out public/apps samples/hello samples/order-book
   bundle serve public/apps
@@ -56,7 +59,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "bundle serve: %v\n", err)
 		return exitUsage
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	hs := host.NewHTTPServer(srv)
 	fmt.Fprintf(e.stdout, "serving %d %s from %s at http://%s/registry.json\n", len(srv.IDs()), plural(len(srv.IDs()), "bundle", "bundles"), dir, ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -1,0 +1,101 @@
+package registry_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/registry"
+)
+
+const hash = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+
+// TestPolicyOfGoldenEntries: the policy of every sample's golden entry is what its fields
+// give, and renders back to its csp.
+func TestPolicyOfGoldenEntries(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join("..", "pipeline", "testdata", "*.json.golden"))
+	if len(names) == 0 {
+		t.Fatal("no golden entries")
+	}
+	for _, n := range names {
+		e, err := registry.ReadEntry(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := e.Policy()
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		p.FrameAncestors = nil
+		if p.String() != e.CSP {
+			t.Errorf("%s: the policy renders as\n%s\nnot\n%s", n, p.String(), e.CSP)
+		}
+	}
+}
+
+// TestEntryPolicyRefuses: an entry whose csp is not what its fields give, or whose fields a
+// policy cannot hold, has no policy; the error names the part.
+func TestEntryPolicyRefuses(t *testing.T) {
+	base := registry.Policy{ScriptHashes: []string{hash}, Connect: []string{"https://api.example.com"}}
+	ok := registry.Entry{CSP: base.String(), AllowedDomains: []string{"https://api.example.com"}, Hosts: []string{"https://chat.example.com"}}
+	p, err := ok.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); !strings.HasSuffix(got, "; form-action 'none'; frame-ancestors https://chat.example.com") {
+		t.Errorf("the served policy is %q", got)
+	}
+	rows := []struct {
+		name string
+		edit func(e *registry.Entry)
+		want string
+	}{
+		{"frame_ancestors_star", func(e *registry.Entry) { e.CSP += "; frame-ancestors *" }, "frame-ancestors"},
+		{"report_uri", func(e *registry.Entry) { e.CSP += "; report-uri https://evil.example/r" }, "report-uri"},
+		{"connect_loosened", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "https://api.example.com", "*", 1) }, "connect-src has *"},
+		{"connect_other", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "https://api.example.com", "https://evil.example", 1) }, "allowedDomains"},
+		{"eval_unsaid", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, hash, hash+" 'unsafe-eval'", 1) }, "eval = false"},
+		{"unsafe_inline_script", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, hash, hash+" 'unsafe-inline'", 1) }, "'unsafe-inline'"},
+		{"default_src_star", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "default-src 'none'", "default-src *", 1) }, "default-src"},
+		{"directive_twice", func(e *registry.Entry) { e.CSP += "; script-src *" }, "twice"},
+		{"host_injects", func(e *registry.Entry) { e.Hosts = []string{"https://chat.example.com; script-src *"} }, "frame-ancestors"},
+		{"host_star", func(e *registry.Entry) { e.Hosts = []string{"*"} }, "frame-ancestors"},
+		{"domain_injects", func(e *registry.Entry) {
+			e.AllowedDomains = []string{"https://a.example 'unsafe-inline'"}
+			e.CSP = strings.Replace(e.CSP, "https://api.example.com", "https://a.example 'unsafe-inline'", 1)
+		}, "connect-src"},
+		{"not_as_written", func(e *registry.Entry) { e.CSP = strings.ReplaceAll(e.CSP, "; ", ";") }, "not written as bundle build writes it"},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			e := ok
+			e.Hosts = append([]string(nil), ok.Hosts...)
+			r.edit(&e)
+			if _, err := e.Policy(); err == nil || !strings.Contains(err.Error(), r.want) {
+				t.Errorf("%v, want an error naming %q", err, r.want)
+			}
+		})
+	}
+}
+
+// TestPolicyCheck: only source expressions of their kind pass.
+func TestPolicyCheck(t *testing.T) {
+	good := []string{"https://a.example", "https://*.a.example", "http://localhost:5173", "https://a.example:8443"}
+	bad := []string{"*", "https://", "https://a.example/", "https://a.example:", "https://a.example:1x", "https://*", "https://a..example", "https://a.example\r\nX: y", "data:", "'self'"}
+	for _, o := range good {
+		if err := (registry.Policy{FrameAncestors: []string{o}}).Check(); err != nil {
+			t.Errorf("%q: %v", o, err)
+		}
+	}
+	for _, o := range bad {
+		if err := (registry.Policy{FrameAncestors: []string{o}}).Check(); err == nil {
+			t.Errorf("%q passed", o)
+		}
+	}
+	for _, h := range []string{"'sha256-abc'", "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", "'sha384-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"} {
+		if err := (registry.Policy{ScriptHashes: []string{h}}).Check(); err == nil {
+			t.Errorf("%q passed as a hash", h)
+		}
+	}
+}
