@@ -4,8 +4,10 @@
 //
 // The harness listens on http://127.0.0.1:PORT and frames the app from http://localhost:PORT2,
 // another origin, served with the headers a real host uses (its policy with frame-ancestors
-// naming the harness, COEP credentialless, CORP cross-origin). Both listen on loopback only. A
-// rebuild reloads the frame; a failed one shows its diagnostics over it and in the terminal.
+// naming the harness, COEP credentialless, CORP cross-origin). Both listen on loopback only,
+// answer 403 to a request whose Host is not a loopback name with their port (DNS rebinding),
+// and time out requests and idle connections. A rebuild reloads the frame; a failed one shows
+// its diagnostics over it and in the terminal.
 package dev
 
 import (
@@ -19,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,8 +105,8 @@ func Run(ctx context.Context, dir string, opts Options) error {
 	if err := s.watch(w, s.dir); err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: http.HandlerFunc(s.harness), ReadHeaderTimeout: 10 * time.Second}
-	as := &http.Server{Handler: http.HandlerFunc(s.app), ReadHeaderTimeout: 10 * time.Second}
+	hs := newServer(loopbackOnly(hl.Addr(), http.HandlerFunc(s.harness)))
+	as := newServer(loopbackOnly(al.Addr(), http.HandlerFunc(s.app)))
 	go hs.Serve(hl)
 	go as.Serve(al)
 	if opts.Ready != nil {
@@ -154,6 +157,33 @@ func Run(ctx context.Context, dir string, opts Options) error {
 			}
 		}
 	}
+}
+
+// timeouts are those of both servers: a request's headers in 10 s and all of it in 30 s, a
+// response written in 30 s (the event stream sets its own deadline per event), an idle
+// connection closed after 60 s. Tests shorten them.
+var timeouts = struct{ header, read, write, idle time.Duration }{10 * time.Second, 30 * time.Second, 30 * time.Second, 60 * time.Second}
+
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: timeouts.header, ReadTimeout: timeouts.read,
+		WriteTimeout: timeouts.write, IdleTimeout: timeouts.idle, MaxHeaderBytes: 64 << 10}
+}
+
+// loopbackOnly answers 403 to a request whose Host is not a loopback name (127.0.0.1,
+// localhost, [::1]) with the port of addr, as Vite does outside server.allowedHosts since
+// CVE-2025-24010: a page on another site, once its name resolves to 127.0.0.1 (DNS
+// rebinding), sends its own name as Host, and must not read the harness, the event stream
+// (failed builds' source lines) or the app.
+func loopbackOnly(addr net.Addr, next http.Handler) http.Handler {
+	port := strconv.Itoa(addr.(*net.TCPAddr).Port)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, p, err := net.SplitHostPort(r.Host)
+		if err != nil || p != port || !slices.Contains([]string{"127.0.0.1", "localhost", "::1"}, strings.ToLower(h)) {
+			http.Error(w, fmt.Sprintf("bundle dev answers only requests to http://127.0.0.1:%s or http://localhost:%s, not to Host %q: open the URL bundle dev printed", port, port, r.Host), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // freePort returns the first port from p on that is free on 127.0.0.1.
@@ -287,13 +317,12 @@ func (s *server) harness(w http.ResponseWriter, r *http.Request) {
 
 // events streams each build's state to a harness (server-sent events), the current one first.
 func (s *server) events(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	// The stream outlives the server's read and write timeouts: no read deadline (the
+	// server's read of a closed connection ends the request), and one per event.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
 	c := make(chan Build, 8)
 	s.mu.Lock()
 	s.subs[c] = true
@@ -307,21 +336,37 @@ func (s *server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}()
-	send := func(b Build) {
-		j, _ := json.Marshal(b)
-		fmt.Fprintf(w, "data: %s\n\n", j)
-		fl.Flush()
+	write := func(text string) bool {
+		rc.SetWriteDeadline(time.Now().Add(timeouts.write))
+		_, err := io.WriteString(w, text)
+		if err == nil {
+			err = rc.Flush()
+		}
+		return err == nil
 	}
-	send(st)
+	send := func(b Build) bool {
+		j, _ := json.Marshal(b)
+		return write("data: " + string(j) + "\n\n")
+	}
+	if !send(st) {
+		return
+	}
+	// A comment every 30 s, as esbuild's stream does: a harness gone without a word is
+	// found by the write that fails.
+	keep := time.NewTicker(30 * time.Second)
+	defer keep.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case b, ok := <-c:
-			if !ok {
+		case <-keep.C:
+			if !write(": keep-alive\n\n") {
 				return
 			}
-			send(b)
+		case b, ok := <-c:
+			if !ok || !send(b) {
+				return
+			}
 		}
 	}
 }
