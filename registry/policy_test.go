@@ -54,7 +54,9 @@ func TestEntryPolicyRefuses(t *testing.T) {
 		{"frame_ancestors_star", func(e *registry.Entry) { e.CSP += "; frame-ancestors *" }, "frame-ancestors"},
 		{"report_uri", func(e *registry.Entry) { e.CSP += "; report-uri https://evil.example/r" }, "report-uri"},
 		{"connect_loosened", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "https://api.example.com", "*", 1) }, "connect-src has *"},
-		{"connect_other", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "https://api.example.com", "https://evil.example", 1) }, "allowedDomains"},
+		{"connect_other", func(e *registry.Entry) {
+			e.CSP = strings.Replace(e.CSP, "https://api.example.com", "https://evil.example", 1)
+		}, "allowedDomains"},
 		{"eval_unsaid", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, hash, hash+" 'unsafe-eval'", 1) }, "eval = false"},
 		{"unsafe_inline_script", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, hash, hash+" 'unsafe-inline'", 1) }, "'unsafe-inline'"},
 		{"default_src_star", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "default-src 'none'", "default-src *", 1) }, "default-src"},
