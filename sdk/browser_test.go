@@ -61,7 +61,8 @@ const instrument = `(() => {
 // the protocol, checking source and origin on every message and posting only to the app's
 // origin. Query parameters: app (the app's URL); spec (list no extension methods, as a host on
 // MCP Apps alone); late=MS (start listening MS after the frame's load, as a host that comes
-// late); early (send a request before answering ui/initialize).
+// late); slow=MS (answer each ui/initialize MS after it came, as a host under load); early
+// (send a request before answering ui/initialize).
 const hostPage = `<!doctype html><meta charset="utf-8"><title>host</title><body><script>
 const q = new URLSearchParams(location.search);
 const appURL = new URL(q.get("app"));
@@ -87,7 +88,8 @@ function onMessage(e) {
     window.initResult = { protocolVersion: "2026-01-26",
       hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, ...extensions },
       hostContext: { theme: "dark", availableDisplayModes: ["inline", "fullscreen", "pip"], styles: { variables: { "--color-background-primary": "#101010" } } } };
-    send({ jsonrpc: "2.0", id: m.id, result: initResult });
+    const slow = +q.get("slow") || 0;
+    slow ? setTimeout(() => send({ jsonrpc: "2.0", id: m.id, result: initResult }), slow) : send({ jsonrpc: "2.0", id: m.id, result: initResult });
     return;
   }
   if (m.method === "ui/notifications/size-changed" && window.autoResize) {
@@ -572,9 +574,71 @@ func TestBridgeInChromium(t *testing.T) {
 		}
 	})
 
+	t.Run("a_slow_host_gets_one_initialize", func(t *testing.T) {
+		// A host under load that answers 2 s after the request gets it once; one slower than
+		// the guest's first retry (5 s) gets a copy with the same id, and its second answer
+		// is dropped quietly.
+		for _, row := range []struct {
+			slow, copies int
+		}{{2000, 1}, {6000, 2}} {
+			b.Visit(t, b.URL(0, "/host.html")+fmt.Sprintf("?slow=%d&app=", row.slow)+appURL, 0)
+			if !browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 30000))])`) {
+				t.Fatalf("a host answering after %d ms never connected; console: %v", row.slow, b.Console())
+			}
+			time.Sleep(500 * time.Millisecond)
+			ids := browsertest.Eval[string](t, b, `JSON.stringify(log.filter(m => m.method === "ui/initialize").map(m => m.id))`)
+			want := strings.TrimSuffix(strings.Repeat(`"miniapp-1",`, row.copies), ",")
+			if ids != "["+want+"]" {
+				t.Errorf("a host answering after %d ms got ui/initialize with ids %s, want [%s]", row.slow, ids, want)
+			}
+			if got := text(t, call(t, b, "tools/call", `{name: "count"}`)); got != "1" {
+				t.Errorf("count = %q", got)
+			}
+			if l := browsertest.Eval[[]string](t, b, `logged()`); strings.Contains(strings.Join(l, "\n"), "dropped a reply") {
+				t.Errorf("a host answering after %d ms was told: %v", row.slow, l)
+			}
+		}
+	})
+
+	t.Run("wrong_shapes_are_refused_with_the_form", func(t *testing.T) {
+		open(t, appURL)
+		waitFor(t, b, `count("ui/message") === 1`) // the probe's own, sent before the handshake
+		s := text(t, call(t, b, "tools/call", `{name: "shapes"}`))
+		var got map[string]any
+		if err := json.Unmarshal([]byte(s), &got); err != nil {
+			t.Fatalf("shapes: %v: %s", err, s)
+		}
+		for _, h := range []string{"ontoolchange", "ontoolactivated", "ontoolcancel"} {
+			if v, ok := got[h]; !ok || v != nil {
+				t.Errorf("document.modelContext.%s is %v, want a property that is null until set", h, v)
+			}
+		}
+		for k, want := range map[string]string{
+			"readServerResource": "readServerResource takes { uri: string }",
+			"callServerTool":     "callServerTool takes { name: string, arguments?: object }",
+			"callServerToolArgs": "callServerTool takes { name: string, arguments?: object }",
+			"sendMessage":        "sendMessage takes the text to send",
+			"sendLog":            "sendLog takes { level, data, logger?: string }",
+			"requestDisplayMode": "requestDisplayMode takes { mode:",
+			"openChat":           "openChat takes the prompt",
+			"openLink":           "openLink takes a URL string or { url: string }",
+			"updateModelContext": "updateModelContext takes { content?: ContentBlock[]",
+			"setContext":         "setContext takes a function",
+			"onToolInput":        "onToolInput takes a function",
+			"registerTool":       "registerTool takes a tool {",
+		} {
+			if v, _ := got[k].(string); !strings.HasPrefix(v, "TypeError: ") || !strings.Contains(v, want) {
+				t.Errorf("%s with the wrong shape: %q, want a TypeError saying %q", k, got[k], want)
+			}
+		}
+		if n := browsertest.Eval[int](t, b, `count("resources/read") + count("ui/message") - 1`); n != 0 {
+			t.Errorf("%d requests of the wrong shape reached the host", n)
+		}
+	})
+
 	t.Run("late_host_still_connects_and_gets_early_requests", func(t *testing.T) {
 		b.Visit(t, b.URL(0, "/host.html")+"?late=700&app="+appURL, 0)
-		if !browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 8000))])`) {
+		if !browsertest.Eval[bool](t, b, `Promise.race([ready.then(() => true), new Promise(r => setTimeout(() => r(false), 30000))])`) {
 			t.Fatalf("a host that listens 700 ms after load never connected; console: %v", b.Console())
 		}
 		if n := browsertest.Eval[int](t, b, `count("ui/initialize")`); n < 1 {

@@ -73,12 +73,18 @@ func startExt(t testing.TB) *browsertest.Browser {
 // through the sandbox proxy on the second origin, which gets the app's HTML from the host.
 func openExt(t testing.TB, b *browsertest.Browser, path string, proxied bool) {
 	t.Helper()
-	u := b.URL(0, "/ext.html") + "?app=" + url.QueryEscape(b.URL(1, path))
+	openExtWith(t, b, path, proxied, "")
+}
+
+// openExtWith is openExt with more of the host page's query (such as "&slow=2000").
+func openExtWith(t testing.TB, b *browsertest.Browser, path string, proxied bool, query string) {
+	t.Helper()
+	u := b.URL(0, "/ext.html") + "?app=" + url.QueryEscape(b.URL(1, path)) + query
 	if proxied {
-		u = b.URL(0, "/ext.html") + "?proxy=" + url.QueryEscape(b.URL(1, "/proxy.html")) + "&src=" + url.QueryEscape(path)
+		u = b.URL(0, "/ext.html") + "?proxy=" + url.QueryEscape(b.URL(1, "/proxy.html")) + "&src=" + url.QueryEscape(path) + query
 	}
 	b.Visit(t, u, 0)
-	if !browsertest.Eval[bool](t, b, `Promise.race([ext.ready.then(() => true), new Promise(r => setTimeout(() => r(false), 8000))])`) {
+	if !browsertest.Eval[bool](t, b, `Promise.race([ext.ready.then(() => true), new Promise(r => setTimeout(() => r(false), 20000))])`) {
 		t.Fatalf("AppBridge saw no ui/notifications/initialized; received %s; console: %v", browsertest.Eval[string](t, b, `JSON.stringify(received)`), b.Console())
 	}
 }
@@ -215,6 +221,36 @@ func TestOfficialClientCarried(t *testing.T) {
 				}
 			}
 			noStar(t, b)
+		})
+	}
+}
+
+// TestOfficialClientSlowHost: the official App carried over the SDK's wire, in an AppBridge
+// host that takes 2 s to get to ui/initialize (as a host under load does): the host receives
+// one ui/initialize, and nothing is told of a dropped reply.
+func TestOfficialClientSlowHost(t *testing.T) {
+	b := startExt(t)
+	b.Serve("/extapp.html", buildApp(t, filepath.Join("testdata", "extapp")))
+	b.Serve("/probe.html", buildProbe(t, ""))
+	for _, path := range []string{"/extapp.html", "/probe.html"} {
+		t.Run(strings.Trim(path, "/"), func(t *testing.T) {
+			openExtWith(t, b, path, false, "&slow=2000")
+			time.Sleep(500 * time.Millisecond)
+			if n := browsertest.Eval[int](t, b, `ext.count("ui/initialize")`); n != 1 {
+				t.Errorf("%d ui/initialize reached a host that takes 2 s, want 1: %s", n, browsertest.Eval[string](t, b, `JSON.stringify(received.map(m => m.method ?? m.id))`))
+			}
+			logs := browsertest.Eval[string](t, b, `JSON.stringify(logs)`)
+			if strings.Contains(logs, "dropped") {
+				t.Errorf("the host was told: %s", logs)
+			}
+			for _, c := range b.Console() {
+				if strings.Contains(c, "dropped a reply") || strings.Contains(c, "unknown message ID") {
+					t.Errorf("console: %s", c)
+				}
+			}
+			if got := browsertest.Eval[string](t, b, `ext.listTools().then(r => JSON.stringify(r.tools.map(t => t.name)))`); !strings.Contains(got, "app_echo") && !strings.Contains(got, "count") {
+				t.Errorf("tools after a slow handshake: %s", got)
+			}
 		})
 	}
 }

@@ -56,6 +56,7 @@ interface ModelContext extends EventTarget {
   getTools(): Promise<MiniAppRegisteredTool[]>;
   /** Resolves with the result as JSON text. */
   executeTool(tool: MiniAppRegisteredTool | string, input?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<string | null>;
+  /** Event handler properties, as the WebMCP IDL declares them: null until set. */
   ontoolchange: ((event: Event) => void) | null;
   ontoolactivated: ((event: Event & { toolName: string }) => void) | null;
   ontoolcancel: ((event: Event & { toolName: string }) => void) | null;
@@ -66,6 +67,11 @@ interface Document {
   readonly modelContext: ModelContext;
 }
 
+/**
+ * Every function of @miniapp/sdk checks the shape of its arguments as the declarations below
+ * give them, and refuses another with a TypeError naming the form (a promise-returning one
+ * rejects with it), before anything reaches the host.
+ */
 declare module "@miniapp/sdk" {
   export interface AppContext {
     /** Clamped to 200 characters; the page's title when absent. */
@@ -108,7 +114,7 @@ declare module "@miniapp/sdk" {
   export function updateModelContext(context: { content?: unknown[]; structuredContent?: Record<string, unknown> }): Promise<unknown>;
   /** Calls a tool of the app's MCP server through the host (tools/call). */
   export function callServerTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult>;
-  /** Reads a resource of the app's MCP server through the host (resources/read). */
+  /** Reads a resource of the app's MCP server through the host (resources/read); rejects with a TypeError for anything but { uri: string }. */
   export function readServerResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
   /** Sends a log message to the host (notifications/message). */
   export function sendLog(params: { level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency"; data: unknown; logger?: string }): Promise<void>;

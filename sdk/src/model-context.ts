@@ -48,27 +48,34 @@ export function json(v: unknown, what: string): any {
   return s && JSON.parse(s);
 }
 
+/** isObject reports whether v is a dictionary WebIDL would read: an object, not null. */
+export const isObject = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null;
+
+/**
+ * check throws the TypeError WebIDL's argument conversion throws, naming the form method takes,
+ * unless ok; opts is the method's optional { signal } dictionary, checked too.
+ */
+function check(ok: boolean, method: string, form: string, opts?: any): void {
+  if (!ok || (opts != null && !(isObject(opts) && (opts.signal === undefined || opts.signal instanceof AbortSignal))))
+    throw new TypeError(`${method} takes ${form}, and options { signal?: AbortSignal }`);
+}
+
 /** Registry holds tools; the shim and the detached registry are both one. */
 export class Registry extends EventTarget {
   readonly tools_ = new Map<string, Tool & Listed>();
+  /** The event handlers, by event type: see ontoolchange below. */
+  handlers_: Record<string, ((e: Event) => unknown) | null> = {};
 
-  constructor() {
-    super();
-    // The event handler attributes: ontoolchange, ontoolactivated, ontoolcancel.
-    for (const t of ["toolchange", "toolactivated", "toolcancel"])
-      this.addEventListener(t, (e) => (this as any)["on" + t]?.call(this, e));
-  }
-
-  registerTool(tool: Tool, options: { signal?: AbortSignal } = {}): Promise<void> {
+  registerTool(tool: Tool, opts?: { signal?: AbortSignal }): Promise<void> {
     try {
       // The order of the checks is the spec's (registerTool's method steps).
-      if (typeof tool?.execute !== "function") throw new TypeError("a tool needs execute");
+      check(isObject(tool) && typeof tool.execute == "function", "registerTool", "a tool { name, description, execute, inputSchema?, annotations? }", opts);
+      const signal = opts?.signal;
       const { name, description } = tool;
       if (this.tools_.has(name)) throw fail("InvalidStateError", name + " is registered");
       if (typeof name != "string" || !NAME.test(name)) throw fail("InvalidStateError", "bad tool name: " + name);
       if (typeof description !== "string" || !description) throw fail("InvalidStateError", name + ": no description");
       const def = { ...tool, inputSchema: json(tool.inputSchema, name), annotations: json(tool.annotations, name) };
-      const signal = options.signal;
       if (signal?.aborted) throw signal.reason;
       this.tools_.set(name, def);
       signal?.addEventListener("abort", () => this.tools_.get(name) === def && this.tools_.delete(name) && this.fire_("toolchange"), { once: true });
@@ -91,8 +98,10 @@ export class Registry extends EventTarget {
    * executeTool() does. It takes the tool as getTools() listed it, or (kept for the earlier
    * WebMCP drafts) its name.
    */
-  async executeTool(tool: { name: string } | string, args: Record<string, unknown> = {}, options: { signal?: AbortSignal } = {}): Promise<string | null> {
-    const v = await this.run_(typeof tool === "string" ? tool : tool?.name, args, options.signal ?? new AbortController().signal);
+  async executeTool(tool: { name: string } | string, args: Record<string, unknown> = {}, opts?: { signal?: AbortSignal }): Promise<string | null> {
+    const name = isObject(tool) ? tool.name : tool;
+    check(typeof name == "string" && isObject(args), "executeTool", "a tool as getTools() lists it (or its name), an input object", opts);
+    const v = await this.run_(name, args, opts?.signal ?? new AbortController().signal);
     return JSON.stringify(v) ?? null;
   }
 
@@ -110,6 +119,23 @@ export class Registry extends EventTarget {
     this.dispatchEvent(Object.assign(new Event(type), toolName ? { toolName } : {}));
   }
 }
+
+// The event handler attributes ontoolchange, ontoolactivated and ontoolcancel, as WebIDL's
+// EventHandler: null until set, a function kept (anything else is null), called with the
+// registry as this, in the order it was first set among the event's listeners.
+for (const t of ["toolchange", "toolactivated", "toolcancel"])
+  Object.defineProperty(Registry.prototype, "on" + t, {
+    configurable: true,
+    enumerable: true,
+    get(this: Registry) {
+      return this.handlers_[t] ?? null;
+    },
+    set(this: Registry, fn: unknown) {
+      const h = this.handlers_;
+      if (!(t in h)) this.addEventListener(t, (e) => h[t]?.call(this, e));
+      h[t] = typeof fn == "function" ? (fn as (e: Event) => unknown) : null;
+    },
+  });
 
 export type Kind = "native" | "shim" | "detached";
 

@@ -19,6 +19,7 @@ export interface AppContext {
  * 20,000 characters of JSON withheld whole and flagged selectionWithheld / dataWithheld.
  */
 export function setContext(getContext: () => AppContext | Promise<AppContext>): void {
+  takes(typeof getContext === "function", "setContext", "a function that returns the context: setContext(() => ({ title, summary, data }))", getContext);
   sdk.setContext(async () => {
     let c: AppContext = {};
     try {
@@ -43,29 +44,55 @@ async function extension(method: string, params: Record<string, unknown>): Promi
   return sdk.request(method, params);
 }
 
+/**
+ * takes checks an argument's shape as WebIDL converts a dictionary: a TypeError naming the form
+ * the function takes, thrown where the caller made the call (a promise-returning function
+ * rejects with it, as the spec's methods do).
+ */
+function takes(ok: boolean, fn: string, form: string, got: unknown): void {
+  if (ok) return;
+  const what = got === null ? "null" : Array.isArray(got) ? "an array" : typeof got === "string" ? JSON.stringify(got.slice(0, 40)) : typeof got;
+  throw new TypeError(`[miniapp] ${fn} takes ${form}, not ${what}`);
+}
+const isObject = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
 export const connect: () => Promise<unknown> = sdk.connect;
-export const openLink: (url: string | { url: string }) => Promise<unknown> = sdk.openLink;
+export async function openLink(url: string | { url: string }): Promise<unknown> {
+  takes(typeof url === "string" || (isObject(url) && typeof url.url === "string"), "openLink", 'a URL string or { url: string }: openLink("https://…")', url);
+  return sdk.openLink(url);
+}
 export const registerTool = sdk.registerTool;
 export const hostContext: () => Record<string, unknown> = sdk.hostContext;
 export const hostCapabilities: () => Record<string, unknown> = sdk.hostCapabilities;
 export const documentId: string = sdk.documentId;
 
-export function sendMessage(text: string): Promise<unknown> {
+/** sendMessage sends text to the chat as the person (ui/message). */
+export async function sendMessage(text: string): Promise<unknown> {
+  takes(typeof text === "string", "sendMessage", 'the text to send: sendMessage("…")', text);
   return sdk.request("ui/message", { role: "user", content: [{ type: "text", text }] });
 }
-export function updateModelContext(context: { content?: unknown[]; structuredContent?: Record<string, unknown> }): Promise<unknown> {
+/** updateModelContext replaces what the app tells the model (ui/update-model-context). */
+export async function updateModelContext(context: { content?: unknown[]; structuredContent?: Record<string, unknown> }): Promise<unknown> {
+  takes(isObject(context) && (context.content === undefined || Array.isArray(context.content)) && (context.structuredContent === undefined || isObject(context.structuredContent)),
+    "updateModelContext", "{ content?: ContentBlock[], structuredContent?: object }", context);
   return sdk.request("ui/update-model-context", context);
 }
 /** callServerTool calls a tool of the app's MCP server, through the host (MCP's tools/call). */
-export function callServerTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> {
+export async function callServerTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any> {
+  takes(isObject(params) && typeof params.name === "string" && (params.arguments === undefined || isObject(params.arguments)),
+    "callServerTool", '{ name: string, arguments?: object }: callServerTool({ name: "get_time", arguments: {} })', params);
   return sdk.request("tools/call", params);
 }
 /** readServerResource reads a resource of the app's MCP server, through the host (MCP's resources/read). */
-export function readServerResource(params: { uri: string }): Promise<any> {
+export async function readServerResource(params: { uri: string }): Promise<any> {
+  takes(isObject(params) && typeof params.uri === "string", "readServerResource", '{ uri: string }, as MCP Apps\' App does: readServerResource({ uri: "ui://…" })', params);
   return sdk.request("resources/read", params);
 }
 /** sendLog sends a log message to the host (MCP's notifications/message). */
 export async function sendLog(params: { level: string; data: unknown; logger?: string }): Promise<void> {
+  takes(isObject(params) && LEVELS.includes(params.level) && "data" in params && (params.logger === undefined || typeof params.logger === "string"),
+    "sendLog", `{ level, data, logger?: string } with a level of ${LEVELS.join(", ")}`, params);
   await sdk.connect();
   sdk.notify("notifications/message", params);
 }
@@ -75,7 +102,8 @@ export async function sendLog(params: { level: string; data: unknown; logger?: s
  * host set, which may differ.
  */
 export async function requestDisplayMode(params: { mode: "inline" | "fullscreen" | "pip" }): Promise<{ mode: string }> {
-  const mode = params?.mode;
+  takes(isObject(params) && typeof params.mode === "string", "requestDisplayMode", '{ mode: "inline" | "fullscreen" | "pip" }', params);
+  const mode = params.mode;
   await sdk.connect();
   const host = sdk.hostContext().availableDisplayModes;
   if (!sdk.config.displayModes.includes(mode)) throw new Error(`[miniapp] display mode ${mode} is not in the manifest's displayModes (${sdk.config.displayModes})`);
@@ -83,8 +111,9 @@ export async function requestDisplayMode(params: { mode: "inline" | "fullscreen"
   return sdk.request("ui/request-display-mode", { mode });
 }
 /** openChat asks the host to open its chat seeded with prompt (an extension the host must list). */
-export function openChat(prompt: string): Promise<unknown> {
-  return extension("ui/open-chat", { prompt: String(prompt).slice(0, 2000) });
+export async function openChat(prompt: string): Promise<unknown> {
+  takes(typeof prompt === "string", "openChat", 'the prompt to seed the chat with: openChat("…")', prompt);
+  return extension("ui/open-chat", { prompt: prompt.slice(0, 2000) });
 }
 
 // A token is reused until a minute before it expires; one request at a time.
@@ -104,14 +133,16 @@ export async function getAuthToken(): Promise<string> {
 }
 
 const on =
-  (name: string) =>
-  (fn: (p: any) => void): (() => void) =>
-    sdk.subscribe(name, fn);
-export const onToolInput = /* @__PURE__ */ on("tool-input");
-export const onToolInputPartial = /* @__PURE__ */ on("tool-input-partial");
-export const onToolResult = /* @__PURE__ */ on("tool-result");
-export const onToolCancelled = /* @__PURE__ */ on("tool-cancelled");
-export const onHostContext = /* @__PURE__ */ on("host-context");
-export const onTeardown = /* @__PURE__ */ on("teardown");
+  (name: string, fnName: string) =>
+  (fn: (p: any) => void): (() => void) => {
+    takes(typeof fn === "function", fnName, "a function to call with each notification", fn);
+    return sdk.subscribe(name, fn);
+  };
+export const onToolInput = /* @__PURE__ */ on("tool-input", "onToolInput");
+export const onToolInputPartial = /* @__PURE__ */ on("tool-input-partial", "onToolInputPartial");
+export const onToolResult = /* @__PURE__ */ on("tool-result", "onToolResult");
+export const onToolCancelled = /* @__PURE__ */ on("tool-cancelled", "onToolCancelled");
+export const onHostContext = /* @__PURE__ */ on("host-context", "onHostContext");
+export const onTeardown = /* @__PURE__ */ on("teardown", "onTeardown");
 
 export default sdk;

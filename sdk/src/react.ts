@@ -21,6 +21,7 @@ export interface MiniAppOptions {
  * when their names, descriptions, schemas or annotations change.
  */
 export function useMiniApp(tools: ReactTool[], options: MiniAppOptions = {}) {
+  if (!Array.isArray(tools)) throw new TypeError("[miniapp] useMiniApp takes an array of tools: useMiniApp([{ name, description, execute }], { getContext })");
   const latest = useRef({ tools, options });
   latest.current = { tools, options };
   const [hostContext, setHostContext] = useState(() => sdk.hostContext());

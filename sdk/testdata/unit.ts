@@ -64,12 +64,26 @@ async function rejects(p: Promise<unknown>, errName: string): Promise<boolean> {
 
   // Registry: the WebMCP shape (webmachinelearning/webmcp, registerTool's method steps)
   const r = new Registry();
+  // The event handler attributes are properties (WebIDL's EventHandler), null until set.
+  for (const h of ["ontoolchange", "ontoolactivated", "ontoolcancel"]) {
+    check(h + " is a property, null until set", h in r && (r as any)[h] === null);
+  }
+  (r as any).ontoolactivated = "not a function";
+  check("a handler that is not a function reads null", (r as any).ontoolactivated === null);
   let changes = 0, handler = 0;
   r.addEventListener("toolchange", () => changes++);
   (r as any).ontoolchange = () => handler++;
   const tool = { name: "a.b-c_1", description: "d", execute: (args: any, opts: any) => (opts?.signal instanceof AbortSignal ? "x" : "no signal") };
   await r.registerTool(tool);
   check("register ok", (await r.getTools()).length === 1 && changes === 1 && handler === 1, [changes, handler]);
+  let activated = "";
+  (r as any).ontoolactivated = function (this: unknown, e: any) { activated = this === r ? e.toolName : "wrong this"; };
+  await r.executeTool("a.b-c_1", {});
+  check("ontoolactivated is called with the registry as this", activated === "a.b-c_1", activated);
+  (r as any).ontoolactivated = null;
+  activated = "";
+  await r.executeTool("a.b-c_1", {});
+  check("a handler set to null is not called", activated === "", activated);
   check("getTools has the spec's fields", JSON.stringify(Object.keys((await r.getTools())[0]).sort()) === JSON.stringify(["annotations", "description", "inputSchema", "name", "origin", "title", "window"]));
   check("duplicate rejects InvalidStateError", await rejects(r.registerTool(tool), "InvalidStateError"));
   check("bad name rejects InvalidStateError", await rejects(r.registerTool({ ...tool, name: "has space" }), "InvalidStateError"));
@@ -77,6 +91,11 @@ async function rejects(p: Promise<unknown>, errName: string): Promise<boolean> {
   check("no name rejects", await rejects(r.registerTool({ ...tool, name: undefined } as any), "InvalidStateError"));
   check("empty description rejects", await rejects(r.registerTool({ ...tool, name: "e", description: "" }), "InvalidStateError"));
   check("no execute rejects TypeError", await rejects(r.registerTool({ name: "f", description: "d" } as any), "TypeError"));
+  check("a tool that is not an object rejects TypeError", await rejects(r.registerTool("f" as any), "TypeError") && await rejects(r.registerTool(null as any), "TypeError"));
+  check("options that are not { signal } reject TypeError", await rejects(r.registerTool({ ...tool, name: "o" }, "x" as any), "TypeError") && await rejects(r.registerTool({ ...tool, name: "o" }, { signal: "x" } as any), "TypeError"));
+  const named = await r.registerTool({ name: "f", description: "d" } as any).catch((e) => String(e.message));
+  check("the TypeError names the form", typeof named === "string" && named.includes("registerTool takes a tool { name, description, execute"), named);
+  check("executeTool with input that is not an object rejects TypeError", await rejects(r.executeTool("a.b-c_1", "x" as any), "TypeError") && await rejects(r.executeTool(3 as any, {}), "TypeError"));
   const circular: any = { type: "object" };
   circular.self = circular;
   check("a schema JSON cannot hold rejects TypeError", await rejects(r.registerTool({ ...tool, name: "c", inputSchema: circular }), "TypeError"));

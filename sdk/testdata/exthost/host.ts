@@ -1,7 +1,7 @@
 // A host built on the official MCP Apps host SDK: AppBridge, with a transport that pins the
 // frame's origin both ways (the SDK's own PostMessageTransport posts with "*").
 //
-// ?app=URL frames the app directly. With ?proxy=URL it takes basic-host's layout instead: the
+// ?app=URL frames the app directly; ?slow=MS makes it take MS to get to each ui/initialize. With ?proxy=URL it takes basic-host's layout instead: the
 // frame is a sandbox proxy on another origin, which announces itself with
 // ui/notifications/sandbox-proxy-ready, receives the app's HTML (fetched from ?src=PATH on this
 // origin) in ui/notifications/sandbox-resource-ready, and relays every other message.
@@ -9,6 +9,8 @@ import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 type Msg = Record<string, any>;
 const w = window as any;
+const q = new URLSearchParams(location.search);
+const slow = +(q.get("slow") ?? 0);
 w.received = [] as Msg[];
 w.logs = [] as unknown[];
 
@@ -19,7 +21,9 @@ class PinnedTransport {
   private listener = (e: MessageEvent) => {
     if (e.source !== this.win || e.origin !== this.origin) return;
     w.received.push(e.data);
-    this.onmessage?.(e.data);
+    // ?slow=MS: a host under load, which takes MS to get to each ui/initialize.
+    if (e.data?.method === "ui/initialize" && slow) setTimeout(() => this.onmessage?.(e.data), slow);
+    else this.onmessage?.(e.data);
   };
   constructor(
     private win: Window,
@@ -37,7 +41,6 @@ class PinnedTransport {
   }
 }
 
-const q = new URLSearchParams(location.search);
 const proxy = q.get("proxy");
 const frameURL = new URL(proxy ?? q.get("app")!);
 const frame = document.createElement("iframe");

@@ -120,7 +120,7 @@ registerTool({
 
 // Tools for the SDK's newer rows: cancellation, argument checks, shrinking, the server and
 // display-mode requests, the extensions a spec host does not list, and prototype pollution.
-import { callServerTool, openChat, readServerResource, requestDisplayMode, sendLog, sendMessage } from "@miniapp/sdk";
+import { callServerTool, openChat, readServerResource, requestDisplayMode, sendLog, sendMessage, updateModelContext } from "@miniapp/sdk";
 let cancelledWith: unknown = "not yet";
 registerTool({
   name: "slow",
@@ -167,6 +167,36 @@ registerTool({
     await settle("fullscreen", requestDisplayMode({ mode: "fullscreen" }));
     await settle("pip", requestDisplayMode({ mode: "pip" }));
     await settle("chat", openChat("Summarise the orders"));
+    return out;
+  },
+});
+registerTool({
+  name: "shapes",
+  description: "What the SDK's functions do with arguments of the wrong shape, and what document.modelContext has.",
+  execute: async () => {
+    const out: Record<string, unknown> = {};
+    const mc = (document as any).modelContext;
+    for (const h of ["ontoolchange", "ontoolactivated", "ontoolcancel"]) out[h] = h in mc ? mc[h] : "absent";
+    const refused = async (k: string, f: () => unknown) => {
+      try {
+        await f();
+        out[k] = "accepted";
+      } catch (e) {
+        out[k] = (e as Error).name + ": " + (e as Error).message;
+      }
+    };
+    await refused("readServerResource", () => readServerResource("ui://x" as any));
+    await refused("callServerTool", () => callServerTool("get_time" as any));
+    await refused("callServerToolArgs", () => callServerTool({ name: "get_time", arguments: "tz=UTC" as any }));
+    await refused("sendMessage", () => sendMessage({ text: "hi" } as any));
+    await refused("sendLog", () => sendLog({ level: "loud", data: 1 } as any));
+    await refused("requestDisplayMode", () => requestDisplayMode("fullscreen" as any));
+    await refused("openChat", () => openChat(42 as any));
+    await refused("openLink", () => openLink(["https://example.com"] as any));
+    await refused("updateModelContext", () => updateModelContext({ content: "x" } as any));
+    await refused("setContext", () => setContext("x" as any));
+    await refused("onToolInput", () => onToolInput(null as any));
+    await refused("registerTool", () => registerTool("x" as any));
     return out;
   },
 });
