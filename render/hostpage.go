@@ -1,5 +1,7 @@
 package render
 
+import "strconv"
+
 // world is the isolated world, in every frame, where the watcher runs and the binding it
 // reports through lives: page scripts cannot see either.
 const world = "bundle-render"
@@ -20,6 +22,71 @@ const watcher = `(() => {
   if (window === top) {
     document.addEventListener("bundle-render", (e) => { if (e.isTrusted === false && typeof e.detail === "string") { try { ` + binding + `(e.detail); } catch (_) {} } });
   }
+})();`
+
+// pageBinding is the function the page watcher reports through, in the main world of every
+// frame. The watcher takes it and deletes it before the page's scripts run, so that they
+// cannot call it (a page that found it could only report itself).
+const pageBinding = "__bundleRenderPage"
+
+// timerHorizon is how far ahead a timer the page sets counts as work it is about to do: a
+// setTimeout due within it keeps the page from being judged quiet; one due later (a poll in a
+// minute) does not.
+const timerHorizon = 3000
+
+// pageWatcher runs in the main world of every frame before the frame's own scripts, where
+// what it watches lives (an isolated world has constructors and timers of its own). It
+// reports each RTCPeerConnection the page creates (WebRTC: STUN over UDP, DNS for any name,
+// which Chromium's --webrtc-ip-handling-policy already stops), in frames the page makes too;
+// and, in the app's frames (not the host page), how many of the page's timers are due within
+// timerHorizon: setTimeout until it fires, setInterval until its first tick.
+var pageWatcher = `(() => {
+  const report = globalThis.` + pageBinding + `;
+  try { delete globalThis.` + pageBinding + `; } catch (e) {}
+  if (typeof report !== "function") return;
+  const send = (o) => { try { report(JSON.stringify(o)); } catch (e) {} };
+  const hooked = new WeakSet();
+  const hook = (w) => {
+    if (!w || hooked.has(w)) return;
+    hooked.add(w);
+    for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection"]) {
+      const Real = w[name];
+      if (typeof Real !== "function") continue;
+      const Watched = new Proxy(Real, { construct(target, args, newTarget) {
+        let servers = [];
+        try { servers = ((args[0] && args[0].iceServers) || []).flatMap((s) => [].concat(s && s.urls || [])).map(String).slice(0, 5); } catch (e) {}
+        send({ kind: "webrtc", text: name, servers });
+        return Reflect.construct(target, args, newTarget === Watched ? target : newTarget);
+      } });
+      try { Object.defineProperty(w, name, { value: Watched, writable: true, configurable: true }); } catch (e) {}
+    }
+  };
+  hook(window);
+  // A frame the page makes has constructors of its own: hook them as the page reaches it.
+  try {
+    for (const [proto, prop] of [[HTMLIFrameElement.prototype, "contentWindow"], [HTMLIFrameElement.prototype, "contentDocument"], [HTMLObjectElement.prototype, "contentWindow"]]) {
+      const d = Object.getOwnPropertyDescriptor(proto, prop);
+      Object.defineProperty(proto, prop, { ...d, get() { const v = d.get.call(this); try { hook(prop === "contentDocument" ? v && v.defaultView : v); } catch (e) {} return v; } });
+    }
+  } catch (e) {}
+  if (window === top) return;
+  const due = new Map();
+  let told = 0, queued = false;
+  const tell = () => { queued = false; if (due.size !== told) { told = due.size; send({ kind: "timers", n: told }); } };
+  const later = () => { if (!queued) { queued = true; queueMicrotask(tell); } };
+  const st = setTimeout, si = setInterval, ct = clearTimeout, ci = clearInterval;
+  const track = (real, once) => function (fn, ms, ...rest) {
+    if (typeof fn !== "function" || !((+ms || 0) <= ` + strconv.Itoa(timerHorizon) + `)) return real.call(this, fn, ms, ...rest);
+    const id = real.call(this, function () { due.delete(id); later(); return fn.apply(this, arguments); }, ms, ...rest);
+    due.set(id, true);
+    later();
+    return id;
+  };
+  const untrack = (real) => function (id) { if (due.delete(id)) later(); return real.call(this, id); };
+  window.setTimeout = track(st, true);
+  window.setInterval = track(si, false);
+  window.clearTimeout = untrack(ct);
+  window.clearInterval = untrack(ci);
 })();`
 
 // hostPage frames the app and speaks the host half of the protocol (sdk/PROTOCOL.md): it

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miniapp/bundle/render/chrome"
@@ -32,7 +33,11 @@ type proxy struct {
 	pages    map[string]servedPage // by origin + path
 	requests map[string][]string   // by the key of the page that asked to record
 	record   string                // the key requests are recorded under now
+	last     atomic.Int64          // when the last request came, in Unix nanoseconds
 }
+
+// lastActivity returns when the last request came, in Unix nanoseconds.
+func (p *proxy) lastActivity() int64 { return p.last.Load() }
 
 type servedPage struct {
 	body   []byte
@@ -51,8 +56,11 @@ func newProxy() (*proxy, error) {
 	}
 	p := &proxy{ln: ln, pages: map[string]servedPage{}, requests: map[string][]string{}, conns: make(chan net.Conn),
 		tls: &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"http/1.1"}}}
-	p.srv = &http.Server{Handler: http.HandlerFunc(p.handle), ReadHeaderTimeout: 10 * time.Second}
-	p.inner = &http.Server{Handler: http.HandlerFunc(p.handleTunnelled), ReadHeaderTimeout: 10 * time.Second}
+	// Chromium is the only client, on loopback; the timeouts stop what a page leaves open.
+	p.srv = &http.Server{Handler: http.HandlerFunc(p.handle), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second}
+	p.inner = &http.Server{Handler: http.HandlerFunc(p.handleTunnelled), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second}
 	go p.srv.Serve(ln)
 	go p.inner.Serve(&chanListener{conns: p.conns, addr: ln.Addr()})
 	return p, nil
@@ -95,6 +103,7 @@ func (p *proxy) take(key string) []string {
 }
 
 func (p *proxy) note(req string) {
+	p.last.Store(time.Now().UnixNano())
 	if chrome.IsBrowserService(req) {
 		return
 	}
@@ -153,6 +162,7 @@ func (p *proxy) handleTunnelled(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *proxy) answer(w http.ResponseWriter, r *http.Request, origin, full string) {
+	p.last.Store(time.Now().UnixNano())
 	p.mu.Lock()
 	pg, ok := p.pages[origin+r.URL.Path]
 	p.mu.Unlock()

@@ -31,9 +31,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/miniapp/bundle/host"
@@ -51,11 +51,15 @@ type Options struct {
 	Theme string
 	// Calls are the tools to call, in order, once the tools are listed.
 	Calls []Call
-	// Timeout bounds each page: its handshake, tool list and calls (default 10 s).
+	// Timeout bounds each page: its handshake, tool list, calls and what it does after them.
+	// The default scales with what the page does: 10 s, 1 s more for each 50 KB of the page,
+	// and 5 s more for each call.
 	Timeout time.Duration
-	// Settle is how long to keep watching once the calls are done (default 200 ms, 600 ms
-	// with a screenshot), for what the page does late: React 19 reveals what a Suspense
-	// boundary waited for at least 300 ms after its fallback, which a screenshot would show.
+	// Settle is how long the page must have been quiet, once the calls are done, to be
+	// judged (default 250 ms): no request, no message, no console output, and none of its
+	// timers due within 3 s (React 19 reveals what a Suspense boundary waited for 300 ms
+	// after its fallback, on a timer; a page may fetch on one). A page still busy at the
+	// timeout is judged then.
 	Settle time.Duration
 	// Screenshot asks for a PNG of each page.
 	Screenshot bool
@@ -211,6 +215,13 @@ func (r *Renderer) tabFor() (context.Context, error) {
 	if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watcher, WorldName: world}); err != nil {
 		return fail(err)
 	}
+	// The page watcher, in the main world: the binding it takes is added before it runs.
+	if _, err := chromedp.Call(tab, runtime.AddBinding, runtime.AddBindingParams{Name: pageBinding}); err != nil {
+		return fail(err)
+	}
+	if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: pageWatcher}); err != nil {
+		return fail(err)
+	}
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(r.opts.Width), int64(r.opts.Height))); err != nil {
 		return fail(err)
 	}
@@ -239,14 +250,8 @@ func Start(ctx context.Context, opts Options) (*Renderer, error) {
 	if opts.Theme == "" {
 		opts.Theme = "light"
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = 10 * time.Second
-	}
 	if opts.Settle <= 0 {
-		opts.Settle = 200 * time.Millisecond
-		if opts.Screenshot {
-			opts.Settle = 600 * time.Millisecond
-		}
+		opts.Settle = 250 * time.Millisecond
 	}
 	exe, err := chrome.Find(opts.Chrome)
 	if err != nil {
@@ -293,10 +298,22 @@ func origins(e *registry.Entry) (hostOrigin, appOrigin string) {
 	if d := e.Meta.UI.Domain; d != "" {
 		appOrigin = "https://" + d
 	}
-	if appOrigin == hostOrigin {
-		appOrigin = "https://app.render.test"
+	// The host page and the app never share an origin, whatever hosts and domain say: the
+	// app could then reach into the host page and forge what render reads from it.
+	for i := 2; appOrigin == hostOrigin; i++ {
+		appOrigin = fmt.Sprintf("https://app-%d.render.test", i)
 	}
 	return
+}
+
+// timeout returns the time a page may take, and how it was set: Options.Timeout, else 10 s
+// and 1 s for each 50 KB of the page (its scripts to parse and run) and 5 s for each call.
+func (r *Renderer) timeout(page []byte) (time.Duration, string) {
+	if r.opts.Timeout > 0 {
+		return r.opts.Timeout, "the timeout given"
+	}
+	d := 10*time.Second + time.Duration(len(page))*time.Second/(50<<10) + time.Duration(len(r.opts.Calls))*5*time.Second
+	return d, fmt.Sprintf("render's timeout for a %d KB page with %d %s; --timeout gives more", (len(page)+1023)/1024, len(r.opts.Calls), map[bool]string{true: "call", false: "calls"}[len(r.opts.Calls) == 1])
 }
 
 // Render opens page (read from file name) in a host frame and reports what it did. entry,
@@ -335,9 +352,10 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	if calls == nil {
 		calls = []Call{}
 	}
+	timeout, budget := r.timeout(pg)
 	cfg, _ := json.Marshal(map[string]any{"app": appOrigin + appPath, "appOrigin": appOrigin, "theme": r.opts.Theme,
 		"displayModes": modes, "calls": calls, "width": r.opts.Width, "height": r.opts.Height,
-		"callTimeout": r.opts.Timeout.Milliseconds()})
+		"callTimeout": timeout.Milliseconds()})
 	hp := strings.Replace(hostPage, "CONFIG", strings.ReplaceAll(string(cfg), "</", `<\/`), 1)
 	r.proxy.serve(hostOrigin, hostPath, []byte(hp), http.Header{"Content-Type": {"text/html; charset=utf-8"}})
 	r.proxy.serve(appOrigin, appPath, pg, appHeader)
@@ -349,13 +367,29 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	if err != nil {
 		return nil, err
 	}
-	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{})}
+	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{}),
+		tab: chromedp.FromContext(tab).Target.TargetID, calls: len(calls)}
+	// Every window the page opens is watched as the page is, and closed with it.
+	var watched []func()
+	w.attach = func(id target.ID) {
+		pctx, cancel := chromedp.NewContext(r.browser, chromedp.WithTargetID(id))
+		watched = append(watched, cancel)
+		lctx, cancelListen := context.WithTimeout(pctx, 5*time.Second)
+		defer cancelListen()
+		chromedp.Listen(lctx, func(ev any) {
+			switch ev.(type) {
+			case *runtime.EventExceptionThrown, *runtime.EventConsoleAPICalled:
+				w.listen(ev)
+			}
+		})
+	}
+	w.touch()
 	r.watching.Store(w)
 	defer r.watching.Store(nil)
 
 	start := time.Now()
 	r.proxy.startRecording(key)
-	deadline, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	deadline, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	go func() {
 		if err := chromedp.Do(tab, chromedp.Navigate(hostOrigin+hostPath)); err != nil && deadline.Err() == nil {
@@ -367,11 +401,11 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	}
 	done := w.run(deadline)
 	rep.Millis = time.Since(start).Milliseconds()
-	if !w.isCrashed() && ctx.Err() == nil {
-		// Keep watching a moment for what the page does late.
-		settle, cancelSettle := context.WithTimeout(ctx, r.opts.Settle)
-		w.run(settle)
-		cancelSettle()
+	if done && !w.quiet(deadline, r.opts.Settle, r.proxy.lastActivity) && ctx.Err() == nil && !w.isCrashed() {
+		// Judged once quiet, so that what the page does late is counted (a request on a
+		// timer) and shown (what React reveals after a Suspense fallback): still busy at the
+		// timeout, it is judged as it is.
+		rep.add(Warning, "busy", fmt.Sprintf("the page was still busy (%d of its timers due within 3 s) when render judged it, %s after it started (%s)", w.timers.Load(), timeout.Round(100*time.Millisecond), budget), 0, 0)
 	}
 	if w.isCrashed() {
 		rep.add(Error, "crash", "Chromium's renderer crashed while showing the page (out of memory, or a browser bug); the page did not finish", 0, 0)
@@ -386,6 +420,14 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	}
 	if err := r.alive(); err != nil {
 		rep.add(Error, "crash", "Chromium exited while showing the page: "+err.Error(), 0, 0)
+	}
+	for _, id := range w.targets() {
+		closing, cancelClose := context.WithTimeout(r.browser, 5*time.Second)
+		chromedp.CallBrowser(closing, target.CloseTarget, target.CloseTargetParams{TargetID: id})
+		cancelClose()
+	}
+	for _, cancel := range watched {
+		cancel()
 	}
 	if w.isCrashed() {
 		r.dropTab()
@@ -402,7 +444,7 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	for _, q := range rep.Requests {
 		rep.add(Error, "request", "the page requested "+q+"; a bundle must load nothing (render refused it)", 0, 0)
 	}
-	w.finish(done, r.opts.Timeout)
+	w.finish(done, timeout, budget)
 	return rep, nil
 }
 
@@ -435,359 +477,4 @@ func emulateTheme(ctx context.Context, theme string) error {
 	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}})
 	return err
-}
-
-// event is a report from the host page or the watcher.
-type event struct {
-	Kind   string          `json:"kind"`
-	Text   string          `json:"text"`
-	Params json.RawMessage `json:"params"`
-	// a violation
-	Directive string `json:"directive"`
-	Blocked   string `json:"blocked"`
-	Source    string `json:"source"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Sample    string `json:"sample"`
-	Top       bool   `json:"top"`
-	// a response
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	Method    string          `json:"method"`
-	Response  json.RawMessage `json:"response"`
-}
-
-// watch collects what one page does.
-type watch struct {
-	rep     *Report
-	appURL  string
-	events  chan event
-	crashed chan struct{}
-	once    sync.Once
-
-	handshake, initialized, listed bool
-}
-
-func (w *watch) send(ev event) {
-	select {
-	case w.events <- ev:
-	default: // a page that floods is reported by what came first
-	}
-}
-
-func (w *watch) isCrashed() bool {
-	select {
-	case <-w.crashed:
-		return true
-	default:
-		return false
-	}
-}
-
-// listen turns the browser's events into events and problems.
-func (w *watch) listen(ev any) {
-	switch ev := ev.(type) {
-	case *runtime.EventBindingCalled:
-		if ev.Name != binding {
-			return
-		}
-		var e event
-		if json.Unmarshal([]byte(ev.Payload), &e) == nil {
-			w.send(e)
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		text := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			text += " " + firstLine(d.Exception.Description)
-		}
-		w.send(event{Kind: "exception", Text: text, Source: d.URL, Line: int(d.LineNumber) + 1, Column: int(d.ColumnNumber) + 1})
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning {
-			return
-		}
-		var parts []string
-		for _, a := range ev.Args {
-			if a.Value != nil {
-				var s string
-				if json.Unmarshal(a.Value, &s) != nil {
-					s = string(a.Value)
-				}
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, a.Description)
-			}
-		}
-		e := event{Kind: "console-" + string(ev.Type), Text: strings.Join(parts, " ")}
-		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
-			f := ev.StackTrace.CallFrames[0]
-			e.Source, e.Line, e.Column = f.URL, int(f.LineNumber)+1, int(f.ColumnNumber)+1
-		}
-		w.send(e)
-	case *inspector.EventTargetCrashed:
-		w.once.Do(func() { close(w.crashed) })
-	}
-}
-
-// run handles events until the host page says it is done, the page crashes, or ctx ends. It
-// returns whether the page got through its script.
-func (w *watch) run(ctx context.Context) bool {
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-w.crashed:
-			return false
-		case e := <-w.events:
-			if w.handle(e) {
-				return true
-			}
-		}
-	}
-}
-
-// besidePage returns the path of blocked relative to the page's folder when it is a URL on
-// the page's own origin: a name the page made by itself at run time (Leaflet's marker icons
-// are found beside the stylesheet), which a bundle cannot serve.
-func (w *watch) besidePage(blocked string) (string, bool) {
-	dir := w.appURL[:strings.LastIndexByte(w.appURL, '/')+1]
-	rel, ok := strings.CutPrefix(blocked, dir)
-	if !ok || rel == "" || blocked == w.appURL {
-		return "", false
-	}
-	rel, _, _ = strings.Cut(rel, "?")
-	rel, _, _ = strings.Cut(rel, "#")
-	return rel, rel != ""
-}
-
-// handle applies one event to the report; it returns true at "done".
-func (w *watch) handle(e event) bool {
-	rep := w.rep
-	place := func() (int, int) {
-		if e.Source == w.appURL {
-			return e.Line, e.Column
-		}
-		return 0, 0
-	}
-	switch e.Kind {
-	case "initialize":
-		w.handshake = true
-		rep.Handshake = true
-		var p struct {
-			AppInfo json.RawMessage `json:"appInfo"`
-		}
-		json.Unmarshal(e.Params, &p)
-		rep.AppInfo = p.AppInfo
-	case "initialized":
-		w.initialized = true
-		rep.Initialized = true
-	case "tools":
-		w.listed = true
-		var resp struct {
-			Result struct {
-				Tools []Tool `json:"tools"`
-			} `json:"result"`
-			Error   *rpcError `json:"error"`
-			Timeout bool      `json:"timeout"`
-		}
-		json.Unmarshal(e.Response, &resp)
-		switch {
-		case resp.Timeout:
-			rep.add(Error, "tools", "the app did not answer tools/list", 0, 0)
-		case resp.Error != nil:
-			rep.add(Error, "tools", "tools/list failed: "+resp.Error.Message, 0, 0)
-		default:
-			rep.Tools = resp.Result.Tools // the last list (the app may register tools late)
-		}
-	case "call":
-		w.call(e)
-	case "done":
-		return true
-	case "violation":
-		line, col := place()
-		what := e.Blocked
-		if what == "" || what == "inline" {
-			what = "an inline " + strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(e.Directive, "-elem"), "-attr"), "-src")
-		}
-		text := fmt.Sprintf("the policy's %s blocked %s", e.Directive, what)
-		if e.Sample != "" {
-			text += fmt.Sprintf(" (%q)", e.Sample)
-		}
-		if !e.Top && (e.Blocked == "eval") {
-			// A probe the page catches (zod 4 tries new Function once at load) is not a
-			// failure; one it does not catch is also an uncaught exception.
-			rep.add(Warning, "policy", text+caughtEval+"; set eval = true in the manifest if it needs them", line, col)
-			return false
-		}
-		if rel, ok := w.besidePage(e.Blocked); ok {
-			text += fmt.Sprintf("; the page made a relative URL (%s) at run time, and a bundle is one file with nothing beside it: import the file in a script (import url from \"./%s\", which inlines it) and use that URL", rel, rel)
-		}
-		rep.add(Error, "policy", text, line, col)
-	case "exception":
-		line, col := place()
-		text := e.Text
-		if strings.Contains(text, "EvalError") && strings.Contains(text, "'unsafe-eval'") {
-			text += evalFix
-		}
-		rep.add(Error, "exception", text, line, col)
-	case "console-error":
-		line, col := place()
-		rep.add(Error, "console", "console.error: "+e.Text, line, col)
-	case "console-warning":
-		line, col := place()
-		rep.add(Warning, "console", "console.warn: "+e.Text, line, col)
-	case "apperror":
-		var p struct{ Message string }
-		json.Unmarshal(e.Params, &p)
-		rep.add(Error, "app", appErrorPrefix+strings.TrimSpace(p.Message), 0, 0)
-	case "log":
-		var p struct {
-			Level  string          `json:"level"`
-			Logger string          `json:"logger"`
-			Data   json.RawMessage `json:"data"`
-		}
-		json.Unmarshal(e.Params, &p)
-		switch p.Level {
-		case "error", "critical", "alert", "emergency", "warning":
-			rep.add(Warning, "app", fmt.Sprintf("the app logged (%s%s): %s", p.Level, map[bool]string{true: ", " + p.Logger}[p.Logger != ""], clamp(string(p.Data), 300)), 0, 0)
-		}
-	case "server":
-		var p struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		}
-		json.Unmarshal(e.Params, &p)
-		rep.add(Warning, "app", fmt.Sprintf("the app sent %s %s%s to its MCP server; render has none and answered with an error", e.Method, p.Name, p.URI), 0, 0)
-	case "size":
-		var s struct {
-			Width  float64 `json:"width"`
-			Height float64 `json:"height"`
-		}
-		if json.Unmarshal(e.Params, &s) == nil {
-			rep.Size = &s
-		}
-	case "oddity":
-		rep.add(Warning, "app", e.Text, 0, 0)
-	case "navigate-error":
-		rep.add(Error, "crash", "the host page did not load: "+e.Text, 0, 0)
-	}
-	return false
-}
-
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func (w *watch) call(e event) {
-	var resp struct {
-		Result  json.RawMessage `json:"result"`
-		Error   *rpcError       `json:"error"`
-		Timeout bool            `json:"timeout"`
-	}
-	json.Unmarshal(e.Response, &resp)
-	c := CallResult{Tool: e.Tool, Arguments: e.Arguments, Result: resp.Result}
-	switch {
-	case resp.Timeout:
-		c.Error = "no answer"
-		w.rep.add(Error, "call", fmt.Sprintf("%s: the app did not answer tools/call", e.Tool), 0, 0)
-	case resp.Error != nil:
-		c.Error = resp.Error.Message
-		names := make([]string, len(w.rep.Tools))
-		for i, t := range w.rep.Tools {
-			names[i] = t.Name
-		}
-		w.rep.add(Error, "call", fmt.Sprintf("%s: %s (tools: %s)", e.Tool, resp.Error.Message, strings.Join(names, ", ")), 0, 0)
-	default:
-		var res struct {
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-			IsError bool `json:"isError"`
-		}
-		json.Unmarshal(resp.Result, &res)
-		var parts []string
-		for _, b := range res.Content {
-			if b.Type == "text" {
-				parts = append(parts, b.Text)
-			}
-		}
-		c.Text, c.IsError = strings.Join(parts, "\n"), res.IsError
-		if res.IsError {
-			w.rep.add(Error, "call", fmt.Sprintf("%s returned an error: %s", e.Tool, clamp(c.Text, 300)), 0, 0)
-		}
-	}
-	w.rep.Calls = append(w.rep.Calls, c)
-}
-
-const (
-	appErrorPrefix = "the app reported an error: "
-	caughtEval     = ": the page tried eval or new Function and caught the refusal"
-	// evalFix says what to do about an eval or new Function the policy refused and the page
-	// did not catch.
-	evalFix = " (the page runs eval or new Function: set eval = true in the manifest, whose policy then allows 'unsafe-eval' and whose registry entry says so, or use a build of the library that evaluates no strings, as Alpine's @alpinejs/csp)"
-)
-
-// dedupe drops what another problem already says, whatever order the browser's events came
-// in: an eval refusal the page did not catch (an uncaught EvalError at the same place) is not
-// a caught probe, and the error the SDK reports to its host for an uncaught exception is that
-// exception.
-func (w *watch) dedupe() {
-	var exceptions []Problem
-	for _, p := range w.rep.Problems {
-		if p.Kind == "exception" {
-			exceptions = append(exceptions, p)
-		}
-	}
-	norm := func(s string) string {
-		s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "Uncaught "))
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			s = s[:i]
-		}
-		return clamp(s, 60)
-	}
-	w.rep.Problems = slices.DeleteFunc(w.rep.Problems, func(p Problem) bool {
-		for _, x := range exceptions {
-			switch {
-			case p.Kind == "policy" && strings.Contains(p.Text, caughtEval) && strings.Contains(x.Text, "EvalError") && x.Line == p.Line && x.Column == p.Column:
-				return true
-			case p.Kind == "app" && strings.HasPrefix(p.Text, appErrorPrefix) && norm(strings.TrimPrefix(p.Text, appErrorPrefix)) == norm(strings.TrimPrefix(x.Text, "Uncaught ")):
-				return true
-			}
-		}
-		return false
-	})
-}
-
-// finish adds what did not happen by the deadline.
-func (w *watch) finish(done bool, timeout time.Duration) {
-	w.dedupe()
-	if done || w.isCrashed() {
-		return
-	}
-	switch {
-	case !w.handshake:
-		w.rep.add(Error, "handshake", fmt.Sprintf("no handshake: the page sent no ui/initialize in %s; a page built by bundle build carries the SDK that sends it (was it built with the SDK, and do its hosts allow this host?)", timeout), 0, 0)
-	case !w.initialized:
-		w.rep.add(Error, "handshake", fmt.Sprintf("the app answered the handshake but sent no ui/notifications/initialized in %s (does a script block the page's load event?)", timeout), 0, 0)
-	case !w.listed:
-		w.rep.add(Error, "tools", fmt.Sprintf("the app did not answer tools/list in %s", timeout), 0, 0)
-	default:
-		w.rep.add(Error, "call", fmt.Sprintf("the tool calls did not finish in %s", timeout), 0, 0)
-	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-func clamp(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

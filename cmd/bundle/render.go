@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/registry"
@@ -41,7 +40,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 	theme := fs.String("theme", "light", "host `theme`: light or dark")
 	chromePath := fs.String("chrome", "", "Chromium or Chrome `executable` (default: found on PATH)")
 	format := fs.String("format", "text", "output `format`: text, json or github")
-	timeout := fs.Duration("timeout", 10*time.Second, "how long a page may take to handshake and answer the calls")
+	timeout := fs.Duration("timeout", 0, "how long a page may take to handshake, answer the calls and go quiet (default: 10s, 1s more per 50 KB of the page and 5s more per --call)")
 	var calls []render.Call
 	fs.Func("call", "call a tool once the tools are listed: `TOOL=JSON` (repeatable)", func(s string) error {
 		c, err := render.ParseCall(s)
@@ -64,7 +63,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle render: --width and --height are 100 to 4000 pixels")
 		return exitUsage
 	}
-	if *timeout <= 0 {
+	if *timeout < 0 {
 		fmt.Fprintf(e.stderr, "bundle render: --timeout %v is not a duration a page can take; give one such as 10s\n", *timeout)
 		return exitUsage
 	}

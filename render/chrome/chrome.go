@@ -42,8 +42,8 @@ func Find(path string) (string, error) {
 const install = "install it (Debian, Ubuntu: sudo apt-get install -y chromium; macOS: brew install --cask chromium; GitHub Actions' Ubuntu runners have google-chrome) or pass --chrome PATH"
 
 // Options are the flags Chromium runs with: headless, a fresh profile in userDataDir, no
-// background traffic of its own, and every request, loopback included, sent to the proxy at
-// proxyAddr (none when it is ""). With sameProcess, frames from other sites stay in the page's process (site
+// background traffic of its own, no WebRTC UDP outside a proxy, and every request, loopback
+// included, sent to the proxy at proxyAddr (none when it is ""). With sameProcess, frames from other sites stay in the page's process (site
 // isolation off), so that a frame's events reach the page's target; origins stay as separate
 // as ever. With ignoreCerts, the proxy's own certificate is accepted.
 func Options(exe, userDataDir, proxyAddr string, sameProcess, ignoreCerts bool) []chromedp.ExecAllocatorOption {
@@ -57,6 +57,11 @@ func Options(exe, userDataDir, proxyAddr string, sameProcess, ignoreCerts bool) 
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-first-run", true),
+		// WebRTC gathers candidates outside any proxy: STUN over UDP, and DNS for the name of
+		// any STUN server a page gives. With UDP only through a proxy (which cannot carry it),
+		// nothing of it leaves.
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("force-webrtc-ip-handling-policy", true),
 	)
 	if proxyAddr != "" {
 		opts = append(opts, chromedp.Flag("proxy-server", "http://"+proxyAddr),

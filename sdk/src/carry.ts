@@ -107,11 +107,13 @@ export function carry(bridge: Bridge, ours: (name: string) => boolean, teardown:
     async appTools(params) {
       if (!connected) return [];
       const id = bridge.id_();
+      let timer = 0;
       const m: Msg = await new Promise((r) => {
         replies.set(id, r);
         deliver({ jsonrpc: "2.0", id, method: "tools/list", params });
-        setTimeout(() => r({ jsonrpc: "2.0" }), 2000);
+        timer = setTimeout(() => r({ jsonrpc: "2.0" }), 2000) as unknown as number;
       });
+      clearTimeout(timer);
       replies.delete(id);
       const list = Array.isArray(m.result?.tools) ? m.result.tools : [];
       appTools = new Set(list.map((t: { name: string }) => t.name));
