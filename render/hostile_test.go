@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/miniapp/bundle/registry"
 )
 
 // problem returns the first problem of kind whose text holds text, or nil.
@@ -22,28 +24,39 @@ func problem(rep *Report, kind, text string) *Problem {
 	return nil
 }
 
-// TestRenderWebRTC: a page that opens a peer connection (in its window, and in a frame it
-// makes) fails, and Chromium gathers no candidate that would leave the proxy: no STUN over
-// UDP, no DNS for the STUN server's name.
+// TestRenderWebRTC: Chromium gathers no candidate that would leave the proxy (no STUN over
+// UDP, no DNS for the STUN server's name), and a page that opens a peer connection (in its
+// window, and in a frame it makes) fails, unless its entry says webrtc: true, when it is a
+// warning.
 func TestRenderWebRTC(t *testing.T) {
 	r := start(t, Options{Calls: []Call{{Tool: "candidates", Arguments: []byte("{}")}}})
 	pg, entry := build(t, filepath.Join("testdata", "webrtc"))
-	rep, err := r.Render(context.Background(), "webrtc.html", pg, entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := problem(rep, "webrtc", "created an RTCPeerConnection with the ICE servers stun:stun.leak.example:3478")
-	if !rep.Failed() || p == nil || p.Severity != Error {
-		t.Errorf("want a webrtc error: %+v", rep.Problems)
-	}
-	if len(rep.Calls) != 1 {
-		t.Fatalf("calls: %+v", rep.Calls)
-	}
-	t.Logf("candidates gathered: %q", rep.Calls[0].Text)
-	for _, c := range strings.Split(rep.Calls[0].Text, "\n") {
-		if strings.Contains(strings.ToLower(c), " udp ") {
-			t.Errorf("Chromium gathered a UDP candidate: %s", c)
-		}
+	undeclared := *entry
+	undeclared.WebRTC = false
+	for _, row := range []struct {
+		name     string
+		entry    *registry.Entry
+		severity string
+	}{{"declared", entry, Warning}, {"undeclared", &undeclared, Error}, {"no_entry", nil, Error}} {
+		t.Run(row.name, func(t *testing.T) {
+			rep, err := r.Render(context.Background(), "webrtc.html", pg, row.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := problem(rep, "webrtc", "created an RTCPeerConnection with the ICE servers stun:stun.leak.example:3478")
+			if p == nil || p.Severity != row.severity {
+				t.Errorf("want a webrtc %s: %+v", row.severity, rep.Problems)
+			}
+			if len(rep.Calls) != 1 {
+				t.Fatalf("calls: %+v", rep.Calls)
+			}
+			t.Logf("candidates gathered: %q", rep.Calls[0].Text)
+			for _, c := range strings.Split(rep.Calls[0].Text, "\n") {
+				if strings.Contains(strings.ToLower(c), " udp ") {
+					t.Errorf("Chromium gathered a UDP candidate: %s", c)
+				}
+			}
+		})
 	}
 }
 

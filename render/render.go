@@ -368,7 +368,7 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 		return nil, err
 	}
 	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{}),
-		tab: chromedp.FromContext(tab).Target.TargetID, calls: len(calls)}
+		tab: chromedp.FromContext(tab).Target.TargetID, calls: len(calls), webrtc: entry != nil && entry.WebRTC}
 	// Every window the page opens is watched as the page is, and closed with it.
 	var watched []func()
 	w.attach = func(id target.ID) {

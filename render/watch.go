@@ -45,9 +45,11 @@ type watch struct {
 	events  chan event
 	crashed chan struct{}
 	once    sync.Once
-	// tab is the target the page is shown in; calls, how many tool calls render makes.
-	tab   target.ID
-	calls int
+	// tab is the target the page is shown in; calls, how many tool calls render makes;
+	// webrtc, that the page's entry lets it open peer connections.
+	tab    target.ID
+	calls  int
+	webrtc bool
 
 	handshake, initialized, listed bool
 
@@ -338,7 +340,12 @@ func (w *watch) handle(e event) bool {
 		if len(e.Servers) > 0 {
 			servers = " with the ICE servers " + strings.Join(e.Servers, ", ")
 		}
-		rep.add(Error, "webrtc", fmt.Sprintf("the page created an %s%s: WebRTC reaches the network outside any policy a page carries (STUN over UDP, DNS for any name), so render refuses it; a bundle connects to nothing", e.Text, servers), 0, 0)
+		if w.webrtc {
+			// The app said so (webrtc = true): hosts know, and render gives it no network.
+			rep.add(Warning, "webrtc", fmt.Sprintf("the page created an %s%s, as its entry says it may (webrtc: true); render gives WebRTC no network, so its connections were not tried", e.Text, servers), 0, 0)
+			break
+		}
+		rep.add(Error, "webrtc", fmt.Sprintf("the page created an %s%s: WebRTC reaches the network outside any policy a page carries (STUN over UDP, DNS for any name), so render refuses it; a bundle connects to nothing unless its manifest says webrtc = true", e.Text, servers), 0, 0)
 	case "popup":
 		if w.attach != nil {
 			w.attach(e.Target)
