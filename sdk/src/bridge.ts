@@ -86,8 +86,9 @@ export class Bridge {
   private queue_: unknown[] = [];
   private logs_ = 0;
   private listening_ = false;
-  /** Replies still expected to a request sent more than once (same id), by id: dropped quietly. */
-  private echoes_ = new Map<string, number>();
+  /** The handshake's id, and how many answers to its copies are still to come (dropped quietly). */
+  private init_ = "";
+  private echoes_ = 0;
   /** heard_ is called once a message comes from a candidate origin: the host listens. */
   private heard_?: () => void;
 
@@ -141,15 +142,14 @@ export class Bridge {
     const { id, method } = m;
     if (method === undefined) {
       const p = typeof id === "string" && this.pending_.get(id);
-      const echoes = this.echoes_.get(id as string);
       if (p) {
         e.stopImmediatePropagation();
         this.pending_.delete(id as string);
         p(m, e.origin);
-      } else if (echoes) {
-        // The answer to a copy of a request the host had already answered.
+      } else if (id === this.init_ && this.echoes_) {
+        // The answer to a copy of the handshake the host had already answered.
         e.stopImmediatePropagation();
-        echoes > 1 ? this.echoes_.set(id as string, echoes - 1) : this.echoes_.delete(id as string);
+        this.echoes_--;
       } else if (!__MINIAPP_CARRY__ || String(id).startsWith(SELF)) {
         e.stopImmediatePropagation();
         this.odd_("dropped a reply: unknown id " + id);
@@ -247,7 +247,8 @@ export class Bridge {
       this.pending_.set(msg.id, (m, origin) => {
         this.heard_?.();
         this.pinned_ = origin;
-        if (sent > 1) this.echoes_.set(msg.id, sent - 1);
+        this.init_ = msg.id;
+        this.echoes_ = sent - 1;
         for (const q of this.queue_.splice(0)) this.post_(q);
         m.error ? reject(Object.assign(new Error(m.error.message), m.error)) : resolve(m.result);
       });

@@ -57,7 +57,7 @@ export const isObject = (v: unknown): v is Record<string, any> => typeof v === "
  */
 function check(ok: boolean, method: string, form: string, opts?: any): void {
   if (!ok || (opts != null && !(isObject(opts) && (opts.signal === undefined || opts.signal instanceof AbortSignal))))
-    throw new TypeError(`${method} takes ${form}, and options { signal?: AbortSignal }`);
+    throw new TypeError(`${method} takes ${form}, options { signal? }`);
 }
 
 /** Registry holds tools; the shim and the detached registry are both one. */
@@ -69,7 +69,7 @@ export class Registry extends EventTarget {
   registerTool(tool: Tool, opts?: { signal?: AbortSignal }): Promise<void> {
     try {
       // The order of the checks is the spec's (registerTool's method steps).
-      check(isObject(tool) && typeof tool.execute == "function", "registerTool", "a tool { name, description, execute, inputSchema?, annotations? }", opts);
+      check(isObject(tool) && typeof tool.execute == "function", "registerTool", "a tool { name, description, execute }", opts);
       const signal = opts?.signal;
       const { name, description } = tool;
       if (this.tools_.has(name)) throw fail("InvalidStateError", name + " is registered");
@@ -100,7 +100,7 @@ export class Registry extends EventTarget {
    */
   async executeTool(tool: { name: string } | string, args: Record<string, unknown> = {}, opts?: { signal?: AbortSignal }): Promise<string | null> {
     const name = isObject(tool) ? tool.name : tool;
-    check(typeof name == "string" && isObject(args), "executeTool", "a tool as getTools() lists it (or its name), an input object", opts);
+    check(typeof name == "string" && isObject(args), "executeTool", "a tool (or its name), an input object", opts);
     const v = await this.run_(name, args, opts?.signal ?? new AbortController().signal);
     return JSON.stringify(v) ?? null;
   }
@@ -125,14 +125,12 @@ export class Registry extends EventTarget {
 // registry as this, in the order it was first set among the event's listeners.
 for (const t of ["toolchange", "toolactivated", "toolcancel"])
   Object.defineProperty(Registry.prototype, "on" + t, {
-    configurable: true,
-    enumerable: true,
     get(this: Registry) {
       return this.handlers_[t] ?? null;
     },
     set(this: Registry, fn: unknown) {
       const h = this.handlers_;
-      if (!(t in h)) this.addEventListener(t, (e) => h[t]?.call(this, e));
+      t in h || this.addEventListener(t, (e) => h[t]?.call(this, e));
       h[t] = typeof fn == "function" ? (fn as (e: Event) => unknown) : null;
     },
   });
