@@ -22,8 +22,9 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			"the host half of the bridge protocol, with every request blocked and recorded. Report\n"+
 			"console errors, uncaught exceptions, policy violations, requests, the handshake, the\n"+
 			"tools registered and each --call's result; fail (exit 1) on any error, violation,\n"+
-			"request or peer connection (WebRTC). The page is judged once quiet after the calls. A blocked eval or new Function that the page catches (zod 4 probes for it)\n"+
-			"is a warning. The registry entry beside a file (dist/hello.json) gives the origins the\n"+
+			"request or peer connection (WebRTC). The page is judged once quiet after the calls.\n"+
+			"A blocked eval or new Function that the page catches (zod 4 probes for it) is a\n"+
+			"warning. The registry entry beside a file (dist/hello.json) gives the origins the\n"+
 			"app expects and the headers it is served with. Chromium comes from PATH or --chrome.",
 		`  # render every built app and keep screenshots
   bundle render --screenshot shots dist/*.html
