@@ -18,27 +18,74 @@ import (
 // generated from the file it names, so that one file still holds everything.
 const queryNamespace = "miniapp-query"
 
-// queries are the import suffixes understood, as Vite documents them, plus the one the source
-// transform writes for new Worker(new URL(…, import.meta.url)).
+// The import suffixes understood, as Vite documents them and reads them (each by its own
+// test of the query, so that ?url&inline and ?inline=true, which import.meta.glob's query
+// object writes, are read as Vite reads them), plus the one the source transform writes for
+// new Worker(new URL(…, import.meta.url)):
 //
-//	?url                 the file's URL: a data: URL, or a blob: URL for a script
 //	?raw                 the file's text
-//	?inline              a stylesheet's processed CSS as a string (not added to the page)
-//	?worker              a constructor of a worker running the bundled file (classic)
-//	?worker&inline       the same (every worker is inline in one file)
-//	?worker&url          the bundled worker's blob: URL
+//	?url                 the file's URL: a data: URL, or a blob: URL for a script (&inline
+//	                     too; &no-inline asks for a file beside the page, which a bundle
+//	                     does not have: a warning, and a data: URL all the same)
+//	?inline              a stylesheet's processed CSS as a string (not added to the page);
+//	                     another file's data: URL
+//	?worker              a constructor of a worker running the bundled file (&inline the
+//	                     same, every worker is inline in one file; &url the blob: URL)
 //	?sharedworker        a SharedWorker constructor, likewise
 //	?init                a WebAssembly module: init(imports) resolves with its instance
 //	?miniapp-worker      the bundled worker's blob: URL (classic); &module for a module worker
-var queries = []string{"url", "raw", "inline", "worker", "worker&inline", "worker&url", "sharedworker",
-	"sharedworker&inline", "init", "miniapp-worker", "miniapp-worker&module"}
+type viteQuery struct {
+	raw, url, inline, noInline, worker, shared, init, workerURL, module bool
+	// unknown are the flags (names without a value) that none of these is.
+	unknown []string
+}
+
+// queryFlags are the names parseQuery knows.
+var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module"}
+
+// parseQuery reads a query ("raw", "url&inline", "inline=true"; with or without its '?').
+func parseQuery(q string) viteQuery {
+	var v viteQuery
+	for _, part := range strings.Split(strings.TrimPrefix(q, "?"), "&") {
+		name, _, hasValue := strings.Cut(part, "=")
+		switch {
+		case part == "":
+		case name == "raw" && !hasValue:
+			v.raw = true
+		case name == "url" && !hasValue:
+			v.url = true
+		case name == "inline":
+			v.inline = true
+		case name == "no-inline":
+			v.noInline = true
+		case name == "worker" && !hasValue:
+			v.worker = true
+		case name == "sharedworker" && !hasValue:
+			v.worker, v.shared = true, true
+		case name == "init" && !hasValue:
+			v.init = true
+		case name == "miniapp-worker":
+			v.workerURL = true
+		case name == "module":
+			v.module = true
+		case !hasValue && !strings.HasPrefix(name, "lang."):
+			v.unknown = append(v.unknown, name)
+		}
+	}
+	return v
+}
+
+// known reports whether the query asks for something bundle does.
+func (v viteQuery) known() bool {
+	return len(v.unknown) == 0 && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL)
+}
 
 // scriptExts are the files that ?url and new URL() turn into blob: URLs of scripts.
 var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx"}
 
 // queryPlugin resolves imports with a query suffix to generated modules.
-func (b *bundler) queryPlugin() api.Plugin {
-	return api.Plugin{Name: "queries", Setup: func(pb api.PluginBuild) {
+func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
+	return api.Plugin{Name: "queries" + strings.Join(append([]string{""}, chain...), " > "), Setup: func(pb api.PluginBuild) {
 		// As in Vite, a script imports a file of the public folder by its absolute path
 		// (import logo from "/vite.svg"), and gets its URL.
 		onAppResolve(pb, `^/[^/]`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -48,7 +95,18 @@ func (b *bundler) queryPlugin() api.Plugin {
 			if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
 				return api.OnResolveResult{}, nil
 			}
+			// The app folder's file first (import "/src/data.json"), else the public
+			// folder's, whose import is its URL.
 			base, q, _ := strings.Cut(a.Path, "?")
+			if p, ok := decodedPath(base); ok {
+				f := filepath.Join(b.root, filepath.FromSlash(path.Clean(p)))
+				if st, err := os.Stat(f); err == nil && !st.IsDir() && b.outside(f) == nil {
+					if q != "" {
+						return b.resolveQuery(a, f, q, chain), nil
+					}
+					return api.OnResolveResult{Path: f, Namespace: "file"}, nil
+				}
+			}
 			p := filepath.Join(b.root, filepath.FromSlash(b.m.Build.PublicDir), filepath.FromSlash(path.Clean(base)))
 			if st, err := os.Stat(p); err != nil || st.IsDir() {
 				return api.OnResolveResult{}, nil
@@ -56,10 +114,10 @@ func (b *bundler) queryPlugin() api.Plugin {
 			if q == "" {
 				q = "url"
 			}
-			if !slices.Contains(queries, q) {
+			if !parseQuery(q).known() {
 				return api.OnResolveResult{}, nil
 			}
-			return api.OnResolveResult{Path: b.rel(p) + "?" + q, Namespace: queryNamespace}, nil
+			return b.resolveQuery(a, p, q, chain), nil
 		})
 		// A stylesheet's URL is percent-encoded as any URL is (url(a%20b.svg) names the file
 		// "a b.svg", as a server reads it); esbuild reads it as a path.
@@ -77,16 +135,21 @@ func (b *bundler) queryPlugin() api.Plugin {
 			}
 			return api.OnResolveResult{Path: f, Namespace: "file"}, nil
 		})
-		pb.OnResolve(api.OnResolveOptions{Filter: `\?[a-z&=-]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `\?[A-Za-z0-9&=._%-]*$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
-			if !slices.Contains(queries, q) {
-				return b.unknownQuery(a, base, q), nil
+			v := parseQuery(q)
+			if !v.known() {
+				if len(v.unknown) > 0 || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
+					return b.unknownQuery(a, base, q), nil
+				}
+				// Only values bundle does not read (?v=2): the file, as Vite loads it.
+				return api.OnResolveResult{}, nil
 			}
 			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
 			if len(r.Errors) > 0 {
 				return api.OnResolveResult{Errors: r.Errors}, nil
 			}
-			return api.OnResolveResult{Path: b.rel(r.Path) + "?" + q, Namespace: queryNamespace}, nil
+			return b.resolveQuery(a, r.Path, q, chain), nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: queryNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			// The path is relative to the app folder, as esbuild then names the module in
@@ -98,7 +161,7 @@ func (b *bundler) queryPlugin() api.Plugin {
 			if msg := b.outside(file); msg != nil {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}
-			src, err := b.querySource(file, q)
+			src, err := b.querySource(file, q, chain)
 			if err != nil {
 				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
 			}
@@ -116,8 +179,8 @@ func (b *bundler) unknownQuery(a api.OnResolveArgs, base, q string) api.OnResolv
 		return api.OnResolveResult{}
 	}
 	var vite []string
-	for _, known := range queries {
-		if !strings.HasPrefix(known, "miniapp-") { // the source transform's own
+	for _, known := range queryFlags {
+		if !strings.HasPrefix(known, "miniapp-") && known != "module" { // the source transform's own
 			vite = append(vite, known)
 		}
 	}
@@ -158,36 +221,19 @@ func decodedPath(u string) (string, bool) {
 	return d, err == nil
 }
 
-// querySource writes the module for file imported with the query q.
-func (b *bundler) querySource(file, q string) (string, error) {
+// querySource writes the module for file imported with the query q, in a build whose
+// workers chain is.
+func (b *bundler) querySource(file, q string, chain workerChain) (string, error) {
 	ext := strings.ToLower(filepath.Ext(file))
 	str := func(s string) string { j, _ := json.Marshal(s); return string(j) }
-	switch q {
-	case "raw":
+	v := parseQuery(q)
+	switch {
+	case v.worker || v.workerURL:
+		return b.workerModule(file, v, chain)
+	case v.raw:
 		data, err := os.ReadFile(file)
 		return "export default " + str(string(data)), err
-	case "url", "inline":
-		if q == "inline" && (ext == ".css" || isSass(file)) {
-			c, l := b.entry(b.rel(file))
-			if l.HasErrors() {
-				return "", fmt.Errorf("%s", l[0].Text)
-			}
-			return "export default " + str(c.css), nil
-		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return "", err
-		}
-		b.setFlag(&b.flags.assetURLs)
-		if ext == ".wasm" && !b.m.Wasm {
-			return "", errNeedsWasm
-		}
-		if slices.Contains(scriptExts, ext) {
-			b.setFlag(&b.flags.blobs)
-			return "export default " + blobURL(string(data)), nil
-		}
-		return "export default " + str(encodeDataURL(file, data)), nil
-	case "init":
+	case v.init && ext == ".wasm":
 		if !b.m.Wasm {
 			return "", errNeedsWasm
 		}
@@ -197,24 +243,26 @@ func (b *bundler) querySource(file, q string) (string, error) {
 		}
 		return `const b = Uint8Array.from(atob(` + str(base64.StdEncoding.EncodeToString(data)) + `), (c) => c.charCodeAt(0));
 export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.instance);`, nil
+	case v.inline && !v.url && (ext == ".css" || isSass(file)):
+		c, l := b.entry(b.rel(file))
+		if l.HasErrors() {
+			return "", fmt.Errorf("%s", l[0].Text)
+		}
+		return "export default " + str(c.css), nil
 	}
-	// The workers: the file bundled on its own, started from a blob: URL.
-	module := strings.HasSuffix(q, "&module")
-	code, err := b.worker(file, module)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return "", err
 	}
-	b.setFlag(&b.flags.blobs)
-	src := "const u = " + blobURL(code) + ";\n"
-	kind := "Worker"
-	if strings.HasPrefix(q, "sharedworker") {
-		kind = "SharedWorker"
+	b.setFlag(&b.flags.assetURLs)
+	if ext == ".wasm" && !b.m.Wasm {
+		return "", errNeedsWasm
 	}
-	switch {
-	case strings.HasPrefix(q, "miniapp-worker") || q == "worker&url":
-		return src + "export default u;", nil
+	if slices.Contains(scriptExts, ext) {
+		b.setFlag(&b.flags.blobs)
+		return "export default " + blobURL(string(data)), nil
 	}
-	return src + "export default function " + kind + "Wrapper(options) { return new " + kind + "(u, { name: options?.name }); }", nil
+	return "export default " + str(encodeDataURL(file, data)), nil
 }
 
 // setFlag sets one of b.flags, from any of esbuild's goroutines.
@@ -232,17 +280,3 @@ func blobURL(code string) string {
 	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
 }
 
-// worker bundles file as a worker: an ES module when module, else a classic script.
-func (b *bundler) worker(file string, module bool) (string, error) {
-	opts := b.options()
-	opts.EntryPoints = []string{file}
-	opts.Format = api.FormatIIFE
-	if module {
-		opts.Format = api.FormatESModule
-	}
-	c, l := b.run(opts)
-	if l.HasErrors() {
-		return "", fmt.Errorf("bundle the worker: %s", l[0].Text)
-	}
-	return c.js, nil
-}

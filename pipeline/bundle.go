@@ -82,6 +82,10 @@ type bundler struct {
 	// inline holds the code written in the page that entries bundles, by its path in
 	// inlineNamespace.
 	inline map[string]inlineCode
+	// workers holds the workers built in this build; workerFormat is Vite's worker.format
+	// ("iife", the default, or "es") for the workers whose constructor does not say.
+	workers      *workerBuilds
+	workerFormat string
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -131,7 +135,7 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir)}, nil
+		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -145,7 +149,11 @@ type code struct {
 	jsMap []byte
 }
 
-func (b *bundler) options() api.BuildOptions {
+// options are the esbuild options of the page's bundles.
+func (b *bundler) options() api.BuildOptions { return b.optionsFor(nil) }
+
+// optionsFor are the esbuild options of a bundle inside the bundles of the workers chain.
+func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 	loaders := map[string]api.Loader{}
 	for k, v := range assetLoaders {
 		loaders[k] = v
@@ -181,7 +189,7 @@ func (b *bundler) options() api.BuildOptions {
 		Sourcemap:         sm,
 		SourcesContent:    api.SourcesContentInclude,
 		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{b.queryPlugin(), b.confine()},
+		Plugins:           []api.Plugin{b.queryPlugin(chain), b.confine(chain)},
 	}
 }
 
@@ -270,7 +278,7 @@ const legalNamespace = "miniapp-legal"
 // SDK already in the page. Its one load callback is where every file passes: confined, then
 // loaded as its kind wants (the app's scripts through the source transforms, stylesheets
 // through the app's CSS tools, images and fonts checked against their extension).
-func (b *bundler) confine() api.Plugin {
+func (b *bundler) confine(chain workerChain) api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
@@ -293,7 +301,7 @@ func (b *bundler) confine() api.Plugin {
 				res.Contents = &css
 			case api.LoaderJS:
 				var out string
-				out, res.Errors, res.Warnings = b.appScript(page, c.contents, pb.Resolve)
+				out, res.Errors, res.Warnings = b.appScript(page, c.contents, api.LoaderJS, pb.Resolve, chain)
 				if out == "" {
 					out = c.contents
 				}
@@ -379,7 +387,7 @@ func (b *bundler) confine() api.Plugin {
 			}
 			lower := strings.ToLower(a.Path)
 			if scriptFile.MatchString(lower) {
-				return b.loadScript(a.Path, pb.Resolve)
+				return b.loadScript(a.Path, pb.Resolve, chain)
 			}
 			if _, sniffed := signatures[filepath.Ext(lower)]; sniffed {
 				data, err := os.ReadFile(a.Path)

@@ -51,6 +51,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 		b.inputs, b.legal, b.carry = map[string]int{}, nil, false
 		b.flags.assetURLs, b.flags.blobs, b.flags.styleData = false, false, false
 		b.realDirs.Clear() // a folder may have become a link since
+		b.workers = &workerBuilds{}
 		return b, nil
 	}
 	s.reset()
@@ -70,6 +71,9 @@ func (s *Session) build(opts api.BuildOptions) api.BuildResult {
 	k, err := json.Marshal(shape)
 	if err != nil {
 		return api.Build(opts)
+	}
+	for _, p := range opts.Plugins {
+		k = append(k, "\x00"+p.Name...) // a worker's plugins name its chain
 	}
 	s.mu.Lock()
 	c, ok := s.ctxs[string(k)]

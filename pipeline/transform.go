@@ -3,58 +3,55 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // The source transforms run on the app's own scripts (not on node_modules), before esbuild
-// parses them, for what Vite supports and esbuild does not:
+// bundles them, for what Vite supports and esbuild does not. They read each script as
+// esbuild parses it (jsread.go), so that comments, strings, line breaks and trailing commas
+// never change what they do:
 //
 //   - new URL('<literal>', import.meta.url): the file as a data: URL (a blob: URL for a
-//     script); inside new Worker(…) or new SharedWorker(…), the file bundled on its own and
-//     started from a blob: URL;
-//   - import.meta.glob(patterns, { eager, import, query }): the object Vite builds, of lazy
-//     imports or (eager) of modules;
+//     script); a template literal with substitutions (`./img/${name}.png`) becomes a glob
+//     of the files it may name, as Vite makes it;
+//   - new Worker(new URL(…, import.meta.url), options) and new SharedWorker(…): the file
+//     bundled on its own (workers.go) and started from a blob: URL;
+//   - import.meta.glob(patterns, options): the object Vite builds (glob.go);
+//   - import() of a template literal with substitutions (`./locale/${lang}.json?raw`): a
+//     glob of the files it may name, looked up when the call runs, as Vite's
+//     dynamic-import-vars does (a name that is not there rejects the promise);
 //   - a literal URL given to fetch, WebSocket or EventSource on an origin the manifest's
 //     allowedDomains does not list, a local URL given to fetch, postMessage to "*", and
-//     process.env.NAME other than NODE_ENV: a warning at its place.
+//     process.env.NAME other than NODE_ENV: a warning at its place; eval and new Function:
+//     an error, unless the manifest says eval = true.
 //
-// What they add goes after the file's last line (imports are hoisted), so that every line
-// keeps its number for esbuild's messages.
-
-var (
-	newURL = regexp.MustCompile(`new\s+URL\s*\(\s*(?:'([^'\n\\]*)'|"([^"\n\\]*)"|` + "`([^`$\\n\\\\]*)`" + `)\s*,\s*import\.meta\.url\s*\)`)
-	// workerBefore matches what stands before new URL(…) when it names a worker's script.
-	workerBefore = regexp.MustCompile(`new\s+(?:Shared)?Worker\s*\(\s*$`)
-	moduleAfter  = regexp.MustCompile(`^\s*,\s*\{[^{}]*type\s*:\s*["']module["']`)
-	globCall     = regexp.MustCompile(`import\.meta\.glob\s*(?:<[^<>()]*>)?\s*\(\s*('[^'\n]*'|"[^"\n]*"|\[[^\]]*\])\s*(?:,\s*(\{[^{}]*\})\s*)?\)`)
-	quoted       = regexp.MustCompile(`'([^'\n]*)'|"([^"\n]*)"`)
-	globEager    = regexp.MustCompile(`\beager\s*:\s*true\b`)
-	globImport   = regexp.MustCompile(`\bimport\s*:\s*['"]([A-Za-z_$][\w$]*)['"]`)
-	globQuery    = regexp.MustCompile(`\bquery\s*:\s*['"](\??[\w&=-]+)['"]`)
-	evalCall     = regexp.MustCompile(`\bnew\s+Function\s*\(|(?:^|[^.\w$])eval\s*\(`)
-	networkCall  = regexp.MustCompile(`\b(fetch|new\s+WebSocket|new\s+EventSource)\s*\(\s*['"` + "`" + `]((?:https?|wss?)://[^/'"` + "`" + `\s?#]+)`)
-	// postAny matches postMessage(…, "*"): a message to whatever page frames the app.
-	postAny = regexp.MustCompile(`\bpostMessage\s*\([^;]*?,\s*(['"` + "`" + `])\*(['"` + "`" + `])\s*[,)]`)
-	// processEnv matches process.env.NAME, which a browser does not have.
-	processEnv = regexp.MustCompile(`\bprocess\.env\.([A-Za-z_$][\w$]*)`)
-	// localFetch matches fetch of a literal local URL: a path, or a file's name.
-	localFetch = regexp.MustCompile(`\bfetch\s*\(\s*(['"` + "`" + `])((?:\.{1,2}/|/[^/'"` + "`" + `])[^'"` + "`" + `\s$]*|[\w-]+(?:/[\w.-]+)*\.[A-Za-z0-9]+)(['"` + "`" + `])`)
-)
+// A call of these forms that bundle cannot transform (a URL held in a variable, a pattern
+// that is not a literal) is an error at its place that says what to write, unless a
+// /* @vite-ignore */ comment in it says to leave it, as in Vite. What the transforms add
+// replaces the call in place with as many line breaks as it had, or goes after the file's
+// last line (imports are hoisted), so that every line keeps its number for esbuild's
+// messages.
 
 // scriptFile matches the files loadScript loads.
 var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
+// mayTransform finds what the transforms and the checks look at; a script without any of it
+// is not read. It is a filter only: the decision is the parse's.
+var mayTransform = regexp.MustCompile(`meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|\bimport\s*[(/]`)
+
+// viteIgnore is the comment with which Vite leaves a call as written.
+var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
+
 // loadScript loads a script the confine plugin has let through: a package's module as
 // esbuild would (it reads it), one of the app's with the source transforms applied.
-func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) (api.OnLoadResult, error) {
+func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
 	if strings.Contains(filepath.ToSlash(path), "/node_modules/") {
 		return api.OnLoadResult{}, nil
 	}
@@ -62,7 +59,7 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	out, errs, warnings := b.appScript(path, string(src), resolve)
+	out, errs, warnings := b.appScript(path, string(src), b.loaderFor(path), resolve, chain)
 	if b.sourcemap && out != "" {
 		b.written.Store(path, string(src))
 	} else {
@@ -71,16 +68,17 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	if out == "" && len(errs) == 0 {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
+	if out == "" {
+		out = string(src)
+	}
 	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
 }
 
 // appScript applies to a script of the app's own (a file, or an inline module script of the
-// page, whose file is the page) the source transforms, the rewriting of barrel imports with
-// the build's resolver, the refusal of eval and scriptWarnings. out is "" when the transforms
-// left src as it is.
-func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) (out string, errs, warnings []api.Message) {
-	warnings = b.scriptWarnings(file, []byte(src))
-	out, errs = b.transform(file, src)
+// page, whose file is the page) the source transforms, the checks, and the rewriting of
+// barrel imports with the build's resolver. out is "" when src is left as it is.
+func (b *bundler) appScript(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
+	out, errs, warnings = b.transform(file, src, loader, chain)
 	base := out
 	if base == "" {
 		base = src
@@ -91,7 +89,7 @@ func (b *bundler) appScript(file, src string, resolve func(string, api.ResolveOp
 	if r := b.rewriteBarrelImports(file, base, resolve); r != "" {
 		out = r
 	}
-	return out, append(errs, b.evalErrors(file, []byte(src))...), warnings
+	return out, errs, warnings
 }
 
 // loaderFor is the loader esbuild would pick for a script.
@@ -111,80 +109,354 @@ func (b *bundler) loaderFor(p string) api.Loader {
 	return api.LoaderJS
 }
 
-// transform rewrites new URL(…, import.meta.url) and import.meta.glob(…) in src; it returns
-// "" when there is nothing to rewrite.
-func (b *bundler) transform(file, src string) (string, []api.Message) {
-	if !strings.Contains(src, "import.meta") {
-		return "", nil
+// edit replaces [start, end) of the source.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// rewrite is the work of the transforms on one script: its edits, the imports added after
+// its last line, and its messages.
+type rewrite struct {
+	b       *bundler
+	file    string
+	s       *script
+	chain   workerChain
+	edits   []edit
+	tail    strings.Builder
+	n       int
+	helper  bool // the dynamic import helper is added
+	errs    []api.Message
+	warns   []api.Message
+	claimed int // significant tokens before this one belong to a call already transformed
+}
+
+// transform rewrites src (the app script file, read with loader); out is "" when there is
+// nothing to rewrite. Warnings are the checks' (scriptChecks).
+func (b *bundler) transform(file, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
+	if !mayTransform.MatchString(src) {
+		return "", nil, nil
 	}
-	var out, tail strings.Builder
-	var errs []api.Message
-	n := 0
-	ident := func() string { n++; return fmt.Sprintf("__miniapp_%d", n) }
-	imp := func(name, spec string) { fmt.Fprintf(&tail, "\nimport %s from %s;", name, jsString(spec)) }
+	s, err := readScript(file, src, loader)
+	if err != nil {
+		return "", []api.Message{{Text: fmt.Sprintf("bundle could not read %s for its source transforms: %v", filepath.Base(file), err),
+			Location: &api.Location{File: file}, Notes: []api.Note{{Text: "this is bundle's failure, not the app's: report it with the file"}}}}, nil
+	}
+	if s == nil {
+		return "", nil, nil // a syntax error: esbuild's parse reports it
+	}
+	r := &rewrite{b: b, file: file, s: s, chain: chain}
+	for i := range s.sig {
+		if i < r.claimed {
+			continue
+		}
+		switch {
+		case s.is(i, "import", ".", "meta", ".", "glob"):
+			r.glob(i)
+		case s.is(i, "new") && (s.is(i+1, "Worker", "(") || s.is(i+1, "SharedWorker", "(")):
+			r.worker(i)
+		case s.is(i, "new", "URL", "("):
+			r.newURL(i)
+		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, "."):
+			r.dynamicImport(i)
+		}
+		r.check(i)
+	}
+	if len(r.edits) == 0 && r.tail.Len() == 0 {
+		return "", r.errs, r.warns
+	}
+	var b2 strings.Builder
 	last := 0
-	type edit struct {
-		start, end int
-		text       string
-	}
-	var edits []edit
-	for _, m := range newURL.FindAllStringSubmatchIndex(src, -1) {
-		lit := ""
-		for g := 1; g <= 3; g++ {
-			if m[2*g] >= 0 {
-				lit = src[m[2*g]:m[2*g+1]]
-			}
-		}
-		spec, msg := b.urlSpec(file, lit, src, m[0])
-		if msg != nil {
-			errs = append(errs, *msg)
-			continue
-		}
-		id := ident()
-		if workerBefore.MatchString(src[:m[0]]) {
-			q := "?miniapp-worker"
-			if moduleAfter.MatchString(src[m[1]:]) {
-				q += "&module"
-			}
-			imp(id, spec+q)
-			edits = append(edits, edit{m[0], m[1], id})
-		} else {
-			imp(id, spec+"?url")
-			edits = append(edits, edit{m[0], m[1], "new URL(" + id + ")"})
-		}
-	}
-	for _, m := range globCall.FindAllStringSubmatchIndex(src, -1) {
-		var opts string
-		if m[4] >= 0 {
-			opts = src[m[4]:m[5]]
-		}
-		obj, msg := b.glob(file, src[m[2]:m[3]], opts, src, m[0], ident, imp)
-		if msg != nil {
-			errs = append(errs, *msg)
-			continue
-		}
-		edits = append(edits, edit{m[0], m[1], obj})
-	}
-	if len(edits) == 0 && len(errs) == 0 {
-		return "", nil
-	}
-	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
-	for _, e := range edits {
+	for _, e := range r.edits {
 		if e.start < last {
-			continue
+			continue // inside a call already rewritten
 		}
-		out.WriteString(src[last:e.start] + e.text)
+		b2.WriteString(src[last:e.start] + e.text)
 		last = e.end
 	}
-	out.WriteString(src[last:])
-	out.WriteString(tail.String())
-	return out.String(), errs
+	b2.WriteString(src[last:])
+	if r.helper {
+		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? v() : Promise.resolve(v); " +
+			"return new Promise((_, reject) => queueMicrotask(() => reject(new Error(\"Unknown variable dynamic import: \" + path + (path.split(\"/\").length !== segs ? \". Note that variables only represent file names one level deep.\" : \"\"))))); }")
+	}
+	b2.WriteString(r.tail.String())
+	return b2.String(), r.errs, r.warns
+}
+
+// dynamicImportHelper is the function that looks a variable dynamic import up in its glob.
+const dynamicImportHelper = "__miniapp_dynamicImport"
+
+func (r *rewrite) ident() string { r.n++; return fmt.Sprintf("__miniapp_%d", r.n) }
+
+// imp adds `import clause from spec` after the last line.
+func (r *rewrite) imp(clause, spec string) {
+	fmt.Fprintf(&r.tail, "\nimport %s from %s;", clause, jsString(spec))
+}
+
+// span returns the source's [start, end) of the significant tokens [i, close]: a call from
+// its first token to its closing parenthesis, or one argument.
+func (r *rewrite) span(i, close int) (int, int, bool) {
+	start, ok := r.s.exact(i)
+	if !ok {
+		if start, ok = r.s.srcAt(i); !ok {
+			return 0, 0, false
+		}
+	}
+	if r.s.tok(close).tt == js.CloseParenToken {
+		if end, ok := r.s.exact(close); ok && end >= start {
+			return start, end + 1, true
+		}
+		end, ok := srcCallEnd(r.s.src, start)
+		return start, end, ok
+	}
+	end, ok := srcExprEnd(r.s.src, start, r.s.toks[r.s.sig[i]].tt)
+	return start, end, ok
+}
+
+// replace replaces the source of the significant tokens [i, close] with text, keeping their
+// line breaks.
+func (r *rewrite) replace(i, close int, text string) bool {
+	start, end, ok := r.span(i, close)
+	if !ok {
+		r.errAt(i, "bundle could not find where this call ends in the source", "this is bundle's failure, not the app's: report it with the file")
+		return false
+	}
+	text += strings.Repeat("\n", strings.Count(r.s.src[start:end], "\n"))
+	r.edits = append(r.edits, edit{start, end, text})
+	r.claimed = max(r.claimed, close+1)
+	return true
+}
+
+// errAt reports an error at the significant token i.
+func (r *rewrite) errAt(i int, text, note string) {
+	off, _ := r.s.srcAt(i)
+	r.errs = append(r.errs, *at(r.file, r.s.src, off, text, note))
+}
+
+// warnAt reports a warning at the source offset off, length n.
+func (r *rewrite) warnAt(off, n int, text, note string) {
+	w := at(r.file, r.s.src, off, text, note)
+	w.Location.Length = n
+	r.warns = append(r.warns, *w)
+}
+
+// ignored reports whether the call whose '(' is the significant token open holds a
+// /* @vite-ignore */ comment.
+func (r *rewrite) ignored(open int) bool {
+	close := r.s.pair[open]
+	if close < 0 {
+		return false
+	}
+	for k := open; k < close; k++ {
+		if viteIgnore.MatchString(r.s.comments(k, k+1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isImportMetaURL reports whether the significant tokens [i, j) are import.meta.url.
+func (r *rewrite) isImportMetaURL(i, j int) bool {
+	return j == i+5 && r.s.is(i, "import", ".", "meta", ".", "url")
+}
+
+// newURLArgs reads new URL(url, import.meta.url) at the significant token i ("new"): the
+// arguments, and whether the call is of that form.
+func (r *rewrite) newURLArgs(i int) ([][2]int, bool) {
+	if !r.s.is(i, "new", "URL", "(") {
+		return nil, false
+	}
+	args := r.s.args(i + 2)
+	if len(args) != 2 || !r.isImportMetaURL(args[1][0], args[1][1]) {
+		return nil, false
+	}
+	return args, true
+}
+
+// newURL transforms new URL(url, import.meta.url) at the significant token i.
+func (r *rewrite) newURL(i int) {
+	args, ok := r.newURLArgs(i)
+	if !ok || r.ignored(i+2) {
+		return
+	}
+	close := r.s.pair[i+2]
+	a := args[0]
+	if t := r.s.tok(a[0]); a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken) {
+		lit, _ := r.s.str(a[0])
+		if strings.HasPrefix(lit, "data:") {
+			return // already a URL of its own, as Vite leaves it
+		}
+		spec, msg := r.b.urlSpec(r.file, lit)
+		if msg != "" {
+			r.errAt(a[0], msg, "name a file relative to this script, such as './logo.svg'")
+			return
+		}
+		id := r.ident()
+		r.imp(id, spec+"?url")
+		r.replace(i, close, "new URL("+id+")")
+		return
+	}
+	if r.s.tok(a[0]).tt == js.TemplateStartToken && r.s.pair[a[0]] == a[1]-1 {
+		r.urlGlob(i, close, a)
+		return
+	}
+	r.errAt(a[0], "new URL(url, import.meta.url) names a file bundle cannot know at build time: a bundle is one file, and the URL would load at run time",
+		"write the path as a string ('./img/logo.png'), or as a template literal whose static parts name the folder (`./img/${name}.png`), which bundle turns into every file it may name")
+}
+
+// urlGlob transforms new URL(`./img/${name}.png`, import.meta.url) into a lookup of the
+// file's URL among every file the template may name, as Vite does.
+func (r *rewrite) urlGlob(i, close int, a [2]int) {
+	start, end, ok := r.span(a[0], a[1]-1)
+	if !ok {
+		r.errAt(a[0], "bundle could not find where this template literal ends in the source", "this is bundle's failure, not the app's: report it with the file")
+		return
+	}
+	tmpl := r.s.src[start:end]
+	pattern, query := templateGlob(r.s, a[0], a[1])
+	if strings.HasPrefix(pattern, "*") {
+		r.errAt(a[0], "this template literal starts with a substitution, so it may name any file: bundle cannot tell which to put in the bundle",
+			"start it with the folder of the files, such as `./img/${name}.png`")
+		return
+	}
+	if query != "" {
+		// The template's query goes to the glob; the lookup is by the path alone.
+		tmpl = tmpl[:strings.LastIndex(tmpl, "?")] + "`"
+	}
+	obj, ok := r.globObject(a[0], []string{pattern}, globOptions{eager: true, imp: "default", query: joinQuery(query, "url")}, false, false)
+	if !ok {
+		return
+	}
+	r.replace(i, close, "new URL(("+obj+")["+tmpl+"], import.meta.url)")
+}
+
+// templateGlob turns the template literal of the significant tokens [i, j) into a glob: each
+// substitution is *, consecutive ones one *; query is what follows a '?' of its last part.
+func templateGlob(s *script, i, j int) (pattern, query string) {
+	var b strings.Builder
+	star := false
+	for k := i; k < j; k++ {
+		t := s.tok(k)
+		var text string
+		switch t.tt {
+		case js.TemplateStartToken:
+			text = string(s.js[t.start+1 : t.end-2])
+		case js.TemplateMiddleToken:
+			text = string(s.js[t.start+1 : t.end-2])
+		case js.TemplateEndToken:
+			text = string(s.js[t.start+1 : t.end-1])
+		default:
+			if p := s.pair[k]; p > k {
+				k = p - 1 // a bracket inside a substitution
+			}
+			continue
+		}
+		if text != "" {
+			b.WriteString(text)
+			star = false
+		}
+		if t.tt != js.TemplateEndToken && !star {
+			b.WriteString("*")
+			star = true
+		}
+	}
+	pattern = b.String()
+	if q := strings.LastIndex(pattern, "?"); q >= 0 && !strings.Contains(pattern[q:], "*") {
+		pattern, query = pattern[:q], pattern[q:]
+	}
+	return pattern, query
+}
+
+// joinQuery adds the flag to the query q ("?raw" or "").
+func joinQuery(q, flag string) string {
+	if q == "" || q == "?" {
+		return "?" + flag
+	}
+	return q + "&" + flag
+}
+
+// dynamicImport transforms import(`./dir/${name}.js`) at the significant token i; a string
+// is esbuild's (with its query, the query plugin's), and a string concatenation esbuild's
+// own glob. Anything else cannot be bundled.
+func (r *rewrite) dynamicImport(i int) {
+	open := i + 1
+	close := r.s.pair[open]
+	args := r.s.args(open)
+	if close < 0 || len(args) == 0 || r.ignored(open) {
+		return
+	}
+	a := args[0]
+	t := r.s.tok(a[0])
+	switch {
+	case a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		return
+	case t.tt == js.StringToken && r.s.tok(a[0]+1).tt == js.AddToken:
+		return // esbuild's glob import: './locale/' + lang + '.json'
+	case t.tt == js.TemplateStartToken && r.s.pair[a[0]] == a[1]-1:
+	default:
+		r.errAt(a[0], "import() of a module bundle cannot know at build time: a bundle is one file, and the module would load at run time",
+			"import a path as a string ('./pages/home.js'), or a template literal whose static parts name the folder (`./pages/${name}.js`), which bundle turns into every module it may name; /* @vite-ignore */ in the call leaves it as written")
+		return
+	}
+	start, end, ok := r.span(a[0], a[1]-1)
+	if !ok {
+		r.errAt(a[0], "bundle could not find where this template literal ends in the source", "this is bundle's failure, not the app's: report it with the file")
+		return
+	}
+	tmpl := r.s.src[start+1 : end-1]
+	pattern, query := templateGlob(r.s, a[0], a[1])
+	switch {
+	case strings.HasPrefix(pattern, "*"):
+		r.errAt(a[0], "this import starts with a substitution, so it may name any module: bundle cannot tell which to put in the bundle",
+			"start it with ./ and the folder of the modules, such as `./pages/${name}.js`")
+		return
+	case !strings.HasPrefix(pattern, "./") && !strings.HasPrefix(pattern, "../") && !strings.HasPrefix(pattern, "/"):
+		r.errAt(a[0], "a variable import must start with ./, ../ or /, as in Vite: bundle cannot tell which package it names",
+			"start it with the folder of the modules, such as `./pages/${name}.js`")
+		return
+	case path.Ext(pattern) == "" || strings.HasSuffix(path.Ext(pattern), "*"):
+		r.errAt(a[0], "a variable import must name the files' extension in its static part, as in Vite", "end it with the extension, such as `./pages/${name}.js`")
+		return
+	case regexp.MustCompile(`^\./\*\.\w+$`).MatchString(pattern):
+		r.errAt(a[0], "a variable import cannot import its own folder, as in Vite", "put the modules in a folder of their own (`./pages/${name}.js`), or name them more precisely")
+		return
+	}
+	pattern = strings.ReplaceAll(pattern, "**", "*")
+	opts := globOptions{query: query}
+	if q := parseQuery(query); q.worker || q.url || q.raw {
+		opts.imp = "*"
+	}
+	obj, ok := r.globObject(a[0], []string{pattern}, opts, false, false)
+	if !ok {
+		return
+	}
+	if query != "" {
+		tmpl = tmpl[:strings.LastIndex(tmpl, "?")]
+	}
+	raw := tmpl
+	if !strings.HasPrefix(raw, "/") {
+		raw = path.Clean(raw)
+		if !strings.HasPrefix(raw, "../") {
+			raw = "./" + raw
+		}
+	} else {
+		raw = "./" + strings.TrimPrefix(path.Clean(raw), "/")
+		if rel, err := filepath.Rel(filepath.Dir(r.file), r.b.root); err == nil {
+			raw = path.Join(filepath.ToSlash(rel), raw)
+			if !strings.HasPrefix(raw, "../") {
+				raw = "./" + raw
+			}
+		}
+	}
+	r.helper = true
+	r.replace(i, close, fmt.Sprintf("%s((%s), `%s`, %d)", dynamicImportHelper, obj, raw, len(strings.Split(raw, "/"))))
 }
 
 func jsString(s string) string { j, _ := json.Marshal(s); return string(j) }
 
 // at places a message at byte offset off of src in file.
 func at(file, src string, off int, text, note string) *api.Message {
+	off = min(max(off, 0), len(src))
 	line := strings.Count(src[:off], "\n") + 1
 	start := strings.LastIndexByte(src[:off], '\n') + 1
 	end := strings.IndexByte(src[off:], '\n')
@@ -199,286 +471,89 @@ func at(file, src string, off int, text, note string) *api.Message {
 }
 
 // urlSpec turns the literal of new URL(literal, import.meta.url) into an import specifier:
-// relative as written, root-relative ("/x") from the public folder or the app folder, and a
-// name that is no sibling file as a package path.
-func (b *bundler) urlSpec(file, lit, src string, off int) (string, *api.Message) {
+// relative as written, root-relative ("/x") from the app folder or else the public folder
+// (Vite's rule), and a name that is no sibling file as a package path. msg says why a
+// literal names no file.
+func (b *bundler) urlSpec(file, lit string) (spec, msg string) {
+	lit, _, _ = strings.Cut(lit, "#")
+	lit, _, _ = strings.Cut(lit, "?")
 	switch {
-	case lit == "" || strings.Contains(lit, "://") || strings.HasPrefix(lit, "data:") || strings.HasPrefix(lit, "#"):
-		return "", at(file, src, off, fmt.Sprintf("new URL(%q, import.meta.url) does not name a file of the app", lit), "name a file relative to this script, such as './worker.ts'")
+	case lit == "" || strings.Contains(lit, "://"):
+		return "", fmt.Sprintf("new URL(%q, import.meta.url) does not name a file of the app", lit)
 	case strings.HasPrefix(lit, "/"):
-		for _, dir := range []string{b.m.Build.PublicDir, "."} {
-			p := filepath.Join(b.root, filepath.FromSlash(dir), filepath.FromSlash(lit))
-			if _, err := os.Stat(p); err == nil {
-				rel, _ := filepath.Rel(filepath.Dir(file), p)
-				return "./" + filepath.ToSlash(rel), nil
-			}
+		if p, ok := b.rootRelative(lit); ok {
+			rel, _ := filepath.Rel(filepath.Dir(file), p)
+			return dotted(filepath.ToSlash(rel)), ""
 		}
-		return "", at(file, src, off, fmt.Sprintf("%s does not exist in the public folder or the app folder", lit), "fix the path")
+		return "", fmt.Sprintf("%s is in neither the app folder nor the public folder %s/", lit, b.m.Build.PublicDir)
 	case strings.HasPrefix(lit, "./") || strings.HasPrefix(lit, "../"):
-		return lit, nil
+		return lit, ""
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(file), filepath.FromSlash(lit))); err == nil {
-		return "./" + lit, nil
+		return "./" + lit, ""
 	}
-	return lit, nil // a package path, resolved from node_modules
+	return lit, "" // a package path, resolved from node_modules
 }
 
-// glob expands import.meta.glob(patterns, options) to the object Vite builds.
-func (b *bundler) glob(file, patterns, opts, src string, off int, ident func() string, imp func(name, spec string)) (string, *api.Message) {
-	var pats []string
-	for _, q := range quoted.FindAllStringSubmatch(patterns, -1) {
-		pats = append(pats, q[1]+q[2])
+// rootRelative finds the file a root-relative path (/x) names, as Vite does: in the app
+// folder, then in the public folder.
+func (b *bundler) rootRelative(p string) (string, bool) {
+	p, ok := decodedPath(p)
+	if !ok {
+		return "", false
 	}
-	eager := globEager.MatchString(opts)
-	name := ""
-	if m := globImport.FindStringSubmatch(opts); m != nil {
-		name = m[1]
-	}
-	query := ""
-	if m := globQuery.FindStringSubmatch(opts); m != nil {
-		query = "?" + strings.TrimPrefix(m[1], "?")
-	}
-	dir := filepath.Dir(file)
-	var include, exclude []*regexp.Regexp
-	var bases []string
-	for _, p := range pats {
-		neg := strings.HasPrefix(p, "!")
-		p = strings.TrimPrefix(p, "!")
-		var abs string
-		switch {
-		case strings.HasPrefix(p, "/"):
-			abs = filepath.ToSlash(b.root) + p
-		case strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../"):
-			abs = path.Join(filepath.ToSlash(dir), p)
-		default:
-			return "", at(file, src, off, fmt.Sprintf("import.meta.glob pattern %q is neither relative nor root-relative", p), "start it with ./, ../ or /, as Vite requires")
-		}
-		re := globRegexp(abs)
-		if neg {
-			exclude = append(exclude, re)
-			continue
-		}
-		include = append(include, re)
-		bases = append(bases, globBase(abs))
-	}
-	var files []string
-	for _, base := range bases {
-		filepath.WalkDir(filepath.FromSlash(base), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if d.Name() == "node_modules" || d.Name() == ".git" || (b.outDir != "" && p == b.outDir) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			s := filepath.ToSlash(p)
-			if p == file || slices.Contains(files, s) || b.outside(p) != nil {
-				return nil
-			}
-			if slices.ContainsFunc(include, func(r *regexp.Regexp) bool { return r.MatchString(s) }) &&
-				!slices.ContainsFunc(exclude, func(r *regexp.Regexp) bool { return r.MatchString(s) }) {
-				files = append(files, s)
-			}
-			return nil
-		})
-	}
-	slices.Sort(files)
-	var obj strings.Builder
-	obj.WriteString("{")
-	for i, f := range files {
-		var key string
-		if strings.HasPrefix(pats[0], "/") {
-			key = "/" + strings.TrimPrefix(strings.TrimPrefix(f, filepath.ToSlash(b.root)), "/")
-		} else {
-			rel, _ := filepath.Rel(dir, filepath.FromSlash(f))
-			key = filepath.ToSlash(rel)
-			if !strings.HasPrefix(key, "../") {
-				key = "./" + key
-			}
-		}
-		spec := key
-		if strings.HasPrefix(key, "/") {
-			rel, _ := filepath.Rel(dir, filepath.FromSlash(f))
-			spec = "./" + filepath.ToSlash(rel)
-			if strings.HasPrefix(filepath.ToSlash(rel), "../") {
-				spec = filepath.ToSlash(rel)
-			}
-		}
-		spec += query
-		if i > 0 {
-			obj.WriteString(", ")
-		}
-		obj.WriteString(jsString(key) + ": ")
-		switch {
-		case eager && name == "":
-			id := ident()
-			imp("* as "+id, spec)
-			obj.WriteString(id)
-		case eager:
-			id := ident()
-			if name == "default" {
-				imp(id, spec)
-			} else {
-				imp("{ "+name+" as "+id+" }", spec)
-			}
-			obj.WriteString(id)
-		case name != "":
-			fmt.Fprintf(&obj, "() => import(%s).then((m) => m[%s])", jsString(spec), jsString(name))
-		default:
-			fmt.Fprintf(&obj, "() => import(%s)", jsString(spec))
+	for _, dir := range []string{".", b.m.Build.PublicDir} {
+		f := filepath.Join(b.root, filepath.FromSlash(dir), filepath.FromSlash(path.Clean(p)))
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
+			return f, true
 		}
 	}
-	obj.WriteString("}")
-	return obj.String(), nil
+	return "", false
 }
 
-// globBase is the folder a pattern's matches are under: its path up to the first segment
-// with a wildcard.
-func globBase(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		if strings.ContainsAny(s, "*?{[") {
-			return strings.Join(segs[:i], "/")
-		}
-	}
-	return path.Dir(p)
-}
-
-// globRegexp compiles a glob (**, *, ?, {a,b}) over slash-separated paths.
-func globRegexp(p string) *regexp.Regexp {
-	var re strings.Builder
-	re.WriteString("^")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case strings.HasPrefix(p[i:], "**/"):
-			re.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(p[i:], "**"):
-			re.WriteString(".*")
-			i++
-		case c == '*':
-			re.WriteString("[^/]*")
-		case c == '?':
-			re.WriteString("[^/]")
-		case c == '{':
-			j := strings.IndexByte(p[i:], '}')
-			if j < 0 {
-				re.WriteString(`\{`)
-				continue
-			}
-			alts := strings.Split(p[i+1:i+j], ",")
-			for k := range alts {
-				alts[k] = regexp.QuoteMeta(alts[k])
-			}
-			re.WriteString("(?:" + strings.Join(alts, "|") + ")")
-			i += j
-		default:
-			re.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	re.WriteString("$")
-	return regexp.MustCompile(re.String())
-}
-
-// scriptWarnings warns, at its place, of what the app's script src does that fails in the
-// page: a literal URL given to fetch, WebSocket or EventSource whose origin the manifest's
-// allowedDomains does not list (the page's policy blocks it), a message posted to "*" (any
-// page that frames the app reads it), process.env.NAME other than NODE_ENV (a browser has no
-// process), and fetch of a local file (a bundle is one file).
-func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
-	var out []api.Message
-	for _, m := range networkCall.FindAllSubmatchIndex(src, -1) {
-		origin := string(src[m[4]:m[5]])
-		if b.allowed(origin) {
-			continue
-		}
-		https := strings.Replace(strings.Replace(origin, "wss://", "https://", 1), "ws://", "http://", 1)
-		note := fmt.Sprintf(`add %q to allowedDomains in %s if the app may connect there`, https, filepath.Base(b.m.File))
-		if strings.HasPrefix(https, "http://") {
-			note = "the bundle connects only over HTTPS: use https:// and add the origin to allowedDomains"
-		}
-		call := strings.Fields(string(src[m[2]:m[3]]))
-		out = append(out, *at(file, string(src), m[4], fmt.Sprintf("%s connects to %s, which allowedDomains does not list: the page's policy blocks it", call[len(call)-1], origin), note))
-	}
-	// A message posted to "*" reaches whatever page frames the app, of any origin.
-	for _, m := range postAny.FindAllSubmatchIndex(src, -1) {
-		if src[m[2]] != src[m[4]] {
-			continue
-		}
-		w := at(file, string(src), m[2], `postMessage(…, "*") sends the message to whatever page frames the app, whichever its origin: a page that is not the host reads it`,
-			"talk to the host through the SDK (document.modelContext, @miniapp/sdk), which pins the host's origin, or post to the host's origin")
-		w.Location.Length = 3
-		out = append(out, *w)
-	}
-	// process.env is Node's: bundle defines NODE_ENV alone, as Vite does.
-	for _, m := range processEnv.FindAllSubmatchIndex(src, -1) {
-		name := string(src[m[2]:m[3]])
-		if _, defined := b.define["process.env."+name]; defined {
-			continue // NODE_ENV, or the manifest's own define
-		}
-		w := at(file, string(src), m[0], fmt.Sprintf("process.env.%s is Node's: a browser has no process, and bundle defines process.env.NODE_ENV alone, so this throws unless guarded", name),
-			fmt.Sprintf("write import.meta.env.VITE_%s and set VITE_%s in .env (only names starting VITE_ or MINIAPP_ reach the bundle, as in Vite)", strings.TrimPrefix(name, "VITE_"), strings.TrimPrefix(name, "VITE_")))
-		w.Location.Length = m[1] - m[0]
-		out = append(out, *w)
-	}
-	// A bundle is one file: a local URL fetched at run time names nothing beside it.
-	for _, m := range localFetch.FindAllSubmatchIndex(src, -1) {
-		if src[m[2]] != src[m[6]] {
-			continue // not one literal
-		}
-		u := string(src[m[4]:m[5]])
-		rel := u // as an import names it: relative, as fetch reads it
-		if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "/") {
-			rel = "./" + rel
-		}
-		note := fmt.Sprintf("import the file instead (import data from %q for JSON, %q for text), or fetch new URL(%q, import.meta.url), which bundle turns into a data: URL", rel, rel+"?raw", rel)
-		if strings.HasPrefix(u, "/") {
-			note = fmt.Sprintf("a file of the public folder: import its URL, a data: URL, and fetch that (import url from %q; fetch(url))", u)
-		}
-		w := at(file, string(src), m[4], fmt.Sprintf("fetch(%q) loads a file at run time, and the bundle is one file with nothing beside it: the request fails", u), note)
-		w.Location.Length = len(u)
-		out = append(out, *w)
-	}
-	return out
-}
-
-// evalErrors refuses eval and new Function in the app's own code when the manifest does not
-// let the page run them (eval = true): the page's policy would throw at the call. In
-// node_modules they are left to the runtime check (bundle render), since a library often
-// holds one on a path it never takes.
-func (b *bundler) evalErrors(file string, src []byte) []api.Message {
-	if b.m.Eval {
-		return nil
-	}
-	var out []api.Message
-	for _, m := range evalCall.FindAllIndex(src, -1) {
-		off := m[0]
-		if src[off] != 'n' && src[off] != 'e' {
-			off++ // the character before eval
-		}
-		out = append(out, *at(file, string(src), off, "eval and new Function cannot run under the bundle's policy",
-			fmt.Sprintf("avoid them, or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", filepath.Base(b.m.File))))
-	}
-	return out
-}
-
-// allowed reports whether the manifest's allowedDomains admits origin (ws: and wss: as the
-// policy matches them, as http: and https:).
-func (b *bundler) allowed(origin string) bool {
-	o := strings.Replace(strings.Replace(strings.ToLower(origin), "wss://", "https://", 1), "ws://", "http://", 1)
-	for _, d := range b.m.AllowedDomains {
-		if d == o {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(d, "https://*."); ok {
-			host, hasHost := strings.CutPrefix(o, "https://")
-			if hasHost && strings.HasSuffix(host, "."+rest) {
-				return true
+// srcCallEnd finds, in the source, the end of the call that starts at off: past the ')' that
+// closes its first '('. The arguments are lexed; a '/' is a regular expression where the
+// lexical rule says.
+func srcCallEnd(src string, off int) (int, bool) {
+	depth := 0
+	end := -1
+	lexSource(src, off, func(tt js.TokenType, start, stop int) bool {
+		switch tt {
+		case js.OpenParenToken, js.OpenBracketToken, js.OpenBraceToken:
+			depth++
+		case js.CloseParenToken, js.CloseBracketToken, js.CloseBraceToken:
+			depth--
+			if depth == 0 && tt == js.CloseParenToken {
+				end = stop
+				return false
 			}
 		}
-	}
-	return false
+		return true
+	})
+	return end, end >= 0
+}
+
+// srcExprEnd finds, in the source, the end of the literal starting at off whose first token
+// (in esbuild's JavaScript) is of type first: a template literal, or a single token.
+func srcExprEnd(src string, off int, first js.TokenType) (int, bool) {
+	end := -1
+	depth := 0
+	lexSource(src, off, func(tt js.TokenType, start, stop int) bool {
+		if first != js.TemplateStartToken {
+			end = stop
+			return false
+		}
+		switch tt {
+		case js.TemplateStartToken:
+			depth++
+		case js.TemplateEndToken:
+			depth--
+			if depth == 0 {
+				end = stop
+				return false
+			}
+		}
+		return true
+	})
+	return end, end >= 0
 }
