@@ -279,4 +279,3 @@ func blobURL(code string) string {
 	j, _ := json.Marshal(code)
 	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
 }
-
