@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -162,6 +163,10 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}
 			src, err := b.querySource(file, q, chain)
+			var inner innerErrors
+			if errors.As(err, &inner) {
+				return api.OnLoadResult{Errors: inner}, nil // a worker's, at their places
+			}
 			if err != nil {
 				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
 			}

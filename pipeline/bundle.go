@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -86,6 +87,8 @@ type bundler struct {
 	// ("iife", the default, or "es") for the workers whose constructor does not say.
 	workers      *workerBuilds
 	workerFormat string
+	// ctx is the build's: when it is done, esbuild's builds and the CSS tools stop.
+	ctx context.Context
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -135,7 +138,7 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}}, nil
+		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}, ctx: context.Background()}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -410,7 +413,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			css := string(src)
 			if b.css.needed(a.Path, src) {
 				var errs []api.Message
-				if css, errs = b.css.process(a.Path, src); errs != nil {
+				if css, errs = b.css.process(b.ctx, a.Path, src); errs != nil {
 					return api.OnLoadResult{Errors: errs}, nil
 				}
 			}
@@ -478,18 +481,33 @@ func (b *bundler) outside(p string) *api.Message {
 	return m
 }
 
-// build runs esbuild, in the session's incremental context when there is one.
+// build runs esbuild, in the session's incremental context when there is one; when the
+// build's context is done, esbuild stops (its result then has an error).
 func (b *bundler) build(opts api.BuildOptions) api.BuildResult {
-	if b.session != nil {
-		return b.session.build(opts)
+	if err := b.ctx.Err(); err != nil {
+		return api.BuildResult{Errors: []api.Message{{Text: "the build was interrupted"}}}
 	}
-	return api.Build(opts)
+	if b.session != nil {
+		return b.session.build(b.ctx, opts)
+	}
+	c, cerr := api.Context(opts)
+	if cerr != nil {
+		return api.Build(opts) // reports the same errors
+	}
+	defer c.Dispose()
+	defer context.AfterFunc(b.ctx, c.Cancel)()
+	return c.Rebuild()
 }
 
 // run runs esbuild on one entry and turns its result into code, or into diagnostics that keep
 // esbuild's file:line:col and source line.
 func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
-	each, warnings, errs := b.each(b.build(opts), opts)
+	return b.result(b.build(opts), opts)
+}
+
+// result turns the result of esbuild on opts into code, as run does.
+func (b *bundler) result(res api.BuildResult, opts api.BuildOptions) (code, diag.List) {
+	each, warnings, errs := b.each(res, opts)
 	if errs != nil {
 		return code{}, errs
 	}

@@ -71,9 +71,8 @@ func isSass(path string) bool {
 
 // process runs the tools a stylesheet needs and returns its CSS, or esbuild messages at the
 // stylesheet's place that say what failed and what to do.
-func (c *cssTools) process(path string, src []byte) (string, []api.Message) {
+func (c *cssTools) process(ctx context.Context, path string, src []byte) (string, []api.Message) {
 	r := c.runner
-	ctx := context.Background()
 	css := string(src)
 	var err error
 	if isSass(path) {

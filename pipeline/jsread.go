@@ -302,14 +302,27 @@ func (s *script) readMap(m []byte) error {
 		if n < 4 {
 			continue
 		}
+		prevLine, prevCol := srcLine, srcCol
 		srcLine += fields[2]
 		srcCol += fields[3]
-		g, ok1 := gen.offset(line, genCol)
-		o, ok2 := src.offset(srcLine, srcCol)
-		if ok1 && ok2 {
-			if _, seen := s.toSrc[g]; !seen {
-				s.segs = append(s.segs, g)
+		col := genCol
+		if genCol == 0 {
+			// esbuild starts a line that has no mapping of its own with the one before
+			// (coverLinesWithoutMappings): not a token's. And it maps a statement before
+			// its indentation: the mapping is the first token's.
+			if srcLine == prevLine && srcCol == prevCol && len(s.toSrc) > 0 {
+				continue
 			}
+			if off, ok := gen.offset(line, 0); ok {
+				for off < len(s.js) && (s.js[off] == ' ' || s.js[off] == '\t') {
+					off, col = off+1, col+1
+				}
+			}
+		}
+		g, ok1 := gen.offset(line, col)
+		o, ok2 := src.offset(srcLine, srcCol)
+		if _, seen := s.toSrc[g]; ok1 && ok2 && !seen {
+			s.segs = append(s.segs, g)
 			s.toSrc[g] = o
 		}
 	}

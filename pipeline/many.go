@@ -133,6 +133,10 @@ func BuildAll(ctx context.Context, dirs []string, opts Options, jobs int, done f
 					finish(i, AppResult{Dir: dirs[i], Err: err})
 					continue
 				}
+				if err := ctx.Err(); err != nil {
+					finish(i, AppResult{Dir: dirs[i], Err: fmt.Errorf("build %s: interrupted: %w", dirs[i], err)})
+					continue
+				}
 				res, err := Build(ctx, dirs[i], opts)
 				finish(i, AppResult{Dir: dirs[i], Result: res, Err: err})
 			}

@@ -130,8 +130,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("build %s: interrupted: %w", dir, err)
 	}
+	b.ctx = ctx
 
 	// Assemble the page.
 	file, src, err := entryPage(m)
@@ -159,6 +160,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	a.prebuild()
 	skeleton, sdkAt := a.assemble()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("build %s: interrupted: %w", dir, err)
+	}
 	if !opts.NoSDK {
 		// Compiled after the app's code, whose bundles tell whether it brings its own client.
 		hosts := m.Hosts

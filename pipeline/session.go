@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 
@@ -65,7 +66,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 }
 
 // build runs opts in the context made for options like them, making it the first time.
-func (s *Session) build(opts api.BuildOptions) api.BuildResult {
+func (s *Session) build(ctx context.Context, opts api.BuildOptions) api.BuildResult {
 	shape := opts
 	shape.Plugins = nil
 	k, err := json.Marshal(shape)
@@ -87,5 +88,6 @@ func (s *Session) build(opts api.BuildOptions) api.BuildResult {
 		s.ctxs[string(k)] = c
 	}
 	s.mu.Unlock()
+	defer context.AfterFunc(ctx, c.Cancel)()
 	return c.Rebuild()
 }

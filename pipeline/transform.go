@@ -405,20 +405,30 @@ func (r *rewrite) dynamicImport(i int) {
 	}
 	tmpl := r.s.src[start+1 : end-1]
 	pattern, query := templateGlob(r.s, a[0], a[1])
+	if head := pattern[:strings.IndexByte(pattern+"*", '*')]; head != "" && !strings.HasPrefix(head, "./") && !strings.HasPrefix(head, "../") && !strings.HasPrefix(head, "/") {
+		// An alias or a #subpath import starts it: from here, as Vite resolves it.
+		abs, ok := r.b.globAlias(head, r.file)
+		if !ok || !strings.HasPrefix(tmpl, head) {
+			r.errAt(a[0], fmt.Sprintf("a variable import must start with ./, ../, / or an alias, as in Vite, and %q is none of the app's", head),
+				"start it with the folder of the modules, such as `./pages/${name}.js`")
+			return
+		}
+		rel := relSlash(filepath.ToSlash(filepath.Dir(r.file)), unescapeGlob(abs))
+		if strings.HasSuffix(head, "/") {
+			rel += "/"
+		}
+		pattern, tmpl = escapeGlob(rel)+pattern[len(head):], rel+tmpl[len(head):]
+	}
 	switch {
 	case strings.HasPrefix(pattern, "*"):
 		r.errAt(a[0], "this import starts with a substitution, so it may name any module: bundle cannot tell which to put in the bundle",
 			"start it with ./ and the folder of the modules, such as `./pages/${name}.js`")
 		return
-	case !strings.HasPrefix(pattern, "./") && !strings.HasPrefix(pattern, "../") && !strings.HasPrefix(pattern, "/"):
-		r.errAt(a[0], "a variable import must start with ./, ../ or /, as in Vite: bundle cannot tell which package it names",
-			"start it with the folder of the modules, such as `./pages/${name}.js`")
-		return
 	case path.Ext(pattern) == "" || strings.HasSuffix(path.Ext(pattern), "*"):
 		r.errAt(a[0], "a variable import must name the files' extension in its static part, as in Vite", "end it with the extension, such as `./pages/${name}.js`")
 		return
 	case regexp.MustCompile(`^\./\*\.\w+$`).MatchString(pattern):
-		r.errAt(a[0], "a variable import cannot import its own folder, as in Vite", "put the modules in a folder of their own (`./pages/${name}.js`), or name them more precisely")
+		r.errAt(a[0], "a variable import cannot import its own folder, as in Vite: it would bundle every script beside this one", "put the modules in a folder of their own (`./pages/${name}.js`), or name them more precisely")
 		return
 	}
 	pattern = strings.ReplaceAll(pattern, "**", "*")

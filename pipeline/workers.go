@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +24,12 @@ import (
 // workerChain is the worker scripts whose bundles a build is inside, outermost first: nil
 // for the page's own code.
 type workerChain []string
+
+// innerErrors are the errors of a build inside another (a worker's), which the outer build
+// reports as they are, at their places.
+type innerErrors []api.Message
+
+func (e innerErrors) Error() string { return e[0].Text }
 
 // workerBuilds holds the workers built in one build, by file, format and chain.
 type workerBuilds struct {
@@ -112,7 +119,12 @@ func (b *bundler) worker(file string, module bool, chain workerChain) (string, e
 			}
 			opts.Define["import.meta.url"] = "self.location.href"
 		}
-		c, l := b.run(opts)
+		res := b.build(opts)
+		if len(res.Errors) > 0 {
+			wb.err = innerErrors(res.Errors)
+			return
+		}
+		c, l := b.result(res, opts)
 		if l.HasErrors() {
 			wb.err = fmt.Errorf("bundle the worker %s: %s", b.display(b.rel(file)), l[0].String())
 			return
@@ -148,6 +160,18 @@ func (r *rewrite) worker(i int) {
 			r.errAt(u[0], msg, "name the worker's script relative to this one, such as './worker.ts'")
 			r.claimed = a[1]
 			return
+		}
+		if target := filepath.Join(filepath.Dir(r.file), filepath.FromSlash(spec)); strings.HasPrefix(spec, ".") {
+			if k := slices.Index(r.chain, target); k >= 0 && k < len(r.chain)-1 {
+				var names []string
+				for _, f := range append(slices.Clone(r.chain[k:]), target) {
+					names = append(names, r.b.display(r.b.rel(f)))
+				}
+				r.errAt(a[0], "workers start each other in a cycle: "+strings.Join(names, " → ")+"; each bundle would hold the other's code, without end (Vite refuses it too)",
+					"let one worker start the other and talk back through postMessage, or have the page start both; a worker may start itself (new Worker(new URL(import.meta.url)))")
+				r.claimed = a[1]
+				return
+			}
 		}
 		q := "?miniapp-worker"
 		if len(args) > 1 && r.propString(args[1], "type") == "module" {

@@ -1,0 +1,1 @@
+self.onmessage = () => self.postMessage("worker from a variable import");

@@ -1,0 +1,1 @@
+self.onmessage = () => self.postMessage("inner, url " + (import.meta.url.startsWith("blob:")));

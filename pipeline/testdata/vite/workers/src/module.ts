@@ -1,0 +1,2 @@
+const { n } = await import("./data.ts");
+self.onmessage = () => self.postMessage(`module ${n} ${import.meta.url.startsWith("blob:")}`);
