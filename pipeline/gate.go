@@ -3,6 +3,7 @@ package pipeline
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,7 +30,10 @@ var loadGate = &gate{limit: loadGateLimit}
 var loadGateLimit = 128 * max(2, runtime.GOMAXPROCS(0))
 
 type gate struct {
-	limit  int
+	limit int
+	// open counts the interrupted builds still running: while there are any, loads do not
+	// wait (theirs end as soon as they are let in, and the build must not wait their turn).
+	open   atomic.Int32
 	mu     sync.Mutex
 	queue  []chan struct{}
 	keeper bool
@@ -37,6 +41,9 @@ type gate struct {
 
 // enter returns when the load may go on.
 func (g *gate) enter() {
+	if g.open.Load() > 0 {
+		return
+	}
 	g.mu.Lock()
 	if len(g.queue) == 0 && runtime.NumGoroutine() <= g.limit {
 		g.mu.Unlock()
@@ -50,6 +57,20 @@ func (g *gate) enter() {
 	}
 	g.mu.Unlock()
 	<-ch
+}
+
+// interrupt opens the gate while an interrupted build ends, and lets every waiting load in:
+// that build's loads end as soon as they are let in, and must not wait their turn (other
+// builds' loads go unpaced meanwhile). The function it returns closes it again.
+func (g *gate) interrupt() func() {
+	g.open.Add(1)
+	g.mu.Lock()
+	for _, ch := range g.queue {
+		close(ch)
+	}
+	g.queue = nil
+	g.mu.Unlock()
+	return func() { g.open.Add(-1) }
 }
 
 // keep lets waiting loads in as goroutines end. When the count stands still for a
@@ -74,7 +95,7 @@ func (g *gate) keep() {
 			close(g.queue[0])
 			g.queue = g.queue[1:]
 		}
-		if len(g.queue) == 0 {
+		if len(g.queue) == 0 { // flush may have emptied it
 			g.keeper = false
 			g.mu.Unlock()
 			return

@@ -362,7 +362,7 @@ func (w *globWalk) walk(dir string) {
 		return
 	}
 	if !st.IsDir() {
-		w.file(dir)
+		w.file(dir, true)
 		return
 	}
 	if w.seen[real] || w.b.outside(real) != nil || real == w.b.outDir {
@@ -387,17 +387,18 @@ func (w *globWalk) walk(dir string) {
 			}
 			continue
 		}
-		w.file(p)
+		w.file(p, e.Type()&os.ModeSymlink != 0)
 	}
 }
 
-// file adds the file p if it matches.
-func (w *globWalk) file(p string) {
+// file adds the file p if it matches; link says it may be a link (out of the folder, which
+// walk has confined).
+func (w *globWalk) file(p string, link bool) {
 	if p == w.importer || !slices.ContainsFunc(w.pos, func(g *globPattern) bool { return g.match(p) }) ||
 		slices.ContainsFunc(w.neg, func(g *globPattern) bool { return g.match(p) }) {
 		return
 	}
-	if w.b.outside(filepath.FromSlash(p)) != nil {
+	if link && w.b.outside(filepath.FromSlash(p)) != nil {
 		return
 	}
 	w.found[p] = true

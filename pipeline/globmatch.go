@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -438,24 +437,24 @@ func braceRange(body string) ([]string, bool) {
 	return out, true
 }
 
-// lessUTF16 orders strings as JavaScript's sort does: by UTF-16 code units.
+// lessUTF16 orders strings as JavaScript's sort does: by UTF-16 code units. That is the
+// order of their UTF-8 bytes but where a character past U+FFFF (a surrogate pair, from
+// U+D800) meets one from U+E000 to U+FFFF.
 func lessUTF16(a, b string) bool {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ua, ub := utf16Units(ra), utf16Units(rb)
-			return ua < ub
-		}
-		a, b = a[na:], b[nb:]
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return a == "" && b != ""
-}
-
-// utf16Units returns the first UTF-16 code unit of r, which decides its order.
-func utf16Units(r rune) rune {
-	if r1, _ := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
-		return r1
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
 	}
-	return r
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	if (ra > 0xFFFF) != (rb > 0xFFFF) && min(ra, rb) >= 0xE000 {
+		return ra > rb // the pair's first unit, from U+D800, comes first
+	}
+	return a[i:] < b[i:]
 }

@@ -88,6 +88,5 @@ func (s *Session) build(ctx context.Context, opts api.BuildOptions) api.BuildRes
 		s.ctxs[string(k)] = c
 	}
 	s.mu.Unlock()
-	defer context.AfterFunc(ctx, c.Cancel)()
-	return c.Rebuild()
+	return rebuild(ctx, c, false)
 }
