@@ -11,6 +11,8 @@
 package manifest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -180,16 +182,76 @@ const (
 // ErrNotFound is returned (wrapped) by Load when the folder has no manifest.
 var ErrNotFound = errors.New("no manifest")
 
-// Load reads and validates the manifest in the app folder dir. A manifest with problems returns
-// a *diag.ListError (use errors.As) listing every problem; other errors are I/O failures.
+// File returns the manifest of the app folder dir: its miniapp.toml, else its manifest.json
+// when that is bundle's (IsBundles); "" when it has neither. other says, for a manifest.json
+// that is another format's, which ("a web app manifest (start_url)"): it is a file of the
+// app, as in Vite.
+func File(dir string) (path, other string) {
+	if p := filepath.Join(dir, TOMLName); isFile(p) {
+		return p, ""
+	}
+	p := filepath.Join(dir, JSONName)
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return "", ""
+	}
+	if ok, other := IsBundles(src); !ok {
+		return "", other
+	}
+	return p, ""
+}
+
+// foreignKeys are keys of the formats named manifest.json that are not bundle's, by the
+// format that has them.
+var foreignKeys = map[string]string{
+	"manifest_version": "an MCP bundle's (MCPB) or a browser extension's manifest", "dxt_version": "an MCP bundle's (MCPB) manifest",
+	"server": "an MCP bundle's (MCPB) manifest", "author": "an MCP bundle's (MCPB) manifest", "tools": "an MCP bundle's (MCPB) manifest",
+	"start_url": "a web app manifest", "icons": "a web app manifest", "short_name": "a web app manifest", "display": "a web app manifest",
+	"scope": "a web app manifest", "theme_color": "a web app manifest", "background_color": "a web app manifest",
+	"orientation": "a web app manifest", "display_override": "a web app manifest", "shortcuts": "a web app manifest",
+	"screenshots": "a web app manifest", "related_applications": "a web app manifest",
+	"permissions": "a browser extension's manifest", "content_scripts": "a browser extension's manifest", "background": "a browser extension's manifest",
+}
+
+// ownKeys are keys only bundle's manifest has, besides id.
+var ownKeys = []string{"id", "entry", "icon", "maxKB", "allowedDomains", "linkDomains", "hosts", "displayModes", "capabilities",
+	"wasm", "eval", "resourceDomains", "domain", "prefersBorder", "build", "webrtc"}
+
+// IsBundles reports whether the manifest.json src is bundle's manifest: an object with one
+// of bundle's own fields (id, entry, hosts, …) and none of another format's
+// (manifest_version, start_url, icons, …). other names the format it is when it is not.
+// Text that is not a JSON object is taken for bundle's, whose parse then says what is wrong.
+func IsBundles(src []byte) (ok bool, other string) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimPrefix(src, []byte("\uFEFF")), &obj) != nil {
+		return true, ""
+	}
+	keys := slices.Sorted(maps.Keys(obj))
+	for _, k := range keys {
+		if f, ok := foreignKeys[k]; ok {
+			return false, fmt.Sprintf("%s (%s)", f, k)
+		}
+	}
+	for _, k := range keys {
+		if slices.Contains(ownKeys, k) {
+			return true, ""
+		}
+	}
+	return false, "not bundle's: it has none of bundle's fields (id, entry, hosts, …)"
+}
+
+// Load reads and validates the manifest in the app folder dir: miniapp.toml, or else a
+// manifest.json that is bundle's (File). A manifest with problems returns a *diag.ListError
+// (use errors.As) listing every problem; other errors are I/O failures.
 func Load(dir string) (*Manifest, error) {
-	tomlPath, jsonPath := filepath.Join(dir, TOMLName), filepath.Join(dir, JSONName)
-	if isFile(tomlPath) && isFile(jsonPath) {
-		return nil, diag.List{{File: tomlPath, Text: fmt.Sprintf("%s and %s are both here, and bundle reads one manifest", tomlPath, jsonPath),
-			Note: "remove one of them (keep the one you edit): two manifests would disagree"}}.Err()
+	path, other := File(dir)
+	if path == "" && other != "" {
+		return nil, fmt.Errorf("%w in %s: its %s is %s, a file of the app; write a %s with an id, a name and a description", ErrNotFound, dir, JSONName, other, TOMLName)
 	}
 	for _, name := range []string{TOMLName, JSONName} {
-		path := filepath.Join(dir, name)
+		if path != filepath.Join(dir, name) {
+			continue
+		}
 		src, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -330,4 +330,43 @@ func TestCheckValue(t *testing.T) {
 			t.Errorf("%s %q: %v, want an error saying %q", r.field, r.value, err, r.want)
 		}
 	}
+
+// TestIsBundles holds manifest.json to being bundle's only with one of bundle's fields and
+// none of another format's: a web app manifest or an MCP bundle's beside an app is its file.
+func TestIsBundles(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      bool
+		other     string
+	}{
+		{"bundle", `{"id": "x", "name": "X", "description": "D."}`, true, ""},
+		{"bundle_with_a_typo", `{"id": "x", "nmae": "X"}`, true, ""},
+		{"bundle_without_id", `{"name": "X", "entry": "index.html"}`, true, ""},
+		{"not_json", `{"id": "x",}`, true, ""},
+		{"web_app_manifest", `{"name": "X", "short_name": "X", "start_url": "/", "icons": []}`, false, "a web app manifest (icons)"},
+		{"web_app_manifest_with_id", `{"id": "/", "name": "X", "start_url": "/"}`, false, "a web app manifest (start_url)"},
+		{"mcpb", `{"manifest_version": "0.2", "name": "pdf", "version": "1.0.0", "description": "D.", "icon": "icon.png", "server": {}}`, false, "an MCP bundle's (MCPB) or a browser extension's manifest (manifest_version)"},
+		{"extension", `{"name": "X", "permissions": []}`, false, "a browser extension's manifest (permissions)"},
+		{"name_alone", `{"name": "X", "description": "D."}`, false, "not bundle's: it has none of bundle's fields (id, entry, hosts, …)"},
+	} {
+		ok, other := IsBundles([]byte(c.src))
+		if ok != c.want || other != c.other {
+			t.Errorf("%s: IsBundles = %v, %q; want %v, %q", c.name, ok, other, c.want, c.other)
+		}
+	}
+	// miniapp.toml wins over any manifest.json; another format's alone is no manifest.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"manifest_version": "0.2", "name": "pdf"}`), 0o644)
+	if _, err := Load(dir); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "MCP bundle's") {
+		t.Errorf("Load with an MCPB manifest.json alone: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"t\"\nname = \"T\"\ndescription = \"D.\"\nentry = \"index.html\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>x</p>"), 0o644)
+	if m, err := Load(dir); err != nil || m.ID != "t" {
+		t.Errorf("Load with miniapp.toml and a manifest.json: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"id": "other"}`), 0o644)
+	if m, err := Load(dir); err != nil || m.ID != "t" {
+		t.Errorf("Load with miniapp.toml and a bundle manifest.json: %v, want miniapp.toml's", err)
+	}
 }

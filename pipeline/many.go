@@ -63,8 +63,12 @@ func FindApps(roots ...string) ([]string, error) {
 		if len(found) == 0 {
 			if st, err := os.Stat(filepath.Join(root, "index.html")); err == nil && !st.IsDir() {
 				// An app without its manifest, as a Vite app is: say what to write.
-				return nil, fmt.Errorf("%w in %s: it has an index.html but no manifest; write %s with an id, a name and a description (its entry is index.html)",
-					ErrNoApps, root, filepath.Join(root, manifest.TOMLName))
+				also := ""
+				if _, other := manifest.File(root); other != "" {
+					also = fmt.Sprintf(" (its %s is %s, a file of the app)", manifest.JSONName, other)
+				}
+				return nil, fmt.Errorf("%w in %s: it has an index.html but no manifest%s; write %s with an id, a name and a description (its entry is index.html)",
+					ErrNoApps, root, also, filepath.Join(root, manifest.TOMLName))
 			}
 			return nil, fmt.Errorf("%w in %s: no %s or %s at any depth; bundle init makes an app", ErrNoApps, root, manifest.TOMLName, manifest.JSONName)
 		}
@@ -86,12 +90,8 @@ func (n noFolder) Error() string { return "there is no folder " + string(n) }
 func (n noFolder) Unwrap() error { return fs.ErrNotExist }
 
 func hasManifest(dir string) bool {
-	for _, n := range []string{manifest.TOMLName, manifest.JSONName} {
-		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && !st.IsDir() {
-			return true
-		}
-	}
-	return false
+	p, _ := manifest.File(dir)
+	return p != ""
 }
 
 // AppResult is what building one app of many gave: a Result, or the error Build returned.

@@ -43,7 +43,10 @@ func TestMessages(t *testing.T) {
 		{"json_empty", map[string]string{"manifest.json": "", "src/main.ts": ""}, nil, 1, []string{"manifest.json is empty"}},
 		{"json_maxkb_float", map[string]string{"manifest.json": "{\"id\": \"t\", \"name\": \"T\", \"description\": \"D.\", \"entry\": \"src/main.ts\", \"maxKB\": 512.5}\n", "src/main.ts": ""}, nil, 1, []string{`not 512.5`, `write "maxKB": 513`}},
 		{"origins", map[string]string{"miniapp.toml": scriptManifest + "allowedDomains = [\"http://x.example.com/path\", \"*.com\", \"https://api.example.com/\"]\n", "src/main.ts": ""}, nil, 1, []string{`write "https://x.example.com"`, `has a wildcard over all of com`}},
-		{"both_manifests", map[string]string{"miniapp.toml": scriptManifest, "manifest.json": "{}", "src/main.ts": ""}, nil, 1, []string{"are both here"}},
+		// miniapp.toml wins; a manifest.json of another format is a file of the app (issue 26).
+		{"toml_and_mcpb_manifest", map[string]string{"miniapp.toml": scriptManifest, "manifest.json": `{"manifest_version": "0.2", "name": "pdf", "server": {"type": "node"}}`, "src/main.ts": ""}, []string{"build", "--quiet", "APP"}, 0, nil},
+		{"only_a_web_app_manifest", map[string]string{"manifest.json": `{"name": "My App", "start_url": "/", "icons": []}`, "index.html": "<p>x</p>"}, nil, 2,
+			[]string{"no manifest (its manifest.json is a web app manifest (icons), a file of the app); write APP/miniapp.toml"}},
 		{"auth_key", map[string]string{"miniapp.toml": scriptManifest + "[[capabilities]]\nid = \"auth\"\npurpose = \"Sign you in.\"\nauth = true\n", "src/main.ts": ""}, nil, 1, []string{`a capability whose id is "auth"`}},
 		{"image_not_png", map[string]string{"miniapp.toml": goodManifest, "main.ts": "", "logo.png": "<!DOCTYPE html><html><body>Not found</body></html>",
 			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, `<img src="./logo.png">`, 1)}, nil, 1, []string{"logo.png is not a PNG image", "an HTML page"}},
