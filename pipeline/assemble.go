@@ -456,6 +456,12 @@ func (a *assembler) assemble() ([]byte, int) {
 				// A script inside is inert or not run: the SDK must not go there.
 				inert = inert || cssAt < 0
 				out.WriteString(a.media(t))
+				if t.name == "noscript" && !t.selfClosing {
+					// Its content is markup where scripts do not run, which the tokenizer
+					// reads as text where they do: read it as markup, so that its images
+					// and links are inlined as anywhere else (the check reads it so too).
+					z.NextIsNotRawText()
+				}
 			case "script":
 				if scriptAt < 0 {
 					scriptAt = out.Len()

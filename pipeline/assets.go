@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -37,12 +38,13 @@ const queryNamespace = "miniapp-query"
 //	?miniapp-worker      the bundled worker's blob: URL (classic); &module for a module worker
 type viteQuery struct {
 	raw, url, inline, noInline, worker, shared, init, workerURL, module bool
+	svg                                                                 bool // a script's import of an SVG
 	// unknown are the flags (names without a value) that none of these is.
 	unknown []string
 }
 
 // queryFlags are the names parseQuery knows.
-var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module"}
+var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module", "miniapp-svg"}
 
 // parseQuery reads a query ("raw", "url&inline", "inline=true"; with or without its '?').
 func parseQuery(q string) viteQuery {
@@ -69,6 +71,8 @@ func parseQuery(q string) viteQuery {
 			v.workerURL = true
 		case name == "module":
 			v.module = true
+		case name == "miniapp-svg":
+			v.svg = true
 		case !hasValue && !strings.HasPrefix(name, "lang."):
 			v.unknown = append(v.unknown, name)
 		}
@@ -78,7 +82,7 @@ func parseQuery(q string) viteQuery {
 
 // known reports whether the query asks for something bundle does.
 func (v viteQuery) known() bool {
-	return len(v.unknown) == 0 && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL)
+	return len(v.unknown) == 0 && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg)
 }
 
 // scriptExts are the files that ?url and new URL() turn into blob: URLs of scripts.
@@ -135,6 +139,18 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 				return api.OnResolveResult{}, nil
 			}
 			return api.OnResolveResult{Path: f, Namespace: "file"}, nil
+		})
+		// A script's import of an SVG is its data: URL as Vite writes it (svgDataURL), which an
+		// unquoted url(${svg}) takes; a stylesheet's url() is esbuild's, which quotes it.
+		onAppResolve(pb, `\.svg$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if _, again := a.PluginData.(svgResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+				return api.OnResolveResult{}, nil
+			}
+			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: svgResolving{}})
+			if len(r.Errors) > 0 || r.Namespace != "file" || !strings.HasSuffix(strings.ToLower(r.Path), ".svg") {
+				return api.OnResolveResult{}, nil // esbuild reports it, or another plugin has it
+			}
+			return api.OnResolveResult{Path: b.rel(r.Path) + "?miniapp-svg", Namespace: queryNamespace}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[A-Za-z0-9&=._%-]*$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			base, q, _ := strings.Cut(a.Path, "?")
@@ -259,7 +275,16 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 	if err != nil {
 		return "", err
 	}
+	if v.svg {
+		if err := sniff(filepath.Base(file), data); err != nil {
+			return "", err
+		}
+		return "export default " + str(svgDataURL(data)), nil
+	}
 	b.setFlag(&b.flags.assetURLs)
+	if ext == ".svg" {
+		return "export default " + str(svgDataURL(data)), nil
+	}
 	if ext == ".wasm" && !b.m.Wasm {
 		return "", errNeedsWasm
 	}
@@ -284,3 +309,28 @@ func blobURL(code string) string {
 	j, _ := json.Marshal(code)
 	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
 }
+
+// svgResolving marks the resolve of an SVG's path that the SVG import callback makes itself.
+type svgResolving struct{}
+
+// svgDataURL is the data: URL of an SVG as Vite writes it (its svgToDataURL: the markup, its
+// quotes single, percent-encoded where a URL needs it; base64 when it holds text, a
+// foreignObject or nested quotes), with its quotes, parentheses and spaces encoded too, so
+// that it stands unquoted in CSS (url(${svg})), which Vite's does not.
+func svgDataURL(data []byte) string {
+	s := string(data)
+	if strings.Contains(s, "<text") || strings.Contains(s, "<foreignObject") || nestedQuotes.MatchString(s) {
+		return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
+	}
+	s = strings.TrimSpace(s)
+	s = betweenTags.ReplaceAllString(s, "><")
+	s = strings.NewReplacer("%", "%25", "#", "%23", "<", "%3c", ">", "%3e", `"`, "%27", "'", "%27", "(", "%28", ")", "%29", `\`, "%5c").Replace(s)
+	s = spaces.ReplaceAllString(s, "%20")
+	return "data:image/svg+xml," + s
+}
+
+var (
+	nestedQuotes = regexp.MustCompile(`"[^"']*'[^"]*"|'[^'"]*"[^']*'`)
+	betweenTags  = regexp.MustCompile(`>\s+<`)
+	spaces       = regexp.MustCompile(`\s+`)
+)

@@ -300,7 +300,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			res := api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Dir(page)}
 			switch c.loader {
 			case api.LoaderCSS:
-				css := pruneFontFaces(c.contents)
+				css := imageSetURLs(pruneFontFaces(c.contents))
 				res.Contents = &css
 			case api.LoaderJS:
 				var out string
@@ -426,7 +426,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			if errs := remoteInCSS(a.Path, src, css); len(errs) > 0 {
 				return api.OnLoadResult{Errors: errs}, nil
 			}
-			css = pruneFontFaces(css)
+			css = imageSetURLs(pruneFontFaces(css))
 			loader := api.LoaderCSS
 			if strings.Contains(filepath.Base(lower), ".module.") {
 				loader = api.LoaderLocalCSS // CSS Modules: class names scoped to the file, exported to the importer
@@ -985,6 +985,10 @@ func noLoader(text string, m *manifest.Manifest) (string, bool) {
 	case ".vue", ".svelte", ".astro", ".marko":
 		name := map[string]string{".vue": "Vue single-file components", ".svelte": "Svelte components", ".astro": "Astro components", ".marko": "Marko templates"}[ext]
 		return name + " need their framework's own compiler, which bundle does not run: build the app with its tool (Vite and the framework's plugin), then check the page with bundle check", true
+	case ".less":
+		return "Less stylesheets need the Less compiler (the npm package less), which bundle does not run yet: write the stylesheet in CSS or Sass (.scss), which bundle compiles, or compile it to CSS with lessc and import the .css", true
+	case ".styl", ".stylus":
+		return "Stylus stylesheets need the Stylus compiler, which bundle does not run: write the stylesheet in CSS or Sass (.scss), which bundle compiles, or compile it to CSS and import the .css", true
 	case ".wasm":
 		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(m.File)), true
 	}

@@ -151,7 +151,10 @@ func defines(env map[string]string, user map[string]string) map[string]string {
 	}
 	obj, _ := json.Marshal(all) // encoding/json sorts map keys
 	d["import.meta.env"] = string(obj)
-	d["process.env.NODE_ENV"] = `"production"`
+	// As Vite's define plugin: through global and globalThis too.
+	for _, k := range []string{"process.env.NODE_ENV", "global.process.env.NODE_ENV", "globalThis.process.env.NODE_ENV"} {
+		d[k] = `"production"`
+	}
 	for k, v := range user {
 		d[k] = v
 	}

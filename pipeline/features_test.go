@@ -94,6 +94,7 @@ func TestFeatureRefusals(t *testing.T) {
 		{"sass_not_installed", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": `.a { b: c }`, "alone": ""}, []string{"app.scss: error: Sass needs the npm package sass, which is not installed in the app", "npm install -D sass"}, false},
 		{"object_and_embed", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<object data=\"icon.svg\"></object>\n<embed src=\"icon.svg\">", "icon.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`, "alone": ""},
 			[]string{`index.html:2:15: error: <object data> cannot show icon.svg: a bundle's policy allows no plugin content (object-src 'none')`, `index.html:3:13: error: <embed src> cannot show icon.svg`, `show an image with <img src="icon.svg">`}, false},
+		{"empty_sass_and_css_with_postcss", map[string]string{"main.ts": "import './a.scss';\nimport './b.css';", "a.scss": "", "b.css": "", "postcss.config.mjs": "export default { plugins: {} };"}, nil, true},
 		{"postcss_plugin_not_installed", map[string]string{"main.ts": `import "./app.css";`, "app.css": `.a { b: c }`, "postcss.config.mjs": `export default { plugins: { "postcss-preset-env": {} } };`, "alone": ""}, []string{"PostCSS (from postcss.config.mjs) needs the npm package", "npm install -D"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -55,3 +55,19 @@ func TestEscapesInAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestImageSetURLs holds image-set()'s strings to being read as URLs, as CSS Images 4 reads
+// them, and nothing else.
+func TestImageSetURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		`a { background: image-set('a.png' 1x, "b.png" 2x) }`:                            `a { background: image-set(url('a.png') 1x, url("b.png") 2x) }`,
+		`a { background: -webkit-image-set("a.png" 1x) }`:                                `a { background: -webkit-image-set(url("a.png") 1x) }`,
+		`a { background: image-set("a.avif" type("image/avif"), url(b.png) type("x")) }`: `a { background: image-set(url("a.avif") type("image/avif"), url(b.png) type("x")) }`,
+		`a { content: "image-set('a.png' 1x)" } /* image-set("b.png") */`:                `a { content: "image-set('a.png' 1x)" } /* image-set("b.png") */`,
+		`a { b: c }`: `a { b: c }`,
+	} {
+		if got := imageSetURLs(in); got != want {
+			t.Errorf("imageSetURLs(%s)\n = %s\nwant %s", in, got, want)
+		}
+	}
+}

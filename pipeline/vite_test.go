@@ -106,6 +106,7 @@ func TestViteInChromium(t *testing.T) {
 			`"jsx":true`, `"logo":true`, `"pub":"public"`, `"data":"the app folder"`, `"dyn":"the app folder"`}},
 		{"dynimport", nil, []string{`"loc":"fr"`, `"raw":"{ \"hello\": \"fr\" }"`, `"url":true`, `"rejected":"Unknown variable dynamic import: ../locale/zz.json"`,
 			`"threw":false`, `"mod":"about"`, `"concat":"about"`, `"alias":"hi from alias"`, `"subpath":"hi from alias"`, `"said":"worker from a variable import"`}},
+		{"smaller", nil, []string{`"unquoted":true`, `"inlined":true`, `"nodeEnv":["production","production","production"]`, `"imageSet":true`}},
 		{"workers", nil, []string{`"self3":3`, `"nested":"outer got inner, url true; outer url true"`, `"classic":"inner, url true"`, `"module":"module 42 true"`, `"byURL":"inner, url true"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,6 +114,9 @@ func TestViteInChromium(t *testing.T) {
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.name == "smaller" && !strings.Contains(string(res.HTML), `<noscript><img src="data:image/svg+xml`) {
+				t.Errorf("the <img> in <noscript> is not inlined")
 			}
 			got := pageResult(t, b, c.name, res.HTML)
 			for _, want := range c.want {
@@ -181,6 +185,8 @@ func TestViteRefusals(t *testing.T) {
 			nil, true},
 		{"vite_ignore", map[string]string{"main.ts": "const u = location.hash;\nconsole.log(new URL(/* @vite-ignore */ u, import.meta.url));\nawait import(/* @vite-ignore */ u).catch(() => {});"},
 			nil, true},
+		{"less", map[string]string{"main.ts": "import './a.less';", "a.less": "@c: red;\np { color: @c; }"},
+			[]string{"Less stylesheets need the Less compiler (the npm package less), which bundle does not run yet"}, false},
 		{"no_inline", map[string]string{"main.ts": "import u from './a.svg?url&no-inline';\nconsole.log(u);", "a.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`},
 			[]string{`main.ts:1:15: warning: "./a.svg?url&no-inline" asks for the file beside the page (?no-inline)`}, true},
 	} {

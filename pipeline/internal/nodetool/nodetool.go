@@ -52,7 +52,7 @@ func (e *ToolError) Error() string { return e.Message }
 type Request struct {
 	Tool   string   `json:"tool"`
 	File   string   `json:"file"`
-	CSS    string   `json:"css,omitempty"`
+	CSS    string   `json:"css"` // "" too: an empty stylesheet is one
 	Config string   `json:"config,omitempty"`
 	Base   string   `json:"base,omitempty"`
 	Ignore []string `json:"ignore,omitempty"`
