@@ -140,6 +140,8 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 			}
 			return api.OnResolveResult{Path: f, Namespace: "file"}, nil
 		})
+		// A stylesheet's @import of a package: by its style condition or field, as in Vite.
+		onAppResolve(pb, `^(@[^./][^/]*/)?[^./@#][^:]*$`, b.cssImportPackage)
 		// A script's import of an SVG is its data: URL as Vite writes it (svgDataURL), which an
 		// unquoted url(${svg}) takes; a stylesheet's url() is esbuild's, which quotes it.
 		onAppResolve(pb, `\.svg$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {

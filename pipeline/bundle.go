@@ -188,11 +188,14 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Define:            b.define,
 		Loader:            loaders,
 		Alias:             b.aliases(),
-		Splitting:         false,
-		Sourcemap:         sm,
-		SourcesContent:    api.SourcesContentInclude,
-		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{b.queryPlugin(chain), b.confine(chain)},
+		// Vite's: module and production besides esbuild's own (browser, import or require,
+		// default).
+		Conditions:     []string{"module", "production"},
+		Splitting:      false,
+		Sourcemap:      sm,
+		SourcesContent: api.SourcesContentInclude,
+		LogLevel:       api.LogLevelSilent,
+		Plugins:        []api.Plugin{b.queryPlugin(chain), b.confine(chain)},
 	}
 }
 

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -474,82 +473,3 @@ func (b *bundler) globAlias(p, importer string) (string, bool) {
 	}
 }
 
-// subpathImport resolves p (#x/…) through the "imports" of the nearest package.json above
-// importer, as Node resolves a package's imports (a key with one * takes what it stands for
-// into its target), under the conditions a browser build has.
-func (b *bundler) subpathImport(p, importer string) (string, bool) {
-	for dir := filepath.Dir(importer); ; dir = filepath.Dir(dir) {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-		if err == nil {
-			var pkg struct {
-				Imports map[string]json.RawMessage `json:"imports"`
-			}
-			if json.Unmarshal(data, &pkg) != nil || pkg.Imports == nil {
-				return "", false
-			}
-			target, ok := matchImports(pkg.Imports, p)
-			if !ok || !strings.HasPrefix(target, "./") {
-				return "", false
-			}
-			return path.Join(escapeGlob(filepath.ToSlash(dir)), target), true
-		}
-		if dir == b.readRoot || filepath.Dir(dir) == dir {
-			return "", false
-		}
-	}
-}
-
-// matchImports finds p in a package's imports map: an exact key, or the longest key with a
-// * whose ends p has, whose target takes the middle for its *.
-func matchImports(imports map[string]json.RawMessage, p string) (string, bool) {
-	if raw, ok := imports[p]; ok {
-		return conditionalTarget(raw)
-	}
-	best, mid := "", ""
-	for k := range imports {
-		pre, post, ok := strings.Cut(k, "*")
-		if !ok || !strings.HasPrefix(p, pre) || !strings.HasSuffix(p[len(pre):], post) || len(p) < len(pre)+len(post) {
-			continue
-		}
-		if len(pre) > len(strings.SplitN(best, "*", 2)[0]) || best == "" {
-			best, mid = k, p[len(pre):len(p)-len(post)]
-		}
-	}
-	if best == "" {
-		return "", false
-	}
-	t, ok := conditionalTarget(imports[best])
-	return strings.ReplaceAll(t, "*", mid), ok
-}
-
-// resolveConditions are the package conditions of a browser build, as Vite sets them.
-var resolveConditions = []string{"browser", "import", "module", "production", "default"}
-
-// conditionalTarget picks a target from a string or a conditions object.
-func conditionalTarget(raw json.RawMessage) (string, bool) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, true
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) != nil {
-		return "", false
-	}
-	// Conditions are tried in the object's order: decode the keys in order.
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.Token()
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		var skip json.RawMessage
-		dec.Decode(&skip)
-		if k, _ := t.(string); slices.Contains(resolveConditions, k) {
-			if v, ok := conditionalTarget(obj[k]); ok {
-				return v, true
-			}
-		}
-	}
-	return "", false
-}

@@ -30,8 +30,8 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 		text, note = b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
 		return text, note, false
 	case strings.HasPrefix(spec, "/"):
-		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the public folder %s/, and there is none", spec, b.m.Build.PublicDir)
-		return text, fmt.Sprintf("put the file in %s/, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
+		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", spec, b.m.Build.PublicDir)
+		return text, fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
 	}
 	if prefix, rest, ok := strings.Cut(spec, "/"); ok && (prefix == "@" || prefix == "~") {
 		// No npm package is named "@" or "~": a path alias of vite.config's resolve.alias,
