@@ -472,4 +472,3 @@ func (b *bundler) globAlias(p, importer string) (string, bool) {
 		}
 	}
 }
-
