@@ -89,6 +89,9 @@ type bundler struct {
 	workerFormat string
 	// ctx is the build's: when it is done, esbuild's builds and the CSS tools stop.
 	ctx context.Context
+	// tsconfig is the referenced project of a solution tsconfig.json that holds the app's
+	// scripts (solutionTsconfig), "" for esbuild's own choice.
+	tsconfig string
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -138,7 +141,8 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}, ctx: context.Background()}, nil
+		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}, ctx: context.Background(),
+		tsconfig: solutionTsconfig(m.Root, outDir)}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -191,6 +195,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		// Vite's: module and production besides esbuild's own (browser, import or require,
 		// default).
 		Conditions:     []string{"module", "production"},
+		Tsconfig:       b.tsconfig,
 		Splitting:      false,
 		Sourcemap:      sm,
 		SourcesContent: api.SourcesContentInclude,

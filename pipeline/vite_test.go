@@ -124,6 +124,7 @@ func TestViteInChromium(t *testing.T) {
 			"node_modules/stylecond/extra.css":       `.sx { color: rgb(7, 8, 9); }`,
 		}, []string{`"where":"browser"`, `"cond":"production"`, `"asset":"app folder"`, `"pub":"public"`, `"json":"the app folder"`,
 			`"styleField":"rgb(1, 2, 3)"`, `"styleCondition":"rgb(4, 5, 6)"`, `"styleSubpath":"rgb(7, 8, 9)"`}},
+		{"tsrefs", nil, []string{`"greeting":"through paths"`, `"runtime":"the app's"`}},
 		{"smaller", nil, []string{`"unquoted":true`, `"inlined":true`, `"nodeEnv":["production","production","production"]`, `"imageSet":true`}},
 		{"workers", nil, []string{`"self3":3`, `"nested":"outer got inner, url true; outer url true"`, `"classic":"inner, url true"`, `"module":"module 42 true"`, `"byURL":"inner, url true"`}},
 	} {
