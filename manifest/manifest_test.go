@@ -330,6 +330,7 @@ func TestCheckValue(t *testing.T) {
 			t.Errorf("%s %q: %v, want an error saying %q", r.field, r.value, err, r.want)
 		}
 	}
+}
 
 // TestIsBundles holds manifest.json to being bundle's only with one of bundle's fields and
 // none of another format's: a web app manifest or an MCP bundle's beside an app is its file.
