@@ -1,15 +1,20 @@
 package markup
 
+import "slices"
+
 // Document is the tree of a page or fragment, as the HTML Standard's tree construction
 // builds it, with the repairs it made on the way.
 type Document struct {
 	// Root is the DocumentNode of a page; for a fragment, a FragmentNode holding its nodes.
 	Root *Node
-	// Src is the input, as a string: every Range indexes it.
+	// Src is the input as a string, and every Range indexes it: the input itself when it is
+	// valid UTF-8 (a leading byte order mark stays in Src, outside every node); otherwise
+	// as the browser decodes it, each invalid sequence made U+FFFD.
 	Src string
 	// Quirks is the mode the doctype put the page in.
 	Quirks QuirksMode
-	// Repairs are the parse errors and repairs, in the order of the tokens that caused them.
+	// Repairs are the parse errors and repairs, in source order (At.Start; those at one
+	// place in the order the parser met them).
 	Repairs []Repair
 	// Nodes holds every node the parser made, in the order it made them: elements from tags
 	// in the order of their tags (so in source order), implied and cloned ones where the
@@ -38,7 +43,10 @@ type Options struct {
 // never fails: every input makes a tree, as in a browser. src is read as UTF-8 (decoding is
 // the caller's concern) and copied: the Document does not keep it.
 func Parse(src []byte, opts Options) *Document {
-	p := newParser(string(src), opts)
+	s, bom := decodeInput(src)
+	p := newParser(s, opts)
+	p.tz.pos = bom
+	inputErrors(s, bom, p.tz.report)
 	p.doc.Root = &Node{Type: DocumentNode}
 	p.root = p.doc.Root
 	p.mode = initial
@@ -51,7 +59,9 @@ func Parse(src []byte, opts Options) *Document {
 // and a Name (and, for an annotation-xml context, its encoding attribute; a form pointer is
 // taken from context or its Ancestors). The Document's Root is a FragmentNode holding them.
 func ParseFragment(src []byte, context *Node, opts Options) *Document {
-	p := newParser(string(src), opts)
+	s, _ := decodeInput(src)
+	p := newParser(s, opts)
+	inputErrors(s, 0, p.tz.report)
 	p.doc.Root = &Node{Type: DocumentNode}
 	p.root = p.doc.Root
 	p.fragment, p.context = true, context
@@ -216,6 +226,9 @@ func (p *parser) run() {
 		p.tok = &t
 		p.ackSelfClose = false
 		p.dispatch(&t)
+		if afterToken != nil {
+			afterToken(p)
+		}
 		if t.kind == tStart && t.selfClosing && !p.ackSelfClose {
 			p.doc.Repairs = append(p.doc.Repairs, Repair{Kind: SelfClosingNonVoid, At: t.r, Code: "non-void-html-element-start-tag-with-trailing-solidus"})
 		}
@@ -224,6 +237,9 @@ func (p *parser) run() {
 		}
 	}
 }
+
+// afterToken, when set (by tests), is called after each token is processed.
+var afterToken func(*parser)
 
 // rawAfter returns where the raw text of a text token starting at start is after its first n
 // characters (a CR LF is one).
@@ -346,6 +362,7 @@ func (p *parser) finish() *Document {
 	}
 	p.textBuf = nil
 	d := p.doc
+	slices.SortStableFunc(d.Repairs, func(a, b Repair) int { return a.At.Start - b.At.Start })
 	// Mark template contents, and what the tree no longer holds.
 	for n := range d.Root.Descendants() {
 		n.Flags &^= Detached | InTemplate

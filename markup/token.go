@@ -261,7 +261,7 @@ func (z *tokenizer) markup(t *token) {
 				z.cdata(t, j+7)
 				return
 			}
-			z.report("cdata-in-html-content", j+7)
+			z.report("cdata-in-html-content", j+6)
 			z.bogusComment(t, i, j)
 		default:
 			z.report("incorrectly-opened-comment", j)

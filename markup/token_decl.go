@@ -148,7 +148,6 @@ func (z *tokenizer) emitComment(t *token, start, text, textEnd, end int) {
 func (z *tokenizer) bogusComment(t *token, start, i int) {
 	j := strings.IndexByte(z.src[i:], '>')
 	if j < 0 {
-		z.report("eof-in-comment-bogus", -1)
 		z.emitComment(t, start, i, len(z.src), len(z.src))
 		return
 	}
