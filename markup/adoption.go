@@ -111,6 +111,7 @@ func (p *parser) adoption(t *token, subject atom) {
 			}
 			nn := node.n
 			if inner > 3 && nn.fmt != nil {
+				p.innerDrops++
 				if bookmark == nn.fmt {
 					bookmark = nn.fmt.prev
 				}

@@ -28,7 +28,7 @@ func (p *parser) inBodyMode(t *token) bool {
 // bodyText inserts characters in body: NUL is dropped.
 func (p *parser) bodyText(t *token) {
 	data := t.data
-	if t.state == DataState && !t.ref {
+	if rawNUL(t) {
 		data = dropNUL(data)
 	}
 	if data == "" {
@@ -480,4 +480,10 @@ func (p *parser) anyOtherEndTag(t *token) {
 	p.impliedEnd(e.n.atom)
 	e.n.EndTag = t.r
 	p.popUntil(e.n)
+}
+
+// rawNUL reports whether a text token can hold U+0000: one read in the data state or in a
+// CDATA section (elsewhere the tokenizer made it U+FFFD).
+func rawNUL(t *token) bool {
+	return !t.ref && (t.state == DataState || t.state == CDATAState)
 }

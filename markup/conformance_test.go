@@ -214,9 +214,13 @@ func dumpNode(b *strings.Builder, n *Node, level int) {
 	}
 }
 
-// parseCase builds the tree of a case with scripting on or off.
-func parseCase(c treeCase, scripting bool) *Document {
+// parseCase builds the tree of a case with scripting on or off; with check, it checks the
+// stack's indexes after each token.
+func parseCase(c treeCase, scripting, check bool) *Document {
 	opts := Options{NoScripting: !scripting}
+	if check {
+		opts.after = verifyIndexes
+	}
 	if c.context == "" {
 		return Parse([]byte(c.data), opts)
 	}
@@ -238,7 +242,9 @@ var treeFailures = map[string]string{}
 
 // TestTreeConstruction runs every case of html5lib-tests' tree construction suite (in both
 // scripting modes unless the case names one) and compares the tree with the expected one.
-func TestTreeConstruction(t *testing.T) {
+func TestTreeConstruction(t *testing.T) { treeConstruction(t, false) }
+
+func treeConstruction(t *testing.T, check bool) {
 	files, err := filepath.Glob(filepath.Join(html5libDir(t), "tree-construction", "*.dat"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no tree construction tests: %v", err)
@@ -261,7 +267,7 @@ func TestTreeConstruction(t *testing.T) {
 							err = fmt.Errorf("panic: %v", r)
 						}
 					}()
-					return dumpTree(parseCase(c, scripting).Root), nil
+					return dumpTree(parseCase(c, scripting, check).Root), nil
 				}()
 				reason, known := treeFailures[name]
 				ok := perr == nil && got == c.want

@@ -220,6 +220,9 @@ func (p *parser) insertText(data string, r Range, st TokenState) {
 		prev = pl.before.PrevSibling
 	}
 	if prev != nil && prev.Type == TextNode {
+		if pl.fostered && pl.parent.Type == FragmentNode {
+			p.fosterMerges++
+		}
 		p.appendText(prev, data, r)
 		return
 	}

@@ -539,16 +539,25 @@ func (p *parser) framesetMode(m insertionMode, t *token) bool {
 // framesetText inserts the whitespace of a text token in a frameset; the other characters
 // are dropped.
 func (p *parser) framesetText(t *token) {
-	ws := make([]byte, 0, len(t.data))
-	for i := 0; i < len(t.data); i++ {
-		if isWS(t.data[i]) {
-			ws = append(ws, t.data[i])
-		}
-	}
+	ws := wsOnly(t.data)
 	if len(ws) < len(t.data) {
 		p.repair(IgnoredText, t.r, nil)
 	}
-	p.insertText(string(ws), t.r, t.state)
+	p.insertText(ws, t.r, t.state)
+}
+
+// wsOnly returns the whitespace characters of s.
+func wsOnly(s string) string {
+	if wsPrefix(s) == len(s) {
+		return s
+	}
+	ws := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if isWS(s[i]) {
+			ws = append(ws, s[i])
+		}
+	}
+	return string(ws)
 }
 
 func (p *parser) afterAfterBodyMode(t *token) bool {
@@ -582,13 +591,16 @@ func (p *parser) afterAfterFramesetMode(t *token) bool {
 	case tDoctype:
 		return p.inBodyMode(t)
 	case tText:
-		k := wsPrefix(t.data)
-		if k > 0 {
-			h := p.cut(t, k)
-			p.inBodyMode(&h)
+		// Whitespace goes in by the rules of "in body" (which reopen formatting elements);
+		// the other characters are dropped.
+		ws := wsOnly(t.data)
+		if len(ws) < len(t.data) {
+			p.repair(IgnoredText, t.r, nil)
 		}
-		if t.data != "" {
-			p.framesetText(t)
+		if ws != "" {
+			h := *t
+			h.data = ws
+			p.inBodyMode(&h)
 		}
 		return false
 	case tStart:

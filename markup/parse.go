@@ -37,6 +37,9 @@ type Options struct {
 	// NoScripting reads the page with the scripting flag off (§13.2.4.5): <noscript> is
 	// markup, not raw text, as in a browser that runs no scripts.
 	NoScripting bool
+
+	after  func(*parser)         // tests: called after each token
+	before func(*parser, *token) // tests: called before each token
 }
 
 // Parse builds the tree of a page by the HTML Standard's tree construction (§13.2). It
@@ -173,6 +176,15 @@ type parser struct {
 	selects map[*Node]*selectState
 	clones  int // budget of elements made by reconstruction and selectedcontent copies
 	work    int // steps of loops whose length is not fixed, for the linearity test
+	after   func(*parser)
+	before  func(*parser, *token)
+	copies  int // options copied into a selectedcontent
+	// fosterMerges counts text foster parented into a template's contents and added to the
+	// text before it (html.Parse does not add it: the differential test must know)
+	fosterMerges int
+	// innerDrops counts formatting elements the adoption agency's inner loop took out of the
+	// list and the stack (html.Parse leaves them on the stack)
+	innerDrops int
 	order   int32
 	nodes   []Node
 }
@@ -185,6 +197,8 @@ func newParser(src string, opts Options) *parser {
 		htmlKeys:    map[string]int32{},
 		foreignKeys: map[string]int32{},
 		scripting:   !opts.NoScripting,
+		after:       opts.after,
+		before:      opts.before,
 		framesetOK:  true,
 		textBuf:     map[*Node][]byte{},
 		clones:      len(src)/8 + 1<<15,
@@ -225,9 +239,12 @@ func (p *parser) run() {
 		}
 		p.tok = &t
 		p.ackSelfClose = false
+		if p.before != nil {
+			p.before(p, &t)
+		}
 		p.dispatch(&t)
-		if afterToken != nil {
-			afterToken(p)
+		if p.after != nil {
+			p.after(p)
 		}
 		if t.kind == tStart && t.selfClosing && !p.ackSelfClose {
 			p.doc.Repairs = append(p.doc.Repairs, Repair{Kind: SelfClosingNonVoid, At: t.r, Code: "non-void-html-element-start-tag-with-trailing-solidus"})
@@ -237,9 +254,6 @@ func (p *parser) run() {
 		}
 	}
 }
-
-// afterToken, when set (by tests), is called after each token is processed.
-var afterToken func(*parser)
 
 // rawAfter returns where the raw text of a text token starting at start is after its first n
 // characters (a CR LF is one).
@@ -356,6 +370,9 @@ func asciiEqualFold(s, t string) bool {
 func (p *parser) finish() *Document {
 	for p.st.top != nil {
 		p.pop()
+	}
+	if p.after != nil {
+		p.after(p)
 	}
 	for n, b := range p.textBuf {
 		n.Data = string(b)

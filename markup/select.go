@@ -83,23 +83,38 @@ func optionDisabled(n *Node) bool {
 	return false
 }
 
-// selectedcontentInserted notes the first selectedcontent element of a select.
+// selectedcontentInserted notes the first selectedcontent element of a select that is not
+// disabled (§4.10.x, "the selectedcontent HTML element post-connection steps": one inside an
+// option, inside another selectedcontent, or inside two selects is disabled).
 func (p *parser) selectedcontentInserted(n *Node) {
+	var sel *Node
 	for a := n.Parent; a != nil && a.Type == ElementNode; a = a.Parent {
 		if p.clones <= 0 {
 			return
 		}
 		p.clones--
 		p.work++
-		if isHTML(a, aSelect) {
-			if _, multi := a.AttrValue("multiple"); multi {
+		if a.Namespace != HTML {
+			continue
+		}
+		switch a.atom {
+		case aSelect:
+			if sel != nil {
 				return
 			}
-			if s := p.selectOf(a); s.content == nil {
-				s.content = n
-			}
+			sel = a
+		case aOption, aSelectedcontent:
 			return
 		}
+	}
+	if sel == nil {
+		return
+	}
+	if _, multi := sel.AttrValue("multiple"); multi {
+		return
+	}
+	if s := p.selectOf(sel); s.content == nil {
+		s.content = n
 	}
 }
 
@@ -117,6 +132,7 @@ func (p *parser) popped(n *Node) {
 		return
 	}
 	// Replace the selectedcontent's children with copies of the option's.
+	p.copies++
 	for c := s.content.FirstChild; c != nil; {
 		next := c.NextSibling
 		s.content.removeChild(c)

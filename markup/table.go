@@ -126,7 +126,7 @@ func (p *parser) fostered(t *token) bool {
 func (p *parser) inTableTextMode(t *token) bool {
 	if t.kind == tText {
 		d := t.data
-		if t.state == DataState && !t.ref {
+		if rawNUL(t) {
 			d = dropNUL(d)
 		}
 		if d != "" {
