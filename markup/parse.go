@@ -185,8 +185,8 @@ type parser struct {
 	// innerDrops counts formatting elements the adoption agency's inner loop took out of the
 	// list and the stack (html.Parse leaves them on the stack)
 	innerDrops int
-	order   int32
-	nodes   []Node
+	order      int32
+	nodes      []Node
 }
 
 func newParser(src string, opts Options) *parser {
