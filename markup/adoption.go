@@ -49,11 +49,6 @@ func (p *parser) reconstruct() {
 		p.insert(n, p.appropriatePlace(nil))
 		p.push(n)
 		p.fmtReplace(e, n)
-		at := Range{}
-		if p.tok != nil {
-			at = p.tok.r
-		}
-		p.repair(Reconstructed, at, n)
 	}
 }
 
@@ -126,7 +121,6 @@ func (p *parser) adoption(t *token, subject atom) {
 			p.fmtReplace(nn.fmt, clone)
 			p.replace(node, clone)
 			node.stamp = p.stamp
-			p.repair(Reconstructed, t.r, clone)
 			if last == fb.n {
 				bookmark = clone.fmt
 			}
@@ -150,7 +144,6 @@ func (p *parser) adoption(t *token, subject atom) {
 			c = next
 		}
 		fb.n.appendChild(n)
-		p.repair(Reconstructed, t.r, n)
 
 		// The list: n takes fe's place, or the bookmark's.
 		ne := &fmtEntry{n: n, key: fe.key, seg: fe.seg, sig: fe.sig}

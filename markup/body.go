@@ -95,19 +95,28 @@ func (p *parser) impliedEndThoroughly() {
 }
 
 // mergeAttrs adds to n the attributes of t it does not have (a second <html> or <body>).
+// The names n has are kept in a set, so that many such tags cost linear time.
 func (p *parser) mergeAttrs(n *Node, t *token) {
 	if len(t.attr) == 0 {
 		return
 	}
-	has := make(map[string]bool, len(n.Attr))
-	for _, a := range n.Attr {
-		has[a.Name] = true
+	if p.merged == nil {
+		p.merged = map[*Node]map[string]bool{}
+	}
+	has := p.merged[n]
+	if has == nil {
+		has = make(map[string]bool, len(n.Attr))
+		for _, a := range n.Attr {
+			has[a.Name] = true
+		}
+		p.merged[n] = has
+		n.Attr = append([]Attr(nil), n.Attr...) // n's own copy: the tag's may be shared
 	}
 	added := false
 	for _, a := range t.attr {
 		if !has[a.Name] {
 			has[a.Name] = true
-			n.Attr = append(n.Attr[:len(n.Attr):len(n.Attr)], a)
+			n.Attr = append(n.Attr, a)
 			added = true
 		}
 	}

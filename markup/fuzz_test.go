@@ -88,6 +88,8 @@ var (
 	xnetForeignPEnd = xnetDeviation{"foreign-p-br-end", "html.Parse does not treat </p> and </br> " +
 		"in SVG or MathML as breakouts (parse.go, parseForeignContent); the standard closes the " +
 		"foreign elements first"}
+	xnetDoctypeNUL = xnetDeviation{"doctype-nul", "html.Parse keeps NUL in a doctype (token.go, " +
+		"readDoctype); the standard's tokenizer makes it U+FFFD"}
 	xnetSelectedcontent = xnetDeviation{"selectedcontent", "html.Parse does not copy the selected " +
 		"option into <selectedcontent> (its test skips webkit02.dat's cases: \"we don't support " +
 		"element insertion steps\")"}
@@ -97,7 +99,7 @@ var xnetDeviations = []xnetDeviation{xnetDepth, xnetTemplateForeign, xnetComment
 	xnetIgnoredRawTag, xnetScriptEscape, xnetNamespaceBlind, xnetEmptyEndTag, xnetDoctypeAfterBody,
 	xnetFosterTemplateText, xnetSearch, xnetColgroupText, xnetPreNewline, xnetDoctypeSpace, xnetDoctypeCase,
 	xnetTemplateTableText, xnetFramesetOK, xnetCaptionTh, xnetCDATANUL,
-	xnetDoctypeIDs, xnetInnerLoop, xnetForeignPEnd, xnetSelectedcontent}
+	xnetDoctypeIDs, xnetInnerLoop, xnetForeignPEnd, xnetDoctypeNUL, xnetSelectedcontent}
 
 // xnetWatch notes, while Parse reads a page, whether the page falls in a class of
 // xnetDeviation.
@@ -139,6 +141,9 @@ func (w *xnetWatch) options() Options {
 		}
 		if t.kind == tText && p.mode == inColumnGroup && !isHTML(p.current(), aColgroup) && wsPrefix(t.data) < len(t.data) {
 			w.hit[xnetColgroupText] = true
+		}
+		if t.kind == tDoctype && strings.IndexByte(p.src[t.r.Start:t.r.End], 0) >= 0 {
+			w.hit[xnetDoctypeNUL] = true
 		}
 		if t.kind == tDoctype && (t.doctype.HasPublicID || t.doctype.HasSystemID) {
 			w.hit[xnetDoctypeIDs] = true

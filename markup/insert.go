@@ -5,7 +5,9 @@ package markup
 // newNode returns a zero node from the parser's slab, recorded in Document.Nodes.
 func (p *parser) newNode(t NodeType) *Node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]Node, 128)
+		// Blocks grow with the page, so that a small page does not pay for a big block.
+		p.slab = min(max(2*p.slab, 16), 512)
+		p.nodes = make([]Node, p.slab)
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -41,7 +43,9 @@ func (p *parser) newElement(t *token, ns Namespace) *Node {
 		}
 	}
 	for i := range n.Dropped {
-		p.repair(DuplicateAttr, Range{n.Dropped[i].NameRange.Start, max(n.Dropped[i].ValueRange.End, n.Dropped[i].NameRange.End)}, n)
+		a := &n.Dropped[i]
+		p.doc.Repairs = append(p.doc.Repairs, Repair{Kind: DuplicateAttr, Node: n, Code: "duplicate-attribute",
+			At: Range{a.NameRange.Start, max(a.ValueRange.End, a.NameRange.End)}})
 	}
 	if n.atom == aTemplate && ns == HTML {
 		n.Content = &Node{Type: FragmentNode, Parent: n}

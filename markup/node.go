@@ -84,11 +84,17 @@ const (
 type Node struct {
 	Type      NodeType
 	Namespace Namespace // elements only
-	Flags     Flags
 	// State is the tokenizer state a text node's first characters were read in (DataState,
 	// RCDATAState for title and textarea, RawTextState, ScriptState, PlaintextState,
 	// CDATAState); only text nodes have one.
 	State TokenState
+	atom  atom // the element's name as an atom (lower-case token name for foreign elements)
+	ipt   bool // an annotation-xml that is an HTML integration point
+	sel   bool // option selectedness (HTML Standard §4.10.10)
+	// hasShadow: a declarative shadow root was attached to this element
+	hasShadow bool
+	seen      bool // scratch mark of Document.finish
+	Flags     Flags
 
 	Parent, FirstChild, LastChild, PrevSibling, NextSibling *Node
 
@@ -127,14 +133,8 @@ type Node struct {
 	// Doctype holds a doctype's identifiers; nil for other nodes.
 	Doctype *Doctype
 
-	atom atom   // the element's name as an atom (lower-case token name for foreign elements)
 	open *entry // its entry in the stack of open elements, while it is there
 	fmt  *fmtEntry
-	ipt  bool // an annotation-xml that is an HTML integration point
-	sel  bool // option selectedness (HTML Standard §4.10.10)
-	// hasShadow: a declarative shadow root was attached to this element
-	hasShadow bool
-	order     int32
 }
 
 // Doctype is what a doctype token said.

@@ -185,8 +185,9 @@ type parser struct {
 	// innerDrops counts formatting elements the adoption agency's inner loop took out of the
 	// list and the stack (html.Parse leaves them on the stack)
 	innerDrops int
-	order      int32
+	merged     map[*Node]map[string]bool // the attribute names of html and body, once merged into
 	nodes      []Node
+	slab       int
 }
 
 func newParser(src string, opts Options) *parser {
@@ -201,13 +202,16 @@ func newParser(src string, opts Options) *parser {
 		before:      opts.before,
 		framesetOK:  true,
 		textBuf:     map[*Node][]byte{},
-		clones:      len(src)/8 + 1<<15,
+		clones:      len(src)/4 + 1<<12,
 	}
 	p.st.heads = make([]*entry, numAtoms, numAtoms+16)
 	p.st.work = &p.work
 	p.fl.heads = map[int32]*fmtEntry{}
 	p.fl.groups = map[noahKey][]*fmtEntry{}
 	p.tz.report = func(code string, at int) {
+		if code == "duplicate-attribute" {
+			return // a DuplicateAttr repair with the attribute's range says it
+		}
 		p.doc.Repairs = append(p.doc.Repairs, Repair{Kind: ParseError, At: Range{at, at}, Code: code})
 	}
 	p.tz.dropped = func(r Range) {
@@ -388,13 +392,13 @@ func (p *parser) finish() *Document {
 				n.Flags |= InTemplate
 			}
 		}
-		n.order = -1
+		n.seen = true
 	}
 	for _, n := range d.Nodes {
-		if n.order != -1 && n.Type != FragmentNode {
+		if !n.seen && n.Type != FragmentNode {
 			n.Flags |= Detached
 		}
-		n.order = 0
+		n.seen = false
 	}
 	return d
 }

@@ -33,11 +33,10 @@ const (
 	EndTagCreated
 	// Adopted: the adoption agency (an end tag at At for a formatting element that other
 	// elements were opened inside) moved Node to a new parent, and gave the children of a
-	// block inside it to a copy of the formatting element.
+	// block inside it to a copy of the formatting element. (Copies of formatting elements,
+	// here and where the parser reopens them, are nodes with the Clone flag: they repeat an
+	// earlier tag and move nothing, so they are not repairs.)
 	Adopted
-	// Reconstructed: Node is a copy of a formatting element still open in the list of active
-	// formatting elements, made before the content at At.
-	Reconstructed
 	// FosterParented: Node, from the token at At, was put before the table it was written inside.
 	FosterParented
 	// BodyReopened: the token at At came after </body> or </html>; the body took it.
@@ -45,7 +44,7 @@ const (
 	// HeadReopened: the element Node from At came after </head> but was put in the head.
 	HeadReopened
 	// DuplicateAttr: the attribute at At repeats a name on Node's tag; the first one counts.
-	// The dropped one is in Node.Dropped.
+	// The dropped one is in Node.Dropped. (Code is the standard's duplicate-attribute.)
 	DuplicateAttr
 	// MergedAttrs: a second <html> or <body> tag at At added its attributes to the element
 	// Node that was already open.
@@ -71,7 +70,7 @@ const (
 var repairNames = [...]string{
 	"parse error", "ignored start tag", "ignored end tag", "ignored doctype", "ignored text",
 	"dropped at end of input", "self-closing non-void element", "breakout from foreign content",
-	"element made by an end tag", "adoption agency", "reconstructed formatting element",
+	"element made by an end tag", "adoption agency",
 	"foster parented", "body reopened", "head reopened", "duplicate attribute",
 	"attributes merged", "renamed", "detached", "unclosed raw text", "limit", "misnested",
 }
@@ -88,7 +87,7 @@ func (k RepairKind) String() string {
 // one way (by a checker that reads it in source order) must not contain.
 func (k RepairKind) MovesContent() bool {
 	switch k {
-	case ParseError, Reconstructed, DuplicateAttr, Misnested:
+	case ParseError, DuplicateAttr, Misnested:
 		return false
 	}
 	return true

@@ -46,6 +46,8 @@ type stack struct {
 	free      *entry
 	templates int // HTML template elements on the stack
 	work      *int
+	block     []entry
+	blockSize int
 }
 
 // keyOf returns the key of n's chain: HTML elements by name, SVG and MathML elements
@@ -106,7 +108,7 @@ func (p *parser) push(n *Node) {
 		st.free = e.next
 		*e = entry{}
 	} else {
-		e = &entry{}
+		e = st.alloc()
 	}
 	e.n, e.key, e.mask = n, p.keyOf(n), classesOf(n)
 	n.open = e
@@ -126,9 +128,21 @@ func (p *parser) push(n *Node) {
 	st.top = e
 	p.chainIn(e, st.heads[e.key], nil)
 	st.depth++
+	*st.work++
 	if isHTML(n, aTemplate) {
 		st.templates++
 	}
+}
+
+// alloc returns a new entry, from blocks that grow with the stack.
+func (st *stack) alloc() *entry {
+	if len(st.block) == 0 {
+		st.blockSize = min(max(2*st.blockSize, 16), 256)
+		st.block = make([]entry, st.blockSize)
+	}
+	e := &st.block[0]
+	st.block = st.block[1:]
+	return e
 }
 
 // chainIn links e into its key's chain between lower and upper (either may be nil).
@@ -164,6 +178,7 @@ func (p *parser) pop() *Node {
 		return nil
 	}
 	n := e.n
+	*st.work++
 	p.chainOut(e)
 	st.top = e.prev
 	if st.top != nil {
@@ -223,7 +238,8 @@ func (p *parser) remove(n *Node) {
 // linking it into its chain between lower and upper.
 func (p *parser) insertAbove(at *entry, n *Node, lower, upper *entry) {
 	st := &p.st
-	e := &entry{n: n, key: p.keyOf(n), mask: classesOf(n)}
+	e := st.alloc()
+	e.n, e.key, e.mask = n, p.keyOf(n), classesOf(n)
 	n.open = e
 	e.prev, e.next = at, at.next
 	at.next = e
@@ -362,6 +378,7 @@ type noahKey struct {
 }
 
 type fmtList struct {
+	first  *fmtEntry
 	last   *fmtEntry
 	heads  map[int32]*fmtEntry
 	seg    int32
@@ -376,6 +393,8 @@ func (p *parser) pushMarker() {
 	m := &fmtEntry{seg: l.segs, prevSeg: l.seg, prev: l.last}
 	if l.last != nil {
 		l.last.next = m
+	} else {
+		l.first = m
 	}
 	l.last = m
 	l.seg = m.seg
@@ -424,7 +443,8 @@ func (p *parser) fmtAfter(e, at *fmtEntry) {
 		e.next = at.next
 		at.next = e
 	} else {
-		e.next = p.fmtFirst()
+		e.next = l.first
+		l.first = e
 	}
 	if e.next != nil {
 		e.next.prev = e
@@ -443,19 +463,13 @@ func (p *parser) fmtAfter(e, at *fmtEntry) {
 	e.n.fmt = e
 }
 
-func (p *parser) fmtFirst() *fmtEntry {
-	e := p.fl.last
-	for e != nil && e.prev != nil {
-		e = e.prev
-	}
-	return e
-}
-
 // fmtOut unlinks e from the list.
 func (p *parser) fmtOut(e *fmtEntry) {
 	l := &p.fl
 	if e.prev != nil {
 		e.prev.next = e.next
+	} else {
+		l.first = e.next
 	}
 	if e.next != nil {
 		e.next.prev = e.prev

@@ -58,6 +58,7 @@ type tokenizer struct {
 
 	attrBuf  []Attr
 	attrPool []Attr
+	poolSize int
 	buf      []byte
 
 	// a character reference decoded ahead, so that text before it is emitted first
@@ -437,7 +438,8 @@ func (z *tokenizer) keep(a []Attr) []Attr {
 		return append([]Attr(nil), a...)
 	}
 	if len(z.attrPool) < len(a) {
-		z.attrPool = make([]Attr, 256)
+		z.poolSize = min(max(2*z.poolSize, 16), 256)
+		z.attrPool = make([]Attr, max(z.poolSize, len(a)))
 	}
 	out := z.attrPool[:len(a):len(a)]
 	copy(out, a)

@@ -2,6 +2,7 @@ package markup
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -33,37 +34,31 @@ func verifyIndexes(p *parser) {
 		panic("top")
 	}
 	templates := 0
+	var nearest [numClasses]*entry
+	chains := map[int32][]*entry{}
 	for i, e := range es {
 		if isHTML(e.n, aTemplate) {
 			templates++
 		}
 		for c := 0; c < numClasses; c++ {
-			var want *entry
-			for j := i; j >= 0; j-- {
-				if es[j].mask&(1<<c) != 0 {
-					want = es[j]
-					break
-				}
+			if e.mask&(1<<c) != 0 {
+				nearest[c] = e
 			}
-			if got := p.st.resolve(e, c); got != want {
-				panic(fmt.Sprintf("class %d below %s (#%d): got %v want %v", c, e.n.Name, i, name(got), name(want)))
+			if got := p.st.resolve(e, c); got != nearest[c] {
+				panic(fmt.Sprintf("class %d below %s (#%d): got %v want %v", c, e.n.Name, i, name(got), name(nearest[c])))
 			}
 		}
+		chains[e.key] = append(chains[e.key], e)
 	}
 	if templates != p.st.templates {
 		panic("template count")
 	}
 	for k := range p.st.heads {
-		var chain []*entry
-		for j := len(es) - 1; j >= 0; j-- {
-			if es[j].key == int32(k) {
-				chain = append(chain, es[j])
-			}
-		}
+		chain := chains[int32(k)]
 		x := p.st.heads[k]
-		for i, want := range chain {
-			if x != want {
-				panic(fmt.Sprintf("chain of key %d at %d: got %v want %v", k, i, name(x), want.n.Name))
+		for i := len(chain) - 1; i >= 0; i-- {
+			if x != chain[i] {
+				panic(fmt.Sprintf("chain of key %d at %d: got %v want %v", k, i, name(x), chain[i].n.Name))
 			}
 			if x.below != nil && x.below.above != x {
 				panic("chain links")
@@ -80,7 +75,11 @@ func verifyIndexes(p *parser) {
 		if e.prev != nil && e.prev.next != e {
 			panic("list links")
 		}
-		fs = append([]*fmtEntry{e}, fs...)
+		fs = append(fs, e)
+	}
+	slices.Reverse(fs)
+	if len(fs) > 0 && p.fl.first != fs[0] || len(fs) == 0 && p.fl.first != nil {
+		panic("list first")
 	}
 	seg := int32(0)
 	last := map[int32]*fmtEntry{}
