@@ -47,6 +47,9 @@ func (p *parser) reconstruct() {
 	for ; e != nil; e = e.next {
 		n := p.cloneElement(e.n)
 		p.insert(n, p.appropriatePlace(nil))
+		if p.tok != nil {
+			p.deep(n, p.tok.r)
+		}
 		p.push(n)
 		p.fmtReplace(e, n)
 	}

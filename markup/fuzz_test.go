@@ -64,7 +64,8 @@ var (
 		"space before the name) as a quirks mode doctype; the standard reads the name html"}
 	xnetDoctypeCase = xnetDeviation{"doctype-case", "html.Parse compares a doctype's name with " +
 		"\"html\" as written (doctype.go: \"The comparison to html is case-sensitive\"), so " +
-		"<!DOCTYPE HTML> is quirks mode; the standard's tokenizer lowers the name first"}
+		"<!DOCTYPE HTML> is quirks mode, and then lowers it by Unicode rules; the standard's " +
+		"tokenizer lowers ASCII letters only, first"}
 	xnetTemplateTableText = xnetDeviation{"template-table-text", "html.Parse reads text in a " +
 		"table mode whose current node is a <template> with the \"in body\" rules (reopening " +
 		"formatting elements) instead of as table text (parse.go, inTableIM lists table, tbody, " +
@@ -90,6 +91,9 @@ var (
 		"foreign elements first"}
 	xnetDoctypeNUL = xnetDeviation{"doctype-nul", "html.Parse keeps NUL in a doctype (token.go, " +
 		"readDoctype); the standard's tokenizer makes it U+FFFD"}
+	xnetNULName = xnetDeviation{"nul-attr-name", "html.Parse finds duplicate attributes before " +
+		"it makes NUL in their names U+FFFD (token.go), so <a \\0 \\uFFFD> keeps both; the " +
+		"standard's names are equal and the second is dropped"}
 	xnetSelectedcontent = xnetDeviation{"selectedcontent", "html.Parse does not copy the selected " +
 		"option into <selectedcontent> (its test skips webkit02.dat's cases: \"we don't support " +
 		"element insertion steps\")"}
@@ -99,7 +103,8 @@ var xnetDeviations = []xnetDeviation{xnetDepth, xnetTemplateForeign, xnetComment
 	xnetIgnoredRawTag, xnetScriptEscape, xnetNamespaceBlind, xnetEmptyEndTag, xnetDoctypeAfterBody,
 	xnetFosterTemplateText, xnetSearch, xnetColgroupText, xnetPreNewline, xnetDoctypeSpace, xnetDoctypeCase,
 	xnetTemplateTableText, xnetFramesetOK, xnetCaptionTh, xnetCDATANUL,
-	xnetDoctypeIDs, xnetInnerLoop, xnetForeignPEnd, xnetDoctypeNUL, xnetSelectedcontent}
+	xnetDoctypeIDs, xnetInnerLoop, xnetForeignPEnd, xnetDoctypeNUL, xnetNULName,
+	xnetSelectedcontent}
 
 // xnetWatch notes, while Parse reads a page, whether the page falls in a class of
 // xnetDeviation.
@@ -145,6 +150,9 @@ func (w *xnetWatch) options() Options {
 		if t.kind == tDoctype && strings.IndexByte(p.src[t.r.Start:t.r.End], 0) >= 0 {
 			w.hit[xnetDoctypeNUL] = true
 		}
+		if (t.kind == tStart || t.kind == tEnd) && strings.IndexByte(p.src[t.r.Start:t.r.End], 0) >= 0 {
+			w.hit[xnetNULName] = true
+		}
 		if t.kind == tDoctype && (t.doctype.HasPublicID || t.doctype.HasSystemID) {
 			w.hit[xnetDoctypeIDs] = true
 		}
@@ -162,7 +170,7 @@ func (w *xnetWatch) options() Options {
 			if i := strings.IndexAny(name, " \t\n\f\r>"); i >= 0 {
 				name = name[:i]
 			}
-			if lower(name) != name {
+			if lower(name) != name || strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
 				w.hit[xnetDoctypeCase] = true
 			}
 		}

@@ -189,8 +189,21 @@ func (p *parser) insert(n *Node, pl place) {
 func (p *parser) insertElement(t *token, ns Namespace) *Node {
 	n := p.newElement(t, ns)
 	p.insert(n, p.appropriatePlace(nil))
+	p.deep(n, t.r)
 	p.push(n)
 	return n
+}
+
+// chromiumDepth is the number of open elements past which Chromium stops nesting new ones
+// (HTMLConstructionSite::kMaximumHTMLParserDOMTreeDepth; it tests StackDepth() > 512, one
+// version "> 513": the repair is made from 512 on).
+const chromiumDepth = 512
+
+// deep records that n was inserted at a depth where Chromium's tree is not the standard's.
+func (p *parser) deep(n *Node, at Range) {
+	if p.st.depth >= chromiumDepth {
+		p.repair(TooDeep, at, n)
+	}
 }
 
 // insertHTML inserts an HTML element for t.

@@ -1,6 +1,7 @@
-// Package markup holds what the offline check and the assembler both need to know about raw
-// HTML bytes.
 package markup
+
+// The readers of raw attribute bytes, srcset and script text that the offline check and the
+// assembler share.
 
 import (
 	"bytes"

@@ -388,7 +388,13 @@ func (p *parser) finish() *Document {
 	for n := range d.Root.Descendants() {
 		n.Flags &^= Detached | InTemplate
 		if par := n.Parent; par != nil {
-			if par.Type == FragmentNode && par.Parent != nil || par.Flags&InTemplate != 0 {
+			inert := par.Flags&InTemplate != 0
+			if t := par.Parent; par.Type == FragmentNode && t != nil {
+				// A template's contents: inert, unless the template is a declarative
+				// shadow root (and not itself inside an inert template).
+				inert = t.Flags&Shadow == 0 || t.Flags&InTemplate != 0
+			}
+			if inert {
 				n.Flags |= InTemplate
 			}
 		}

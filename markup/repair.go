@@ -61,6 +61,12 @@ const (
 	// than the input's size allows (the standard's tree grows as the square of the input
 	// there); the parser made none, so the tree differs from the browser's from here.
 	Limit
+	// TooDeep: Node, from the tag at At, was inserted while 512 or more elements were open.
+	// Chromium attaches such an element to its parent's parent instead
+	// (kMaximumHTMLParserDOMTreeDepth, html_construction_site.cc), before it sends content
+	// into a template: past that depth its tree is not the standard's, and an element written
+	// in a template can be live there.
+	TooDeep
 	// Misnested: a start tag at At closed an element of its own kind that was still open
 	// (<a> in <a>, <nobr> in <nobr>, <select> in <select>, <table> in <table>, <button> in
 	// <button>, <input> in <select>); Node is the element closed.
@@ -72,7 +78,7 @@ var repairNames = [...]string{
 	"dropped at end of input", "self-closing non-void element", "breakout from foreign content",
 	"element made by an end tag", "adoption agency",
 	"foster parented", "body reopened", "head reopened", "duplicate attribute",
-	"attributes merged", "renamed", "detached", "unclosed raw text", "limit", "misnested",
+	"attributes merged", "renamed", "detached", "unclosed raw text", "limit", "too deep", "misnested",
 }
 
 func (k RepairKind) String() string {
