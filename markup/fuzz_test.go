@@ -459,3 +459,42 @@ func TestDifferential(t *testing.T) {
 		t.Logf("  %-22s %5d  %s", d.name, counts[d.name], d.why)
 	}
 }
+
+// fuzzContexts are the context elements FuzzParseFragment reads fragments in: the contexts
+// of html5lib's fragment cases.
+var fuzzContexts = []*Node{
+	{Type: ElementNode, Name: "body"}, {Type: ElementNode, Name: "div"}, {Type: ElementNode, Name: "table"},
+	{Type: ElementNode, Name: "tr"}, {Type: ElementNode, Name: "td"}, {Type: ElementNode, Name: "select"},
+	{Type: ElementNode, Name: "template"}, {Type: ElementNode, Name: "textarea"}, {Type: ElementNode, Name: "script"},
+	{Type: ElementNode, Name: "html"}, {Type: ElementNode, Name: "head"}, {Type: ElementNode, Name: "colgroup"},
+	{Type: ElementNode, Name: "frameset"}, {Type: ElementNode, Name: "plaintext"}, {Type: ElementNode, Name: "noscript"},
+	{Type: ElementNode, Namespace: SVG, Name: "svg"}, {Type: ElementNode, Namespace: SVG, Name: "foreignObject"},
+	{Type: ElementNode, Namespace: SVG, Name: "desc"}, {Type: ElementNode, Namespace: MathML, Name: "math"},
+	{Type: ElementNode, Namespace: MathML, Name: "mi"}, {Type: ElementNode, Namespace: MathML, Name: "annotation-xml"},
+}
+
+// FuzzParseFragment: for any bytes in any of the suite's contexts, ParseFragment does not
+// panic, its ranges are right, and the stack's indexes agree with the standard's walks.
+func FuzzParseFragment(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(html5libDir(f), "tree-construction", "*.dat"))
+	for _, file := range files {
+		for _, c := range readTreeCases(f, file) {
+			for i, ctx := range fuzzContexts {
+				if ctx.Name == strings.TrimPrefix(strings.TrimPrefix(c.context, "svg "), "math ") {
+					f.Add(byte(i), []byte(c.data))
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which byte, b []byte) {
+		ctx := *fuzzContexts[int(which)%len(fuzzContexts)]
+		opts := Options{}
+		if len(b) < 1<<12 {
+			opts.after = verifyIndexes
+		}
+		d := ParseFragment(b, &ctx, opts)
+		if err := checkSpans(d); err != nil {
+			t.Fatalf("%q in %v: %v", b, ctx.Name, err)
+		}
+	})
+}

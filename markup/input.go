@@ -1,6 +1,9 @@
 package markup
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // The input stream (HTML Standard §13.2.3).
 
@@ -8,14 +11,14 @@ import "unicode/utf8"
 // "UTF-8 decode"): src itself when it is valid UTF-8, else with each maximal invalid
 // subsequence replaced by U+FFFD. The byte order mark, if any, stays; bomLen says how long
 // it is, so that Ranges keep indexing the input.
-func decodeInput(src []byte) (s string, bomLen int) {
+func decodeInput(src []byte) (s string, b []byte, bomLen int) {
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		bomLen = 3
 	}
 	if utf8.Valid(src) {
-		return string(src), bomLen
+		return string(src), src, bomLen
 	}
-	b := make([]byte, 0, len(src)+16)
+	b = make([]byte, 0, len(src)+16)
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c < 0x80 {
@@ -61,15 +64,28 @@ func decodeInput(src []byte) (s string, bomLen int) {
 		}
 		i = j
 	}
-	return string(b), bomLen
+	return string(b), b, bomLen
 }
 
 // inputErrors reports the parse errors of the input stream itself: controls other than
-// whitespace and NUL, and noncharacters (surrogates cannot be in UTF-8).
-func inputErrors(s string, from int, report func(code string, at int)) {
-	for i := from; i < len(s); i++ {
-		c := s[i]
-		switch {
+// whitespace and NUL, and noncharacters (surrogates cannot be in UTF-8). b is the input as
+// decoded (the same bytes as Document.Src).
+func inputErrors(b []byte, from int, report func(code string, at int)) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i := from; i < len(b); i++ {
+		// Skip eight bytes at a time while they are all printable ASCII (0x20-0x7E): no
+		// byte below 0x20 ((x-0x20…)&^x has its top bit), none above 0x7E ((x+1…)|x has).
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if ((x-lo*0x20)&^x|(x+lo)|x)&hi != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
+		switch c := b[i]; {
 		case c < 0x20:
 			if c != 0 && c != '\t' && c != '\n' && c != '\f' && c != '\r' {
 				report("control-character-in-input-stream", i)
@@ -77,16 +93,16 @@ func inputErrors(s string, from int, report func(code string, at int)) {
 		case c == 0x7F:
 			report("control-character-in-input-stream", i)
 		case c == 0xC2:
-			if i+1 < len(s) && s[i+1] <= 0x9F {
+			if i+1 < len(b) && b[i+1] <= 0x9F {
 				report("control-character-in-input-stream", i)
 			}
 		case c == 0xEF:
-			if i+2 < len(s) && (s[i+1] == 0xB7 && 0x90 <= s[i+2] && s[i+2] <= 0xAF ||
-				s[i+1] == 0xBF && s[i+2] >= 0xBE) {
+			if i+2 < len(b) && (b[i+1] == 0xB7 && 0x90 <= b[i+2] && b[i+2] <= 0xAF ||
+				b[i+1] == 0xBF && b[i+2] >= 0xBE) {
 				report("noncharacter-in-input-stream", i)
 			}
 		case c >= 0xF0:
-			if i+3 < len(s) && s[i+2] == 0xBF && s[i+3] >= 0xBE && s[i+1]&0x0F == 0x0F {
+			if i+3 < len(b) && b[i+2] == 0xBF && b[i+3] >= 0xBE && b[i+1]&0x0F == 0x0F {
 				report("noncharacter-in-input-stream", i)
 			}
 		}

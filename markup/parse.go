@@ -46,10 +46,10 @@ type Options struct {
 // never fails: every input makes a tree, as in a browser. src is read as UTF-8 (decoding is
 // the caller's concern) and copied: the Document does not keep it.
 func Parse(src []byte, opts Options) *Document {
-	s, bom := decodeInput(src)
+	s, b, bom := decodeInput(src)
 	p := newParser(s, opts)
 	p.tz.pos = bom
-	inputErrors(s, bom, p.tz.report)
+	inputErrors(b, bom, p.tz.report)
 	p.doc.Root = &Node{Type: DocumentNode}
 	p.root = p.doc.Root
 	p.mode = initial
@@ -62,11 +62,13 @@ func Parse(src []byte, opts Options) *Document {
 // and a Name (and, for an annotation-xml context, its encoding attribute; a form pointer is
 // taken from context or its Ancestors). The Document's Root is a FragmentNode holding them.
 func ParseFragment(src []byte, context *Node, opts Options) *Document {
-	s, _ := decodeInput(src)
+	s, b, _ := decodeInput(src)
 	p := newParser(s, opts)
-	inputErrors(s, 0, p.tz.report)
+	inputErrors(b, 0, p.tz.report)
 	p.doc.Root = &Node{Type: DocumentNode}
 	p.root = p.doc.Root
+	c := *context // the parser notes things on it; the caller's node stays as it was
+	context = &c
 	p.fragment, p.context = true, context
 	if context.atom == aNone {
 		context.atom = lookupAtom(context.lowerName())

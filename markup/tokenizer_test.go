@@ -122,7 +122,7 @@ func tokenizeForTest(input string, st TokenState, last string) (tokens []any, er
 			errs = append(errs, e.text)
 		}
 	}()
-	inputErrors(input, 0, z.report)
+	inputErrors([]byte(input), 0, z.report)
 	var t token
 	text := ""
 	flush := func() {
@@ -263,4 +263,21 @@ func TestTokenizer(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestInputErrors: the eight-bytes-at-a-time scan finds what a byte-at-a-time one does.
+func TestInputErrors(t *testing.T) {
+	for _, s := range []string{"abcdefgh\x01ijklmnop", "abcdefghijklmno\x7f", "\x0b", "abcdefgh\u0080xyz", "abcdefghijklmnop\uFDD0", "héllo wörld \x1f"} {
+		var a, b []int
+		inputErrors([]byte(s), 0, func(_ string, at int) { a = append(a, at) })
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c < 0x20 && c != 0 && c != '\t' && c != '\n' && c != '\f' && c != '\r' || c == 0x7f || c == 0xC2 && i+1 < len(s) && s[i+1] <= 0x9f || c == 0xEF && i+2 < len(s) && s[i+1] == 0xB7 && s[i+2] >= 0x90 && s[i+2] <= 0xAF {
+				b = append(b, i)
+			}
+		}
+		if len(a) != len(b) {
+			t.Errorf("%q: %v vs %v", s, a, b)
+		}
+	}
 }
