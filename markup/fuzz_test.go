@@ -94,6 +94,11 @@ var (
 	xnetNULName = xnetDeviation{"nul-attr-name", "html.Parse finds duplicate attributes before " +
 		"it makes NUL in their names U+FFFD (token.go), so <a \\0 \\uFFFD> keeps both; the " +
 		"standard's names are equal and the second is dropped"}
+	xnetTableTextSplit = xnetDeviation{"table-text-split", "html.Parse decides each of its text " +
+		"tokens in a table on its own (parse.go, inTableIM: whitespace goes in, the rest is " +
+		"foster parented) and splits text at a '<' that starts no tag; the standard collects " +
+		"the characters up to the next tag and foster parents all of them if one is not " +
+		"whitespace"}
 	xnetSelectedcontent = xnetDeviation{"selectedcontent", "html.Parse does not copy the selected " +
 		"option into <selectedcontent> (its test skips webkit02.dat's cases: \"we don't support " +
 		"element insertion steps\")"}
@@ -104,7 +109,7 @@ var xnetDeviations = []xnetDeviation{xnetDepth, xnetTemplateForeign, xnetComment
 	xnetFosterTemplateText, xnetSearch, xnetColgroupText, xnetPreNewline, xnetDoctypeSpace, xnetDoctypeCase,
 	xnetTemplateTableText, xnetFramesetOK, xnetCaptionTh, xnetCDATANUL,
 	xnetDoctypeIDs, xnetInnerLoop, xnetForeignPEnd, xnetDoctypeNUL, xnetNULName,
-	xnetSelectedcontent}
+	xnetTableTextSplit, xnetSelectedcontent}
 
 // xnetWatch notes, while Parse reads a page, whether the page falls in a class of
 // xnetDeviation.
@@ -173,6 +178,10 @@ func (w *xnetWatch) options() Options {
 			if lower(name) != name || strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
 				w.hit[xnetDoctypeCase] = true
 			}
+		}
+		if t.kind == tText && (p.mode == inTable || p.mode == inTableBody || p.mode == inRow || p.mode == inTableText) &&
+			strings.Contains(t.data, "<") && strings.ContainsAny(t.data, " \t\n\f\r") {
+			w.hit[xnetTableTextSplit] = true
 		}
 		if t.kind == tText && (p.mode == inTable || p.mode == inTableBody || p.mode == inRow) && isHTML(p.current(), aTemplate) {
 			w.hit[xnetTemplateTableText] = true
