@@ -16,6 +16,14 @@ func (p *parser) cloneElement(orig *Node) *Node {
 	return n
 }
 
+// limit records, once, that the copy budget ran out at r.
+func (p *parser) limit(r Range) {
+	if !p.limited {
+		p.limited = true
+		p.repair(Limit, r, nil)
+	}
+}
+
 // reconstruct reconstructs the active formatting elements (§13.2.4.3): it reopens, in the
 // current node, the formatting elements in the list that are no longer open.
 func (p *parser) reconstruct() {
@@ -40,7 +48,7 @@ func (p *parser) reconstruct() {
 		if p.tok != nil {
 			r = p.tok.r
 		}
-		p.repair(Limit, r, nil)
+		p.limit(r)
 		return
 	}
 	p.clones -= count

@@ -176,8 +176,9 @@ type parser struct {
 	// selectedcontent (§4.10.10): the selected option and the first selectedcontent of
 	// each select, while it is open
 	selects map[*Node]*selectState
-	clones  int // budget of elements made by reconstruction and selectedcontent copies
-	work    int // steps of loops whose length is not fixed, for the linearity test
+	clones  int  // budget of elements made by reconstruction and selectedcontent copies
+	limited bool // the budget ran out (one Limit repair says where)
+	work    int  // steps of loops whose length is not fixed, for the linearity test
 	after   func(*parser)
 	before  func(*parser, *token)
 	copies  int // options copied into a selectedcontent

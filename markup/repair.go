@@ -59,7 +59,8 @@ const (
 	UnclosedRawText
 	// Limit: the reconstruction of formatting elements at At would have made more copies
 	// than the input's size allows (the standard's tree grows as the square of the input
-	// there); the parser made none, so the tree differs from the browser's from here.
+	// there); the parser makes no more copies, so the tree differs from the browser's from
+	// here on. Recorded once, where the budget ran out.
 	Limit
 	// TooDeep: Node, from the tag at At, was inserted while 512 or more elements were open.
 	// Chromium attaches such an element to its parent's parent instead

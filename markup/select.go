@@ -171,7 +171,7 @@ func (p *parser) deepCopy(n *Node) *Node {
 	}
 	root := cp(n)
 	if root == nil {
-		p.repair(Limit, n.Tag, nil)
+		p.limit(n.Tag)
 		return nil
 	}
 	work := []pair{{n, root}}
