@@ -119,8 +119,9 @@ type Node struct {
 	// Data is a text node's text, character references decoded and newlines normalized; a
 	// comment's text.
 	Data string
-	// Raw are the source ranges the node's text came from, in source order; adjacent ones
-	// merged. Text nodes and comments; for a doctype, its token.
+	// Raw are the ranges of the tokens the node came from, in source order, adjacent ones
+	// merged: for a text node its characters as written (a CDATA section with its
+	// "<![CDATA[" and "]]>"), for a comment or a doctype the whole token.
 	Raw []Range
 
 	// Content is a template element's contents, a FragmentNode (the browser's
@@ -156,7 +157,7 @@ type Attr struct {
 	Quote                 byte // '"' or '\'' when the value was quoted, else 0
 }
 
-// Attr returns the value of the element's attribute named name (in no namespace) and whether
+// AttrValue returns the value of the element's attribute named name (in no namespace) and whether
 // it has one. name is compared as the tree has it (lower case; viewBox in SVG).
 func (n *Node) AttrValue(name string) (string, bool) {
 	for i := range n.Attr {
