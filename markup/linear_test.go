@@ -46,13 +46,27 @@ func TestLinear(t *testing.T) {
 	for _, name := range sortedKeys(inputs) {
 		f := inputs[name]
 		t.Run(name, func(t *testing.T) {
-			const n = 4000
+			// n, 2n and 4n: each doubling must at most about double the steps and the
+			// bytes (slices that grow by a factor leave some slack in the bytes), where a
+			// quadratic reading would multiply them by four.
+			const n = 3000
 			s1, b1, _ := cost(f(n))
 			s2, b2, _ := cost(f(2 * n))
-			rs, rb := float64(s2)/float64(s1), float64(b2)/float64(b1)
-			t.Logf("n=%d: %d steps, %d bytes; 2n: ×%.2f steps, ×%.2f bytes", n, s1, b1, rs, rb)
-			if rs > 2.5 || rb > 2.5 {
-				t.Errorf("doubling the input multiplies the steps by %.2f and the bytes by %.2f (linear: 2)", rs, rb)
+			s4, b4, _ := cost(f(4 * n))
+			t.Logf("n=%d: %d steps, %d bytes; 2n: ×%.2f, ×%.2f; 4n: ×%.2f, ×%.2f", n, s1, b1,
+				float64(s2)/float64(s1), float64(b2)/float64(b1), float64(s4)/float64(s2), float64(b4)/float64(b2))
+			for _, r := range []struct {
+				what   string
+				ratio  float64
+				bound  float64
+				factor string
+			}{
+				{"steps", float64(s2) / float64(s1), 2.5, "n to 2n"}, {"steps", float64(s4) / float64(s2), 2.5, "2n to 4n"},
+				{"bytes", float64(b2) / float64(b1), 2.8, "n to 2n"}, {"bytes", float64(b4) / float64(b2), 2.8, "2n to 4n"},
+			} {
+				if r.ratio > r.bound {
+					t.Errorf("from %s the %s grow ×%.2f (linear: 2, quadratic: 4)", r.factor, r.what, r.ratio)
+				}
 			}
 		})
 	}
