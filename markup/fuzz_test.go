@@ -430,8 +430,9 @@ func minimize(s string, fails func(string) bool) string {
 	return s
 }
 
-// TestDifferential builds random pages from the pieces of html5lib's tree construction
-// inputs and compares Parse with html.Parse on each. Every difference must fall in a class
+// TestDifferential compares Parse with html.Parse on the real pages (this repository's, x/net's
+// go1.html, the realistic 5 MB page) and on random pages built from the pieces of html5lib's
+// tree construction inputs. Every difference must fall in a class
 // where x/net departs from the standard (the rows of xnetDeviations, counted); any other
 // is reported, minimized.
 func TestDifferential(t *testing.T) {
@@ -446,9 +447,17 @@ func TestDifferential(t *testing.T) {
 			pieces = append(pieces, splitPieces(c.data)...)
 		}
 	}
-	rng := rand.New(rand.NewPCG(7, 9))
 	counts := map[string]int{}
 	same := 0
+	for name, b := range realPages(t) {
+		switch dev, err := differ(b); {
+		case err != nil:
+			t.Errorf("real page %s differs from html.Parse in no known class:\n%v", name, err)
+		case dev != nil:
+			t.Logf("real page %s: x/net's %s", name, dev.name)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 9))
 	for i := 0; i < n; i++ {
 		page := randomPage(rng, pieces, 1+rng.IntN(50))
 		dev, err := differ([]byte(page))
