@@ -48,7 +48,8 @@ var (
 		"ignores it"}
 	xnetFosterTemplateText = xnetDeviation{"foster-template-text", "html.Parse appends text " +
 		"foster parented into a template's contents as a new text node instead of adding it " +
-		"to the text before it (parse.go, fosterParent: template.AppendChild)"}
+		"to the text before it (parse.go, fosterParent: template.AppendChild), and its " +
+		"tokenizer splits text at a '<' that starts no tag"}
 	xnetSearch = xnetDeviation{"search-not-special", "html.Parse does not count <search> as " +
 		"special (const.go, isSpecialElementMap), so an end tag or <li> looks past it; the " +
 		"standard stops there"}

@@ -1,5 +1,7 @@
 package markup
 
+import "strings"
+
 // Creating and inserting nodes (HTML Standard §13.2.6.1).
 
 // newNode returns a zero node from the parser's slab, recorded in Document.Nodes.
@@ -236,10 +238,10 @@ func (p *parser) insertText(data string, r Range, st TokenState) {
 	if pl.before != nil {
 		prev = pl.before.PrevSibling
 	}
+	if pl.fostered && pl.parent.Type == FragmentNode && (prev != nil && prev.Type == TextNode || strings.IndexByte(data, '<') >= 0) {
+		p.fosterMerges++
+	}
 	if prev != nil && prev.Type == TextNode {
-		if pl.fostered && pl.parent.Type == FragmentNode {
-			p.fosterMerges++
-		}
 		p.appendText(prev, data, r)
 		return
 	}

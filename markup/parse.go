@@ -183,7 +183,8 @@ type parser struct {
 	before  func(*parser, *token)
 	copies  int // options copied into a selectedcontent
 	// fosterMerges counts text foster parented into a template's contents and added to the
-	// text before it (html.Parse does not add it: the differential test must know)
+	// text before it, or holding a '<' (html.Parse splits such text there and does not add
+	// it to the text before: the differential test must know)
 	fosterMerges int
 	// innerDrops counts formatting elements the adoption agency's inner loop took out of the
 	// list and the stack (html.Parse leaves them on the stack)
