@@ -1,0 +1,184 @@
+package confine_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/confine"
+)
+
+// A test binary run with CONFINE_CHILD fences itself and reports what it could open.
+func TestMain(m *testing.M) {
+	if dirs := os.Getenv("CONFINE_CHILD"); dirs != "" {
+		os.Exit(child(strings.Split(dirs, string(os.PathListSeparator))))
+	}
+	os.Exit(m.Run())
+}
+
+// child fences itself to read dirs[0], write dirs[1], and run cat; then tries each path of
+// dirs[2:] (reads) and prints one line per attempt.
+func child(dirs []string) int {
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		fmt.Println("no cat:", err)
+		return 1
+	}
+	runtime, err := confine.Program(cat)
+	if err != nil {
+		fmt.Println("program:", err)
+		return 1
+	}
+	st, err := confine.Fence{Read: dirs[:1], Exec: runtime, Write: dirs[1:2]}.Restrict()
+	if err != nil {
+		fmt.Println("restrict:", err)
+		return 1
+	}
+	fmt.Println("status", st)
+	for _, p := range dirs[2:] {
+		_, err := os.ReadFile(p)
+		fmt.Println("read", p, err == nil)
+	}
+	err = os.WriteFile(filepath.Join(dirs[1], "w"), []byte("x"), 0o644)
+	fmt.Println("write inside", err == nil)
+	err = os.WriteFile(filepath.Join(dirs[0], "w"), []byte("x"), 0o644)
+	fmt.Println("write read-only", err == nil)
+	out, err := exec.Command(cat, filepath.Join(dirs[0], "ok.txt")).Output()
+	fmt.Println("child reads", err == nil && string(out) == "ok")
+	return 0
+}
+
+func setup(t *testing.T) (read, write, secret string) {
+	t.Helper()
+	base := t.TempDir()
+	read, write = filepath.Join(base, "app"), filepath.Join(base, "out")
+	secret = filepath.Join(base, "secrets", "token.txt")
+	for _, d := range []string{read, write, filepath.Dir(secret)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(read, "ok.txt"), []byte("ok"), 0o644)
+	os.WriteFile(secret, []byte("secret"), 0o644)
+	// A link inside the fence to a file outside it: Landlock checks the file the link names.
+	os.Symlink(secret, filepath.Join(read, "link.txt"))
+	return read, write, secret
+}
+
+func TestRestrict(t *testing.T) {
+	if confine.Available().ABI == 0 {
+		t.Logf("this kernel has no Landlock: Restrict is a no-op, and says so")
+	}
+	read, write, secret := setup(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CONFINE_CHILD="+strings.Join([]string{read, write,
+		filepath.Join(read, "ok.txt"), secret, filepath.Join(read, "link.txt"), "/proc/self/environ", "/etc/passwd"}, string(os.PathListSeparator)))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	fenced := confine.Available().ABI > 0
+	want := []string{
+		"status " + confine.Available().String(),
+		"read " + filepath.Join(read, "ok.txt") + " true",
+		fmt.Sprintf("read %s %v", secret, !fenced),
+		fmt.Sprintf("read %s %v", filepath.Join(read, "link.txt"), !fenced),
+		fmt.Sprintf("read /proc/self/environ %v", !fenced),
+		fmt.Sprintf("read /etc/passwd %v", !fenced),
+		"write inside true",
+		fmt.Sprintf("write read-only %v", !fenced),
+		"child reads true",
+	}
+	if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStart fences one child, and only it: the test process reads the secret after.
+func TestStart(t *testing.T) {
+	read, write, secret := setup(t)
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := confine.Program(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := confine.Fence{Read: []string{read}, Exec: rt, Write: []string{write}}
+	fenced := confine.Available().ABI > 0
+	for _, row := range []struct {
+		name, file string
+		ok         bool
+	}{
+		{"inside", filepath.Join(read, "ok.txt"), true},
+		{"outside", secret, !fenced},
+		{"link_out", filepath.Join(read, "link.txt"), !fenced},
+		{"environ", "/proc/self/environ", !fenced},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			cmd := exec.Command(cat, row.file)
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			st, err := fence.Start(cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st != confine.Available() {
+				t.Errorf("status %v, want %v", st, confine.Available())
+			}
+			err = cmd.Wait()
+			if (err == nil) != row.ok {
+				t.Errorf("cat %s: %v (%s), want ok=%v", row.file, err, errb.String(), row.ok)
+			}
+		})
+	}
+	if _, err := os.ReadFile(secret); err != nil {
+		t.Errorf("the test process is fenced after Start: %v", err)
+	}
+}
+
+// TestProgram holds Program to the loader's own answer: ldd (LD_TRACE_LOADED_OBJECTS) names
+// the same files.
+func TestProgram(t *testing.T) {
+	for _, name := range []string{"node", "cat", "git"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			got, err := confine.Program(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command("ldd", path).Output()
+			if err != nil {
+				t.Fatalf("ldd %s: %v", path, err)
+			}
+			for _, line := range strings.Split(string(out), "\n") {
+				f := strings.Fields(line)
+				var lib string
+				switch {
+				case len(f) >= 3 && f[1] == "=>":
+					lib = f[2]
+				case len(f) >= 1 && strings.HasPrefix(f[0], "/"):
+					lib = f[0]
+				default:
+					continue
+				}
+				real, err := filepath.EvalSymlinks(lib)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(got, real) {
+					t.Errorf("Program(%s) lacks %s (ldd: %s)", path, real, strings.TrimSpace(line))
+				}
+			}
+		})
+	}
+}

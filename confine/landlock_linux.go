@@ -1,0 +1,127 @@
+//go:build linux
+
+package confine
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// config handles every right this go-landlock knows; on an older kernel it is lowered to the
+// kernel's ABI (best effort), never to nothing while the kernel has Landlock.
+var config = landlock.V11.BestEffort()
+
+// Rights by what a Fence's list grants.
+const (
+	readRights  = ll.AccessFSReadFile | ll.AccessFSReadDir
+	execRights  = readRights | ll.AccessFSExecute
+	writeRights = readRights | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSMakeReg |
+		ll.AccessFSMakeDir | ll.AccessFSMakeSym | ll.AccessFSRemoveFile | ll.AccessFSRemoveDir
+	// fileRights are the rights that mean something on a file, rather than a folder.
+	fileRights = ll.AccessFSReadFile | ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSTruncate
+)
+
+func available() Status {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil || v <= 0 {
+		return Status{}
+	}
+	if v >= 6 {
+		// Where the kernel lacks the fix that lets a process's threads signal each other
+		// (errata 2), go-landlock enforces ABI 5: say what holds.
+		if e, err := ll.LandlockGetErrata(); err != nil || e&0x2 == 0 {
+			v = 5
+		}
+	}
+	return Status{ABI: v}
+}
+
+// rules turns f into Landlock rules: a folder's rights hold beneath it, a file gets those that
+// mean something on a file.
+func (f Fence) rules() ([]landlock.Rule, error) {
+	// /dev/null is always open: os/exec gives it to a child for a stream left nil.
+	rules := []landlock.Rule{landlock.PathAccess(ll.AccessFSReadFile|ll.AccessFSWriteFile, os.DevNull)}
+	for _, list := range []struct {
+		paths  []string
+		rights landlock.AccessFSSet
+	}{{f.Read, readRights}, {f.Exec, execRights}, {f.Write, writeRights}} {
+		for _, p := range list.paths {
+			st, err := os.Stat(p)
+			if err != nil {
+				return nil, fmt.Errorf("fence %s: %w", p, err)
+			}
+			r := list.rights
+			if !st.IsDir() {
+				r &= fileRights
+			}
+			rules = append(rules, landlock.PathAccess(r, p))
+		}
+	}
+	return rules, nil
+}
+
+// Restrict confines this process, every thread of it and every child it starts from now on, to
+// f, irrevocably; nothing can be opened that f does not list, and no TCP port reached. It
+// returns the fence that holds: Status{} with no error where the kernel has no Landlock.
+func (f Fence) Restrict() (Status, error) {
+	st := available()
+	if st.ABI == 0 {
+		return st, nil
+	}
+	rules, err := f.rules()
+	if err != nil {
+		return Status{}, err
+	}
+	if err := config.Restrict(rules...); err != nil {
+		return Status{}, fmt.Errorf("landlock: %w", err)
+	}
+	return st, nil
+}
+
+// Start starts cmd confined to f, leaving the calling process as it was: the fence is put on
+// one OS thread, which starts cmd (a child takes its fence from the thread that forks it) and
+// then ends. It returns the fence cmd holds; where the kernel has no Landlock, cmd starts
+// unconfined and Status{} says so.
+func (f Fence) Start(cmd *exec.Cmd) (Status, error) {
+	st := available()
+	if st.ABI == 0 {
+		return st, cmd.Start()
+	}
+	rules, err := f.rules()
+	if err != nil {
+		return Status{}, err
+	}
+	fd, flags, err := config.NewRulesetFD(rules...)
+	if err != nil {
+		return Status{}, fmt.Errorf("landlock: %w", err)
+	}
+	if fd < 0 {
+		return Status{}, cmd.Start()
+	}
+	defer unix.Close(fd)
+	errc := make(chan error, 1)
+	go func() {
+		// Never unlocked: the runtime ends a thread whose goroutine exits locked to it, and
+		// the fence ends with it, so no other goroutine ever runs fenced.
+		runtime.LockOSThread()
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			errc <- fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+			return
+		}
+		if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+			errc <- fmt.Errorf("landlock_restrict_self: %w", err)
+			return
+		}
+		errc <- cmd.Start()
+	}()
+	if err := <-errc; err != nil {
+		return Status{}, err
+	}
+	return st, nil
+}
