@@ -1,8 +1,7 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
@@ -25,110 +26,369 @@ var publicPrefixes = []string{"VITE_", "MINIAPP_"}
 var envFiles = []string{".env", ".env.local", ".env.production", ".env.production.local"}
 
 // loadEnv reads the app's .env files, confined to the app folder like every other input, and
-// returns the public keys and their values, as Vite's loadEnv does: a later file wins, a
-// variable already in the process environment wins over every file, and ${NAME} (or $NAME)
-// in a value expands to another variable, from the files or the environment.
-func loadEnv(m *manifest.Manifest) (map[string]string, error) {
-	all := map[string]string{}
+// returns the public keys and their values as Vite's loadEnv gives them: each file parsed as
+// Node's util.parseEnv parses it, a later file winning; every value expanded by
+// dotenv-expand's algorithm (version 12, which Vite runs) against the process environment,
+// which wins over the files (a variable set there keeps its value, unexpanded, and $NAME
+// takes its value from there first); then the public keys of the process environment over
+// them. It warns at its place of each public value that takes a variable from the
+// environment the build runs in: that value goes into the page.
+func loadEnv(m *manifest.Manifest) (map[string]string, diag.List, error) {
+	var vars []envVar
+	index := map[string]int{}
 	for _, name := range envFiles {
 		p, err := m.Resolve(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if errors.Is(err, manifest.ErrOutside) {
-			return nil, diag.List{{File: filepath.ToSlash(filepath.Join(m.Dir, name)), Text: fmt.Sprintf("%s is a symbolic link that leaves the app folder", name),
+			return nil, nil, diag.List{{File: filepath.ToSlash(filepath.Join(m.Dir, name)), Text: fmt.Sprintf("%s is a symbolic link that leaves the app folder", name),
 				Note: "bundle reads only files inside the app folder: copy the file in instead of linking to it"}}.Err()
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		src, err := os.ReadFile(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for k, v := range parseDotenv(src) {
-			all[k] = v
-		}
-	}
-	for k := range all {
-		if v, ok := os.LookupEnv(k); ok {
-			all[k] = v
-		}
-	}
-	env := map[string]string{}
-	for k, v := range all {
-		for _, p := range publicPrefixes {
-			if strings.HasPrefix(k, p) {
-				env[k] = expand(v, all, map[string]bool{k: true})
+		// As Vite's Object.fromEntries over the files: a key keeps the place it first had,
+		// with the last file's value.
+		for _, v := range parseDotenv(src) {
+			v.file = filepath.ToSlash(filepath.Join(m.Dir, name))
+			if i, ok := index[v.key]; ok {
+				vars[i] = v
+				continue
 			}
+			index[v.key] = len(vars)
+			vars = append(vars, v)
 		}
 	}
-	// Public variables set only in the process environment reach the bundle too.
+	vars = jsKeyOrder(vars)
+	processEnv := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		for _, p := range publicPrefixes {
-			if _, ok := env[k]; !ok && strings.HasPrefix(k, p) {
-				env[k] = v
-			}
+		processEnv[k] = v
+	}
+	values, taken := expandEnv(vars, processEnv)
+	env := map[string]string{}
+	var warnings diag.List
+	for _, v := range vars {
+		if !public(v.key) {
+			continue
+		}
+		env[v.key] = values[v.key]
+		if names := taken[v.key]; len(names) > 0 {
+			w := diag.Message{Severity: diag.Warning, File: v.file, Line: v.line, Column: 1, Length: len(v.key),
+				Text: fmt.Sprintf("%s takes $%s from the environment the build runs in, and every %s value goes into the page", v.key, strings.Join(names, ", $"), v.key[:strings.IndexByte(v.key, '_')+1]),
+				Note: fmt.Sprintf("if that is meant, set %s itself in that environment; else write \\$ for a dollar sign, or define the variable in .env (Vite expands $NAME from the environment first)", v.key)}
+			w.LineText = v.text
+			warnings = append(warnings, w)
 		}
 	}
-	return env, nil
+	// Public variables of the process environment win, as in Vite.
+	for k, v := range processEnv {
+		if public(k) {
+			env[k] = v
+		}
+	}
+	return env, warnings, nil
 }
 
-var envRef = regexp.MustCompile(`\\?\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`)
-
-// expand replaces $NAME and ${NAME} in v (dotenv-expand, as Vite does); \$ stays a dollar
-// sign. A name in the process environment takes its value from there first; a cycle expands
-// to "".
-func expand(v string, vars map[string]string, seen map[string]bool) string {
-	return envRef.ReplaceAllStringFunc(v, func(ref string) string {
-		if strings.HasPrefix(ref, `\`) {
-			return ref[1:]
+// public reports whether an env key reaches the page.
+func public(key string) bool {
+	for _, p := range publicPrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
 		}
-		name := strings.Trim(ref[1:], "{}")
-		if val, ok := os.LookupEnv(name); ok {
-			return val
-		}
-		val, ok := vars[name]
-		if !ok || seen[name] {
-			return ""
-		}
-		seen[name] = true
-		defer delete(seen, name)
-		return expand(val, vars, seen)
-	})
+	}
+	return false
 }
 
-// parseDotenv reads KEY=value lines: "export " prefixes, # comments, and single-, double- or
-// un-quoted values (double quotes expand \n), as dotenv does.
-func parseDotenv(src []byte) map[string]string {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		k = strings.TrimSpace(k)
-		v = strings.TrimSpace(v)
+// envVar is one KEY=value of a .env file, where it is written.
+type envVar struct {
+	key, value string
+	file       string
+	line       int
+	text       string // the line, for messages
+}
+
+// jsKeyOrder orders vars as a JavaScript object orders its keys, which dotenv-expand walks:
+// keys that are array indices first, by value, then the others as they came.
+func jsKeyOrder(vars []envVar) []envVar {
+	index := func(k string) (uint64, bool) {
+		n, err := strconv.ParseUint(k, 10, 32)
+		return n, err == nil && n < 1<<32-1 && strconv.FormatUint(n, 10) == k
+	}
+	out := slices.Clone(vars)
+	slices.SortStableFunc(out, func(a, b envVar) int {
+		na, ia := index(a.key)
+		nb, ib := index(b.key)
 		switch {
-		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
-			v = strings.ReplaceAll(v[1:len(v)-1], `\n`, "\n")
-		case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
-			v = v[1 : len(v)-1]
-		default:
-			if i := strings.Index(v, " #"); i >= 0 {
-				v = strings.TrimSpace(v[:i])
+		case ia && ib:
+			return cmp.Compare(na, nb)
+		case ia:
+			return -1
+		case ib:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// expandEnv expands vars in order as dotenv-expand 12 does for Vite (expand({parsed,
+// processEnv})): a key the process environment sets (to something else) keeps that value;
+// any other value has each $NAME, ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:+alt}
+// and ${NAME+alt} not preceded by a backslash replaced, again from the start after each
+// replacement, with the value of NAME in the process environment, else among the keys
+// expanded before it; then \$ becomes $. taken lists, for each key, the variables of the
+// process environment whose values reached it (through the keys it names, too).
+func expandEnv(vars []envVar, processEnv map[string]string) (map[string]string, map[string][]string) {
+	running := map[string]string{}
+	taken := map[string][]string{}
+	for _, v := range vars {
+		value := v.value
+		var names []string
+		if pv := processEnv[v.key]; pv != "" && pv != value {
+			value = pv
+		} else {
+			value, names = expandValue(value, processEnv, running, taken)
+		}
+		value = strings.ReplaceAll(value, `\$`, "$")
+		running[v.key] = value
+		slices.Sort(names)
+		taken[v.key] = slices.Compact(names)
+	}
+	return running, taken
+}
+
+// maxExpansions bounds the replacements in one value: dotenv-expand loops for ever on two
+// variables of the environment that name each other, where bundle stops.
+const maxExpansions = 10000
+
+// expandValue is dotenv-expand's expandValue. It returns the expanded value and the variables
+// of the process environment it took.
+func expandValue(value string, processEnv, running map[string]string, taken map[string][]string) (string, []string) {
+	var names []string
+	result := value
+	seen := map[string]bool{}
+	for n := 0; n < maxExpansions; n++ {
+		template, expr, ok := nextReference(result)
+		if !ok {
+			break
+		}
+		seen[result] = true
+		splitter := envOperator(expr)
+		key, def, _ := strings.Cut(expr, splitter) // split(null) splits at "null", as JavaScript's does
+		// dotenv-expand's env: {...runningParsed, ...processEnv}.
+		get := func(k string) (string, bool) {
+			if v, ok := processEnv[k]; ok {
+				return v, true
+			}
+			return running[k], false
+		}
+		var val string
+		fromEnv := false
+		if splitter == ":+" || splitter == "+" {
+			if v, _ := get(key); v == "" {
+				def = ""
+			}
+		} else {
+			val, fromEnv = get(key)
+		}
+		repl := def
+		if val != "" && !seen[val] {
+			repl = val
+			if fromEnv {
+				names = append(names, key)
+			} else {
+				names = append(names, taken[key]...)
 			}
 		}
-		out[k] = v
+		result = jsReplaceFirst(result, template, repl)
+		if r, ok := running[key]; ok && result == r {
+			break
+		}
 	}
+	return result, names
+}
+
+// nextReference finds the first $NAME or ${expr} in s not preceded by a backslash, as
+// dotenv-expand's pattern does: the whole reference and its expression.
+func nextReference(s string) (template, expr string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i > 0 && s[i-1] == '\\' {
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '{' {
+			if end := strings.IndexAny(s[i+2:], "{}"); end > 0 && s[i+2+end] == '}' {
+				return s[i : i+3+end], s[i+2 : i+2+end], true
+			}
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == '_' || 'a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z' || j > i+1 && '0' <= s[j] && s[j] <= '9') {
+			j++
+		}
+		if j > i+1 {
+			return s[i:j], s[i+1 : j], true
+		}
+	}
+	return "", "", false
+}
+
+// envOperator returns the first of :+, +, :- and - in expr (the leftmost, and at one place in
+// that order), or "null", which JavaScript's split(null) splits at.
+func envOperator(expr string) string {
+	for i := 0; i < len(expr); i++ {
+		for _, op := range []string{":+", "+", ":-", "-"} {
+			if strings.HasPrefix(expr[i:], op) {
+				return op
+			}
+		}
+	}
+	return "null"
+}
+
+// jsReplaceFirst is JavaScript's s.replace(pattern, repl) with a string pattern: the first
+// occurrence, with repl's $$, $&, $` and $' patterns.
+func jsReplaceFirst(s, pattern, repl string) string {
+	i := strings.Index(s, pattern)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for j := 0; j < len(repl); j++ {
+		if repl[j] == '$' && j+1 < len(repl) {
+			switch repl[j+1] {
+			case '$':
+				b.WriteByte('$')
+				j++
+				continue
+			case '&':
+				b.WriteString(pattern)
+				j++
+				continue
+			case '`':
+				b.WriteString(s[:i])
+				j++
+				continue
+			case '\'':
+				b.WriteString(s[i+len(pattern):])
+				j++
+				continue
+			}
+		}
+		b.WriteByte(repl[j])
+	}
+	b.WriteString(s[i+len(pattern):])
+	return b.String()
+}
+
+// parseDotenv parses a .env file as Node's util.parseEnv does (src/node_dotenv.cc, which Vite
+// calls): KEY=value lines, "export " before a key, # comments on their own line or after an
+// unquoted value, values in single, double or back quotes (double quotes turn \n into a
+// newline, and span lines), a line without = skipped. Keys come sorted, as Node's map holds
+// them; a key given twice keeps its last value.
+func parseDotenv(src []byte) []envVar {
+	content := strings.ReplaceAll(string(src), "\r", "")
+	lines := strings.Split(content, "\n")
+	vars := map[string]envVar{}
+	pos := 0 // offset in content
+	const space = " \t\n"
+	skip := func() { // trim_spaces at the front
+		for pos < len(content) && strings.IndexByte(space, content[pos]) >= 0 {
+			pos++
+		}
+	}
+	lineAt := func(off int) int { return strings.Count(content[:off], "\n") + 1 }
+	skip()
+	for pos < len(content) {
+		if c := content[pos]; c == '\n' || c == '#' {
+			if nl := strings.IndexByte(content[pos:], '\n'); nl >= 0 {
+				pos += nl + 1
+			} else {
+				pos = len(content)
+			}
+			continue
+		}
+		eq := strings.IndexAny(content[pos:], "=\n")
+		if eq < 0 {
+			break
+		}
+		if content[pos+eq] == '\n' {
+			pos += eq + 1
+			skip()
+			continue
+		}
+		keyAt := pos
+		key := strings.Trim(content[pos:pos+eq], space)
+		pos += eq + 1
+		set := func(v string) {
+			if key == "" {
+				return
+			}
+			k := key
+			if rest, ok := strings.CutPrefix(k, "export "); ok {
+				k = strings.Trim(rest, space)
+			}
+			n := lineAt(keyAt)
+			vars[k] = envVar{key: k, value: v, line: n, text: lines[n-1]}
+		}
+		if pos >= len(content) || content[pos] == '\n' {
+			set("")
+			continue
+		}
+		skip()
+		if pos >= len(content) {
+			set("")
+			break
+		}
+		rest := content[pos:]
+		if q := rest[0]; q == '"' || q == '\'' || q == '`' {
+			if end := strings.IndexByte(rest[1:], q); end >= 0 {
+				v := rest[1 : 1+end]
+				if q == '"' {
+					v = strings.ReplaceAll(v, `\n`, "\n")
+				}
+				set(v)
+				if nl := strings.IndexByte(rest[2+end:], '\n'); nl >= 0 {
+					pos += 2 + end + nl + 1
+				} else {
+					pos = len(content)
+				}
+				skip()
+				continue
+			}
+			// No closing quote: the line as it is.
+			if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+				set(rest[:nl])
+				pos += nl + 1
+				skip()
+				continue
+			}
+			set(rest)
+			break
+		}
+		v := rest
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			v = rest[:nl]
+			pos += nl + 1
+		} else {
+			pos = len(content)
+		}
+		if h := strings.IndexByte(v, '#'); h >= 0 {
+			v = v[:h]
+		}
+		set(strings.Trim(v, space))
+		skip()
+	}
+	out := make([]envVar, 0, len(vars))
+	for _, v := range vars {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b envVar) int { return strings.Compare(a.key, b.key) })
 	return out
 }
 

@@ -108,7 +108,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if err != nil {
 		return nil, err
 	}
-	env, err := loadEnv(m)
+	env, envWarnings, err := loadEnv(m)
 	var el *diag.ListError
 	if errors.As(err, &el) {
 		return nil, err
@@ -189,7 +189,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		list.Sort()
 		return nil, slices.Compact(list).Err()
 	}
-	warnings := list
+	warnings := append(list, envWarnings...)
 	if opts.Sourcemap && a.jsMap == nil {
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: b.display(file),
 			Text: fmt.Sprintf("--sourcemap: no %s.js.map is written: the page has no module script, and classic scripts are minified in place without a map", m.ID),
