@@ -8,7 +8,9 @@ import (
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Program returns the files the program at path needs to start, for a Fence's Exec: the
@@ -20,7 +22,13 @@ import (
 // siblings, whose other libraries a native addon the program loads may need (librt for
 // Tailwind CSS's scanner); a Fence lets them be read and listed, and their files run. The
 // caller owns the slice.
+//
+// The answer for a path is kept: a process that has fenced itself (and may no longer read
+// /etc/ld.so.conf) gets what it was told before.
 func Program(path string) ([]string, error) {
+	if files, ok := programCache.Load(path); ok {
+		return slices.Clone(files.([]string)), nil
+	}
 	p := &programs{seen: map[string]bool{}}
 	if err := p.add(path, 0); err != nil {
 		return nil, err
@@ -31,8 +39,12 @@ func Program(path string) ([]string, error) {
 			p.file(filepath.Dir(f))
 		}
 	}
+	programCache.Store(path, slices.Clone(p.files))
 	return p.files, nil
 }
+
+// programCache holds Program's answers, by path.
+var programCache sync.Map
 
 type programs struct {
 	files  []string

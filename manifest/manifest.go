@@ -191,6 +191,9 @@ func File(dir string) (path, other string) {
 		return p, ""
 	}
 	p := filepath.Join(dir, JSONName)
+	if _, err := os.Lstat(p); err == nil && confined(dir, p) != nil {
+		return p, "" // a link out of the app folder: Load refuses it, unread
+	}
 	src, err := os.ReadFile(p)
 	if err != nil {
 		return "", ""
@@ -252,6 +255,11 @@ func Load(dir string) (*Manifest, error) {
 		if path != filepath.Join(dir, name) {
 			continue
 		}
+		// Read only inside the app folder: a manifest that a link leads out of it is
+		// refused before it is read, and none of its lines is shown.
+		if err := confined(dir, path); err != nil {
+			return nil, err
+		}
 		src, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -278,6 +286,27 @@ func Load(dir string) (*Manifest, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("%w in %s: write a %s (bundle init writes an app) or a %s", ErrNotFound, dir, TOMLName, JSONName)
+}
+
+// confined returns an error naming the manifest at path when it leads (through a symbolic
+// link) out of the app folder dir.
+func confined(dir, path string) error {
+	root, err := rootOf(dir)
+	if err != nil {
+		return fmt.Errorf("read app folder %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil // a dangling link: ReadFile says what it says
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return err
+	}
+	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+		return diag.List{{File: path, Text: fmt.Sprintf("%s is a symbolic link to a file outside the app folder", filepath.Base(path)),
+			Note: "bundle reads only files inside the app folder: copy the manifest in instead of linking to it"}}.Err()
+	}
+	return nil
 }
 
 func isFile(p string) bool {

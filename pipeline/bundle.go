@@ -89,9 +89,8 @@ type bundler struct {
 	workerFormat string
 	// ctx is the build's: when it is done, esbuild's builds and the CSS tools stop.
 	ctx context.Context
-	// tsconfig is the referenced project of a solution tsconfig.json that holds the app's
-	// scripts (solutionTsconfig), "" for esbuild's own choice.
-	tsconfig string
+	// tsconfigRaw is the tsconfig esbuild applies (tsconfig.go), read for each build.
+	tsconfigRaw string
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -130,19 +129,14 @@ func (b *bundler) inlineName(p string) (string, bool) {
 // newBundler prepares the builds of the app m, loaded from dir, with the public .env values
 // env; its caller closes b.css.
 func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Options) (*bundler, error) {
-	outDir := opts.OutDir
-	if outDir == "" {
-		outDir = filepath.Join(dir, "dist")
-	}
-	outDir, err := filepath.Abs(outDir)
+	outDir, err := outputDir(dir, m.Root, opts)
 	if err != nil {
 		return nil, err
 	}
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir), workers: &workerBuilds{}, ctx: context.Background(),
-		tsconfig: solutionTsconfig(m.Root, outDir)}, nil
+		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir), workers: &workerBuilds{}, ctx: context.Background()}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -194,8 +188,10 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Alias:             b.aliases(),
 		// Vite's: module and production besides esbuild's own (browser, import or require,
 		// default).
-		Conditions:     []string{"module", "production"},
-		Tsconfig:       b.tsconfig,
+		Conditions: []string{"module", "production"},
+		// Given, so that esbuild reads no tsconfig.json itself: none above the root applies,
+		// and an extends that leaves it is never read (tsconfig.go).
+		TsconfigRaw:    b.tsconfigRaw,
 		Splitting:      false,
 		Sourcemap:      sm,
 		SourcesContent: api.SourcesContentInclude,
@@ -813,7 +809,14 @@ func readMetafile(metafile string) map[string]outputMeta {
 func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	var out diag.List
 	reported := false // the app's missing node_modules
+	located := false  // a message with a place, which says more than esbuild's "permission denied"
 	for _, m := range ms {
+		if _, ok := denied(m.Text); !ok && m.Location != nil {
+			located = true
+		}
+	}
+	for _, m := range ms {
+		m = b.confined(m)
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
@@ -822,7 +825,15 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
 			}
 		}
-		if fix, ok := noLoader(m.Text, b.m); ok {
+		if p, ok := denied(m.Text); ok {
+			// esbuild's resolver, kept out by the kernel's fence: said once, where the
+			// import that led there is, when another message names it.
+			if located {
+				continue
+			}
+			d.Text = fmt.Sprintf("%s leads outside %s, and the fence around the build keeps it out", b.messageFile(p), b.rootName())
+			d.Note = "keep every file the app uses inside " + b.rootName()
+		} else if fix, ok := noLoader(m.Text, b.m); ok {
 			d.Note = fix
 		} else if strings.Contains(m.Text, "is not available in the configured target environment") {
 			target := b.m.Build.Target
@@ -870,6 +881,19 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// denied returns the path of esbuild's `Cannot read directory "x": permission denied` or
+// `Cannot read file "x": permission denied`, which the kernel's fence makes.
+func denied(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, `Cannot read directory "`)
+	if !ok {
+		rest, ok = strings.CutPrefix(text, `Cannot read file "`)
+	}
+	if !ok || !strings.HasSuffix(rest, `": permission denied`) {
+		return "", false
+	}
+	return strings.TrimSuffix(rest, `": permission denied`), true
 }
 
 // mapSources gives the source map m (of an output in outdir) the names and texts an author
@@ -939,6 +963,9 @@ func (b *bundler) messageFile(p string) string {
 	}
 	if name, ok := b.inlineName(p); ok {
 		return b.display(name)
+	}
+	if p == "<tsconfig.json>" {
+		return "tsconfig.json" // the config given as TsconfigRaw, which esbuild names so
 	}
 	return b.display(b.rel(p))
 }

@@ -32,19 +32,29 @@ type cssTools struct {
 
 	once   sync.Once
 	config string // the PostCSS config, "" for none
-	runner *nodetool.Runner
+	// configOutside is a PostCSS config that a link leads out of the root: never loaded,
+	// refused at the first stylesheet.
+	configOutside string
+	runner        *nodetool.Runner
 }
 
-func newCSSTools(root, readRoot, outDir string) *cssTools {
-	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: nodetool.New(root)}
+// newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
+// outDir, and keep temporary files under temp ("" for the system's).
+func newCSSTools(root, readRoot, outDir, temp string) *cssTools {
+	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: nodetool.New(root, readRoot, temp)}
 }
 
 func (c *cssTools) postcssConfig() string {
 	c.once.Do(func() {
 		for dir := c.root; ; dir = filepath.Dir(dir) {
 			for _, name := range postcssConfigs {
-				if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
-					c.config = filepath.Join(dir, name)
+				p := filepath.Join(dir, name)
+				if st, err := os.Lstat(p); err == nil && !st.IsDir() {
+					if real, err := filepath.EvalSymlinks(p); err != nil || !within(real, c.readRoot) {
+						c.configOutside = p
+						return
+					}
+					c.config = p
 					return
 				}
 			}
@@ -61,7 +71,7 @@ func (c *cssTools) close() { c.runner.Close() }
 
 // needed reports whether a stylesheet at path with the source src goes through a tool.
 func (c *cssTools) needed(path string, src []byte) bool {
-	return isSass(path) || c.postcssConfig() != "" || tailwindImport.Match(src)
+	return isSass(path) || c.postcssConfig() != "" || c.configOutside != "" || tailwindImport.Match(src)
 }
 
 func isSass(path string) bool {
@@ -81,6 +91,9 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 		}
 	}
 	switch config := c.postcssConfig(); {
+	case c.configOutside != "":
+		return "", []api.Message{{Text: fmt.Sprintf("%s is a symbolic link to a file outside the folder bundle reads", filepath.Base(c.configOutside)),
+			Location: &api.Location{File: c.configOutside}, Notes: []api.Note{{Text: "copy the config into the app folder instead of linking to it: bundle runs no code from outside it"}}}}
 	case strings.HasSuffix(config, ".ts") || strings.HasSuffix(config, ".mts"):
 		return "", []api.Message{{Text: fmt.Sprintf("%s is TypeScript, which bundle does not load", filepath.Base(config)),
 			Location: &api.Location{File: config}, Notes: []api.Note{{Text: "write the same config as postcss.config.mjs"}}}}
@@ -113,23 +126,52 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 			packages = me.Package
 		}
 		m.Notes = []api.Note{{Text: "npm install -D " + packages}}
+	case errors.As(err, &te) && te.Outside != "":
+		// Said at the stylesheet, with the file refused named and nothing of it shown.
+		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)
+		if te.File != "" && within(te.File, c.readRoot) {
+			m.Location.File, m.Location.Line, m.Location.Column = te.File, te.Line, max(te.Column-1, 0)
+			m.Location.LineText = lineOf(te.File, te.Line)
+		}
+		m.Notes = []api.Note{{Text: "keep every file the stylesheet uses inside the app folder (or its workspace root): bundle lets its CSS tools read nothing else"}}
 	case errors.As(err, &te):
 		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)
 		if te.File != "" {
 			m.Location.File = te.File
 		}
+		if !within(m.Location.File, c.readRoot) {
+			// A place outside the root: its lines are not shown, its name is enough.
+			m.Text = fmt.Sprintf("%s refused %s, outside the folder bundle reads", tool, te.File)
+			m.Location.File = path
+			break
+		}
 		if te.Line > 0 {
 			m.Location.Line = te.Line
 			m.Location.Column = max(te.Column-1, 0)
-			if b, err := os.ReadFile(m.Location.File); err == nil {
-				lines := strings.Split(string(b), "\n")
-				if te.Line <= len(lines) {
-					m.Location.LineText = strings.TrimRight(lines[te.Line-1], "\r")
-				}
-			}
+			m.Location.LineText = lineOf(m.Location.File, te.Line)
 		}
 	default:
 		m.Text = fmt.Sprintf("%s failed: %v", tool, err)
 	}
 	return []api.Message{m}
+}
+
+// lineOf returns line n (1-based) of the file at p, "" when there is none.
+func lineOf(p string, n int) string {
+	b, err := os.ReadFile(p)
+	if err != nil || n < 1 {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if n > len(lines) {
+		return ""
+	}
+	return strings.TrimRight(lines[n-1], "\r")
+}
+
+// within reports whether p, its symbolic links resolved, is dir or inside it (dir's own are
+// resolved already); a path that cannot be resolved is not.
+func within(p, dir string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && (real == dir || strings.HasPrefix(real, dir+string(filepath.Separator)))
 }

@@ -317,7 +317,13 @@ func (b *bundler) globFiles(importer string, patterns []string, o globOptions) (
 		}
 		pos = append(pos, g)
 		for _, alt := range g.alts {
-			bases = append(bases, globBase(strings.Join(alt, "/")))
+			base := globBase(strings.Join(alt, "/"))
+			// A pattern whose folder is outside the root (../, an absolute path, a link) is
+			// refused where it is written, its folder never read.
+			if b.leavesRoot(filepath.FromSlash(unescapeGlob(base))) {
+				return nil, false, fmt.Sprintf("import.meta.glob pattern %q reaches outside %s", p, b.rootName())
+			}
+			bases = append(bases, base)
 		}
 	}
 	if len(pos) == 0 {
@@ -334,6 +340,9 @@ func (b *bundler) globFiles(importer string, patterns []string, o globOptions) (
 		walked = append(walked, base)
 		w.walk(base)
 	}
+	if w.outside != "" {
+		return nil, false, fmt.Sprintf("import.meta.glob pattern %q reaches %s, a link out of %s", strings.Join(patterns, ", "), w.outside, b.rootName())
+	}
 	for f := range found {
 		files = append(files, f)
 	}
@@ -348,6 +357,7 @@ type globWalk struct {
 	importer string
 	found    map[string]bool
 	seen     map[string]bool // real paths of the folders walked: a link never walks one twice
+	outside  string          // the first link the walk met out of the root, which refuses the glob
 }
 
 // walk adds the matching files under the folder dir (slash-separated, as the patterns).
@@ -364,7 +374,13 @@ func (w *globWalk) walk(dir string) {
 		w.file(dir, true)
 		return
 	}
-	if w.seen[real] || w.b.outside(real) != nil || real == w.b.outDir {
+	if w.seen[real] || real == w.b.outDir {
+		return
+	}
+	if w.b.outside(real) != nil {
+		if w.outside == "" {
+			w.outside = dir // said, not walked
+		}
 		return
 	}
 	w.seen[real] = true
@@ -398,6 +414,9 @@ func (w *globWalk) file(p string, link bool) {
 		return
 	}
 	if link && w.b.outside(filepath.FromSlash(p)) != nil {
+		if w.outside == "" {
+			w.outside = p // a matching file that links out: said, not read
+		}
 		return
 	}
 	w.found[p] = true

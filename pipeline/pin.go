@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -42,29 +44,72 @@ func MarshalEntry(e Entry) ([]byte, error) { return registry.Marshal(e) }
 
 // writeAtomic writes data to path through a temporary file in the same folder and a rename,
 // so that a reader (or a failed build) never sees a partial file.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
+func writeAtomic(path string, data []byte) error { return writeAll([]outFile{{path, data}}) }
+
+// outFile is a file to write, or with nil data to remove.
+type outFile struct {
+	path string
+	data []byte
+}
+
+// writeAll writes files, each to a temporary name in its folder, then, all written, renames
+// them into place in order, and removes those with nil data. A file that cannot be written
+// leaves every path as it was. A rename replaces what is at the path, a symbolic link
+// included, and never writes through it.
+func writeAll(files []outFile) error {
+	tmps := make([]string, len(files))
+	clean := func() {
+		for _, t := range tmps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
 	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
+	for i, f := range files {
+		if f.data == nil {
+			continue
+		}
+		tmp, err := tempFile(f.path, f.data)
+		if err != nil {
+			clean()
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		tmps[i] = tmp
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+	for i, f := range files {
+		if f.data == nil {
+			if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				clean()
+				return err
+			}
+			continue
+		}
+		if err := os.Rename(tmps[i], f.path); err != nil {
+			clean()
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		tmps[i] = ""
 	}
 	return nil
+}
+
+// tempFile writes data to a new file beside path, readable by all, and returns its name.
+func tempFile(path string, data []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
 }

@@ -43,6 +43,7 @@ import (
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/offline"
+	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/sdk"
 	"golang.org/x/net/html"
 )
@@ -67,6 +68,10 @@ type Options struct {
 	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
 	// dev's harness. A build for hosts leaves it empty.
 	DevHosts []string
+	// TempDir is where the build makes the private temporary folder of the Node process that
+	// runs the app's CSS tools; "" is os.TempDir(). A caller that has fenced its process
+	// (Fence) names one its fence lets it write.
+	TempDir string
 }
 
 // NoHostsWarning is the text of the warning a build gives when the manifest lists no hosts; a
@@ -133,6 +138,13 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, fmt.Errorf("build %s: interrupted: %w", dir, err)
 	}
 	b.ctx = ctx
+	raw, tsList := b.tsconfig()
+	tsList = append(tsList, b.aboveRoot()...)
+	if tsList.HasErrors() {
+		tsList.Sort()
+		return nil, tsList.Err()
+	}
+	b.tsconfigRaw = raw
 
 	// Assemble the page.
 	file, src, err := entryPage(m)
@@ -189,7 +201,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		list.Sort()
 		return nil, slices.Compact(list).Err()
 	}
-	warnings := append(list, envWarnings...)
+	warnings := append(append(list, tsList...), envWarnings...)
 	if opts.Sourcemap && a.jsMap == nil {
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: b.display(file),
 			Text: fmt.Sprintf("--sourcemap: no %s.js.map is written: the page has no module script, and classic scripts are minified in place without a map", m.ID),
@@ -351,15 +363,23 @@ func legalNotices(legal []string) []byte {
 	return []byte(strings.Join(l, "\n"))
 }
 
-// write writes the page, its entry, and the extra files, each atomically: the licence file,
-// and with opts.Sourcemap the source map jsMap of the page's first module script.
+// write writes the page, its entry, and the extra files: the licence file, and with
+// opts.Sourcemap the source map jsMap of the page's first module script. Every file is
+// written to a temporary name first; only when all are written are they renamed into place
+// (the entry last, so that a host that sees it finds the page it pins), so a build that
+// fails to write leaves the previous output as it was. A rename replaces a symbolic link in
+// the output folder rather than writing through it. A registry.json there that is not one
+// bundle writes refuses the build before anything is written.
 func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) error {
 	outDir := opts.OutDir
 	if outDir == "" {
-		outDir = filepath.Join(dir, "dist")
+		outDir = filepath.Join(dir, "dist") // b.outDir, as the caller names it
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", outDir, err)
+	}
+	if err := foreignRegistry(outDir); err != nil {
+		return err
 	}
 	entry, err := MarshalEntry(res.Entry)
 	if err != nil {
@@ -376,26 +396,46 @@ func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) erro
 	if opts.Sourcemap {
 		sourcemap = jsMap
 	}
-	for _, x := range []struct {
-		name string
-		data []byte
-	}{{res.Manifest.ID + ".licenses.txt", legal}, {res.Manifest.ID + ".js.map", sourcemap}} {
-		p := filepath.Join(outDir, x.name)
-		if x.data == nil {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-			continue
-		}
-		if err := writeAtomic(p, x.data); err != nil {
-			return err
-		}
-		res.Extra = append(res.Extra, p)
-	}
-	// The page last but one and the entry last: a host that sees the new entry finds the
-	// page it pins already in place.
-	if err := writeAtomic(res.HTMLPath, res.HTML); err != nil {
+	files := []outFile{{filepath.Join(outDir, res.Manifest.ID+".licenses.txt"), legal}, {filepath.Join(outDir, res.Manifest.ID+".js.map"), sourcemap},
+		{res.HTMLPath, res.HTML}, {res.EntryPath, entry}}
+	if err := writeAll(files); err != nil {
 		return err
 	}
-	return writeAtomic(res.EntryPath, entry)
+	for _, f := range files[:2] {
+		if f.data != nil {
+			res.Extra = append(res.Extra, f.path)
+		}
+	}
+	return nil
+}
+
+// foreignRegistry refuses an output folder whose registry.json bundle would overwrite but did
+// not write: a file that is not a registry (registry.Read), or a symbolic link, whose
+// target is not read.
+func foreignRegistry(outDir string) error {
+	p := filepath.Join(outDir, registry.FileName)
+	st, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	why := ""
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		why = "a symbolic link"
+	case !st.Mode().IsRegular():
+		why = "not a file"
+	default:
+		if _, err := registry.Read(p); err != nil {
+			why = "not a registry bundle writes"
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	name := filepath.ToSlash(p)
+	return diag.List{{File: name, Text: fmt.Sprintf("%s is %s, and bundle would replace it with the registry of the folder", name, why),
+		Note: "move it away, or build into another folder (--out): bundle writes registry.json beside the pages it builds"}}.Err()
 }

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -29,6 +31,12 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
 		text, note = b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
 		return text, note, false
+	case strings.HasPrefix(spec, "/") && b.leavesRoot(filepath.Dir(spec)):
+		if _, err := os.Stat(spec); err == nil {
+			return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
+				"bundle reads only files inside " + b.rootName() + ": move the file in and import it by a relative path", false
+		}
+		fallthrough
 	case strings.HasPrefix(spec, "/"):
 		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", spec, b.m.Build.PublicDir)
 		return text, fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
@@ -47,6 +55,10 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 		return fmt.Sprintf("Could not resolve %q: %q is a path alias (no npm package has that name), which the app does not define", spec, prefix),
 			fmt.Sprintf("define it in %s: %s, or in tsconfig.json's compilerOptions: \"paths\": { \"%s/*\": [\"%s/*\"] } (bundle does not read vite.config)", filepath.Base(b.m.File), set, prefix, dir), false
 	}
+	if target, ok := b.tsPath(spec); ok && b.leavesRoot(filepath.Dir(target)) {
+		return fmt.Sprintf("Could not resolve %q: tsconfig.json's paths map it to %s, outside %s", spec, target, b.rootName()),
+			"bundle reads only files inside " + b.rootName() + ": map the name to a folder inside it", false
+	}
 	pkg := packageName(spec)
 	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {
 		install := fmt.Sprintf("the automatic JSX runtime imports %s: install %s in the app folder (npm install %s)", spec, pkg, map[bool]string{true: "react react-dom", false: pkg}[pkg == "react"])
@@ -61,6 +73,12 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 // missingFile explains a relative import of target, which does not exist as written.
 func (b *bundler) missingFile(spec, target string) (string, string) {
 	dir, base := filepath.Split(target)
+	if b.leavesRoot(filepath.Clean(dir)) {
+		if _, err := os.Stat(dir); err == nil {
+			return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
+				"bundle reads only files inside " + b.rootName() + ": move the file in"
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	relDir := b.display(b.rel(dir))
 	if err != nil {
@@ -237,4 +255,36 @@ func (b *bundler) abs(p string) string {
 		return p
 	}
 	return filepath.Join(b.root, filepath.FromSlash(p))
+}
+
+// tsPath returns the first file the tsconfig's paths (as esbuild was given them) map spec to,
+// for a message.
+func (b *bundler) tsPath(spec string) (string, bool) {
+	var cfg struct {
+		CompilerOptions struct {
+			BaseURL string              `json:"baseUrl"`
+			Paths   map[string][]string `json:"paths"`
+		} `json:"compilerOptions"`
+	}
+	if json.Unmarshal([]byte(b.tsconfigRaw), &cfg) != nil {
+		return "", false
+	}
+	for pattern, targets := range cfg.CompilerOptions.Paths {
+		if len(targets) == 0 {
+			continue
+		}
+		pre, post, star := strings.Cut(pattern, "*")
+		if !(star && strings.HasPrefix(spec, pre) && strings.HasSuffix(spec, post) && len(spec) >= len(pre)+len(post) || !star && spec == pattern) {
+			continue
+		}
+		t := targets[0]
+		if star {
+			t = strings.Replace(t, "*", spec[len(pre):len(spec)-len(post)], 1)
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(cmp.Or(cfg.CompilerOptions.BaseURL, b.root), t)
+		}
+		return filepath.Clean(t), true
+	}
+	return "", false
 }

@@ -159,8 +159,8 @@ type Registry struct {
 }
 
 // Folder builds the registry of the output folder dir from the entries in it: every <id>.json
-// that is a registry entry of that id whose page is there. Registry files and other JSON
-// are left out.
+// that is a registry entry of that id whose page is there. Registry files, other JSON and
+// symbolic links are left out.
 func Folder(dir string) (*Registry, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -171,6 +171,9 @@ func Folder(dir string) (*Registry, error) {
 	for _, p := range names {
 		if filepath.Base(p) == FileName {
 			continue
+		}
+		if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+			continue // a link is not read: it may lead out of the folder
 		}
 		e, err := ReadEntry(p)
 		if err != nil || e.ID+".json" != filepath.Base(p) {

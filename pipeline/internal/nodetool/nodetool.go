@@ -2,7 +2,7 @@
 // Sass) on Node.js, as Hugo's pipes do: Node from PATH, packages resolved from the app's
 // node_modules, nothing installed or downloaded.
 //
-//	r := nodetool.New(appDir)
+//	r := nodetool.New(appDir, root, "")
 //	defer r.Close()
 //	css, err := r.Run(ctx, nodetool.Request{Tool: "sass", File: "/app/src/app.scss"})
 //	var te *nodetool.ToolError // errors.As: the tool refused the input, with its place
@@ -10,6 +10,19 @@
 //
 // One Node process serves a Runner, started at the first request; requests may run
 // concurrently. A Runner is safe for concurrent use.
+//
+// # Confinement
+//
+// Node runs inside the kernel's fence (package confine: Landlock on Linux), whatever the
+// calling process holds: it may read only Root, write only its own temporary folder, run only
+// itself, and reach no TCP port. Its environment is reduced to what the tools need (no
+// tokens, no cloud keys, no NODE_OPTIONS or NODE_PATH). Inside it, the runner loads packages
+// only from the node_modules folders inside Root (never an ancestor's, NODE_PATH's or the
+// home folder's), and gives the tools loaders that refuse a file outside Root: Sass's
+// importer, Tailwind CSS's stylesheet and module resolvers and the folders it scans, and the
+// fs functions the tools read and write with. Where the kernel has no Landlock, those checks
+// are what holds, and the app's PostCSS config and plugins (code the app brings) run as Node
+// code runs.
 package nodetool
 
 import (
@@ -20,9 +33,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/miniapp/bundle/confine"
 )
 
 //go:embed runner.mjs
@@ -37,11 +54,13 @@ type MissingError struct{ Package string }
 func (e *MissingError) Error() string { return e.Package + " is not installed" }
 
 // ToolError is a tool's refusal of its input: a CSS syntax error, an unknown utility class, a
-// Sass error. File, Line and Column are set where the tool names a place (1-based).
+// Sass error. File, Line and Column are set where the tool names a place (1-based). Outside
+// names a file outside Root that the tool was refused.
 type ToolError struct {
 	Message      string
 	File         string
 	Line, Column int
+	Outside      string
 }
 
 func (e *ToolError) Error() string { return e.Message }
@@ -58,11 +77,14 @@ type Request struct {
 	Ignore []string `json:"ignore,omitempty"`
 }
 
-// Runner runs requests on one Node process in Dir.
+// Runner runs requests on one Node process in Dir, confined to Root.
 type Runner struct {
-	Dir string
+	Dir  string // the app folder: Node's working folder
+	Root string // the folder Node may read and load packages from: the app's, or its workspace root
+	Temp string // where Node's private temporary folder is made; "" is os.TempDir()
 
 	mu      sync.Mutex
+	fence   confine.Status
 	started bool
 	err     error
 	stdin   io.WriteCloser
@@ -80,12 +102,39 @@ type reply struct {
 		File    string `json:"file"`
 		Line    int    `json:"line"`
 		Column  int    `json:"column"`
+		Outside string `json:"outside"`
 	} `json:"error"`
 	gone error
 }
 
-// New returns a Runner for the app in dir; Node starts at the first Run.
-func New(dir string) *Runner { return &Runner{Dir: dir, waiting: map[int]chan reply{}} }
+// New returns a Runner for the app in dir, confined to root, with its temporary folder in
+// temp; Node starts at the first Run.
+func New(dir, root, temp string) *Runner {
+	return &Runner{Dir: dir, Root: root, Temp: temp, waiting: map[int]chan reply{}}
+}
+
+// Fence returns the fence Node runs in, once it has started.
+func (r *Runner) Fence() confine.Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fence
+}
+
+// environ is Node's environment: what the tools need and nothing of the caller's (its tokens,
+// its cloud keys, NODE_OPTIONS that would load code, NODE_PATH that would find packages
+// elsewhere).
+func environ(node, root, tmp string) []string {
+	return []string{
+		"PATH=" + filepath.Dir(node),
+		"HOME=" + tmp, "TMPDIR=" + tmp,
+		"NODE_ENV=production",
+		"OPENSSL_CONF=" + os.DevNull,     // Node reads no OpenSSL configuration of the machine's
+		"BROWSERSLIST_ROOT_PATH=" + root, // browserslist looks for its config no higher
+		"BROWSERSLIST_IGNORE_OLD_DATA=1",
+		"NO_COLOR=1", "FORCE_COLOR=0",
+		"MINIAPP_ROOT=" + root, // the runner's confinement
+	}
+}
 
 func (r *Runner) start() error {
 	if r.started {
@@ -97,8 +146,22 @@ func (r *Runner) start() error {
 		r.err = fmt.Errorf("%w: install Node.js 18 or later (https://nodejs.org), which runs the app's own CSS tools", ErrNoNode)
 		return r.err
 	}
-	cmd := exec.Command(node, "--input-type=module", "--eval", runner)
+	if real, err := filepath.EvalSymlinks(node); err == nil {
+		node = real
+	}
+	rt, err := confine.Program(node)
+	if err != nil {
+		r.err = fmt.Errorf("find what %s needs to run: %w", node, err)
+		return r.err
+	}
+	tmp, err := os.MkdirTemp(r.Temp, "bundle-node-")
+	if err != nil {
+		r.err = fmt.Errorf("make Node's temporary folder: %w", err)
+		return r.err
+	}
+	cmd := exec.Command(node, "--no-deprecation", "--input-type=module", "--eval", runner)
 	cmd.Dir = r.Dir
+	cmd.Env = environ(node, r.Root, tmp)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()
@@ -111,7 +174,9 @@ func (r *Runner) start() error {
 		r.err = err
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	fence := confine.Fence{Read: []string{r.Root}, Exec: rt, Write: []string{tmp}}
+	if r.fence, err = fence.Start(cmd); err != nil {
+		os.RemoveAll(tmp)
 		r.err = fmt.Errorf("start node: %w", err)
 		return r.err
 	}
@@ -134,6 +199,7 @@ func (r *Runner) start() error {
 		}
 		// Node is gone: every waiting request fails, and so does every later one.
 		cmd.Wait()
+		os.RemoveAll(tmp)
 		gone := fmt.Errorf("node stopped: %s", strings.TrimSpace(stderr.String()))
 		r.mu.Lock()
 		r.err = gone
@@ -179,7 +245,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
 			return "", &MissingError{Package: rep.Error.Missing}
 		case rep.Error != nil:
 			e := rep.Error
-			return "", &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column}
+			return "", &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside}
 		}
 		return rep.CSS, nil
 	}

@@ -4,14 +4,142 @@
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass", file} → {id, css}
-// A failure answers {id, error: {message, file?, line?, column?, missing?}}; `missing` names
-// an npm package the app has not installed.
-import { createRequire } from "node:module";
+// A failure answers {id, error: {message, file?, line?, column?, missing?, outside?}};
+// `missing` names an npm package the app has not installed, `outside` a file outside the root
+// that a tool was refused.
+//
+// Confinement (the kernel's fence is around this process where there is one; this is what
+// holds where there is none, and what gives a tool a clear error where there is): packages
+// load only from node_modules folders inside MINIAPP_ROOT (CommonJS's lookup paths are cut at
+// the root, ES modules are refused outside it by a resolve hook), and the fs functions the
+// tools read and write with refuse a path outside the root (reads) or the temporary folder
+// (writes), links followed.
+import fs from "node:fs";
+import { Module, createRequire, register, syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const cwd = process.cwd();
+const realpath = fs.realpathSync.native;
+const root = realpath(process.env.MINIAPP_ROOT || cwd);
+const tmp = process.env.TMPDIR ? realpath(process.env.TMPDIR) : null;
+
+// real returns p with its links resolved; for a path that does not exist yet, its nearest
+// existing folder's, joined to the rest.
+function real(p) {
+  let dir = path.resolve(p);
+  const rest = [];
+  for (;;) {
+    try {
+      return path.join(realpath(dir), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return path.resolve(p);
+      rest.push(path.basename(dir));
+      dir = parent;
+    }
+  }
+}
+
+function within(p, dir) {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+const readable = (p) => within(real(p), root) || (tmp !== null && within(real(p), tmp));
+const writable = (p) => tmp !== null && within(real(p), tmp);
+
+// refused is the error for a path a tool may not open: EACCES, as the kernel's fence says it.
+function refused(p, verb) {
+  const e = new Error(`${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
+  e.code = "EACCES";
+  e.outside = path.resolve(p);
+  return e;
+}
+
+function pathOf(a) {
+  if (typeof a === "string") return a;
+  if (a instanceof URL) return a.protocol === "file:" ? fileURLToPath(a) : null;
+  if (Buffer.isBuffer(a)) return a.toString();
+  return null; // a file descriptor
+}
+
+const writeFlag = (flags) =>
+  typeof flags === "number" ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT)) !== 0 : /[wa+]/.test(String(flags ?? "r"));
+
+// guard wraps the functions names of obj so that each checks its path arguments (positions
+// by index) before it runs.
+function guard(obj, names, check) {
+  for (const name of names) {
+    const f = obj[name];
+    if (typeof f !== "function") continue;
+    obj[name] = function (...args) {
+      check(name, args);
+      return f.apply(this, args);
+    };
+  }
+}
+
+for (const api of [fs, fs.promises]) {
+  guard(api, ["readFile", "readFileSync", "readdir", "readdirSync", "opendir", "opendirSync", "createReadStream", "watch", "watchFile"], (name, args) => {
+    const p = pathOf(args[0]);
+    if (p !== null && !readable(p)) throw refused(p, "read");
+  });
+  guard(api, ["open", "openSync"], (name, args) => {
+    const p = pathOf(args[0]);
+    if (p === null) return;
+    if (writeFlag(args[1]) ? !writable(p) : !readable(p)) throw refused(p, writeFlag(args[1]) ? "write" : "read");
+  });
+  guard(api, ["writeFile", "writeFileSync", "appendFile", "appendFileSync", "createWriteStream", "mkdir", "mkdirSync", "mkdtemp", "mkdtempSync",
+    "rm", "rmSync", "rmdir", "rmdirSync", "unlink", "unlinkSync", "truncate", "truncateSync", "chmod", "chmodSync", "utimes", "utimesSync"], (name, args) => {
+    const p = pathOf(args[0]);
+    if (p !== null && !writable(p)) throw refused(p, "write");
+  });
+  guard(api, ["rename", "renameSync", "copyFile", "copyFileSync", "cp", "cpSync", "link", "linkSync", "symlink", "symlinkSync"], (name, args) => {
+    const [from, to] = [pathOf(args[0]), pathOf(args[1])];
+    if (from !== null && !name.startsWith("symlink") && !(name.startsWith("rename") || name.startsWith("link") ? writable(from) : readable(from))) throw refused(from, "read");
+    if (to !== null && !writable(to)) throw refused(to, "write");
+  });
+}
+syncBuiltinESMExports();
+
+// CommonJS: node_modules folders are looked for up to the root, no higher; a module that
+// resolves outside it anyway (a link, a global folder) is refused.
+const nodeModulePaths = Module._nodeModulePaths;
+Module._nodeModulePaths = function (from) {
+  return nodeModulePaths.call(this, from).filter((p) => within(path.dirname(p), root));
+};
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const f = resolveFilename.call(this, request, ...rest);
+  if (path.isAbsolute(f) && !within(real(f), root)) {
+    throw Object.assign(new Error(`Cannot find module '${request}': it resolves to ${f}, outside ${root}`), { code: "MODULE_NOT_FOUND", outside: f });
+  }
+  return f;
+};
+
+// ES modules: a resolve hook, on the loaders' thread, refuses a file outside the root.
+const hooks = `
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+let root;
+export function initialize(data) { root = data.root; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  if (r.url.startsWith("file:")) {
+    const f = fileURLToPath(r.url);
+    let p = f;
+    try { p = fs.realpathSync.native(f); } catch {}
+    const rel = path.relative(root, p);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      throw Object.assign(new Error("Cannot find module '" + specifier + "': it resolves to " + f + ", outside " + root), { code: "ERR_MODULE_NOT_FOUND" });
+    }
+  }
+  return r;
+}`;
+register("data:text/javascript," + encodeURIComponent(hooks), { data: { root } });
 
 // load imports a package as the app's own code would: resolved from dir (the app folder).
 async function load(name, dir = cwd) {
@@ -45,16 +173,80 @@ async function postcss({ file, css, config }) {
   return { css: out.css };
 }
 
+// outsideLinks returns, for Tailwind's scanner (which follows links), a negated source for
+// each link under dir that leads out of the root, so that no file outside is scanned.
+function outsideLinks(dir, ignore, out = []) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isSymbolicLink()) {
+      if (!within(real(p), root)) out.push({ base: dir, pattern: e.name.replace(/[*?[\]{}()!]/g, "\\$&") + (fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ? "/**/*" : ""), negated: true });
+    } else if (e.isDirectory() && e.name !== "node_modules" && e.name !== ".git" && !ignore.includes(p)) {
+      outsideLinks(p, ignore, out);
+    }
+  }
+  return out;
+}
+
 async function tailwind({ file, css, base, ignore }) {
   const tw = await load("@tailwindcss/node", base);
   const { Scanner } = await load("@tailwindcss/oxide", base);
-  const compiler = await tw.compile(css, { base: path.dirname(file), from: file, onDependency() {} });
+  // A stylesheet or module (@import, @plugin, @config, @reference) is named to onDependency
+  // before it is read; a module is given to __tw_load before it is imported.
+  const check = (p) => {
+    if (!within(real(p), root)) throw refused(p, "read");
+  };
+  globalThis.__tw_load = async (url) => {
+    if (url.startsWith("file:")) check(fileURLToPath(url.split("?")[0]));
+  };
+  const compiler = await tw.compile(css, { base: path.dirname(file), from: file, onDependency: check });
   // The sources Tailwind scans for class names: the app folder (as @tailwindcss/postcss does
-  // with its working directory), minus the build's own output.
-  const root = compiler.root === "none" ? [] : compiler.root === null ? [{ base, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
-  const sources = root.concat(compiler.sources, (ignore ?? []).map((dir) => ({ base: dir, pattern: "**/*", negated: true })));
-  const candidates = new Scanner({ sources }).scan().sort();
+  // with its working directory), minus the build's own output; each @source inside the root.
+  const root0 = compiler.root === "none" ? [] : compiler.root === null ? [{ base, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
+  const sources = root0.concat(compiler.sources);
+  // A source is a folder (base) and a glob relative to it; the glob's leading segments
+  // without a wildcard name the folder it reaches.
+  const reach = (s) => {
+    const segs = s.pattern.split("/");
+    const i = segs.findIndex((seg) => /[*?{}[\]!]/.test(seg));
+    return path.resolve(s.base, ...(i < 0 ? segs : segs.slice(0, i)));
+  };
+  for (const s of sources) {
+    if (!s.negated && !within(real(reach(s)), root)) {
+      throw Object.assign(refused(reach(s), "scan"), { message: `@source "${s.pattern}" names ${reach(s)}, outside ${root}, which bundle does not let Tailwind CSS scan` });
+    }
+  }
+  const negated = (ignore ?? []).map((dir) => ({ base: dir, pattern: "**/*", negated: true }));
+  for (const s of sources) if (!s.negated) outsideLinks(reach(s), ignore ?? [], negated);
+  const candidates = new Scanner({ sources: sources.concat(negated) }).scan().sort();
   return { css: compiler.build(candidates) };
+}
+
+// sassFile finds the file a Sass load of the file: URL's path p names, as Sass's own
+// filesystem importer does: the path with .sass, .scss or .css, its partial (_name), its
+// index (name/_index.scss); two that both exist are an error.
+function sassFile(p, fromImport) {
+  const isFile = (f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile() ?? false;
+  const one = (cands) => {
+    const found = cands.filter(isFile);
+    if (found.length > 1) throw new Error(`It's not clear which file to import. Found:\n  ${found.join("\n  ")}`);
+    return found[0] ?? null;
+  };
+  const partial = (f) => [path.join(path.dirname(f), "_" + path.basename(f)), f];
+  const exts = (f) => {
+    if ([".sass", ".scss", ".css"].includes(path.extname(f))) return one(partial(f));
+    if (fromImport) {
+      const imp = one([".sass", ".scss"].flatMap((e) => partial(f + ".import" + e)));
+      if (imp) return imp;
+    }
+    return one([".sass", ".scss"].flatMap((e) => partial(f + e))) ?? one(partial(f + ".css"));
+  };
+  return exts(p) ?? exts(path.join(p, "index"));
 }
 
 async function sass({ file }) {
@@ -64,7 +256,25 @@ async function sass({ file }) {
   } catch (e) {
     s = await load("sass-embedded").catch(() => Promise.reject(e));
   }
-  return { css: s.compile(file, { style: "expanded" }).css };
+  const syntax = (f) => (f.endsWith(".sass") ? "indented" : f.endsWith(".css") ? "css" : "scss");
+  // Every load goes through this importer, the entry's too: relative and absolute paths
+  // (Sass resolves them against the loading file's URL), each found inside the root or
+  // refused where the @use is written.
+  const importer = {
+    canonicalize(url, context) {
+      if (!url.startsWith("file:")) return null;
+      const found = sassFile(fileURLToPath(url), context?.fromImport);
+      if (found === null) return null;
+      if (!within(real(found), root)) throw new Error(`${found} is outside ${root}, and bundle lets Sass read only files inside it`);
+      return pathToFileURL(found);
+    },
+    load(canonical) {
+      const f = fileURLToPath(canonical);
+      return { contents: fs.readFileSync(f, "utf8"), syntax: syntax(f) };
+    },
+  };
+  const src = fs.readFileSync(file, "utf8");
+  return { css: s.compileString(src, { url: pathToFileURL(file), syntax: syntax(file), importer, style: "expanded" }).css };
 }
 
 const tools = { postcss, tailwind, sass };
@@ -72,10 +282,11 @@ const tools = { postcss, tailwind, sass };
 function failure(e) {
   const err = { message: String(e?.reason ?? e?.message ?? e) };
   if (e?.missing) err.missing = e.missing;
+  if (e?.outside) err.outside = e.outside;
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
   const span = e?.span;
-  if (span?.start) Object.assign(err, { file: span.url ? new URL(span.url).pathname : undefined, line: span.start.line + 1, column: span.start.column + 1, message: e.sassMessage ?? err.message });
+  if (span?.start) Object.assign(err, { file: span.url ? fileURLToPath(span.url) : undefined, line: span.start.line + 1, column: span.start.column + 1, message: e.sassMessage ?? err.message });
   return err;
 }
 

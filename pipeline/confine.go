@@ -1,0 +1,206 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/confine"
+	"github.com/miniapp/bundle/diag"
+)
+
+// Fence returns what a build of the app in dir with opts needs of the kernel's fence, for a
+// caller that confines its process before it builds (bundle build, bundle dev): read the
+// app's root (the app folder, or the workspace root above it), run Node and the libraries it
+// loads when Node is on PATH, and write the output folder (unless opts.NoWrite) and
+// opts.TempDir. It makes the output folder, which a fence can name only once it exists,
+// and refuses one that is a symbolic link out of the app folder, as Build does.
+func Fence(dir string, opts Options) (confine.Fence, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return confine.Fence{}, err
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return confine.Fence{}, err
+	}
+	readRoot, _ := workspaceRoot(root)
+	f := confine.Fence{Read: []string{readRoot}}
+	if node, err := exec.LookPath("node"); err == nil {
+		if rt, err := confine.Program(node); err == nil {
+			f.Exec = rt
+		}
+	}
+	if opts.TempDir != "" {
+		f.Write = append(f.Write, opts.TempDir)
+	}
+	if !opts.NoWrite {
+		out, err := outputDir(dir, root, opts)
+		if err != nil {
+			return confine.Fence{}, err
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return confine.Fence{}, fmt.Errorf("create %s: %w", out, err)
+		}
+		f.Write = append(f.Write, out)
+	}
+	return f, nil
+}
+
+// outputDir returns the folder a build of the app in dir (whose real path is root) writes to:
+// opts.OutDir as the caller named it, or <app>/dist, which must not lead out of the app
+// folder through a symbolic link (the app's author could point it at another app's output,
+// or a host's).
+func outputDir(dir, root string, opts Options) (string, error) {
+	if opts.OutDir != "" {
+		return filepath.Abs(opts.OutDir)
+	}
+	out := filepath.Join(root, "dist")
+	real, err := filepath.EvalSymlinks(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(out); lerr == nil {
+			err = errors.New("a symbolic link to a folder that does not exist")
+		} else {
+			return out, nil
+		}
+	}
+	if err == nil && real != root && strings.HasPrefix(real, root+string(filepath.Separator)) {
+		return out, nil
+	}
+	name := filepath.ToSlash(filepath.Join(dir, "dist"))
+	why := "a symbolic link to a folder outside the app folder"
+	if err != nil {
+		why = err.Error()
+	}
+	return "", diag.List{{File: name, Text: fmt.Sprintf("the output folder %s is %s", name, why),
+		Note: "remove the link (bundle makes the folder), or name the folder to write to with --out"}}.Err()
+}
+
+// inRoot reports whether p, its symbolic links resolved, is inside the folder the build may
+// read; a path that cannot be resolved is not.
+func (b *bundler) inRoot(p string) bool {
+	real, err := b.realPath(p)
+	return err == nil && (real == b.readRoot || strings.HasPrefix(real, b.readRoot+string(filepath.Separator)))
+}
+
+// leavesRoot reports whether the folder p (which may not exist) is outside the folder the
+// build may read: by its name, or, its nearest existing folder's links resolved, by where it
+// is.
+func (b *bundler) leavesRoot(p string) bool {
+	p = filepath.Clean(p)
+	if p != b.readRoot && !strings.HasPrefix(p, b.readRoot+string(filepath.Separator)) {
+		return true
+	}
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); err == nil {
+			return !b.inRoot(dir)
+		}
+		if filepath.Dir(dir) == dir {
+			return true
+		}
+	}
+}
+
+// aboveRoot refuses, where nothing keeps esbuild's resolver out of the folders above the
+// root (no kernel fence: another system, or Build in a process of the caller's), a
+// package.json up there whose fields esbuild would apply to the app's files: a "browser"
+// map (esbuild applies the nearest one above a file, unless the app's own package.json has
+// one, even {}), and, when the app has no package.json
+// of its own, the "sideEffects" or "imports" of the nearest one. Only the presence of those
+// keys is looked at; nothing of the file is shown. Under the fence esbuild cannot read those
+// folders, and nothing is checked.
+func (b *bundler) aboveRoot() diag.List {
+	parent := filepath.Dir(b.readRoot)
+	if parent == b.readRoot {
+		return nil
+	}
+	f, err := os.Open(parent)
+	if err != nil {
+		return nil // fenced, or unreadable: esbuild finds nothing there either
+	}
+	f.Close()
+	own, ownBrowser := false, false
+	for d := b.root; ; d = filepath.Dir(d) {
+		if p := filepath.Join(d, "package.json"); b.inRoot(p) {
+			own = true
+			var fields map[string]json.RawMessage
+			if src, err := os.ReadFile(p); err == nil && json.Unmarshal(src, &fields) == nil {
+				_, has := fields["browser"]
+				ownBrowser = ownBrowser || has
+			}
+		}
+		if d == b.readRoot || filepath.Dir(d) == d {
+			break
+		}
+	}
+	nearest := !own
+	for d := parent; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "package.json")
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			var fields map[string]json.RawMessage
+			if src, err := os.ReadFile(p); err == nil && json.Unmarshal(src, &fields) == nil {
+				var applied []string
+				for _, k := range []string{"browser", "sideEffects", "imports"} {
+					if _, ok := fields[k]; ok && (k == "browser" && !ownBrowser || k != "browser" && nearest) {
+						applied = append(applied, fmt.Sprintf("%q", k))
+					}
+				}
+				if len(applied) > 0 {
+					return diag.List{{File: filepath.ToSlash(p), Text: fmt.Sprintf("%s, above %s, has %s, which esbuild would apply to the app's files", filepath.ToSlash(p), b.rootName(), strings.Join(applied, " and ")),
+						Note: "bundle applies nothing from outside the app: give the app a package.json of its own with \"browser\": {} and \"sideEffects\", or build it where the kernel fence holds (bundle build on Linux), which keeps esbuild out of the folders above it"}}
+				}
+			}
+			nearest = false
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// rootName names the folder the build may read, for messages: "the app folder" or "the
+// workspace root <dir>".
+func (b *bundler) rootName() string {
+	if b.readRoot == b.root {
+		return "the app folder"
+	}
+	rel, _ := filepath.Rel(b.root, b.readRoot)
+	return "the workspace root " + b.display(filepath.ToSlash(rel))
+}
+
+// confined returns esbuild's message m with nothing of a file outside the root in it: a
+// message at such a file (which esbuild's resolver read for itself, where no kernel fence
+// keeps it out: a package.json above the app, one a link leads out to) keeps its place
+// and loses its text and source line, which could quote the file.
+func (b *bundler) confined(m api.Message) api.Message {
+	outside := func(l *api.Location) bool {
+		if l == nil || l.File == "" || strings.HasPrefix(l.File, "<") || strings.Contains(l.File, ":") && !filepath.IsAbs(l.File) {
+			return false // no file, or a namespace of the build's own
+		}
+		p := b.abs(l.File)
+		if _, err := os.Lstat(p); err != nil {
+			return !b.inRoot(filepath.Dir(p)) // no such file: where it would be
+		}
+		return !b.inRoot(p)
+	}
+	if outside(m.Location) {
+		file := b.messageFile(m.Location.File)
+		m = api.Message{Text: fmt.Sprintf("%s, outside %s, cannot be used (bundle does not show what it holds)", file, b.rootName()),
+			Location: &api.Location{File: m.Location.File},
+			Notes:    []api.Note{{Text: "keep every file the app uses inside " + b.rootName()}}}
+	}
+	notes := m.Notes[:0:0]
+	for _, n := range m.Notes {
+		if outside(n.Location) {
+			continue
+		}
+		notes = append(notes, n)
+	}
+	m.Notes = notes
+	return m
+}
