@@ -151,7 +151,17 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	// The gzip figure is computed only for the line that shows it.
-	_, registries, err := pipeline.BuildAll(ctx, dirs, pipeline.Options{OutDir: *out, Sourcemap: *sourcemap, NoGzip: !showSizes}, *jobs, func(i int, r pipeline.AppResult) {
+	opts := pipeline.Options{OutDir: *out, Sourcemap: *sourcemap, NoGzip: !showSizes}
+	opts, confined, unfence, err := fence(e, dirs, opts)
+	defer unfence()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
+		return exitInternal
+	}
+	if e.fence && !*quiet && *format != "json" {
+		fmt.Fprintf(e.stderr, "bundle build: confined: %s\n", confined)
+	}
+	_, registries, err := pipeline.BuildAll(ctx, dirs, opts, *jobs, func(i int, r pipeline.AppResult) {
 		mu.Lock()
 		defer mu.Unlock()
 		progress.done()
@@ -171,7 +181,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		printDiagnostics(e, *format, diag.List{noHostsOnce(noHosts)})
 	}
 	if *format == "json" {
-		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), failed}); err != nil {
+		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), failed, confined}); err != nil {
 			return exitInternal
 		}
 	}
@@ -237,6 +247,8 @@ type buildOutput struct {
 	Diagnostics   diag.List        `json:"diagnostics"`
 	Registries    []string         `json:"registries"`
 	Failed        []failure        `json:"failed"`
+	// Confined says which fences held: "landlock v7", or "path checks".
+	Confined string `json:"confined"`
 }
 
 func slashes(paths []string) []string {

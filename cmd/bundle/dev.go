@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/miniapp/bundle/dev"
+	"github.com/miniapp/bundle/pipeline"
 )
 
 func runDev(ctx context.Context, e *env, args []string) int {
@@ -24,7 +25,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
   bundle dev --port 5190 --open my-app
 `)
 	port := fs.Int("port", 5180, "the harness's `port` on 127.0.0.1")
-	open := fs.Bool("open", false, "open the harness in the browser")
+	openFlag := fs.Bool("open", false, "open the harness in the browser")
 	if code, ok := parseFlags(e, fs, args); !ok {
 		return code
 	}
@@ -32,10 +33,29 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle dev: give one app folder\nRun \"bundle dev -h\" for usage.")
 		return exitUsage
 	}
-	err := dev.Run(ctx, fs.Arg(0), dev.Options{Port: *port, Log: e.stderr, Ready: func(u string) {
+	// The browser is opened by a process started before the fence, which lets this one open
+	// nothing outside the app.
+	open := openBrowser
+	if *openFlag && e.fence {
+		var err error
+		if open, err = startOpener(); err != nil {
+			fmt.Fprintf(e.stderr, "bundle dev: warning: could not prepare a browser (%v)\n", err)
+			open = openBrowser
+		}
+	}
+	_, confined, unfence, err := fence(e, []string{fs.Arg(0)}, pipeline.Options{NoWrite: true}, resolverFiles...)
+	defer unfence()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
+		return exitInternal
+	}
+	if e.fence {
+		fmt.Fprintf(e.stderr, "bundle dev: confined: %s\n", confined)
+	}
+	err = dev.Run(ctx, fs.Arg(0), dev.Options{Port: *port, Log: e.stderr, Ready: func(u string) {
 		fmt.Fprintf(e.stdout, "bundle dev: %s (Ctrl-C stops)\n", u)
-		if *open {
-			if err := openBrowser(u); err != nil {
+		if *openFlag {
+			if err := open(u); err != nil {
 				fmt.Fprintf(e.stderr, "bundle dev: warning: could not open a browser (%v): open %s yourself\n", err, u)
 			}
 		}
@@ -52,9 +72,17 @@ func runDev(ctx context.Context, e *env, args []string) int {
 }
 
 func openBrowser(u string) error {
+	return exec.Command(browserCommand(), u).Start()
+}
+
+// browserCommand is the program that opens a URL in the user's browser.
+func browserCommand() string {
 	cmd := map[string]string{"darwin": "open", "windows": "explorer"}[runtime.GOOS]
 	if cmd == "" {
 		cmd = "xdg-open"
 	}
-	return exec.Command(cmd, u).Start()
+	return cmd
 }
+
+// resolverFiles are what the C library reads to resolve localhost, which dev listens on.
+var resolverFiles = []string{"/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/resolv.conf", "/etc/gai.conf"}

@@ -15,7 +15,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal stops the work, which then returns; a second one, the default way.
 	context.AfterFunc(ctx, stop)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	e := newEnv(os.Stdin, os.Stdout, os.Stderr)
+	e.fence = true // the command's own process: build and dev confine it
+	code := runIn(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
 }

@@ -24,12 +24,15 @@ const (
 )
 
 // env is what a command may touch: its streams, whether stderr is a terminal (progress is
-// drawn only there) and whether diagnostics are coloured.
+// drawn only there) and whether diagnostics are coloured; fence is set for the command's own
+// process (main), which build and dev confine (fence.go), and not for a run inside a test's
+// process.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	terminal       bool
 	color          bool
+	fence          bool
 }
 
 type command struct {
@@ -80,14 +83,24 @@ func usage(w io.Writer) {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	return runIn(ctx, newEnv(stdin, stdout, stderr), args)
+}
+
+// newEnv is the env of a command with these streams.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
+	term := isTerminal(stderr)
+	return &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: term, color: useColor(term, os.LookupEnv)}
+}
+
+// runIn runs the command args names in e.
+func runIn(ctx context.Context, e *env, args []string) (code int) {
+	stderr, stdout := e.stderr, e.stdout
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "bundle: internal error: %v\n", r)
 			code = exitInternal
 		}
 	}()
-	term := isTerminal(stderr)
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: term, color: useColor(term, os.LookupEnv)}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/miniapp/bundle/confine"
+)
+
+// The bundle command, built once for the tests that run it as its own process: the kernel's
+// fence is put on the whole process, which a test binary cannot take on.
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+func bundleBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "bundle-bin-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "bundle")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// token is the secret of the leak tests: a word that is a JavaScript identifier, a CSS class
+// and an environment value at once.
+const token = "Sekret7f3a9c1d"
+
+// secrets are the files of the folder beside the app that no build may read.
+var secrets = map[string]string{
+	"token.txt":    token + "\n",
+	"secret.css":   ".leak { content: \"" + token + "\" }\n",
+	"_secret.scss": ".leak { content: \"" + token + "\"; }\n",
+	"tsconfig.json": `{ "compilerOptions": { "jsx": "react", "jsxFactory": "` + token + `", "paths": { "` + token + `/*": ["./*"] } } }
+`,
+	"notjson.json": token + " is not { JSON\n",
+	"plugin.js": `const fs = require("fs"); fs.writeFileSync(process.env.LEAK_BASE + "/ran-plugin", "x");
+module.exports = function ({ addBase }) { addBase({ ".leak": { content: "` + token + `" } }); };
+`,
+	"plugin.mjs": `import fs from "node:fs"; fs.writeFileSync(process.env.LEAK_BASE + "/ran-plugin-mjs", "x");
+export default { postcssPlugin: "leak", Once(root) { root.append({ selector: ".leak", nodes: [] }) } };
+`,
+	"evil.cjs":                          `require("fs").writeFileSync(process.env.LEAK_BASE + "/ran-node-options", "x");` + "\n",
+	"scan/page.html":                    `<div class="content-['` + token + `']"></div>` + "\n",
+	"evilpkg/package.json":              `{ "name": "evilpkg", "main": "index.js" }` + "\n",
+	"evilpkg/index.js":                  `export const s = "` + token + `";` + "\n",
+	"tailwind.config.js":                `require("fs").writeFileSync(process.env.LEAK_BASE + "/ran-config", "x"); module.exports = {};` + "\n",
+	"pkgtsconfig/package.json":          `{ "name": "@leak/tsconfig", "tsconfig": "tsconfig.json" }` + "\n",
+	"pkgtsconfig/tsconfig.json":         `{ "compilerOptions": { "jsx": "react", "jsxFactory": "` + token + `" } }` + "\n",
+	"image.png":                         "\x89PNG\r\n\x1a\n" + token,
+	"../node_modules/evil/index.js":     `require("fs").writeFileSync(process.env.LEAK_BASE + "/ran-ancestor-module", "x"); module.exports = () => ({ postcssPlugin: "evil" }); module.exports.postcss = true;` + "\n",
+	"../node_modules/evil/package.json": `{ "name": "evil", "main": "index.js" }` + "\n",
+}
+
+// fakeSass is a package named sass that a build must never run: it writes a marker and gives
+// the secret as CSS.
+var fakeSass = map[string]string{
+	"package.json": `{ "name": "sass", "main": "index.js" }`,
+	"index.js": `require("fs").writeFileSync(process.env.LEAK_BASE + "/ran-sass", "x");
+const css = { css: ".leak { content: \"` + token + `\" }" };
+module.exports = { compile: () => css, compileString: () => css };
+`,
+}
+
+const leakManifest = "id = \"t\"\nname = \"Test\"\ndescription = \"A test app.\"\nentry = \"index.html\"\n"
+
+func leakPage(body string) string {
+	return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>" + body + "</head>\n<body><p>hi</p></body></html>\n"
+}
+
+// leakTree makes the folders of one leak test: secrets beside the app; a workspace (ws) whose
+// node_modules holds the CSS tools (hard links to pipeline/testdata/apps' packages) with the
+// app ws/app; a folder that is no workspace but has a package.json and a tsconfig.json
+// (plain/app); a folder whose node_modules has a sass of its own (parent/app); a NODE_PATH
+// folder with another; a home folder holding the secret; and a folder of a host's files
+// (elsewhere). It returns the base folder.
+func leakTree(t *testing.T) string {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, body string) {
+		p := filepath.Join(base, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range secrets {
+		write("secrets/"+name, body)
+	}
+	write("home/.npmrc", "//registry.npmjs.org/:_authToken="+token+"\n")
+	write("ws/package.json", `{ "private": true, "workspaces": ["app"] }`+"\n")
+	linkModules(t, filepath.Join("..", "..", "pipeline", "testdata", "apps", "node_modules"), filepath.Join(base, "ws", "node_modules"))
+	write("plain/package.json", `{ "name": "plain", "browser": { "./app/real.js": "./app/swapped.js" } }`+"\n")
+	write("plain/tsconfig.json", `{ "compilerOptions": { "jsx": "react", "jsxFactory": "`+token+`" } }`+"\n")
+	for name, body := range fakeSass {
+		write("parent/node_modules/sass/"+name, body)
+		write("npath/sass/"+name, body)
+	}
+	write("elsewhere/registry.json", `{ "the host's": "`+token+`" }`+"\n")
+	write("elsewhere/victim.html", "the host's page "+token+"\n")
+	for _, app := range []string{"ws/app", "plain/app", "parent/app"} {
+		if err := os.MkdirAll(filepath.Join(base, app), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base
+}
+
+// linkModules copies the tree src to dst with hard links (fast, and not the symbolic links a
+// build refuses), leaving out links to the workspace's own packages.
+func linkModules(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil || strings.HasPrefix(link, "../../") || strings.HasPrefix(link, "../packages") || !strings.HasPrefix(link, "../") {
+				return nil // a workspace package of testdata/apps
+			}
+			return os.Symlink(link, target)
+		}
+		return os.Link(p, target)
+	})
+	if err != nil {
+		t.Fatalf("%v (run scripts/test, which installs pipeline/testdata/apps' packages)", err)
+	}
+}
+
+// leakRow is one way an app could make a build read outside it, run code from outside it, or
+// write outside its output folder. In files, links, env and args, BASE is the base folder of
+// leakTree and TOKEN the secret; a link's target is relative to BASE.
+type leakRow struct {
+	name  string
+	app   string // "ws/app" when empty
+	files map[string]string
+	links map[string]string // in the app folder: name → target under BASE
+	env   []string
+	args  []string
+	code  int
+	want  string // in the messages, text and JSON
+	// fenced, when set, is what a fenced build gives instead of code and want: a file the
+	// path checks refuse (a package.json above the app) is one the fenced build cannot read.
+	fenced *struct {
+		code int
+		want string
+	}
+	// pageHolds: the secret may be in the page (the .env row, where Vite's rule puts it
+	// there, warned of); it is still in no message.
+	pageHolds bool
+	check     func(t *testing.T, base string)
+}
+
+func leakRows() []leakRow {
+	scss := func(use string) map[string]string {
+		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
+			"style.scss": use + "\n.ok { color: red; }\n"}
+	}
+	tw := func(css string) map[string]string {
+		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./app.css">`) + "<div class=\"p-4\"></div>",
+			"app.css": "@import \"tailwindcss\";\n" + css + "\n"}
+	}
+	postcss := func(config, css string) map[string]string {
+		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`),
+			"postcss.config.mjs": config, "style.css": css + "\n.ok { color: red }\n"}
+	}
+	script := func(main string, more map[string]string) map[string]string {
+		f := map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<script type="module" src="./main.ts"></script>`), "main.ts": main}
+		for k, v := range more {
+			f[k] = v
+		}
+		return f
+	}
+	victimSame := func(t *testing.T, base string) {
+		t.Helper()
+		for name, want := range map[string]string{"registry.json": `{ "the host's": "` + token + `" }` + "\n", "victim.html": "the host's page " + token + "\n"} {
+			if b, err := os.ReadFile(filepath.Join(base, "elsewhere", name)); err != nil || string(b) != want {
+				t.Errorf("elsewhere/%s was changed: %q %v", name, b, err)
+			}
+		}
+	}
+	return []leakRow{
+		// tsconfig.json
+		{name: "tsconfig_extends_proc_environ", files: script("console.log(<div/>)", map[string]string{"tsconfig.json": `{ "extends": "/proc/self/environ" }`}),
+			code: 1, want: `extends "/proc/self/environ" names a config outside`},
+		{name: "tsconfig_extends_outside_file", files: script("console.log(1)", map[string]string{"tsconfig.json": `{ "extends": "../../secrets/tsconfig.json" }`}),
+			code: 1, want: `extends "../../secrets/tsconfig.json" names a config outside`},
+		{name: "tsconfig_extends_not_json_outside", files: script("console.log(1)", map[string]string{"tsconfig.json": `{ "extends": "BASE/secrets/notjson.json" }`}),
+			code: 1, want: "names a config outside"},
+		{name: "tsconfig_extends_package_above_root", app: "plain/app", files: script("console.log(1)", map[string]string{"tsconfig.json": `{ "extends": "@leak/tsconfig" }`, "package.json": `{ "private": true, "browser": {} }`}),
+			code: 0, want: `cannot find base config file "@leak/tsconfig"`},
+		{name: "tsconfig_symlinked_outside", files: script("console.log(1)", nil), links: map[string]string{"tsconfig.json": "secrets/tsconfig.json"},
+			code: 1, want: "tsconfig.json is a symbolic link to a file outside"},
+		{name: "tsconfig_paths_outside", files: script(`import s from "@s/token.txt"; console.log(s)`, map[string]string{"tsconfig.json": `{ "compilerOptions": { "paths": { "@s/*": ["../../secrets/*"] } } }`}),
+			code: 1, want: "outside"},
+		{name: "tsconfig_in_parent_not_applied", app: "plain/app", files: script("const h = (..._: unknown[]) => 0; console.log(<div/>, h)", map[string]string{"main.ts": "", "main.tsx": "console.log(<div/>)",
+			"index.html": leakPage(`<script type="module" src="./main.tsx"></script>`), "package.json": `{ "private": true, "browser": {} }`}),
+			code: 1, want: "react"},
+		// package.json
+		{name: "package_json_in_parent_browser_map", app: "plain/app", files: script(`import "./real.js"`, map[string]string{"real.js": `console.log("real")`, "swapped.js": `console.log("swapped ` + token + `")`}),
+			code: 1, want: `has "browser", which esbuild would apply`, fenced: &struct {
+				code int
+				want string
+			}{0, ""}},
+		{name: "package_json_symlinked_outside", files: script(`console.log(1)`, nil), links: map[string]string{"package.json": "secrets/notjson.json"},
+			code: 1, want: "outside"},
+		{name: "package_in_node_modules_symlinked_outside", files: script(`import { s } from "evilpkg"; console.log(s)`, nil), links: map[string]string{"node_modules/evilpkg": "secrets/evilpkg"},
+			code: 1, want: "outside"},
+		{name: "package_json_of_package_symlinked_outside", files: script(`import x from "pj"; console.log(x)`, map[string]string{"node_modules/pj/index.js": "export default 1"}),
+			links: map[string]string{"node_modules/pj/package.json": "secrets/notjson.json"}, code: 1, want: "outside"},
+		{name: "package_imports_outside", files: script(`import s from "#s"; console.log(s)`, map[string]string{"package.json": `{ "private": true, "imports": { "#s": "./../../secrets/token.txt" } }`}),
+			code: 1, want: "outside"},
+		// the manifest and .env
+		{name: "manifest_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"miniapp.toml": "secrets/token.txt"},
+			code: 1, want: "miniapp.toml is a symbolic link to a file outside the app folder"},
+		{name: "manifest_json_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"manifest.json": "secrets/notjson.json"},
+			code: 1, want: "manifest.json is a symbolic link to a file outside the app folder"},
+		{name: "env_symlinked_outside", files: script("console.log(import.meta.env)", nil), links: map[string]string{".env": "secrets/token.txt"},
+			code: 1, want: ".env is a symbolic link that leaves the app folder"},
+		{name: "env_takes_builder_variable", files: script("console.log(import.meta.env.VITE_X)", map[string]string{".env": "VITE_X=$BUNDLE_TEST_SECRET\n"}),
+			code: 0, want: "VITE_X takes $BUNDLE_TEST_SECRET from the environment the build runs in", pageHolds: true},
+		// scripts and the page
+		{name: "import_absolute_outside", files: script(`import s from "BASE/secrets/token.txt"; console.log(s)`, nil), code: 1, want: "outside"},
+		{name: "import_raw_through_link", files: script(`import s from "./t.txt?raw"; console.log(s)`, nil), links: map[string]string{"t.txt": "secrets/token.txt"}, code: 1, want: "outside"},
+		{name: "new_url_outside", files: script(`console.log(new URL("../../secrets/image.png", import.meta.url))`, nil), code: 1, want: "outside"},
+		{name: "glob_outside", files: script(`console.log(import.meta.glob("../../secrets/*.txt", { query: "?raw", eager: true }))`, nil),
+			code: 1, want: `import.meta.glob pattern "../../secrets/*.txt" reaches outside`},
+		{name: "glob_through_link", files: script(`console.log(import.meta.glob("./s/*.txt", { query: "?raw", eager: true }))`, nil), links: map[string]string{"s": "secrets"},
+			code: 1, want: "reaches outside"},
+		{name: "img_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<img src="../../secrets/image.png">`)}, code: 1, want: "leaves the app folder"},
+		{name: "css_url_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(../../secrets/image.png) }"},
+			code: 1, want: "outside"},
+		{name: "css_import_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": `@import "../../secrets/secret.css";`},
+			code: 1, want: "outside"},
+		// Sass
+		{name: "sass_use_relative_outside", files: scss(`@use "../../secrets/secret";`), code: 1, want: "outside"},
+		{name: "sass_use_absolute_outside", files: scss(`@use "BASE/secrets/secret";`), code: 1, want: "outside"},
+		{name: "sass_use_file_url_outside", files: scss(`@use "file://BASE/secrets/secret";`), code: 1, want: "outside"},
+		{name: "sass_import_outside", files: scss(`@import "../../secrets/secret";`), code: 1, want: "outside"},
+		{name: "sass_partial_symlinked_outside", files: scss(`@use "part";`), links: map[string]string{"_part.scss": "secrets/_secret.scss"}, code: 1, want: "outside"},
+		{name: "sass_in_parent_node_modules", app: "parent/app", files: scss(""), code: 1, want: "needs the npm package sass"},
+		{name: "sass_on_node_path", app: "plain/app", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
+			"style.scss": ".ok { color: red; }", "package.json": `{ "private": true, "browser": {} }`}, env: []string{"NODE_PATH=BASE/npath"}, code: 1, want: "needs the npm package sass"},
+		{name: "node_options_require", files: scss(""), env: []string{"NODE_OPTIONS=--require BASE/secrets/evil.cjs"}, code: 0},
+		// Tailwind CSS
+		{name: "tailwind_import_outside", files: tw(`@import "../../secrets/secret.css";`), code: 1, want: "outside"},
+		{name: "tailwind_source_outside", files: tw(`@source "../../secrets/scan";`), code: 1, want: "outside"},
+		{name: "tailwind_plugin_outside", files: tw(`@plugin "../../secrets/plugin.js";`), code: 1, want: "outside"},
+		{name: "tailwind_config_outside", files: tw(`@config "../../secrets/tailwind.config.js";`), code: 1, want: "outside"},
+		{name: "tailwind_scan_through_link", files: tw(""), links: map[string]string{"src": "secrets/scan"}, code: 0},
+		{name: "tailwind_scan_file_link", files: tw(""), links: map[string]string{"page.html": "secrets/scan/page.html"}, code: 0},
+		// PostCSS
+		{name: "postcss_import_outside", files: postcss(`export default { plugins: {} };`, `@import "../../secrets/secret.css";`), code: 1, want: "outside"},
+		{name: "postcss_config_reads_outside", files: postcss(`import fs from "node:fs"; const s = fs.readFileSync("BASE/secrets/token.txt", "utf8");
+export default { plugins: [{ postcssPlugin: "p", Once(root) { root.append({ selector: ".leak", nodes: [] }); root.append("/* " + s + " */") } }] };`, ""), code: 1, want: "outside"},
+		{name: "postcss_config_writes_outside", files: postcss(`import fs from "node:fs"; fs.writeFileSync("BASE/ran-config-write", "x"); export default { plugins: [] };`, ""), code: 1, want: "outside"},
+		{name: "postcss_plugin_outside", files: postcss(`import p from "../../secrets/plugin.mjs"; export default { plugins: [p] };`, ""), code: 1, want: "outside"},
+		{name: "postcss_plugin_in_ancestor_node_modules", files: postcss(`export default { plugins: { evil: {} } };`, ""), code: 1, want: "evil"},
+		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
+		// outputs
+		{name: "dist_symlinked_outside", files: script("console.log(1)", nil), links: map[string]string{"dist": "elsewhere"}, code: 1, want: "is a symbolic link to a folder outside the app folder", check: victimSame},
+		{name: "out_with_foreign_registry", files: script("console.log(1)", nil), args: []string{"--out", "BASE/elsewhere"}, code: 1, want: "registry.json is not a registry bundle writes", check: victimSame},
+		{name: "out_file_symlinked_outside", files: script("console.log(1)", nil), args: []string{"--out", "BASE/out"}, code: 0, check: func(t *testing.T, base string) {
+			victimSame(t, base)
+			if st, err := os.Lstat(filepath.Join(base, "out", "t.html")); err != nil || !st.Mode().IsRegular() {
+				t.Errorf("out/t.html is not the page: %v %v", st, err)
+			}
+		}},
+	}
+}
+
+// TestConfinement builds each leakRow with the bundle command, three times: fenced (the
+// kernel's fence and the path checks), as text and as JSON, and with BUNDLE_FENCE=off (the
+// path checks alone). The secret must be in no file written and no message, no code outside
+// the app may run (each writes a marker beside the secrets), and the refusal names the place.
+func TestConfinement(t *testing.T) {
+	bin := bundleBinary(t)
+	for _, row := range leakRows() {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			for _, run := range []struct {
+				name  string
+				fence bool
+				json  bool
+			}{{"fenced", true, false}, {"fenced_json", true, true}, {"path_checks_json", false, true}} {
+				base := leakTree(t)
+				sub := func(s string) string {
+					return strings.ReplaceAll(strings.ReplaceAll(s, "BASE", base), "TOKEN", token)
+				}
+				app := row.app
+				if app == "" {
+					app = "ws/app"
+				}
+				dir := filepath.Join(base, filepath.FromSlash(app))
+				for name, body := range row.files {
+					p := filepath.Join(dir, filepath.FromSlash(name))
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.WriteFile(p, []byte(sub(body)), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for name, target := range row.links {
+					p := filepath.Join(dir, filepath.FromSlash(name))
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.Symlink(filepath.Join(base, filepath.FromSlash(target)), p); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if row.name == "out_file_symlinked_outside" {
+					os.MkdirAll(filepath.Join(base, "out"), 0o755)
+					os.Symlink(filepath.Join(base, "elsewhere", "victim.html"), filepath.Join(base, "out", "t.html"))
+				}
+				args := []string{"build"}
+				if run.json {
+					args = append(args, "--format", "json")
+				}
+				for _, a := range row.args {
+					args = append(args, sub(a))
+				}
+				args = append(args, dir)
+				cmd := exec.Command(bin, args...)
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1",
+					"BUNDLE_TEST_SECRET=" + token, "LEAK_BASE=" + base}
+				if !run.fence {
+					cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
+				}
+				for _, e := range row.env {
+					cmd.Env = append(cmd.Env, sub(e))
+				}
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				messages := stdout.String() + stderr.String()
+				brief := stderr.String() // what a failure shows: the text run's messages (JSON's are the same)
+				wantCode, want := row.code, row.want
+				if row.fenced != nil && run.fence && confine.Available().ABI > 0 {
+					wantCode, want = row.fenced.code, row.fenced.want
+				}
+				if code != wantCode {
+					t.Errorf("%s: exit %d, want %d\n%s", run.name, code, wantCode, brief)
+				}
+				if want != "" && !strings.Contains(messages, sub(want)) {
+					t.Errorf("%s: the messages lack %q:\n%s", run.name, sub(want), brief)
+				}
+				if strings.Contains(messages, token) {
+					t.Errorf("%s: a message holds the secret:\n%s", run.name, messages)
+				}
+				if run.json {
+					var doc struct{ Confined string }
+					if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
+						t.Errorf("%s: stdout is not JSON: %v", run.name, err)
+					} else if want := fenceSaid(run.fence); doc.Confined != want {
+						t.Errorf("%s: confined %q, want %q", run.name, doc.Confined, want)
+					}
+				} else if want := "bundle build: confined: " + fenceSaid(run.fence); !strings.Contains(stderr.String(), want) {
+					t.Errorf("%s: stderr does not say %q", run.name, want)
+				}
+				if !row.pageHolds {
+					for _, out := range []string{filepath.Join(dir, "dist"), filepath.Join(base, "out")} {
+						filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+							if err == nil && d.Type().IsRegular() {
+								if b, _ := os.ReadFile(p); strings.Contains(string(b), token) {
+									t.Errorf("%s: the output %s holds the secret", run.name, p)
+								}
+							}
+							return nil
+						})
+					}
+				}
+				markers, _ := filepath.Glob(filepath.Join(base, "ran-*"))
+				for _, m := range markers {
+					t.Errorf("%s: code from outside the app ran (%s)", run.name, filepath.Base(m))
+				}
+				if row.check != nil {
+					row.check(t, base)
+				}
+			}
+		})
+	}
+}
+
+// fenceSaid is what the build says of its fences.
+func fenceSaid(fenced bool) string {
+	if !fenced {
+		return "path checks (BUNDLE_FENCE=off)"
+	}
+	return confine.Available().String()
+}

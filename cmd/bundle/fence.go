@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/miniapp/bundle/confine"
+	"github.com/miniapp/bundle/pipeline"
+)
+
+// fenceEnv turns the kernel's fence off when set to "off": to measure what the fence costs,
+// or on a machine where it is in the way. The build's path checks hold either way.
+const fenceEnv = "BUNDLE_FENCE"
+
+// fence confines this process (build and dev are one-shot or single-app processes) to what
+// building the apps in dirs with opts needs (pipeline.Fence): their roots to read, Node to
+// run, their output folders and a private temporary folder to write, nothing else, not
+// /proc/self/environ nor the home folder. It returns opts with that temporary folder, the
+// fence that holds as bundle says it ("landlock v7", "path checks"), and done, which removes
+// the temporary folder. A process run in a test (e.fence false) is never fenced: the test
+// binary goes on to other tests.
+//
+// extra are more files to read, those that exist: dev's name resolution (it listens on
+// localhost).
+func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipeline.Options, string, func(), error) {
+	done := func() {}
+	if !e.fence {
+		return opts, "path checks", done, nil
+	}
+	if os.Getenv(fenceEnv) == "off" {
+		return opts, "path checks (" + fenceEnv + "=off)", done, nil
+	}
+	if confine.Available().ABI == 0 {
+		return opts, confine.Status{}.String(), done, nil
+	}
+	tmp, err := os.MkdirTemp("", "bundle-")
+	if err != nil {
+		return opts, "", done, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if err := removeAtExit(tmp); err != nil {
+		return opts, "", done, err
+	}
+	opts.TempDir = tmp
+	// The process's temporary folder too, for a build whose options do not name it (dev's).
+	os.Setenv("TMPDIR", tmp)
+	var all confine.Fence
+	for _, d := range dirs {
+		f, err := pipeline.Fence(d, opts)
+		if err != nil {
+			// The build says what is wrong (a dist that leaves the app): it may read the
+			// app to say it, and write nothing.
+			f, _ = pipeline.Fence(d, pipeline.Options{NoWrite: true, TempDir: tmp})
+		}
+		all.Read = append(all.Read, f.Read...)
+		all.Exec = append(all.Exec, f.Exec...)
+		all.Write = append(all.Write, f.Write...)
+	}
+	for _, p := range extra {
+		if _, err := os.Stat(p); err == nil {
+			all.Read = append(all.Read, p)
+		}
+	}
+	for _, l := range []*[]string{&all.Read, &all.Exec, &all.Write} {
+		slices.Sort(*l)
+		*l = slices.Compact(*l)
+	}
+	st, err := all.Restrict()
+	if err != nil {
+		return opts, "", done, fmt.Errorf("fence the build: %w (%s=off builds with the path checks alone)", err, fenceEnv)
+	}
+	return opts, st.String(), done, nil
+}
