@@ -136,7 +136,7 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir), workers: &workerBuilds{}, ctx: context.Background()}, nil
+		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background()}, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.

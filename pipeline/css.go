@@ -39,9 +39,12 @@ type cssTools struct {
 }
 
 // newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
-// outDir, and keep temporary files under temp ("" for the system's).
-func newCSSTools(root, readRoot, outDir, temp string) *cssTools {
-	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: nodetool.New(root, readRoot, temp)}
+// outDir, and keep temporary files under temp ("" for the system's); noFence leaves Node
+// outside the kernel's fence.
+func newCSSTools(root, readRoot, outDir, temp string, noFence bool) *cssTools {
+	r := nodetool.New(root, readRoot, temp)
+	r.NoFence = noFence
+	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: r}
 }
 
 func (c *cssTools) postcssConfig() string {

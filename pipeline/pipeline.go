@@ -72,6 +72,10 @@ type Options struct {
 	// runs the app's CSS tools; "" is os.TempDir(). A caller that has fenced its process
 	// (Fence) names one its fence lets it write.
 	TempDir string
+	// NoFence runs the Node process of the CSS tools outside the kernel's fence, which it
+	// otherwise has whatever the calling process holds: to measure what the fence costs, or
+	// to test the path checks alone. The build's own path checks hold either way.
+	NoFence bool
 }
 
 // NoHostsWarning is the text of the warning a build gives when the manifest lists no hosts; a

@@ -264,6 +264,11 @@ func leakRows() []leakRow {
 			code: 1, want: `import.meta.glob pattern "../../secrets/*.txt" reaches outside`},
 		{name: "glob_through_link", files: script(`console.log(import.meta.glob("./s/*.txt", { query: "?raw", eager: true }))`, nil), links: map[string]string{"s": "secrets"},
 			code: 1, want: "reaches outside"},
+		{name: "public_dir_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<img src="/image.png">`)}, links: map[string]string{"public": "secrets"},
+			code: 1, want: "leaves the app folder"},
+		{name: "alias_outside", files: script(`import s from "@s/token.txt"; console.log(s)`, map[string]string{"miniapp.toml": leakManifest + "\n[build]\nalias = { \"@s\" = \"../../secrets\" }\n"}),
+			code: 1, want: "alias"},
+		{name: "worker_outside", files: script(`new Worker(new URL("../../secrets/w.js", import.meta.url), { type: "module" })`, nil), code: 1, want: "outside"},
 		{name: "img_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<img src="../../secrets/image.png">`)}, code: 1, want: "leaves the app folder"},
 		{name: "css_url_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(../../secrets/image.png) }"},
 			code: 1, want: "outside"},
@@ -278,6 +283,7 @@ func leakRows() []leakRow {
 		{name: "sass_in_parent_node_modules", app: "parent/app", files: scss(""), code: 1, want: "needs the npm package sass"},
 		{name: "sass_on_node_path", app: "plain/app", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
 			"style.scss": ".ok { color: red; }", "package.json": `{ "private": true, "browser": {} }`}, env: []string{"NODE_PATH=BASE/npath"}, code: 1, want: "needs the npm package sass"},
+		{name: "node_modules_symlinked_outside", files: scss(""), links: map[string]string{"node_modules": "parent/node_modules"}, code: 1, want: "outside"},
 		{name: "node_options_require", files: scss(""), env: []string{"NODE_OPTIONS=--require BASE/secrets/evil.cjs"}, code: 0},
 		// Tailwind CSS
 		{name: "tailwind_import_outside", files: tw(`@import "../../secrets/secret.css";`), code: 1, want: "outside"},
@@ -286,6 +292,12 @@ func leakRows() []leakRow {
 		{name: "tailwind_config_outside", files: tw(`@config "../../secrets/tailwind.config.js";`), code: 1, want: "outside"},
 		{name: "tailwind_scan_through_link", files: tw(""), links: map[string]string{"src": "secrets/scan"}, code: 0},
 		{name: "tailwind_scan_file_link", files: tw(""), links: map[string]string{"page.html": "secrets/scan/page.html"}, code: 0},
+		{name: "tailwind_import_source_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./app.css">`),
+			"app.css": "@import \"tailwindcss\" source(\"../../secrets/scan\");\n"}, code: 1, want: "outside"},
+		{name: "tailwind_reference_outside", files: tw(`@reference "../../secrets/secret.css";`), code: 1, want: "outside"},
+		{name: "tailwind_postcss_source_outside", files: postcss(`export default { plugins: { "@tailwindcss/postcss": {} } };`, "@import \"tailwindcss\";\n@source \"../../secrets/scan\";"), code: 1, want: "outside"},
+		{name: "tailwind_postcss_plugin_outside", files: postcss(`export default { plugins: { "@tailwindcss/postcss": {} } };`, "@import \"tailwindcss\";\n@plugin \"../../secrets/plugin.js\";"), code: 1, want: "outside"},
+		{name: "tailwind_postcss_scan_through_link", files: postcss(`export default { plugins: { "@tailwindcss/postcss": {} } };`, "@import \"tailwindcss\";"), links: map[string]string{"src": "secrets/scan"}, code: 0},
 		// PostCSS
 		{name: "postcss_import_outside", files: postcss(`export default { plugins: {} };`, `@import "../../secrets/secret.css";`), code: 1, want: "outside"},
 		{name: "postcss_config_reads_outside", files: postcss(`import fs from "node:fs"; const s = fs.readFileSync("BASE/secrets/token.txt", "utf8");

@@ -29,6 +29,7 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 		return opts, "path checks", done, nil
 	}
 	if os.Getenv(fenceEnv) == "off" {
+		opts.NoFence = true
 		return opts, "path checks (" + fenceEnv + "=off)", done, nil
 	}
 	if confine.Available().ABI == 0 {

@@ -141,12 +141,47 @@ export async function resolve(specifier, context, next) {
 }`;
 register("data:text/javascript," + encodeURIComponent(hooks), { data: { root } });
 
+// Tailwind CSS's scanner (native code, which the fs checks do not see) is given only sources
+// inside the root, and negated sources for the links under them that lead out: whoever
+// makes it, this runner or @tailwindcss/postcss.
+const reach = (s) => {
+  // A source is a folder and a glob relative to it; the glob's leading segments without a
+  // wildcard name the folder it reaches.
+  const segs = s.pattern.split("/");
+  const i = segs.findIndex((seg) => /[*?{}[\]!]/.test(seg));
+  return path.resolve(s.base, ...(i < 0 ? segs : segs.slice(0, i)));
+};
+function confinedScanner(Native) {
+  const Scanner = function (opts) {
+    const sources = opts?.sources ?? [];
+    for (const s of sources) {
+      if (!s.negated && !within(real(reach(s)), root)) {
+        throw Object.assign(refused(reach(s), "scan"), { message: `@source "${s.pattern}" names ${reach(s)}, outside ${root}, which bundle does not let Tailwind CSS scan` });
+      }
+    }
+    const negated = [];
+    for (const s of sources) if (!s.negated) outsideLinks(reach(s), [], negated);
+    return new Native({ ...opts, sources: sources.concat(negated) });
+  };
+  Scanner.confined = true;
+  return Scanner;
+}
+const moduleLoad = Module._load;
+Module._load = function (request, ...rest) {
+  const m = moduleLoad.call(this, request, ...rest);
+  if ((request === "@tailwindcss/oxide" || /[\\/]@tailwindcss[\\/]oxide[\\/]index\.js$/.test(request)) && m?.Scanner && !m.Scanner.confined) {
+    m.Scanner = confinedScanner(m.Scanner);
+  }
+  return m;
+};
+
 // load imports a package as the app's own code would: resolved from dir (the app folder).
 async function load(name, dir = cwd) {
   let file;
   try {
     file = createRequire(path.join(dir, "_.js")).resolve(name);
-  } catch {
+  } catch (e) {
+    if (e.outside) throw e; // installed through a link that leads out of the root
     throw Object.assign(new Error(`${name} is not installed`), { missing: name });
   }
   const m = await import(pathToFileURL(file).href);
@@ -196,6 +231,7 @@ function outsideLinks(dir, ignore, out = []) {
 async function tailwind({ file, css, base, ignore }) {
   const tw = await load("@tailwindcss/node", base);
   const { Scanner } = await load("@tailwindcss/oxide", base);
+  if (!Scanner.confined) throw new Error("@tailwindcss/oxide's Scanner was loaded without bundle's checks"); // fail closed
   // A stylesheet or module (@import, @plugin, @config, @reference) is named to onDependency
   // before it is read; a module is given to __tw_load before it is imported.
   const check = (p) => {
@@ -209,20 +245,7 @@ async function tailwind({ file, css, base, ignore }) {
   // with its working directory), minus the build's own output; each @source inside the root.
   const root0 = compiler.root === "none" ? [] : compiler.root === null ? [{ base, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
   const sources = root0.concat(compiler.sources);
-  // A source is a folder (base) and a glob relative to it; the glob's leading segments
-  // without a wildcard name the folder it reaches.
-  const reach = (s) => {
-    const segs = s.pattern.split("/");
-    const i = segs.findIndex((seg) => /[*?{}[\]!]/.test(seg));
-    return path.resolve(s.base, ...(i < 0 ? segs : segs.slice(0, i)));
-  };
-  for (const s of sources) {
-    if (!s.negated && !within(real(reach(s)), root)) {
-      throw Object.assign(refused(reach(s), "scan"), { message: `@source "${s.pattern}" names ${reach(s)}, outside ${root}, which bundle does not let Tailwind CSS scan` });
-    }
-  }
   const negated = (ignore ?? []).map((dir) => ({ base: dir, pattern: "**/*", negated: true }));
-  for (const s of sources) if (!s.negated) outsideLinks(reach(s), ignore ?? [], negated);
   const candidates = new Scanner({ sources: sources.concat(negated) }).scan().sort();
   return { css: compiler.build(candidates) };
 }
