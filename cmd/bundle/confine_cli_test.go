@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/miniapp/bundle/confine"
+	"github.com/miniapp/bundle/internal/testfs"
 )
 
 // The bundle command, built once for the tests that run it as its own process: the kernel's
@@ -120,7 +121,7 @@ func leakTree(t *testing.T) string {
 	}
 	write("home/.npmrc", "//registry.npmjs.org/:_authToken="+token+"\n")
 	write("ws/package.json", `{ "private": true, "workspaces": ["app"] }`+"\n")
-	linkModules(t, filepath.Join("..", "..", "pipeline", "testdata", "apps", "node_modules"), filepath.Join(base, "ws", "node_modules"))
+	testfs.HardLink(t, filepath.Join("..", "..", "pipeline", "testdata", "apps", "node_modules"), filepath.Join(base, "ws", "node_modules"))
 	write("plain/package.json", `{ "name": "plain", "browser": { "./app/real.js": "./app/swapped.js" } }`+"\n")
 	write("plain/tsconfig.json", `{ "compilerOptions": { "jsx": "react", "jsxFactory": "`+token+`" } }`+"\n")
 	for name, body := range fakeSass {
@@ -135,33 +136,6 @@ func leakTree(t *testing.T) string {
 		}
 	}
 	return base
-}
-
-// linkModules copies the tree src to dst with hard links (fast, and not the symbolic links a
-// build refuses), leaving out links to the workspace's own packages.
-func linkModules(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil || strings.HasPrefix(link, "../../") || strings.HasPrefix(link, "../packages") || !strings.HasPrefix(link, "../") {
-				return nil // a workspace package of testdata/apps
-			}
-			return os.Symlink(link, target)
-		}
-		return os.Link(p, target)
-	})
-	if err != nil {
-		t.Fatalf("%v (run scripts/test, which installs pipeline/testdata/apps' packages)", err)
-	}
 }
 
 // leakRow is one way an app could make a build read outside it, run code from outside it, or
