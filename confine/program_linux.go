@@ -29,7 +29,7 @@ func Program(path string) ([]string, error) {
 	if files, ok := programCache.Load(path); ok {
 		return slices.Clone(files.([]string)), nil
 	}
-	p := &programs{seen: map[string]bool{}}
+	p := &programs{seen: map[string]bool{}, caps: map[string]bool{}}
 	if err := p.add(path, 0); err != nil {
 		return nil, err
 	}
@@ -49,7 +49,18 @@ var programCache sync.Map
 type programs struct {
 	files  []string
 	seen   map[string]bool
-	system []string // the loader's folders after the objects' own, read once
+	system []string        // the loader's folders after the objects' own, read once
+	caps   map[string]bool // whether a folder has glibc-hwcaps subfolders
+}
+
+func (p *programs) hwcaps(dir string) bool {
+	has, ok := p.caps[dir]
+	if !ok {
+		st, err := os.Stat(filepath.Join(dir, "glibc-hwcaps"))
+		has = err == nil && st.IsDir()
+		p.caps[dir] = has
+	}
+	return has
 }
 
 func (p *programs) file(path string) (string, bool) {
@@ -115,9 +126,10 @@ func (p *programs) add(path string, depth int) error {
 // the DT_RPATH of the objects that load it (the loader searches a DT_RPATH for every object
 // below the one that has it, unless that object has a DT_RUNPATH).
 func (p *programs) libraries(obj *elf.File, path string, inherited []string) {
-	needed, _ := obj.ImportedLibraries()
-	rpath := expandOrigin(dynPaths(obj, elf.DT_RPATH), path)
-	runpath := expandOrigin(dynPaths(obj, elf.DT_RUNPATH), path)
+	dyn := dynamic(obj)
+	needed := dyn[elf.DT_NEEDED]
+	rpath := expandOrigin(splitPaths(dyn[elf.DT_RPATH]), path)
+	runpath := expandOrigin(splitPaths(dyn[elf.DT_RUNPATH]), path)
 	var dirs []string
 	if len(runpath) == 0 {
 		inherited = append(append([]string(nil), rpath...), inherited...)
@@ -150,10 +162,12 @@ func (p *programs) find(name string, dirs []string, obj *elf.File) string {
 		return name
 	}
 	for _, dir := range dirs {
-		variants, _ := filepath.Glob(filepath.Join(dir, "glibc-hwcaps", "*", name))
-		for _, v := range variants {
-			if sameKind(v, obj) {
-				p.file(v)
+		if p.hwcaps(dir) {
+			variants, _ := filepath.Glob(filepath.Join(dir, "glibc-hwcaps", "*", name))
+			for _, v := range variants {
+				if sameKind(v, obj) {
+					p.file(v)
+				}
 			}
 		}
 		if c := filepath.Join(dir, name); sameKind(c, obj) {
@@ -163,17 +177,81 @@ func (p *programs) find(name string, dirs []string, obj *elf.File) string {
 	return ""
 }
 
+// sameKind reports whether the file at path is an ELF object of obj's class and machine,
+// from its header alone.
 func sameKind(path string, obj *elf.File) bool {
-	f, err := elf.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	return f.Class == obj.Class && f.Machine == obj.Machine
+	var h [20]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil || string(h[:4]) != elf.ELFMAG {
+		return false
+	}
+	machine := obj.ByteOrder.Uint16(h[18:])
+	return elf.Class(h[elf.EI_CLASS]) == obj.Class && elf.Machine(machine) == obj.Machine
 }
 
-func dynPaths(f *elf.File, tag elf.DynTag) []string {
-	vals, _ := f.DynString(tag)
+// dynamic returns the strings of obj's dynamic section that name libraries and their
+// folders (DT_NEEDED, DT_RPATH, DT_RUNPATH), each read from the string table where it is:
+// a program such as Node exports tens of thousands of symbols, whose names make the table
+// megabytes long, which debug/elf's DynString would read whole.
+func dynamic(obj *elf.File) map[elf.DynTag][]string {
+	out := map[elf.DynTag][]string{}
+	ds := obj.SectionByType(elf.SHT_DYNAMIC)
+	if ds == nil || int(ds.Link) >= len(obj.Sections) {
+		return out
+	}
+	data, err := ds.Data()
+	if err != nil {
+		return out
+	}
+	strs := obj.Sections[ds.Link]
+	size := 16
+	if obj.Class == elf.ELFCLASS32 {
+		size = 8
+	}
+	for i := 0; i+size <= len(data); i += size {
+		var tag elf.DynTag
+		var val uint64
+		if size == 16 {
+			tag, val = elf.DynTag(obj.ByteOrder.Uint64(data[i:])), obj.ByteOrder.Uint64(data[i+8:])
+		} else {
+			tag, val = elf.DynTag(obj.ByteOrder.Uint32(data[i:])), uint64(obj.ByteOrder.Uint32(data[i+4:]))
+		}
+		if tag == elf.DT_NULL {
+			break
+		}
+		if tag != elf.DT_NEEDED && tag != elf.DT_RPATH && tag != elf.DT_RUNPATH {
+			continue
+		}
+		if s, ok := cString(strs, int64(val)); ok {
+			out[tag] = append(out[tag], s)
+		}
+	}
+	return out
+}
+
+// cString reads the NUL-terminated string at off in the section s.
+func cString(s *elf.Section, off int64) (string, bool) {
+	var b []byte
+	buf := make([]byte, 256)
+	for len(b) < 1<<16 {
+		n, err := s.ReadAt(buf, off+int64(len(b)))
+		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
+			return string(append(b, buf[:i]...)), true
+		}
+		b = append(b, buf[:n]...)
+		if err != nil || n == 0 {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// splitPaths splits DT_RPATH and DT_RUNPATH values into folders.
+func splitPaths(vals []string) []string {
 	var out []string
 	for _, v := range vals {
 		for _, d := range strings.Split(v, ":") {

@@ -35,29 +35,36 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 	if confine.Available().ABI == 0 {
 		return opts, confine.Status{}.String(), done, nil
 	}
-	tmp, err := os.MkdirTemp("", "bundle-")
-	if err != nil {
-		return opts, "", done, err
-	}
-	done = func() { os.RemoveAll(tmp) }
-	if err := removeAtExit(tmp); err != nil {
-		return opts, "", done, err
-	}
-	opts.TempDir = tmp
-	// The process's temporary folder too, for a build whose options do not name it (dev's).
-	os.Setenv("TMPDIR", tmp)
 	var all confine.Fence
 	for _, d := range dirs {
 		f, err := pipeline.Fence(d, opts)
 		if err != nil {
 			// The build says what is wrong (a dist that leaves the app): it may read the
 			// app to say it, and write nothing.
-			f, _ = pipeline.Fence(d, pipeline.Options{NoWrite: true, TempDir: tmp})
+			f, _ = pipeline.Fence(d, pipeline.Options{NoWrite: true})
 		}
 		all.Read = append(all.Read, f.Read...)
 		all.Exec = append(all.Exec, f.Exec...)
 		all.Write = append(all.Write, f.Write...)
 	}
+	// The private temporary folder (Node's): in an output folder, where the fenced process
+	// may remove it when done, else (dev) in the system's, removed by a process started
+	// before the fence.
+	var tmp string
+	var err error
+	if len(all.Write) > 0 {
+		tmp, err = os.MkdirTemp(all.Write[0], ".bundle-tmp-")
+	} else if tmp, err = os.MkdirTemp("", "bundle-"); err == nil {
+		err = removeAtExit(tmp)
+	}
+	if err != nil {
+		return opts, "", done, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	opts.TempDir = tmp
+	all.Write = append(all.Write, tmp)
+	// The process's temporary folder too, for a build whose options do not name it (dev's).
+	os.Setenv("TMPDIR", tmp)
 	for _, p := range extra {
 		if _, err := os.Stat(p); err == nil {
 			all.Read = append(all.Read, p)
