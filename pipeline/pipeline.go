@@ -21,9 +21,15 @@
 //   - Pinned: Entry.SHA256 and Entry.Integrity are the hash of the exact bytes written.
 //   - Deterministic: the same app gives the same bytes, from any folder and on any machine; no
 //     output holds a timestamp or an absolute path.
-//   - Confined: no file outside the app folder is read, through ../, absolute paths or links.
-//   - Atomic: files are written to a temporary name and renamed, so a failed build leaves the
-//     previous output untouched.
+//   - Confined: no file outside the app folder (or its workspace root) is read, through ../,
+//     absolute paths or links, by the build or the app's CSS tools; messages never show a
+//     line of a file outside; outputs are never written through a link. The CSS tools' Node
+//     runs inside the kernel's fence (package confine) where there is one. The rest of the
+//     build holds the fence of the process that runs it: Fence says what to give it
+//     (bundle build does); without, esbuild's resolver still lists the folders above the
+//     root and reads their package.json files, whose fields that would apply are refused.
+//   - Atomic: every file is written to a temporary name before any is renamed into place, so
+//     a failed build leaves the previous output untouched.
 package pipeline
 
 import (
@@ -107,6 +113,12 @@ type Input struct {
 // refused: its manifest, an esbuild error, a reference that cannot be inlined, the offline
 // check or the size budget. Other errors mean the app folder could not be read or the tool
 // failed. Build is safe for concurrent use on different apps.
+//
+// Build does not confine the calling process: a caller that wants the kernel's fence around
+// the whole build either confines its process first, to Fence(dir, opts), when it does
+// nothing else (bundle build and bundle dev do), or runs the bundle command in a child
+// process. Without it, the path checks and the CSS tools' own fence hold (see the package
+// documentation for what they do not cover).
 func Build(ctx context.Context, dir string, opts Options) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {

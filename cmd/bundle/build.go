@@ -25,7 +25,10 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 			"<out>/<id>.html and <out>/<id>.json, and <out>/registry.json listing every entry there.\n"+
 			"A DIR without a manifest is searched for app folders at any depth, and the apps are\n"+
 			"built in parallel; one that fails does not stop the others. The default output folder\n"+
-			"is each app's dist. Without DIR, the current folder.",
+			"is each app's dist. Without DIR, the current folder. On Linux the build runs inside the\n"+
+			"kernel's fence (Landlock): it can read only the apps' folders (or workspace roots) and\n"+
+			"write only the output folders; it says which fences held. BUNDLE_FENCE=off leaves the\n"+
+			"path checks alone.",
 		`  # build the plain-HTML sample
   bundle build samples/hello
 
