@@ -232,6 +232,9 @@ func leakRows() []leakRow {
 			code: 0, want: "VITE_X takes $BUNDLE_TEST_SECRET from the environment the build runs in", pageHolds: true},
 		// scripts and the page
 		{name: "import_absolute_outside", files: script(`import s from "BASE/secrets/token.txt"; console.log(s)`, nil), code: 1, want: "outside"},
+		{name: "import_proc_environ", files: script(`import s from "/proc/self/environ?raw"; console.log(s)`, nil), code: 1, want: "outside"},
+		{name: "css_url_proc_environ", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(/proc/self/environ) }"},
+			code: 1, want: "/proc/self/environ"},
 		{name: "import_raw_through_link", files: script(`import s from "./t.txt?raw"; console.log(s)`, nil), links: map[string]string{"t.txt": "secrets/token.txt"}, code: 1, want: "outside"},
 		{name: "new_url_outside", files: script(`console.log(new URL("../../secrets/image.png", import.meta.url))`, nil), code: 1, want: "outside"},
 		{name: "glob_outside", files: script(`console.log(import.meta.glob("../../secrets/*.txt", { query: "?raw", eager: true }))`, nil),
