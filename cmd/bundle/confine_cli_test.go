@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/internal/testfs"
@@ -417,4 +419,68 @@ func fenceSaid(fenced bool) string {
 		return "path checks (BUNDLE_FENCE=off)"
 	}
 	return confine.Available().String()
+}
+
+// TestDevFenced runs bundle dev as its own process: it confines itself, says so, builds an
+// app whose Sass runs on Node inside the fence, serves the harness on localhost, and does
+// not read the secret beside the app.
+func TestDevFenced(t *testing.T) {
+	bin := bundleBinary(t)
+	base := leakTree(t)
+	dir := filepath.Join(base, "ws", "app")
+	for name, body := range map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
+		"style.scss": "$c: red;\n.ok { color: $c; }\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "dev", "--port", "0", dir)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_TEST_SECRET=" + token}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}()
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var seen strings.Builder
+	deadline := time.After(2 * time.Minute) // generous: the first build starts Node and Sass on a busy machine
+wait:
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				break wait
+			}
+			seen.WriteString(l + "\n")
+			if strings.Contains(l, "built in") || strings.Contains(l, "error") {
+				break wait
+			}
+		case <-deadline:
+			t.Fatalf("dev did not build in 2 minutes:\n%s", seen.String())
+		}
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	out := seen.String()
+	if want := "bundle dev: confined: " + confine.Available().String(); !strings.Contains(out, want) {
+		t.Errorf("dev does not say %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "built in") || strings.Contains(out, token) {
+		t.Errorf("dev did not build inside its fence, or showed the secret:\n%s", out)
+	}
 }
