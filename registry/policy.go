@@ -234,3 +234,29 @@ func (e Entry) Policy() (Policy, error) {
 	}
 	return want, nil
 }
+
+// Connects reports whether the entry's allowedDomains let the page connect to origin
+// (scheme://host[:port], as a request's URL gives it), as the policy's connect-src matches a
+// host-source: the origin itself, or for https://*.example.com any subdomain of example.com
+// (not example.com); ws: and wss: match as http: and https:.
+func (e Entry) Connects(origin string) bool {
+	o := strings.ToLower(origin)
+	if rest, ok := strings.CutPrefix(o, "wss://"); ok {
+		o = "https://" + rest
+	} else if rest, ok := strings.CutPrefix(o, "ws://"); ok {
+		o = "http://" + rest
+	}
+	o = strings.TrimSuffix(strings.TrimSuffix(o, ":443"), "/")
+	for _, d := range e.AllowedDomains {
+		d = strings.ToLower(d)
+		if d == o {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(d, "https://*."); ok {
+			if host, ok := strings.CutPrefix(o, "https://"); ok && strings.HasSuffix(host, "."+rest) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -101,3 +101,30 @@ func TestPolicyCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestConnects matches origins as the policy's connect-src does.
+func TestConnects(t *testing.T) {
+	e := registry.Entry{AllowedDomains: []string{"https://api.example.com", "https://*.feeds.example", "http://localhost:8080"}}
+	for _, row := range []struct {
+		origin string
+		want   bool
+	}{
+		{"https://api.example.com", true},
+		{"https://API.example.com:443", true},
+		{"wss://api.example.com", true},
+		{"http://api.example.com", false},
+		{"https://api.example.com:8443", false},
+		{"https://example.com", false},
+		{"https://a.feeds.example", true},
+		{"https://a.b.feeds.example", true},
+		{"https://feeds.example", false},
+		{"https://xfeeds.example", false},
+		{"http://localhost:8080", true},
+		{"ws://localhost:8080", true},
+		{"http://localhost", false},
+	} {
+		if got := e.Connects(row.origin); got != row.want {
+			t.Errorf("Connects(%q) = %v, want %v", row.origin, got, row.want)
+		}
+	}
+}

@@ -8,9 +8,15 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"io"
 	"math/big"
+	"mime"
 	"net"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +40,13 @@ type proxy struct {
 	requests map[string][]string   // by the key of the page that asked to record
 	record   string                // the key requests are recorded under now
 	last     atomic.Int64          // when the last request came, in Unix nanoseconds
+	// allow says which origins the page recorded now may connect to (its entry's
+	// allowedDomains): their requests are answered without network, from fixtures (a
+	// folder of <host>/<path> files, "" for none) or with a 503, and recorded in answered
+	// rather than refused.
+	allow    func(origin string) bool
+	fixtures string
+	answered map[string][]string
 }
 
 // lastActivity returns when the last request came, in Unix nanoseconds.
@@ -54,7 +67,7 @@ func newProxy() (*proxy, error) {
 		ln.Close()
 		return nil, err
 	}
-	p := &proxy{ln: ln, pages: map[string]servedPage{}, requests: map[string][]string{}, conns: make(chan net.Conn),
+	p := &proxy{ln: ln, pages: map[string]servedPage{}, requests: map[string][]string{}, answered: map[string][]string{}, conns: make(chan net.Conn),
 		tls: &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"http/1.1"}}}
 	// Chromium is the only client, on loopback; the timeouts stop what a page leaves open.
 	p.srv = &http.Server{Handler: http.HandlerFunc(p.handle), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
@@ -86,20 +99,25 @@ func (p *proxy) forget(origin, path string) {
 	p.mu.Unlock()
 }
 
-// startRecording records every request from now on under key, until taken.
-func (p *proxy) startRecording(key string) {
+// startRecording records every request from now on under key, until taken; requests to the
+// origins allow admits are answered from fixtures (or with a 503) instead of refused.
+func (p *proxy) startRecording(key string, allow func(string) bool, fixtures string) {
 	p.mu.Lock()
 	p.record = key
 	p.requests[key] = nil
+	p.answered[key] = nil
+	p.allow, p.fixtures = allow, fixtures
 	p.mu.Unlock()
 }
 
-func (p *proxy) take(key string) []string {
+// take returns the requests refused and those answered under key, and forgets them.
+func (p *proxy) take(key string) (refused, answered []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := p.requests[key]
+	refused, answered = p.requests[key], p.answered[key]
 	delete(p.requests, key)
-	return r
+	delete(p.answered, key)
+	return refused, answered
 }
 
 func (p *proxy) note(req string) {
@@ -165,7 +183,17 @@ func (p *proxy) answer(w http.ResponseWriter, r *http.Request, origin, full stri
 	p.last.Store(time.Now().UnixNano())
 	p.mu.Lock()
 	pg, ok := p.pages[origin+r.URL.Path]
+	allow, fixtures, key := p.allow, p.fixtures, p.record
 	p.mu.Unlock()
+	if !ok && allow != nil && allow(origin) {
+		text := p.answerAllowed(w, r, fixtures, full)
+		p.mu.Lock()
+		if key != "" {
+			p.answered[key] = append(p.answered[key], text)
+		}
+		p.mu.Unlock()
+		return
+	}
 	if !ok || r.Method != http.MethodGet {
 		p.note(r.Method + " " + full)
 		http.Error(w, "offline", http.StatusNotFound)
@@ -176,6 +204,79 @@ func (p *proxy) answer(w http.ResponseWriter, r *http.Request, origin, full stri
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(pg.body)
+}
+
+// answerAllowed answers a request to an origin the page's entry allows, without network: a
+// CORS preflight as a server that accepts it would, a GET or HEAD of a file under fixtures
+// (fixtures/<host>/<path>, a path ending in / naming its index.html) with it, anything else
+// with 503 Service Unavailable, each readable by the page's origin. It returns how the
+// request was answered, for the report.
+func (p *proxy) answerAllowed(w http.ResponseWriter, r *http.Request, fixtures, full string) string {
+	h := w.Header()
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		origin = "*"
+	}
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Vary", "Origin")
+	h.Set("Cache-Control", "no-store")
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.Set("Access-Control-Allow-Methods", r.Header.Get("Access-Control-Request-Method"))
+		if hs := r.Header.Get("Access-Control-Request-Headers"); hs != "" {
+			h.Set("Access-Control-Allow-Headers", hs)
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return r.Method + " " + full + " → 204 (preflight)"
+	}
+	if fixtures != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		if f, ok := fixtureFile(fixtures, r.Host, r.URL.Path); ok {
+			if body, err := os.ReadFile(f); err == nil {
+				ctype := mime.TypeByExtension(filepath.Ext(f))
+				if ctype == "" {
+					ctype = http.DetectContentType(body)
+				}
+				h.Set("Content-Type", ctype)
+				h.Set("Content-Length", strconv.Itoa(len(body)))
+				if r.Method == http.MethodGet {
+					w.Write(body)
+				}
+				rel, _ := filepath.Rel(fixtures, f)
+				return r.Method + " " + full + " → 200 (" + filepath.ToSlash(rel) + ")"
+			}
+		}
+	}
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, "bundle render gives the page no network\n")
+	return r.Method + " " + full + " → 503"
+}
+
+// fixtureFile returns the file under dir that answers a request to host for path:
+// dir/<host>/<path> (the port dropped from host), its index.html for a folder; never a file
+// outside dir/<host>, a link, or a name starting with a dot.
+func fixtureFile(dir, host, urlPath string) (string, bool) {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(host)
+	if host == "" || strings.ContainsAny(host, `/\`) || strings.HasPrefix(host, ".") {
+		return "", false
+	}
+	clean := path.Clean("/" + urlPath)
+	for _, seg := range strings.Split(clean, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return "", false
+		}
+	}
+	if strings.HasSuffix(urlPath, "/") {
+		clean = path.Join(clean, "index.html")
+	}
+	f := filepath.Join(dir, host, filepath.FromSlash(clean))
+	if st, err := os.Lstat(f); err == nil && st.IsDir() {
+		f = filepath.Join(f, "index.html")
+	}
+	st, err := os.Lstat(f)
+	return f, err == nil && st.Mode().IsRegular()
 }
 
 // chanListener is a net.Listener whose connections are handed to it.

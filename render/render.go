@@ -63,6 +63,11 @@ type Options struct {
 	Settle time.Duration
 	// Screenshot asks for a PNG of each page.
 	Screenshot bool
+	// Fixtures is a folder whose files answer the page's requests to the origins its
+	// entry's allowedDomains lists: <Fixtures>/<host>/<path> (the port left out, a folder's
+	// index.html). "" answers them all with 503 Service Unavailable. Either way nothing
+	// reaches the network, and the requests are reported, not failed.
+	Fixtures string
 
 	// afterNavigate runs once the host page is loading (tests crash the renderer here).
 	afterNavigate func(ctx context.Context) error
@@ -105,8 +110,8 @@ const (
 type Problem struct {
 	Severity string `json:"severity"`
 	// Kind is "exception", "console", "policy", "request", "handshake", "tools", "call",
-	// "crash", "app" (what the app reported to its host) or "entry" (a registry entry a host
-	// would not serve the page with).
+	// "crash", "app" (what the app reported to its host), "router" (a router's not-found or
+	// error page shown) or "entry" (a registry entry a host would not serve the page with).
 	Kind string `json:"kind"`
 	Text string `json:"message"`
 	// Line and Column place it in the page when the browser says where (1-based).
@@ -141,8 +146,14 @@ type Report struct {
 	AppInfo     json.RawMessage `json:"appInfo,omitempty"`
 	Tools       []Tool          `json:"tools"`
 	Calls       []CallResult    `json:"calls"`
+	// Path is the path the page was loaded at, never "/": a host frames the app at a URL of
+	// its own, and so does render.
+	Path string `json:"path"`
 	// Requests are the requests the page attempted, each refused, sorted.
-	Requests []string  `json:"requests"`
+	Requests []string `json:"requests"`
+	// Answered are the requests to origins the entry's allowedDomains lists, answered by
+	// render without network (from Options.Fixtures, or 503), sorted: "GET URL → 503".
+	Answered []string  `json:"answered"`
 	Problems []Problem `json:"problems"`
 	// Size is the content size the app last reported (ui/notifications/size-changed).
 	Size *struct {
@@ -330,11 +341,12 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	r.seq++
 	n := r.seq
 	r.mu.Unlock()
-	rep := &Report{File: name, Tools: []Tool{}, Calls: []CallResult{}, Requests: []string{}, Problems: []Problem{}}
+	rep := &Report{File: name, Tools: []Tool{}, Calls: []CallResult{}, Requests: []string{}, Answered: []string{}, Problems: []Problem{}}
 
 	hostOrigin, appOrigin := origins(entry)
 	base := filepath.Base(name)
 	appPath := fmt.Sprintf("/%d/%s", n, url.PathEscape(base))
+	rep.Path = appPath
 	hostPath := fmt.Sprintf("/%d/", n)
 	appHeader := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	modes := []string{"inline"}
@@ -388,7 +400,11 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 	defer r.watching.Store(nil)
 
 	start := time.Now()
-	r.proxy.startRecording(key)
+	var allow func(string) bool
+	if entry != nil && len(entry.AllowedDomains) > 0 {
+		allow = entry.Connects
+	}
+	r.proxy.startRecording(key, allow, r.opts.Fixtures)
 	deadline, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	go func() {
@@ -406,6 +422,9 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 		// timer) and shown (what React reveals after a Suspense fallback): still busy at the
 		// timeout, it is judged as it is.
 		rep.add(Warning, "busy", fmt.Sprintf("the page was still busy (%d of its timers due within 3 s) when render judged it, %s after it started (%s)", w.timers.Load(), timeout.Round(100*time.Millisecond), budget), 0, 0)
+	}
+	if !w.isCrashed() && ctx.Err() == nil {
+		r.notFound(tab, rep)
 	}
 	if w.isCrashed() {
 		rep.add(Error, "crash", "Chromium's renderer crashed while showing the page (out of memory, or a browser bug); the page did not finish", 0, 0)
@@ -439,10 +458,20 @@ func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *re
 		}
 		cancelLeave()
 	}
-	rep.Requests = append(rep.Requests, r.proxy.take(key)...)
+	refused, answered := r.proxy.take(key)
+	rep.Requests = append(rep.Requests, refused...)
 	slices.Sort(rep.Requests)
 	for _, q := range rep.Requests {
 		rep.add(Error, "request", "the page requested "+q+"; a bundle must load nothing (render refused it)", 0, 0)
+	}
+	rep.Answered = append(rep.Answered, answered...)
+	slices.Sort(rep.Answered)
+	for _, q := range rep.Answered {
+		how := "with 503, as --fixtures DIR would answer from DIR/<host>/<path>"
+		if r.opts.Fixtures != "" {
+			how = "from the fixtures folder, or 503 where it has no file"
+		}
+		rep.add(Warning, "request", "the page requested "+q+": its entry allows that origin (allowedDomains), and render answered without network, "+how, 0, 0)
 	}
 	w.finish(done, timeout, budget)
 	return rep, nil

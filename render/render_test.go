@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,11 @@ func TestRenderBroken(t *testing.T) {
 			} else {
 				pg, entry = build(t, filepath.Join("testdata", row.name))
 			}
+			if row.name == "fetch" {
+				// With its entry, render answers the origin it allows (TestRenderAllowedDomains);
+				// without, the request is refused.
+				entry = nil
+			}
 			rep, err := r.Render(context.Background(), row.name+".html", pg, entry)
 			if err != nil {
 				t.Fatal(err)
@@ -260,5 +266,150 @@ func TestFindChrome(t *testing.T) {
 	_, err := chrome.Find(filepath.Join(t.TempDir(), "no-chromium"))
 	if err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestRenderAllowedDomains: a page's requests to the origins its entry allows are answered
+// without network (503, or a file of the fixtures folder) and reported as warnings; the page
+// passes. Rendered without its entry, the same request is refused and fails the page.
+func TestRenderAllowedDomains(t *testing.T) {
+	pg, entry := build(t, filepath.Join("testdata", "feed"))
+	fixtures := t.TempDir()
+	os.MkdirAll(filepath.Join(fixtures, "api.example.com"), 0o755)
+	os.MkdirAll(filepath.Join(fixtures, "img.cdn.example", "list"), 0o755)
+	os.WriteFile(filepath.Join(fixtures, "api.example.com", "feed.json"), []byte(`{"items":3}`), 0o644)
+	os.WriteFile(filepath.Join(fixtures, "img.cdn.example", "list", "index.html"), []byte("listed"), 0o644)
+	os.WriteFile(filepath.Join(fixtures, "secret.txt"), []byte("not served"), 0o644)
+	state := []Call{{Tool: "state", Arguments: []byte("{}")}}
+	for _, row := range []struct {
+		name     string
+		fixtures string
+		entry    *registry.Entry
+		shown    string
+		answered []string
+	}{
+		{"503", "", entry, "status 503 | status 503", []string{
+			"GET https://api.example.com/feed.json?since=1 → 503", "GET https://img.cdn.example/list/ → 503", "OPTIONS https://img.cdn.example/list/ → 204 (preflight)"}},
+		{"fixtures", fixtures, entry, `{"items":3} | listed`, []string{
+			"GET https://api.example.com/feed.json?since=1 → 200 (api.example.com/feed.json)", "GET https://img.cdn.example/list/ → 200 (img.cdn.example/list/index.html)", "OPTIONS https://img.cdn.example/list/ → 204 (preflight)"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			r := start(t, Options{Calls: state, Fixtures: row.fixtures})
+			rep, err := r.Render(context.Background(), "feed.html", pg, row.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Failed() {
+				t.Errorf("failed: %+v", rep.Problems)
+			}
+			if len(rep.Calls) != 1 || rep.Calls[0].Text != row.shown {
+				t.Errorf("the page shows %+v, want %q", rep.Calls, row.shown)
+			}
+			if strings.Join(rep.Answered, "\n") != strings.Join(row.answered, "\n") || len(rep.Requests) != 0 {
+				t.Errorf("answered %q, refused %q; want %q answered", rep.Answered, rep.Requests, row.answered)
+			}
+			warned := 0
+			for _, p := range rep.Problems {
+				if p.Kind == "request" && p.Severity == Warning && strings.Contains(p.Text, "allowedDomains") {
+					warned++
+				}
+			}
+			if warned != len(row.answered) {
+				t.Errorf("%d warnings about answered requests, want %d: %+v", warned, len(row.answered), rep.Problems)
+			}
+		})
+	}
+	t.Run("no_entry", func(t *testing.T) {
+		r := start(t, Options{Fixtures: fixtures})
+		rep, err := r.Render(context.Background(), "feed.html", pg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Failed() || len(rep.Answered) != 0 || !slices.Contains(rep.Requests, "GET https://api.example.com/feed.json?since=1") {
+			t.Errorf("without an entry the request must be refused and fail the page: %+v", rep)
+		}
+	})
+}
+
+// TestFixtureFile: a fixture is a regular file under <dir>/<host>; nothing else is served.
+func TestFixtureFile(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a.example", "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a.example", "x.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.example", "sub", "index.html"), []byte("i"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.example", ".env"), []byte("k"), 0o644)
+	os.WriteFile(filepath.Join(dir, "top.txt"), []byte("t"), 0o644)
+	os.Symlink(filepath.Join(dir, "top.txt"), filepath.Join(dir, "a.example", "link.txt"))
+	for _, row := range []struct {
+		host, path string
+		want       string
+	}{
+		{"a.example", "/x.json", "a.example/x.json"},
+		{"a.example:8443", "/x.json", "a.example/x.json"},
+		{"A.EXAMPLE", "/x.json", "a.example/x.json"},
+		{"a.example", "/sub/", "a.example/sub/index.html"},
+		{"a.example", "/sub", "a.example/sub/index.html"},
+		{"a.example", "/../top.txt", ""},
+		{"a.example", "/%2e%2e/top.txt", ""},
+		{"a.example", "/.env", ""},
+		{"a.example", "/link.txt", ""},
+		{"..", "/top.txt", ""},
+		{"a.example", "/missing", ""},
+	} {
+		f, ok := fixtureFile(dir, row.host, row.path)
+		got := ""
+		if ok {
+			rel, _ := filepath.Rel(dir, f)
+			got = filepath.ToSlash(rel)
+		}
+		if got != row.want {
+			t.Errorf("fixtureFile(%q, %q) = %q, want %q", row.host, row.path, got, row.want)
+		}
+	}
+}
+
+// hostframe is the workspace of the apps of issue 28's classes, which pipeline's tests build
+// too.
+var hostframe = filepath.Join("..", "pipeline", "testdata", "hostframe")
+
+// TestRenderRouters: an app whose router reads the URL's path shows its router's not-found
+// page in a host frame, which render loads at a path of its own, and fails with the fix; the
+// same app on the hash shows its home page and passes.
+func TestRenderRouters(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(hostframe, "node_modules")); err != nil {
+		t.Fatalf("the apps need their npm packages: run (cd %s && npm ci), as scripts/test does", hostframe)
+	}
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	for _, row := range []struct{ app, problem string }{
+		{"router-browser", `React Router's not-found page ("404 Not Found") at /`},
+		{"router-hash", ""},
+		{"tanstack-browser", `TanStack Router's not-found page ("Not Found") at /`},
+		{"tanstack-hash", ""},
+	} {
+		t.Run(row.app, func(t *testing.T) {
+			pg, entry := build(t, filepath.Join(hostframe, row.app))
+			rep, err := r.Render(context.Background(), row.app+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Path == "" || rep.Path == "/" {
+				t.Errorf("the page was loaded at %q, want a path of render's own", rep.Path)
+			}
+			var routers []Problem
+			for _, p := range rep.Problems {
+				if p.Kind == "router" {
+					routers = append(routers, p)
+				}
+			}
+			if row.problem == "" {
+				if rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != "Home" {
+					t.Errorf("want the home page, clean: %+v %+v", rep.Calls, rep.Problems)
+				}
+				return
+			}
+			if !rep.Failed() || len(routers) != 1 || !strings.Contains(routers[0].Text, row.problem) || !strings.Contains(routers[0].Text, "createHash") {
+				t.Errorf("want one router error with %q and the fix: %+v", row.problem, rep.Problems)
+			}
+		})
 	}
 }

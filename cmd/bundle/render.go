@@ -22,7 +22,10 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			"the host half of the bridge protocol, with every request blocked and recorded. Report\n"+
 			"console errors, uncaught exceptions, policy violations, requests, the handshake, the\n"+
 			"tools registered and each --call's result; fail (exit 1) on any error, violation,\n"+
-			"request or peer connection (WebRTC). The page is judged once quiet after the calls.\n"+
+			"request or peer connection (WebRTC), and on a router's not-found page (the page is\n"+
+			"loaded at a path of its own, as a host frames it). A request to an origin the entry's\n"+
+			"allowedDomains lists is answered without network (503, or a file of --fixtures) and\n"+
+			"reported, not failed. The page is judged once quiet after the calls.\n"+
 			"A blocked eval or new Function that the page catches (zod 4 probes for it) is a\n"+
 			"warning. The registry entry beside a file (dist/hello.json) gives the origins the\n"+
 			"app expects and the headers it is served with. Chromium comes from PATH or --chrome.",
@@ -31,6 +34,9 @@ func runRender(ctx context.Context, e *env, args []string) int {
 
   # call a tool and see its result
   bundle render --call greet='{"name":"Ada"}' dist/hello.html
+
+  # answer the app's requests to its allowedDomains from files: fixtures/api.example.com/feed.json
+  bundle render --fixtures fixtures dist/feed.html
 
   # annotate a GitHub Actions run, dark theme, phone width
   bundle render --format github --theme dark --width 390 --height 700 dist/*.html
@@ -41,6 +47,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 	theme := fs.String("theme", "light", "host `theme`: light or dark")
 	chromePath := fs.String("chrome", "", "Chromium or Chrome `executable` (default: found on PATH)")
 	format := fs.String("format", "text", "output `format`: text, json or github")
+	fixtures := fs.String("fixtures", "", "answer the page's requests to its entry's allowedDomains with the files of `folder`/<host>/<path> (default: 503)")
 	timeout := fs.Duration("timeout", 0, "how long a page may take to handshake, answer the calls and go quiet (default: 10s, 1s more per 50 KB of the page and 5s more per --call)")
 	var calls []render.Call
 	fs.Func("call", "call a tool once the tools are listed: `TOOL=JSON` (repeatable)", func(s string) error {
@@ -98,6 +105,12 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		}
 		inputs = append(inputs, in)
 	}
+	if *fixtures != "" {
+		if st, err := os.Stat(*fixtures); err != nil || !st.IsDir() {
+			fmt.Fprintf(e.stderr, "bundle render: --fixtures %s is not a folder: give one that holds <host>/<path> files\n", *fixtures)
+			return exitUsage
+		}
+	}
 	if *shots != "" {
 		if err := os.MkdirAll(*shots, 0o755); err != nil {
 			fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
@@ -105,7 +118,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	r, err := render.Start(ctx, render.Options{Chrome: *chromePath, Width: *width, Height: *height, Theme: *theme,
-		Calls: calls, Timeout: *timeout, Screenshot: *shots != ""})
+		Calls: calls, Timeout: *timeout, Screenshot: *shots != "", Fixtures: *fixtures})
 	if errors.Is(err, chrome.ErrNotFound) {
 		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
 		return exitUsage
@@ -183,7 +196,7 @@ func printRender(e *env, format string, rep *render.Report, shot string) {
 	if rep.Initialized {
 		handshake = "handshake"
 	}
-	fmt.Fprintf(e.stdout, "%s: %s in %d ms: %s, %d %s", rep.File, status, rep.Millis, handshake, len(names), plural(len(names), "tool", "tools"))
+	fmt.Fprintf(e.stdout, "%s: %s in %d ms at %s: %s, %d %s", rep.File, status, rep.Millis, rep.Path, handshake, len(names), plural(len(names), "tool", "tools"))
 	if len(names) > 0 {
 		fmt.Fprintf(e.stdout, " (%s)", strings.Join(names, ", "))
 	}
