@@ -77,6 +77,8 @@ func TestSuggestedFixesApply(t *testing.T) {
 		{"loader_typo", "miniapp.toml", base + "[build]\nloader = { \".js\" = \"jsxx\" }\n"},
 		{"barrels_string", "miniapp.toml", base + "[build]\nbarrels = \"off\"\n"},
 		{"json_barrels_string", "manifest.json", jsonBase + `"build": {"barrels": "off"}}`},
+		{"cjs_interop_string", "miniapp.toml", base + "[build]\ninconsistentCjsInterop = \"yes\"\n"},
+		{"json_cjs_interop_string", "manifest.json", jsonBase + `"build": {"inconsistentCjsInterop": "yes"}}`},
 		{"json_unknown_key", "manifest.json", `{"id": "fix", "nmae": "Fix", "description": "D.", "entry": "index.html"}`},
 		{"json_maxkb_float", "manifest.json", jsonBase + `"maxKB": 512.5}`},
 		{"json_http_with_path", "manifest.json", jsonBase + `"allowedDomains": ["http://x.example.com/p"]}`},

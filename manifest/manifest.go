@@ -95,7 +95,8 @@ type Capability struct {
 
 // Build holds what a Vite user sets in vite.config: the esbuild target, defines, loaders by
 // file extension, import aliases and the public folder; and whether imports from a package's
-// index of re-exports take each name from its module (Barrels: nil or true).
+// index of re-exports take each name from its module (Barrels: nil or true), and how a default
+// import reads a CommonJS module that sets __esModule (InconsistentCjsInterop).
 type Build struct {
 	Target    string            `json:"target,omitempty"`
 	Define    map[string]string `json:"define,omitempty"`
@@ -103,6 +104,12 @@ type Build struct {
 	Alias     map[string]string `json:"alias,omitempty"`
 	PublicDir string            `json:"publicDir,omitempty"`
 	Barrels   *bool             `json:"barrels,omitempty"`
+	// InconsistentCjsInterop gives a default import, in a file that is an ES module by
+	// Node's rules ("type": "module", .mjs, .mts), of a CommonJS module that sets __esModule
+	// the module's exports.default, as Babel, TypeScript and Vite 4 to 6 read it, instead of
+	// its module.exports, as Node, esbuild and Vite 8 do (Vite 8's
+	// legacy.inconsistentCjsInterop).
+	InconsistentCjsInterop bool `json:"inconsistentCjsInterop,omitempty"`
 }
 
 // RewriteBarrels reports whether imports from a barrel take each name from its own module

@@ -127,6 +127,7 @@ func TestParseRefuses(t *testing.T) {
 		{"build_loader_ext", "[build]\nloader = { js = \"jsx\" }", "build.loader.js", "not a file extension"},
 		{"build_alias_outside", "[build]\nalias = { x = \"../x\" }", "build.alias.x", "outside the app folder"},
 		{"build_barrels_string", "[build]\nbarrels = \"no\"", "build.barrels", "must be true or false, not a string"},
+		{"build_cjs_interop_string", "[build]\ninconsistentCjsInterop = 1", "build.inconsistentCjsInterop", "must be true or false, not a number"},
 		{"unknown_top", `colour = "red"`, "colour", "unknown field"},
 	}
 	for _, row := range rows {

@@ -164,7 +164,7 @@ func (v *validator) errKey(p, msg, note string) {
 
 var fields = []string{"id", "name", "description", "version", "entry", "icon", "capabilities",
 	"allowedDomains", "linkDomains", "hosts", "displayModes", "wasm", "eval", "webrtc", "resourceDomains", "domain", "prefersBorder", "maxKB", "build"}
-var buildFields = []string{"target", "define", "loader", "alias", "publicDir", "barrels"}
+var buildFields = []string{"target", "define", "loader", "alias", "publicDir", "barrels", "inconsistentCjsInterop"}
 
 // The patterns are compiled when a manifest first needs them, not when a process starts: a
 // repetition such as {0,61} compiles to that many states, and every command runs this
@@ -305,7 +305,7 @@ func (v *validator) validate(raw map[string]any) *Manifest {
 		if b, ok := x.(map[string]any); ok {
 			v.build(b, &m.Build)
 		} else {
-			v.err("build", "build must be a table", v.syntax("write [build] on its own line, then its keys: target, define, loader, alias, publicDir, barrels", `write "build": { "target": "…" } with its keys: target, define, loader, alias, publicDir, barrels`))
+			v.err("build", "build must be a table", v.syntax("write [build] on its own line, then its keys: target, define, loader, alias, publicDir, barrels, inconsistentCjsInterop", `write "build": { "target": "…" } with its keys: target, define, loader, alias, publicDir, barrels, inconsistentCjsInterop`))
 		}
 	}
 	return m
@@ -614,6 +614,13 @@ func (v *validator) build(b map[string]any, out *Build) {
 			out.Barrels = &on
 		} else {
 			v.err("build.barrels", fmt.Sprintf("barrels must be true or false, not %s", describe(x)), v.syntax("write barrels = false (imports from a package's index then read every module it names)", `write "barrels": false (imports from a package's index then read every module it names)`))
+		}
+	}
+	if x, ok := b["inconsistentCjsInterop"]; ok {
+		if on, isBool := x.(bool); isBool {
+			out.InconsistentCjsInterop = on
+		} else {
+			v.err("build.inconsistentCjsInterop", fmt.Sprintf("inconsistentCjsInterop must be true or false, not %s", describe(x)), v.syntax("write inconsistentCjsInterop = true (a default import of a CommonJS module that sets __esModule then gives its exports.default)", `write "inconsistentCjsInterop": true (a default import of a CommonJS module that sets __esModule then gives its exports.default)`))
 		}
 	}
 	if x, ok := b["publicDir"]; ok {

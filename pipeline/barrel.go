@@ -131,11 +131,33 @@ type importDecl struct {
 // first statement that is not an import, an export … from or a directive.
 func headImports(src string) []importDecl {
 	var out []importDecl
+	eachHeadImport(src, func(start, end int, spec string, bs []binding, typeDecl, attrs bool) {
+		if typeDecl || attrs || len(bs) == 0 {
+			return
+		}
+		d := importDecl{start: start, end: end, spec: spec}
+		for _, b := range bs {
+			if b.kind != 'm' {
+				return
+			}
+			d.names = append(d.names, [2]string{b.imported, b.local})
+			d.typeOnly = append(d.typeOnly, b.typeOnly)
+		}
+		out = append(out, d)
+	})
+	return out
+}
+
+// eachHeadImport calls fn with each import declaration at the head of src (before its first
+// statement that is not an import, an export … from or a directive): where it starts and
+// ends (its ; included), its specifier, its bindings (none for import "x"), whether it is
+// import type, and whether it has import attributes.
+func eachHeadImport(src string, fn func(start, end int, spec string, bs []binding, typeDecl, attrs bool)) {
 	s := &jsScan{src: src}
 	if strings.HasPrefix(src, "#!") {
 		s.i = strings.IndexByte(src, '\n')
 		if s.i < 0 {
-			return nil
+			return
 		}
 	}
 	for {
@@ -143,27 +165,25 @@ func headImports(src string) []importDecl {
 		start := s.i
 		switch {
 		case s.i >= len(src):
-			return out
+			return
 		case src[s.i] == '"' || src[s.i] == '\'':
 			// A directive ("use client";).
 			if _, ok := s.str(); !ok {
-				return out
+				return
 			}
 			s.semi()
 		case s.word("import"):
-			d, ok := s.importDecl(start)
+			spec, bs, typeDecl, attrs, ok := s.importClause()
 			if !ok {
-				return out
+				return
 			}
-			if d.names != nil {
-				out = append(out, d)
-			}
+			fn(start, s.i, spec, bs, typeDecl, attrs)
 		case s.word("export"):
 			if !s.exportFrom() {
-				return out
+				return
 			}
 		default:
-			return out
+			return
 		}
 	}
 }
@@ -589,25 +609,6 @@ func (s *jsScan) importClause() (spec string, bs []binding, typeDecl, attrs, ok 
 	}
 	spec, attrs, ok = s.from()
 	return spec, bs, typeDecl, attrs, ok
-}
-
-// importDecl reads an import declaration after its keyword; d.names is nil for one that is
-// not of names only (a default or namespace import, a side-effect import, import type, one
-// with attributes).
-func (s *jsScan) importDecl(start int) (importDecl, bool) {
-	spec, bs, typeDecl, attrs, ok := s.importClause()
-	d := importDecl{start: start, end: s.i, spec: spec}
-	if !ok || typeDecl || attrs {
-		return d, ok
-	}
-	for _, b := range bs {
-		if b.kind != 'm' {
-			return importDecl{start: start, end: s.i}, true
-		}
-		d.names = append(d.names, [2]string{b.imported, b.local})
-		d.typeOnly = append(d.typeOnly, b.typeOnly)
-	}
-	return d, true
 }
 
 // attributes reads an optional with { … } or assert { … } after a module specifier.

@@ -91,6 +91,8 @@ type bundler struct {
 	ctx context.Context
 	// tsconfigRaw is the tsconfig esbuild applies (tsconfig.go), read for each build.
 	tsconfigRaw string
+	// cjs is what the build found of default imports of CommonJS modules (cjs.go).
+	cjs cjsState
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -358,6 +360,10 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			}
 			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS}, nil
 		})
+		// A default import of a CommonJS module that sets __esModule, in an ES module by
+		// Node's rules (cjs.go).
+		pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: "file"}, b.cjsResolve(pb))
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: cjsNamespace}, b.cjsLoad)
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
@@ -745,8 +751,8 @@ type outputMeta struct {
 func (b *bundler) record(m outputMeta) {
 	for _, in := range m.inputs {
 		name := in
-		if strings.HasPrefix(in, legalNamespace+":") {
-			continue // a barrel's licence, not a file of the app's
+		if strings.HasPrefix(in, legalNamespace+":") || strings.HasPrefix(in, cjsNamespace+":") {
+			continue // a barrel's licence, a module that reads another: not files of the app's
 		}
 		if n, ok := b.inlineName(in); ok {
 			name = n

@@ -78,6 +78,7 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 // page, whose file is the page) the source transforms, the checks, and the rewriting of
 // barrel imports with the build's resolver. out is "" when src is left as it is.
 func (b *bundler) appScript(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
+	b.noteDefaultImports(file, src)
 	out, errs, warnings = b.transform(file, src, loader, chain)
 	base := out
 	if base == "" {

@@ -1,0 +1,84 @@
+package render
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The apps of issue 28's classes, each built by bundle and run in Chromium inside render's
+// host frame: what built but did not run, and now runs or is refused with the fix.
+
+// hostframe is the workspace of the apps of issue 28's classes, which pipeline's tests build
+// too.
+var hostframe = filepath.Join("..", "pipeline", "testdata", "hostframe")
+
+// TestRenderRouters: an app whose router reads the URL's path shows its router's not-found
+// page in a host frame, which render loads at a path of its own, and fails with the fix; the
+// same app on the hash shows its home page and passes.
+func TestRenderRouters(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(hostframe, "node_modules")); err != nil {
+		t.Fatalf("the apps need their npm packages: run (cd %s && npm ci), as scripts/test does", hostframe)
+	}
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	for _, row := range []struct{ app, problem string }{
+		{"router-browser", `React Router's not-found page ("404 Not Found") at /`},
+		{"router-hash", ""},
+		{"tanstack-browser", `TanStack Router's not-found page ("Not Found") at /`},
+		{"tanstack-hash", ""},
+	} {
+		t.Run(row.app, func(t *testing.T) {
+			pg, entry := build(t, filepath.Join(hostframe, row.app))
+			rep, err := r.Render(context.Background(), row.app+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Path == "" || rep.Path == "/" {
+				t.Errorf("the page was loaded at %q, want a path of render's own", rep.Path)
+			}
+			var routers []Problem
+			for _, p := range rep.Problems {
+				if p.Kind == "router" {
+					routers = append(routers, p)
+				}
+			}
+			if row.problem == "" {
+				if rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != "Home" {
+					t.Errorf("want the home page, clean: %+v %+v", rep.Calls, rep.Problems)
+				}
+				return
+			}
+			if !rep.Failed() || len(routers) != 1 || !strings.Contains(routers[0].Text, row.problem) || !strings.Contains(routers[0].Text, "createHash") {
+				t.Errorf("want one router error with %q and the fix: %+v", row.problem, rep.Problems)
+			}
+		})
+	}
+}
+
+// TestRenderCjsInterop runs both readings of a default import of a CommonJS module that sets
+// __esModule (shaped like react-apexcharts 1.x), in an app of "type": "module": as esbuild and
+// Vite 8 read it (module.exports: React is given an object and throws), and with
+// inconsistentCjsInterop (exports.default: the chart shows).
+func TestRenderCjsInterop(t *testing.T) {
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	for _, row := range []struct{ app, state, problem string }{
+		{"cjs-default", `{"chart":"object","version":"1.0.0","shown":""}`, "Minified React error #130"},
+		{"cjs-interop", `{"chart":"function","version":"1.0.0","shown":"chart: line"}`, ""},
+	} {
+		t.Run(row.app, func(t *testing.T) {
+			pg, entry := build(t, filepath.Join(hostframe, row.app))
+			rep, err := r.Render(context.Background(), row.app+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Calls) != 1 || rep.Calls[0].Text != row.state {
+				t.Errorf("the page shows %+v, want %s", rep.Calls, row.state)
+			}
+			if row.problem == "" && rep.Failed() || row.problem != "" && (len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0].Text, row.problem)) {
+				t.Errorf("problems %+v, want %q", rep.Problems, row.problem)
+			}
+		})
+	}
+}
