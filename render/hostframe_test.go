@@ -82,3 +82,30 @@ func TestRenderCjsInterop(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderEvalPackage: a package that runs eval when imported (a development build) throws
+// under the page's policy, and the page shows nothing; with eval = true it draws.
+func TestRenderEvalPackage(t *testing.T) {
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	for _, row := range []struct{ app, state, problem string }{
+		{"eval-dep", "", "Uncaught EvalError"},
+		{"eval-dep-allowed", "map drawn", ""},
+	} {
+		t.Run(row.app, func(t *testing.T) {
+			pg, entry := build(t, filepath.Join(hostframe, row.app))
+			rep, err := r.Render(context.Background(), row.app+".html", pg, entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row.problem == "" {
+				if rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != row.state {
+					t.Errorf("want %q, clean: %+v %+v", row.state, rep.Calls, rep.Problems)
+				}
+				return
+			}
+			if !rep.Failed() || !strings.Contains(rep.Problems[0].Text, row.problem) || !strings.Contains(rep.Problems[0].Text, "set eval = true") {
+				t.Errorf("want %q first, with the opt-in: %+v", row.problem, rep.Problems)
+			}
+		})
+	}
+}
