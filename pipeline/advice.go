@@ -22,8 +22,9 @@ type packages struct {
 	modules   bool     // a node_modules folder exists
 }
 
-// packagesFrom reads what the folders from dir up to readRoot declare and hold.
-func packagesFrom(dir, readRoot string) packages {
+// packagesFrom reads what the folders from dir up to readRoot declare and hold, listing
+// folders through f.
+func packagesFrom(f *folders, dir, readRoot string) packages {
 	confined := func(path string) bool {
 		return path == readRoot || strings.HasPrefix(path, readRoot+string(filepath.Separator))
 	}
@@ -48,17 +49,16 @@ func packagesFrom(dir, readRoot string) packages {
 			}
 		}
 		if nm := filepath.Join(dir, "node_modules"); confined(nm) {
-			if entries, err := os.ReadDir(nm); err == nil {
+			if names, err := f.names(nm); err == nil {
 				p.modules = true
-				for _, e := range entries {
-					name := e.Name()
+				for _, name := range names {
 					if strings.HasPrefix(name, ".") {
 						continue
 					}
 					if strings.HasPrefix(name, "@") {
-						scoped, _ := os.ReadDir(filepath.Join(nm, name))
+						scoped, _ := f.names(filepath.Join(nm, name))
 						for _, s := range scoped {
-							p.installed[name+"/"+s.Name()] = true
+							p.installed[name+"/"+s] = true
 						}
 						continue
 					}
@@ -92,7 +92,7 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 		}
 		return text, note, false
 	}
-	p := packagesFrom(from, b.readRoot)
+	p := packagesFrom(&b.folders, from, b.readRoot)
 	where := func(f string) string { return b.display(b.rel(filepath.Dir(f))) }
 	switch {
 	case p.installed[pkg]:

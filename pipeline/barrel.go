@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -280,7 +281,7 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 		if d.spec == "" || d.spec[0] == '.' || d.spec[0] == '/' || strings.Contains(d.spec, ":") || strings.HasPrefix(d.spec, "@miniapp/") {
 			continue
 		}
-		r := resolve(d.spec, api.ResolveOptions{Importer: file, ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
+		r := b.folders.resolve(resolve, d.spec, api.ResolveOptions{Importer: file, ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
 		if len(r.Errors) > 0 || r.External || r.SideEffects || r.Namespace != "file" || r.Suffix != "" {
 			continue
 		}
@@ -306,12 +307,12 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 				direct = nil
 				break
 			}
-			t := resolve(re.spec, api.ResolveOptions{Importer: r.Path, ResolveDir: filepath.Dir(r.Path), Kind: api.ResolveJSImportStatement})
-			if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" || b.outside(t.Path) != nil {
+			target, ok := b.barrelTarget(resolve, r.Path, re.spec)
+			if !ok {
 				direct = nil
 				break
 			}
-			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(b.rewrittenSpec(file, barrelPrefix, t.Path))))
+			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(b.rewrittenSpec(file, barrelPrefix, target))))
 		}
 		if len(direct) < len(d.names)-len(types) || len(direct) == 0 {
 			continue
@@ -332,6 +333,55 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 	}
 	out.WriteString(src[last:])
 	return out.String()
+}
+
+// esbuildExts are the extensions esbuild tries, in its order, for an import without one
+// (its default resolveExtensions, which the build keeps).
+var esbuildExts = []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json"}
+
+// barrelTarget resolves spec, a module the barrel at barrel re-exports from, to the file
+// esbuild would load for it, and reports whether the rewriting may import it directly. A
+// relative path to a regular file (as written, else with one of esbuildExts: what esbuild's
+// resolver tries first) is found in the build's listing of its folder; anything else (a
+// folder, a link, a package, a barrel whose package.json maps files for browsers) is
+// resolved by esbuild, once per build for each folder and specifier.
+func (b *bundler) barrelTarget(resolve func(string, api.ResolveOptions) api.ResolveResult, barrel, spec string) (string, bool) {
+	if (strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../")) && !strings.ContainsAny(spec, "?#") && !b.browserMap(filepath.Dir(barrel)) {
+		p := filepath.Join(filepath.Dir(barrel), filepath.FromSlash(spec))
+		if b.folders.isFile(p) {
+			return p, b.outside(p) == nil
+		}
+		for _, ext := range esbuildExts {
+			if b.folders.isFile(p + ext) {
+				return p + ext, b.outside(p+ext) == nil
+			}
+		}
+	}
+	t := b.folders.resolve(resolve, spec, api.ResolveOptions{Importer: barrel, ResolveDir: filepath.Dir(barrel), Kind: api.ResolveJSImportStatement})
+	if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" || b.outside(t.Path) != nil {
+		return "", false
+	}
+	return t.Path, true
+}
+
+// browserMap reports whether the package.json nearest above dir (within the folder the
+// build reads) has a "browser" field that maps files, which esbuild applies to the package's
+// relative imports; read once per folder.
+func (b *bundler) browserMap(dir string) bool {
+	if v, ok := b.browserMaps.Load(dir); ok {
+		return v.(bool)
+	}
+	mapped := false
+	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+		var pj struct {
+			Browser json.RawMessage `json:"browser"`
+		}
+		mapped = json.Unmarshal(data, &pj) != nil || strings.HasPrefix(strings.TrimSpace(string(pj.Browser)), "{")
+	} else if parent := filepath.Dir(dir); parent != dir && underDir(parent, b.readRoot) {
+		mapped = b.browserMap(parent)
+	}
+	b.browserMaps.Store(dir, mapped)
+	return mapped
 }
 
 // rewrittenSpec returns the specifier, prefix and p relative to the folder of file, that a

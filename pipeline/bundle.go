@@ -93,6 +93,11 @@ type bundler struct {
 	tsconfigRaw string
 	// cjs is what the build found of default imports of CommonJS modules (cjs.go).
 	cjs cjsState
+	// folders holds the folders the build listed and the resolutions the barrel rewriting
+	// asked of esbuild (folders.go); browserMaps, whether a folder's package maps files for
+	// browsers.
+	folders     folders
+	browserMaps sync.Map
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module

@@ -79,14 +79,10 @@ func (b *bundler) missingFile(spec, target string) (string, string) {
 				"bundle reads only files inside " + b.rootName() + ": move the file in"
 		}
 	}
-	entries, err := os.ReadDir(dir)
+	names, err := b.folders.names(filepath.Clean(dir))
 	relDir := b.display(b.rel(dir))
 	if err != nil {
 		return fmt.Sprintf("Could not resolve %q: there is no folder %s", spec, relDir), "fix the path: it is relative to the importing file"
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
 	}
 	// A name that matches but for case: fine on macOS and Windows, refused on Linux and by
 	// every CI.
@@ -175,7 +171,7 @@ func packageName(spec string) string {
 // folder the build may read.
 func (b *bundler) hasNodeModules(dir string) bool {
 	for {
-		if st, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil && st.IsDir() {
+		if b.folders.isDir(filepath.Join(dir, "node_modules")) {
 			return true
 		}
 		if dir == b.readRoot || dir == b.root && b.readRoot == b.root {
