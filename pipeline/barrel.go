@@ -34,10 +34,6 @@ import (
 // minBarrel is the fewest re-exports an index must have to be read as a barrel.
 const minBarrel = 50
 
-// barrelPrefix marks, in a rewritten import, the path of the module a barrel re-exports a
-// name from, relative to the importer's folder; the confine plugin resolves it to that file.
-const barrelPrefix = "miniapp-barrel:"
-
 // reexport is where a barrel takes one of its names from: export { name as alias } from spec.
 type reexport struct{ spec, name string }
 
@@ -312,7 +308,15 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 				direct = nil
 				break
 			}
-			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(b.rewrittenSpec(file, barrelPrefix, target))))
+			// By its path relative to the importer, which esbuild's own resolver reads: a
+			// module a plugin resolves has no package type for esbuild, whose interop of
+			// CommonJS then differs with the order modules are reached in.
+			rel, err := filepath.Rel(filepath.Dir(file), target)
+			if err != nil {
+				direct = nil
+				break
+			}
+			direct = append(direct, fmt.Sprintf("import { %s } from %s;", importSpecifier(re.name, local, false), jsString(dotted(filepath.ToSlash(rel)))))
 		}
 		if len(direct) < len(d.names)-len(types) || len(direct) == 0 {
 			continue

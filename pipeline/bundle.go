@@ -98,6 +98,10 @@ type bundler struct {
 	// browsers.
 	folders     folders
 	browserMaps sync.Map
+	// routes is what the build found of routing on the URL's path, public the public
+	// folder's listing (hostframe.go).
+	routes routes
+	public publicListing
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -335,14 +339,6 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 				}
 			}
 			return res, nil
-		})
-		// A name an app script imports from a barrel, from the module the barrel takes it
-		// from (barrel.go): a file found by esbuild's own resolver, confined when loaded.
-		onAppResolve(pb, `^`+barrelPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if p, ok := b.rewrittenPath(a.ResolveDir, a.Path); ok {
-				return api.OnResolveResult{Path: p, Namespace: "file"}, nil
-			}
-			return api.OnResolveResult{}, nil // written by the author: a URL, refused below
 		})
 		// The barrel's licence, named (under /node_modules/) as esbuild names a package's
 		// file in the licence file.
@@ -911,7 +907,7 @@ func denied(text string) (string, bool) {
 // knows: code written in the page is named by the page's path, as esbuild names a file
 // there (relative to outdir), and each app script the source transforms or the barrel
 // rewriting changed has its text as written (they keep every line where it was, so the
-// map's lines hold; a debugger shows no miniapp-barrel: import).
+// map's lines hold; a debugger shows the imports as written).
 func (b *bundler) mapSources(m []byte, outdir string) []byte {
 	written := false
 	b.written.Range(func(_, _ any) bool { written = true; return false })

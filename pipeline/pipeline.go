@@ -212,6 +212,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	list = append(list, sourceFindings(a, m, policy(nil, nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
 	list = append(list, b.refuseWebRTC(pageScripts(page), b.display(file))...)
 	list = append(list, b.evalInPackages()...)
+	list = append(list, b.messages(b.routerWarnings(), diag.Warning)...)
 	if list.HasErrors() {
 		// Sorted, a message met twice (a stylesheet both linked and imported, each built
 		// alone after the build of both failed) is said once.

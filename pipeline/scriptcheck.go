@@ -109,6 +109,9 @@ func (r *rewrite) checkURL(at int, call string, open int) {
 	if call != "fetch" || t.tt == js.TemplateStartToken || !localFile(head) {
 		return
 	}
+	if _, public := r.b.publicFile(head); public {
+		return // inlined (publicRef)
+	}
 	rel := head // as an import names it: relative, as fetch reads it
 	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "/") {
 		rel = "./" + rel

@@ -53,6 +53,9 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 		b.flags.assetURLs, b.flags.blobs, b.flags.styleData = false, false, false
 		b.realDirs.Clear() // a folder may have become a link since
 		b.workers = &workerBuilds{}
+		// What the build listed and found, read anew (hostframe.go, folders.go, cjs.go).
+		b.folders, b.public, b.routes, b.cjs = folders{}, publicListing{}, routes{}, cjsState{}
+		b.browserMaps.Clear()
 		return b, nil
 	}
 	s.reset()

@@ -129,13 +129,14 @@ type rewrite struct {
 	helper  bool // the dynamic import helper is added
 	errs    []api.Message
 	warns   []api.Message
-	claimed int // significant tokens before this one belong to a call already transformed
+	claimed int                      // significant tokens before this one belong to a call already transformed
+	bound   map[string]importBinding // the names the script imports (hostframe.go)
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is
 // nothing to rewrite. Warnings are the checks' (scriptChecks).
 func (b *bundler) transform(file, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
-	if !mayTransform.MatchString(src) {
+	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
 		return "", nil, nil
 	}
 	s, err := readScript(file, src, loader)
@@ -162,6 +163,8 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 			r.dynamicImport(i)
 		}
 		r.check(i)
+		r.router(i)
+		r.publicRef(i)
 	}
 	if len(r.edits) == 0 && r.tail.Len() == 0 {
 		return "", r.errs, r.warns

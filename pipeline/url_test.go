@@ -92,8 +92,8 @@ func TestLocalFetchWarning(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s:%d:%d %s | %s", filepath.Base(w.File), w.Line, w.Column, w.Text[:strings.Index(w.Text, ")")+1], w.Note))
 		}
 	}
+	// fetch("/data.json") of a file of the public folder is its data: URL (TestPublicStrings).
 	want := []string{
-		`main.js:1:24 fetch("/data.json") | a file of the public folder: import its URL, a data: URL, and fetch that (import url from "/data.json"; fetch(url))`,
 		`main.js:2:24 fetch("./local.json") | import the file instead (import data from "./local.json" for JSON, "./local.json?raw" for text), or fetch new URL("./local.json", import.meta.url), which bundle turns into a data: URL`,
 		`main.js:3:24 fetch("rows.csv") | import the file instead (import data from "./rows.csv" for JSON, "./rows.csv?raw" for text), or fetch new URL("./rows.csv", import.meta.url), which bundle turns into a data: URL`,
 	}

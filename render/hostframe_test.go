@@ -109,3 +109,18 @@ func TestRenderEvalPackage(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderPublicStrings: files of the public folder that the app names by strings at run time
+// (a JSX src, a game engine's image source, a fetch) load in a host frame: the build put their
+// data: URLs in the page.
+func TestRenderPublicStrings(t *testing.T) {
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	pg, entry := build(t, filepath.Join(hostframe, "public-strings"))
+	rep, err := r.Render(context.Background(), "public-strings.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != "[\"6x4\",3,5]" {
+		t.Errorf("want the sword (6x4), the levels (3) and the logo (5 wide) loaded, clean: %+v %+v", rep.Calls, rep.Problems)
+	}
+}

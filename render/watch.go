@@ -287,7 +287,7 @@ func (w *watch) handle(e event) bool {
 			return false
 		}
 		if rel, ok := w.besidePage(e.Blocked); ok {
-			text += fmt.Sprintf("; the page made a relative URL (%s) at run time, and a bundle is one file with nothing beside it: import the file in a script (import url from \"./%s\", which inlines it) and use that URL", rel, rel)
+			text += fmt.Sprintf("; the page made a relative URL (%s) at run time, and a bundle is one file with nothing beside it: put the file in the app's public folder (or anywhere in the app folder) and import it in a script by its path from the app folder (import url from \"/%s\", which inlines it, whichever folder the script is in), then use that URL", rel, rel)
 		}
 		rep.add(Error, "policy", text, line, col)
 	case "exception":
