@@ -123,12 +123,17 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Notes = []api.Note{{Text: "install Node.js 18 or later; bundle runs the app's own installed tools with it"}}
 	case errors.As(err, &me):
 		m.Text = fmt.Sprintf("%s needs the npm package %s, which is not installed in the app", tool, me.Package)
-		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" {
-			packages = "tailwindcss @tailwindcss/postcss"
+		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss" {
+			packages = tailwindPackages(c.root, c.readRoot)
 		} else if tool != "Tailwind CSS" && tool != "Sass" {
 			packages = me.Package
 		}
-		m.Notes = []api.Note{{Text: "npm install -D " + packages}}
+		m.Notes = []api.Note{{Text: packageManager(c.root, c.readRoot) + " " + packages}}
+		if pnp := yarnPnP(c.root, c.readRoot); pnp != "" {
+			// Yarn's Plug'n'Play keeps packages in zip archives that only its loader reads.
+			m.Text = fmt.Sprintf("%s needs the npm package %s, and the app installs its packages with Yarn Plug'n'Play (%s), whose archives Node cannot load without Yarn's loader", tool, me.Package, filepath.Base(pnp))
+			m.Notes = []api.Note{{Text: "install them into node_modules: set nodeLinker: node-modules in .yarnrc.yml and run yarn install"}}
+		}
 	case errors.As(err, &te) && te.Outside != "":
 		// Said at the stylesheet, with the file refused named and nothing of it shown.
 		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)

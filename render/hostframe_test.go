@@ -124,3 +124,21 @@ func TestRenderPublicStrings(t *testing.T) {
 		t.Errorf("want the sword (6x4), the levels (3) and the logo (5 wide) loaded, clean: %+v %+v", rep.Calls, rep.Problems)
 	}
 }
+
+// TestRenderTailwindPnpm: Tailwind CSS v4 installed by pnpm with @tailwindcss/vite, whose
+// compiler pnpm keeps in node_modules/.pnpm: the page has the utilities its markup uses.
+func TestRenderTailwindPnpm(t *testing.T) {
+	dir := filepath.Join("..", "pipeline", "testdata", "pnpm", "vite-plugin")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".modules.yaml")); err != nil {
+		t.Fatalf("%s needs its packages installed by pnpm, as scripts/test does", dir)
+	}
+	r := start(t, Options{Calls: []Call{{Tool: "state", Arguments: []byte("{}")}}})
+	pg, entry := build(t, dir)
+	rep, err := r.Render(context.Background(), "pnpm-tailwind.html", pg, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"margin":"32px","weight":"700","decoration":"underline"}`; rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != want {
+		t.Errorf("want %s, clean: %+v %+v", want, rep.Calls, rep.Problems)
+	}
+}

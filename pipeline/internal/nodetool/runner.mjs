@@ -175,17 +175,62 @@ Module._load = function (request, ...rest) {
   return m;
 };
 
-// load imports a package as the app's own code would: resolved from dir (the app folder).
+// load imports a package: resolved from dir (the app folder) as the app's own code would, else
+// where the package manager put it (find).
 async function load(name, dir = cwd) {
-  let file;
-  try {
-    file = createRequire(path.join(dir, "_.js")).resolve(name);
-  } catch (e) {
-    if (e.outside) throw e; // installed through a link that leads out of the root
-    throw Object.assign(new Error(`${name} is not installed`), { missing: name });
-  }
+  const file = find(name, dir);
+  if (file === null) throw Object.assign(new Error(`${name} is not installed`), { missing: name });
   const m = await import(pathToFileURL(file).href);
   return m.default ?? m;
+}
+
+// find resolves name from dir as Node does, else from the folder of each package the app
+// depends on (pnpm keeps a package's dependencies beside it, in node_modules/.pnpm, not at
+// the top: @tailwindcss/vite's @tailwindcss/node and @tailwindcss/oxide), the packages of the
+// name's own scope first, then the others by name; else from pnpm's hoisting folder
+// (node_modules/.pnpm/node_modules). It returns the file, or null.
+function find(name, dir) {
+  const resolve = (from) => {
+    try {
+      return createRequire(path.join(from, "_.js")).resolve(name);
+    } catch (e) {
+      if (e.outside) throw e; // installed through a link that leads out of the root
+      return null;
+    }
+  };
+  const found = resolve(dir);
+  if (found !== null) return found;
+  const folders = Module._nodeModulePaths(dir).filter((p) => fs.existsSync(p));
+  const deps = new Set();
+  const top = path.resolve(process.env.MINIAPP_ROOT || dir); // the app's, or its workspace's
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      const pj = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8"));
+      for (const k of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+        for (const dep of Object.keys(pj[k] ?? {})) deps.add(dep);
+      }
+    } catch {}
+    if (d === top || path.dirname(d) === d) break;
+  }
+  const scope = name.startsWith("@") ? name.split("/")[0] + "/" : null;
+  const order = [...deps].sort((a, b) => (scope !== null && !b.startsWith(scope)) - (scope !== null && !a.startsWith(scope)) || (a < b ? -1 : a > b ? 1 : 0));
+  for (const dep of order) {
+    for (const nm of folders) {
+      const at = path.join(nm, dep);
+      if (!fs.existsSync(path.join(at, "package.json"))) continue;
+      const f = resolve(fs.realpathSync(at));
+      if (f !== null) return f;
+      break;
+    }
+  }
+  for (const nm of folders) {
+    const hoisted = path.join(nm, ".pnpm", "node_modules");
+    if (fs.existsSync(hoisted)) {
+      const f = resolve(path.join(hoisted, ".."));
+      if (f !== null) return f;
+    }
+  }
+  return null;
 }
 
 async function postcss({ file, css, config }) {
