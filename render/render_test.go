@@ -128,6 +128,8 @@ func TestRenderBroken(t *testing.T) {
 		{"throws", "exception", "Uncaught Error: boom at load", true},
 		{"violation", "policy", "script-src-elem blocked an inline script", true},
 		{"beside", "policy", `the page made a relative URL (images/marker.png) at run time`, true},
+		// The import it advises resolves from any script's folder (src/ included).
+		{"beside", "policy", `import url from "/images/marker.png"`, true},
 		{"fetch", "request", "GET https://api.example.com/orders?status=open", true},
 		{"evaluncaught", "exception", "Uncaught EvalError", true},
 		{"evaluncaught", "exception", "set eval = true in the manifest", true},
