@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/render/chrome"
 	"github.com/miniapp/bundle/scaffold"
 )
@@ -27,7 +28,8 @@ func harnessSession(t testing.TB) (string, context.Context) {
 	return dir, harnessOn(t, dir)
 }
 
-// harnessOn starts bundle dev on the app in dir and opens the harness in headless Chromium.
+// harnessOn starts bundle dev on the app in dir and opens the harness in headless Chromium,
+// in a browser context of its own.
 func harnessOn(t testing.TB, dir string) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -45,17 +47,26 @@ func harnessOn(t testing.TB, dir string) context.Context {
 	case u = <-ready:
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("bundle dev did not start")
+	case <-time.After(testwait.Deadline()):
+		t.Fatalf("bundle dev did not start within %s", testwait.Deadline())
 	}
 	exe, err := chrome.Find("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chrome.Options(exe, t.TempDir(), "", false, false)...)
-	tab, cancelTab := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancelTab(); cancelAlloc() })
-	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+	opts := append(chrome.Options(exe, t.TempDir(), "", false, false), chromedp.WSURLReadTimeout(testwait.Deadline()))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancelTab)
+	if err := chromedp.Do(tab); err != nil { // the tab lives as long as the context of its first action
+		t.Fatalf("open a tab: %v", err)
+	}
+	if err := chromedp.Do(testwait.Context(t, tab), chromedp.Navigate(u)); err != nil {
 		t.Fatal(err)
 	}
 	return tab
@@ -79,21 +90,24 @@ func TestHarnessCarriedClient(t *testing.T) {
 	}
 }
 
-// waitJS polls the condition cond in the harness for up to 10 s.
+// waitJS polls the condition cond in the harness every 20 ms, for up to testwait.Deadline.
 func waitJS(t testing.TB, tab context.Context, cond string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(tab, 15*time.Second)
+	ms := testwait.Deadline().Milliseconds() * 9 / 10
+	ctx, cancel := context.WithTimeout(tab, testwait.Deadline())
 	defer cancel()
-	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => { const end = Date.now() + 10000; const w = () => { let v = false; try { v = !!(`+cond+`); } catch (e) {} v ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); }; w(); })`, chromedp.EvalAwaitPromise))
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`new Promise(r => { const end = Date.now() + %d; const w = () => { let v = false; try { v = !!(%s); } catch (e) {} v ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); }; w(); })`, ms, cond), chromedp.EvalAwaitPromise))
 	if err != nil || !ok {
-		state, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.querySelector("aside").innerText.slice(0, 2000) + "\n--overlay--\n" + document.getElementById("overlay").textContent`))
+		state, _ := chromedp.Run(testwait.Context(t, tab), chromedp.Evaluate[string](`document.querySelector("aside").innerText.slice(0, 2000) + "\n--overlay--\n" + document.getElementById("overlay").textContent`))
 		t.Fatalf("waiting for %s: %v\n%s", cond, err, state)
 	}
 }
 
 func js(t testing.TB, tab context.Context, expr string) string {
 	t.Helper()
-	v, err := chromedp.Run(tab, chromedp.Evaluate[string](expr))
+	ctx, cancel := context.WithTimeout(tab, testwait.Deadline())
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
@@ -157,9 +171,10 @@ func TestPortInUse(t *testing.T) {
 	scaffold.Write(dir, "html", false)
 	ready := make(chan string, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go Run(ctx, dir, Options{Ready: func(u string) { ready <- u }})
-	u := <-ready
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, dir, Options{Log: io.Discard, Ready: func(u string) { ready <- u }}) }()
+	defer func() { cancel(); <-done }()
+	u := testwait.Recv(t, "bundle dev's URL", ready)
 	var port int
 	fmt.Sscanf(u, "http://127.0.0.1:%d/", &port)
 	err := Run(context.Background(), dir, Options{Port: port})

@@ -60,7 +60,7 @@ func TestDifferential(t *testing.T) {
 		}
 		u := b.Serve(fmt.Sprintf("/batch/%d.html", done), []byte(`<!doctype html><meta charset=utf-8><body>`+frames.String()))
 		v := b.Visit(t, u, 900*time.Millisecond)
-		reqs := append(v.Requests, b.Requests()...)
+		reqs := v.Requests
 		for _, p := range ps {
 			loaded := ""
 			host, path := fmt.Sprintf("p%d.test", p.id), fmt.Sprintf("/d/%d/", p.id)

@@ -126,6 +126,7 @@ func TestBarrelImports(t *testing.T) {
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/b.html", res.HTML), 0)
+	b.Await(t, `window.result !== undefined`)
 	want := `["icons 3","icons 7","helped","icons 2","stars 1","star","effects 5"]`
 	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != want {
 		t.Errorf("the page shows %s, want %s", got, want)

@@ -55,7 +55,8 @@ func TestFeaturesInChromium(t *testing.T) {
 			}
 			u := b.Serve("/"+c.name+".html", res.HTML)
 			v := b.Visit(t, u, 0)
-			got := browsertest.Eval[string](t, b, `new Promise(r => { const end = Date.now() + 5000; const w = () => window.result !== undefined ? r(JSON.stringify(window.result)) : Date.now() > end ? r("no result") : setTimeout(w, 20); w(); })`)
+			b.Await(t, `window.result !== undefined`)
+			got := browsertest.Eval[string](t, b, `JSON.stringify(window.result) ?? "no result"`)
 			for _, want := range c.want {
 				if !strings.Contains(got, want) {
 					t.Errorf("the page shows %s, want %s in it", got, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline/browsertest"
 )
 
@@ -39,7 +40,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			}
 			fp := func(u string) (string, []string) {
 				v := b.Visit(t, u, 0)
-				return browsertest.Eval[string](t, b, `new Promise(r => { const end = Date.now() + 5000; const w = () => window.fp ? r(window.fp) : Date.now() > end ? r("none") : setTimeout(w, 20); w(); })`), v.Requests
+				b.Await(t, `window.fp`)
+				return browsertest.Eval[string](t, b, `window.fp ?? "none"`), v.Requests
 			}
 			want, _ := fp(b.URL(0, "/src/"+page))
 			got, reqs := fp(b.Serve("/built/"+page, res.HTML))
@@ -49,7 +51,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			if len(reqs) > 0 {
 				t.Errorf("the built page made requests: %v", reqs)
 			}
-			time.Sleep(50 * time.Millisecond)
+			testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
 			for _, msg := range b.Console() {
 				if strings.Contains(msg, "Content Security Policy") || strings.Contains(msg, "exception") {
 					t.Errorf("console of the built page: %s", msg)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // TestGateLetsEveryLoadIn: when goroutines that are not the build's keep the count over the
@@ -37,12 +39,8 @@ func TestGateLetsEveryLoadIn(t *testing.T) {
 	}
 	finished := make(chan struct{})
 	go func() { done.Wait(); close(finished) }()
-	select {
-	case <-finished: // let in by the stand-still rule while the count was held up
-	case <-time.After(10 * time.Second):
-		close(release)
-		t.Fatal("loads still wait while other goroutines hold the count over the bound")
-	}
+	// Let in by the stand-still rule while the count is held up.
+	testwait.Recv(t, "every load to get in while other goroutines hold the count over the bound", finished)
 	close(release)
 	hold.Wait()
 	if len(order) != 40 {
@@ -63,9 +61,7 @@ func TestBuildUnderManyGoroutines(t *testing.T) {
 		go func() { <-release }()
 	}
 	defer close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	got, err := Build(ctx, dir, Options{NoWrite: true})
+	got, err := Build(testwait.Context(t, context.Background()), dir, Options{NoWrite: true})
 	if err != nil {
 		t.Fatal(err)
 	}

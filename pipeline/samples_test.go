@@ -134,7 +134,8 @@ func TestSamplesInChromium(t *testing.T) {
 			}
 			c := checks[name]
 			// Wait for the text: a lazy route renders a moment after the load.
-			body := browsertest.Eval[string](t, b, `new Promise(r => { const end = Date.now() + 2000; const w = () => document.body.innerText.includes(`+"`"+c.text+"`"+`) || Date.now() > end ? r(document.body.innerText) : setTimeout(w, 20); w(); })`)
+			b.Await(t, `document.body.innerText.includes(`+"`"+c.text+"`"+`)`)
+			body := browsertest.Eval[string](t, b, `document.body.innerText`)
 			if !strings.Contains(body, c.text) {
 				t.Errorf("page text %q lacks %q", body, c.text)
 			}
@@ -143,11 +144,11 @@ func TestSamplesInChromium(t *testing.T) {
 				t.Errorf("%s returned %s, want it to contain %q", c.tool, out, c.want)
 			}
 			if name == "order-book" {
-				// useMiniApp re-reads the tools on every render: a read after a write sees it.
-				out := browsertest.Eval[string](t, b, `document.modelContext.executeTool("set_order_status", {id: "A-1002", status: "shipped"})
-					.then(() => new Promise(r => setTimeout(r, 50)))
-					.then(() => document.modelContext.executeTool("list_orders", {status: "shipped"}))
-					.then(r => JSON.stringify(r))`)
+				// useMiniApp re-reads the tools on every render: a read after a write (once
+				// React has rendered it) sees it.
+				browsertest.Eval[string](t, b, `document.modelContext.executeTool("set_order_status", {id: "A-1002", status: "shipped"}).then(r => JSON.stringify(r))`)
+				b.Await(t, `document.body.innerText.includes("A-1002")`)
+				out := browsertest.Eval[string](t, b, `document.modelContext.executeTool("list_orders", {status: "shipped"}).then(r => JSON.stringify(r))`)
 				if !strings.Contains(out, "A-1002") {
 					t.Errorf("list_orders after set_order_status does not see the change: %s", out)
 				}

@@ -45,6 +45,7 @@ func TestSprites(t *testing.T) {
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/s.html", res.HTML), 0)
+	b.Await(t, `window.result !== undefined`)
 	got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`)
 	if want := `[["#home",20],["#star",20],["#up",20],["#star",20],["url(#g) red","url(\"#g\") rgb(255, 0, 0)"]]`; got != want {
 		t.Errorf("the icons: %s, want %s", got, want)

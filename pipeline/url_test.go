@@ -160,6 +160,7 @@ func TestStyleAttrURLs(t *testing.T) {
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/s.html", res.HTML), 0)
+	b.Await(t, `window.result !== undefined`)
 	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != `[1,2]` {
 		t.Errorf("data: images per element: %s, want [1,2]", got)
 	}

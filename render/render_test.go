@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/render/chrome"
@@ -44,8 +45,12 @@ func buildB(t testing.TB, dir string) ([]byte, *registry.Entry) {
 	return res.HTML, &res.Entry
 }
 
+// start starts a Renderer; a page's Timeout is testwait.Deadline unless opts sets one.
 func start(t *testing.T, opts Options) *Renderer {
 	t.Helper()
+	if opts.Timeout == 0 {
+		opts.Timeout = testwait.Deadline()
+	}
 	r, err := Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +125,7 @@ func TestRenderScreenshotLate(t *testing.T) {
 
 // TestRenderBroken renders apps that fail in a browser only, each for its own reason.
 func TestRenderBroken(t *testing.T) {
-	r := start(t, Options{Timeout: 3 * time.Second})
+	r := start(t, Options{})
 	rows := []struct {
 		name, kind, text string
 		handshake        bool
@@ -152,6 +157,11 @@ func TestRenderBroken(t *testing.T) {
 				// With its entry, render answers the origin it allows (TestRenderAllowedDomains);
 				// without, the request is refused.
 				entry = nil
+			}
+			// A page that never handshakes takes the whole timeout: any will do.
+			r.opts.Timeout = testwait.Deadline()
+			if !row.handshake {
+				r.opts.Timeout = 3 * time.Second
 			}
 			rep, err := r.Render(context.Background(), row.name+".html", pg, entry)
 			if err != nil {
@@ -204,7 +214,7 @@ func TestRenderCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := start(t, Options{Theme: "dark", Timeout: 3 * time.Second, Calls: []Call{call, {Tool: "nope", Arguments: []byte("{}")}}})
+	r := start(t, Options{Theme: "dark", Calls: []Call{call, {Tool: "nope", Arguments: []byte("{}")}}})
 	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
 	rep, err := r.Render(context.Background(), "hello.html", pg, entry)
 	if err != nil {
@@ -217,7 +227,7 @@ func TestRenderCalls(t *testing.T) {
 		t.Errorf("a call to a tool the app lacks must fail the page: %+v", rep.Problems)
 	}
 	// A tool registered after the app loaded is called once the app announces it.
-	late := start(t, Options{Timeout: 3 * time.Second, Calls: []Call{{Tool: "ready", Arguments: []byte("{}")}}})
+	late := start(t, Options{Calls: []Call{{Tool: "ready", Arguments: []byte("{}")}}})
 	pg, entry = build(t, filepath.Join("testdata", "latetool"))
 	rep, err = late.Render(context.Background(), "latetool.html", pg, entry)
 	if err != nil || rep.Failed() || len(rep.Calls) != 1 || rep.Calls[0].Text != "ready" || len(rep.Tools) != 1 {
@@ -250,7 +260,7 @@ func TestRenderHostsOrigin(t *testing.T) {
 // TestRenderCrash: a renderer that crashes mid-render is a failed page, not a hang, and the
 // next page renders.
 func TestRenderCrash(t *testing.T) {
-	r := start(t, Options{Timeout: 5 * time.Second})
+	r := start(t, Options{})
 	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
 	r.opts.afterNavigate = func(ctx context.Context) error {
 		_, err := chromedp.Call(ctx, page.Crash, cdp.Empty{})

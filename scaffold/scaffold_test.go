@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/miniapp/bundle/internal/testfs"
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/render"
 	"github.com/miniapp/bundle/scaffold"
@@ -17,7 +18,7 @@ import (
 // TestTemplates writes every template, builds it and renders it in Chromium: clean, both
 // tools listed, the write tool changing what the read tool returns.
 func TestTemplates(t *testing.T) {
-	r, err := render.Start(context.Background(), render.Options{Calls: []render.Call{
+	r, err := render.Start(context.Background(), render.Options{Timeout: testwait.Deadline(), Calls: []render.Call{
 		{Tool: "set_count", Arguments: []byte(`{"count":7}`)}, {Tool: "get_count", Arguments: []byte(`{}`)}}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/pipeline/browsertest"
 )
@@ -84,7 +85,7 @@ func openExtWith(t testing.TB, b *browsertest.Browser, path string, proxied bool
 		u = b.URL(0, "/ext.html") + "?proxy=" + url.QueryEscape(b.URL(1, "/proxy.html")) + "&src=" + url.QueryEscape(path) + query
 	}
 	b.Visit(t, u, 0)
-	if !browsertest.Eval[bool](t, b, `Promise.race([ext.ready.then(() => true), new Promise(r => setTimeout(() => r(false), 20000))])`) {
+	if !b.Await(t, `window.toolsAtInit !== undefined`) { // set when AppBridge's oninitialized ran
 		t.Fatalf("AppBridge saw no ui/notifications/initialized; received %s; console: %v", browsertest.Eval[string](t, b, `JSON.stringify(received)`), b.Console())
 	}
 }
@@ -128,9 +129,18 @@ func TestInteropWithAppBridge(t *testing.T) {
 				t.Errorf("AppBridge.callTool(order) with bad arguments: %s", got)
 			}
 			browsertest.Eval[bool](t, b, `Promise.all([ext.sendToolInput({city: "Lisbon"}), ext.sendToolResult("sunny"), ext.sendHostContext("dark")]).then(() => true)`)
-			time.Sleep(150 * time.Millisecond)
-			seen := browsertest.Eval[string](t, b, `ext.callTool("seen", {}).then(r => r.content[0].text)`)
-			for _, want := range []string{`"city":"Lisbon"`, `"text":"sunny"`, `"theme":"dark"`} {
+			wants := []string{`"city":"Lisbon"`, `"text":"sunny"`, `"theme":"dark"`}
+			var seen string
+			testwait.For(func() bool {
+				seen = browsertest.Eval[string](t, b, `ext.callTool("seen", {}).then(r => r.content[0].text)`)
+				for _, want := range wants {
+					if !strings.Contains(seen, want) {
+						return false
+					}
+				}
+				return true
+			})
+			for _, want := range wants {
 				if !strings.Contains(seen, want) {
 					t.Errorf("the app did not get %s: %s", want, seen)
 				}
@@ -174,7 +184,7 @@ func TestOfficialClientCarried(t *testing.T) {
 	for _, proxied := range []bool{false, true} {
 		t.Run(map[bool]string{false: "direct", true: "sandbox_proxy"}[proxied], func(t *testing.T) {
 			openExt(t, b, "/extapp.html", proxied)
-			time.Sleep(300 * time.Millisecond)
+			testwait.Quiet(300 * time.Millisecond) // a second ui/initialize would come by then
 			if n := browsertest.Eval[int](t, b, `ext.count("ui/initialize")`); n != 1 {
 				t.Errorf("%d ui/initialize reached the host, want exactly 1: %s", n, browsertest.Eval[string](t, b, `JSON.stringify(received.map(m => m.method ?? m.id))`))
 			}
@@ -203,12 +213,10 @@ func TestOfficialClientCarried(t *testing.T) {
 			// The App's own calls to the host go through the SDK's wire and come back to it.
 			browsertest.Eval[bool](t, b, `ext.sendToolResult("the time is now"), true`)
 			state := ""
-			for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			testwait.For(func() bool {
 				state = browsertest.Eval[string](t, b, `ext.callTool("app_state", {}).then(r => r.content[0].text)`)
-				if strings.Contains(state, "the time is now") {
-					break
-				}
-			}
+				return strings.Contains(state, "the time is now")
+			})
 			if !strings.Contains(state, `"serverTime":"the time is now"`) || !strings.Contains(state, `"status":"connected to ext-host"`) || !strings.Contains(state, `"errors":[]`) {
 				t.Errorf("the App's client state: %s", state)
 			}
@@ -235,7 +243,7 @@ func TestOfficialClientSlowHost(t *testing.T) {
 	for _, path := range []string{"/extapp.html", "/probe.html"} {
 		t.Run(strings.Trim(path, "/"), func(t *testing.T) {
 			openExtWith(t, b, path, false, "&slow=2000")
-			time.Sleep(500 * time.Millisecond)
+			testwait.Quiet(500 * time.Millisecond) // another copy would come by then
 			if n := browsertest.Eval[int](t, b, `ext.count("ui/initialize")`); n != 1 {
 				t.Errorf("%d ui/initialize reached a host that takes 2 s, want 1: %s", n, browsertest.Eval[string](t, b, `JSON.stringify(received.map(m => m.method ?? m.id))`))
 			}

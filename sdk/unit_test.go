@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline"
@@ -30,8 +29,11 @@ func TestPureParts(t *testing.T) {
 	}
 	b := browsertest.Start(t)
 	u := b.Serve("/unit.html", []byte(`<!doctype html><meta charset="utf-8"><script>`+string(res.OutputFiles[0].Contents)+`</script>`))
-	b.Visit(t, u, 200*time.Millisecond)
-	raw := browsertest.Eval[string](t, b, `new Promise(r => { const w = () => window.results ? r(JSON.stringify(window.results)) : setTimeout(w, 20); w(); })`)
+	b.Visit(t, u, 0)
+	if !b.Await(t, `window.results`) {
+		t.Fatalf("unit.ts reported no results; console: %v", b.Console())
+	}
+	raw := browsertest.Eval[string](t, b, `JSON.stringify(window.results)`)
 	var results []struct {
 		Name   string
 		OK     bool `json:"ok"`

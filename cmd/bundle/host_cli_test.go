@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // cliRow is one run of the CLI: its arguments and standard input, and what it must give.
@@ -115,7 +116,17 @@ func TestServeCommand(t *testing.T) {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", out}, strings.NewReader(""), pw, &stderr)
 		pw.Close()
 	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	type read struct {
+		line string
+		err  error
+	}
+	first := make(chan read, 1)
+	go func() {
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		first <- read{line, err}
+	}()
+	r := testwait.Recv(t, "serve's address", first)
+	line, err := r.line, r.err
 	if err != nil {
 		t.Fatalf("serve printed nothing: %v %s", err, stderr.String())
 	}
@@ -127,13 +138,8 @@ func TestServeCommand(t *testing.T) {
 	}
 	resp.Body.Close()
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
+	if code := testwait.Recv(t, "serve to stop", done); code != 0 {
+		t.Errorf("serve exited %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "lists no hosts") {
 		t.Errorf("no warning about hosts: %s", stderr.String())
@@ -155,10 +161,11 @@ func TestRenderCommand(t *testing.T) {
 	}
 	built := filepath.Join(out, "hello.html")
 	shots := filepath.Join(t.TempDir(), "shots")
+	timeout := testwait.Deadline().String() // a page's handshake and calls, on a busy machine
 	runRows(t, []cliRow{
-		{"ok", []string{"render", "--screenshot", shots, "--call", `set_name={"name":"Ada"}`, built}, 0, `set_name {"name":"Ada"} → Hello, Ada`, "", ""},
-		{"json", []string{"render", "--format", "json", built}, 0, `"initialized": true`, "", ""},
-		{"unknown_tool", []string{"render", "--format", "github", "--call", "nope", built}, 1, "::error file=" + built, "", ""},
+		{"ok", []string{"render", "--timeout", timeout, "--screenshot", shots, "--call", `set_name={"name":"Ada"}`, built}, 0, `set_name {"name":"Ada"} → Hello, Ada`, "", ""},
+		{"json", []string{"render", "--timeout", timeout, "--format", "json", built}, 0, `"initialized": true`, "", ""},
+		{"unknown_tool", []string{"render", "--timeout", timeout, "--format", "github", "--call", "nope", built}, 1, "::error file=" + built, "", ""},
 		{"bad_call", []string{"render", "--call", `x={"a"`, built}, 2, "", "not a JSON object", ""},
 		{"no_chrome", []string{"render", "--chrome", filepath.Join(t.TempDir(), "chromium"), built}, 2, "", "apt-get install -y chromium", ""},
 		{"bad_theme", []string{"render", "--theme", "blue", built}, 2, "", "not light or dark", ""},

@@ -5,7 +5,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
-	"time"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 func TestNext(t *testing.T) {
@@ -31,11 +32,10 @@ func TestTune(t *testing.T) {
 	if p := debug.SetGCPercent(-1); p != -1 {
 		t.Errorf("GC percent %d under Tune, want -1 (off)", p)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for debug.SetMemoryLimit(-1) == 8<<20 && time.Now().Before(deadline) {
+	testwait.For(func() bool {
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+		return debug.SetMemoryLimit(-1) != 8<<20
+	})
 	if l := debug.SetMemoryLimit(-1); l < 32<<20 {
 		t.Errorf("memory limit %d after a collection found 16 MB live, want at least twice that", l)
 	}

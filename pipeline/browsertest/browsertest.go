@@ -3,14 +3,20 @@
 //
 //	b := browsertest.Start(t)
 //	u := b.Serve("/app.html", page)
-//	v := b.Visit(t, u, 300*time.Millisecond)
+//	v := b.Visit(t, u, 300*time.Millisecond) // load, then watch 300 ms (scaled) for late requests
 //	if len(v.Requests) > 0 { t.Errorf("the page loaded %v", v.Requests) }
+//	if !b.Await(t, `document.title === "ready"`) { t.Error("never ready") }
 //
-// Chromium runs with a fresh profile and every request, loopback included, sent through a
-// proxy on 127.0.0.1 that this package runs: it serves the pages given to Serve and records and
-// refuses everything else, from every frame, worker and process of the browser. Nothing
-// leaves the machine. Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM); .ci/run
-// installs it.
+// Chromium runs with a fresh profile, and each Visit opens its page in a browser context of
+// its own (an incognito profile: no storage, cache, cookies or workers shared with another
+// page), closed at the next Visit. Every request of the page, loopback included, goes through
+// a proxy on 127.0.0.1 that this package runs for that page alone: it serves the pages given
+// to Serve and records and refuses everything else, from every frame, worker and process of
+// the page, so a late request is counted for the page that made it. Nothing leaves the
+// machine. Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM); .ci/run installs it.
+//
+// Waits are awaited conditions bounded by testwait.Deadline, and Visit's settle is a
+// testwait.Window: both grow with $BUNDLE_TEST_SCALE.
 package browsertest
 
 import (
@@ -31,24 +37,43 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/render/chrome"
 )
 
 // Browser is a headless Chromium and the proxy that records its requests. Its methods are
-// safe for concurrent use, but Visit runs one page at a time.
+// safe for concurrent use, but Visit runs one page at a time, and Eval, Await, Console and
+// Requests are about the page of the last Visit.
 type Browser struct {
-	Ctx     context.Context // the browser's first tab
-	Origins []string        // the origins that Serve serves pages on: "http://127.0.0.1:PORT", …
+	Origins []string // the origins that Serve serves pages on: "http://127.0.0.1:PORT", …
 
+	browser   context.Context // the browser; each Visit opens a tab in a browser context of its own
+	initJS    string
 	mu        sync.Mutex
 	pages     map[string]page_
-	requests  []string
-	console   []string
-	visitLock sync.Mutex
-	visiting  string   // the URL Visit navigated to, which is not counted as a request
 	servers   []string // host:port of each origin
+	visitLock sync.Mutex
+	cur       *visit         // the last Visit's page
+	next      *visit         // the next Visit's tab, opened ahead (under visitLock)
+	leaving   sync.WaitGroup // pages being closed
+}
+
+// visit is one page in its own browser context (Chromium's incognito profile: no cookies,
+// storage, cache or service workers shared with another visit), whose requests go to a proxy
+// of its own, so that what a page requests is recorded for that page only, however late.
+type visit struct {
+	tab    context.Context
+	cancel context.CancelFunc
+	srv    *http.Server
+	opened chan error // receives when the tab is ready (nil) or could not be opened
+
+	mu       sync.Mutex
+	url      string // the URL Visit navigated to, which is not counted as a request
+	requests []string
+	console  []string
 }
 
 type page_ struct {
@@ -84,14 +109,16 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 	if _, err := exec.LookPath(exe); err != nil {
 		t.Fatalf("Chromium is not installed at %s (apt-get install -y chromium; .ci/run does): %v", exe, err)
 	}
-	b := &Browser{pages: map[string]page_{}}
+	b := &Browser{pages: map[string]page_{}, initJS: cfg.InitScript}
 	var proxyAddr string
 	for i := 0; i < n; i++ {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := &http.Server{Handler: http.HandlerFunc(b.handle)}
+		// What reaches the browser's own proxy rather than a visit's (the browser's
+		// services, or a page the per-context proxy missed) is counted for the page shown.
+		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.handle(b.current(), w, r) })}
 		go srv.Serve(ln)
 		t.Cleanup(func() { srv.Close() })
 		port := ln.Addr().(*net.TCPAddr).Port
@@ -107,30 +134,30 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 			proxyAddr = ln.Addr().String()
 		}
 	}
-	opts := chrome.Options(exe, t.TempDir(), proxyAddr, cfg.SameProcessFrames, false)
+	opts := append(chrome.Options(exe, t.TempDir(), proxyAddr, cfg.SameProcessFrames, false),
+		chromedp.WSURLReadTimeout(testwait.Deadline()))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		b.visitLock.Lock()
+		b.leave()
+		if b.next != nil {
+			b.next.close()
+		}
+		b.visitLock.Unlock()
+		b.leaving.Wait()
+		cancel()
+		cancelAlloc()
+	})
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
-	if _, err := chromedp.Call(ctx, log.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("enable log: %v", err)
-	}
-	if err := chromedp.Listen(ctx, b.listen); err != nil {
-		t.Fatal(err)
-	}
-	if cfg.InitScript != "" {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cfg.InitScript}); err != nil {
-			t.Fatalf("add init script: %v", err)
-		}
-	}
-	b.Ctx = ctx
+	b.browser = ctx
 	return b
 }
 
 // listen records console errors, uncaught exceptions and the browser's error log entries.
-func (b *Browser) listen(ev any) {
+func (v *visit) listen(ev any) {
 	var msg string
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
@@ -160,9 +187,9 @@ func (b *Browser) listen(ev any) {
 	default:
 		return
 	}
-	b.mu.Lock()
-	b.console = append(b.console, msg)
-	b.mu.Unlock()
+	v.mu.Lock()
+	v.console = append(v.console, msg)
+	v.mu.Unlock()
 }
 
 // Serve makes body available at path on every origin, with the given Content-Type (text/html
@@ -190,11 +217,18 @@ func (b *Browser) isOwn(host string) bool {
 	return false
 }
 
-// handle serves registered pages to requests for our origins, and records and refuses every
-// other request: CONNECT tunnels (https:, wss:) and absolute-form proxy requests alike.
-func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
+func (b *Browser) current() *visit {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cur
+}
+
+// handle serves registered pages to requests for our origins, and records (for the visit v,
+// when there is one) and refuses every other request: CONNECT tunnels (https:, wss:) and
+// absolute-form proxy requests alike.
+func (b *Browser) handle(v *visit, w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodConnect {
-		b.record("CONNECT " + r.Host)
+		v.record("CONNECT "+r.Host, "")
 		http.Error(w, "offline", http.StatusForbidden)
 		return
 	}
@@ -209,12 +243,7 @@ func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
 	if !u.IsAbs() {
 		u.Scheme, u.Host = "http", r.Host
 	}
-	b.mu.Lock()
-	visiting := b.visiting
-	b.mu.Unlock()
-	if u.String() != visiting {
-		b.record(r.Method + " " + u.String())
-	}
+	v.record(r.Method+" "+u.String(), u.String())
 	if ok && b.isOwn(host) && r.Method == http.MethodGet {
 		w.Header().Set("Content-Type", p.ctype)
 		w.Header().Set("Cache-Control", "no-store")
@@ -227,13 +256,16 @@ func (b *Browser) handle(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "offline", http.StatusNotFound)
 }
 
-func (b *Browser) record(req string) {
-	if chrome.IsBrowserService(req) {
+// record records the request req for u, unless it is the navigation to the page itself.
+func (v *visit) record(req, u string) {
+	if v == nil || chrome.IsBrowserService(req) {
 		return
 	}
-	b.mu.Lock()
-	b.requests = append(b.requests, req)
-	b.mu.Unlock()
+	v.mu.Lock()
+	if u != v.url {
+		v.requests = append(v.requests, req)
+	}
+	v.mu.Unlock()
 }
 
 // Visit is what one page did.
@@ -242,74 +274,169 @@ type Visit struct {
 	Console  []string // console errors and warnings, exceptions, error log entries
 }
 
-// Console returns the console messages seen since the last Visit began.
+// Console returns the console messages of the last Visit's page so far.
 func (b *Browser) Console() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]string(nil), b.console...)
+	v := b.current()
+	if v == nil {
+		return nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.console...)
 }
 
-// Requests returns the requests recorded since the last Visit began.
+// Requests returns the requests of the last Visit's page so far.
 func (b *Browser) Requests() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]string(nil), b.requests...)
+	v := b.current()
+	if v == nil {
+		return nil
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.requests...)
 }
 
-// Visit navigates the browser to u, waits for the load event and then settle, and returns the
-// requests (every one but the navigation to u itself, frames' pages included) and console
-// messages seen meanwhile. Visits run one at a time.
+// AwaitRequests waits until the last Visit's page has made a request, for up to
+// testwait.Deadline, and returns the requests made so far (none when it made none).
+func (b *Browser) AwaitRequests() []string {
+	testwait.For(func() bool { return len(b.Requests()) > 0 })
+	return b.Requests()
+}
+
+// leave closes the last Visit's page, in the background: its browser context, with
+// everything the page stored, and its proxy, which counts what the page does meanwhile for
+// that page alone. The caller holds visitLock.
+func (b *Browser) leave() {
+	b.mu.Lock()
+	v := b.cur
+	b.cur = nil
+	b.mu.Unlock()
+	if v == nil {
+		return
+	}
+	b.leaving.Add(1)
+	go func() {
+		defer b.leaving.Done()
+		v.close()
+	}()
+}
+
+// close closes v's tab, disposing its browser context and so every page, frame and worker in
+// it, and then its proxy.
+func (v *visit) close() {
+	v.cancel()
+	v.srv.Close()
+}
+
+// open opens a tab in a new browser context whose requests go to a proxy of its own, in the
+// background: v.opened says when it is ready.
+func (b *Browser) open() *visit {
+	v := &visit{opened: make(chan error, 1)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		v.opened <- err
+		v.cancel = func() {}
+		v.srv = &http.Server{}
+		return v
+	}
+	v.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.handle(v, w, r) })}
+	go v.srv.Serve(ln)
+	v.tab, v.cancel = chromedp.NewContext(b.browser,
+		chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
+			p.ProxyServer = "http://" + ln.Addr().String()
+			p.ProxyBypassList = "<-loopback>" // loopback through the proxy too, so that it sees every request
+		}),
+		chromedp.WithListener(v.listen))
+	// The tab lives as long as the context of its first action: v.tab, with no deadline.
+	go func() {
+		v.opened <- chromedp.Do(v.tab, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			if _, err := chromedp.Call(ctx, log.Enable, cdp.Empty{}); err != nil {
+				return fmt.Errorf("enable log: %w", err)
+			}
+			if b.initJS != "" {
+				if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: b.initJS}); err != nil {
+					return fmt.Errorf("add init script: %w", err)
+				}
+			}
+			return nil
+		}))
+	}()
+	return v
+}
+
+// Visit closes the last Visit's page, opens u in a new tab in a browser context of its own,
+// waits for the load event, then watches the page for testwait.Window(settle) (a page's late
+// requests are counted however late they come; settle is for a test that asserts that
+// something did not happen), and returns the requests (every one but the navigation to u
+// itself, frames' pages included) and console messages seen meanwhile. Visits run one at a
+// time.
 func (b *Browser) Visit(t testing.TB, u string, settle time.Duration) Visit {
 	t.Helper()
 	b.visitLock.Lock()
 	defer b.visitLock.Unlock()
-	ctx, cancel := context.WithTimeout(b.Ctx, 20*time.Second)
-	defer cancel()
-	// Leave the previous page first, so that its late requests are not counted here.
-	// The previous page may still be navigating (a refresh, a frame): that aborts this
-	// navigation, so try again a few times.
-	var err error
-	for try := 0; try < 5; try++ {
-		if err = chromedp.Do(ctx, chromedp.Navigate("about:blank")); err == nil {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
+	b.leave()
+
+	if b.next == nil {
+		b.next = b.open()
 	}
-	if err != nil {
-		t.Fatalf("navigate to about:blank: %v", err)
+	v := b.next
+	b.next = nil
+	if err := testwait.Recv(t, "a new tab in Chromium", v.opened); err != nil {
+		t.Fatalf("open a tab: %v", err)
 	}
-	time.Sleep(50 * time.Millisecond)
+	v.mu.Lock()
+	v.url = u
+	v.mu.Unlock()
 	b.mu.Lock()
-	b.requests, b.console, b.visiting = nil, nil, u
+	b.cur = v
 	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(v.tab, testwait.Deadline())
+	defer cancel()
 	loaded := chromedp.Events(ctx, page.LoadEventFired)
 	if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
 		// A page that navigates away (meta refresh) can fail the navigation; what it
-		// requested is still recorded.
+		// requested is still recorded, and the page it went to fires the load event.
 		t.Logf("navigate %s: %v", u, err)
+		for _, err := range loaded {
+			if err != nil {
+				t.Fatalf("no load event for %s within %s: %v", u, testwait.Deadline(), err)
+			}
+			break
+		}
 	}
-	for _, err := range loaded {
-		_ = err
-		break
-	}
-	time.Sleep(settle)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v := Visit{Requests: append([]string(nil), b.requests...), Console: append([]string(nil), b.console...)}
-	sort.Strings(v.Requests)
-	return v
+	b.next = b.open() // the next Visit's tab opens while this page is tested
+	testwait.Quiet(settle)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := Visit{Requests: append([]string(nil), v.requests...), Console: append([]string(nil), v.console...)}
+	sort.Strings(out.Requests)
+	return out
 }
 
-// Eval evaluates expr in the current page and decodes its result into T; it awaits promises.
+// Eval evaluates expr in the last Visit's page and decodes its result into T; it awaits
+// promises, for up to testwait.Deadline.
 func Eval[T any](t testing.TB, b *Browser, expr string) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.Ctx, 20*time.Second)
+	v := b.current()
+	if v == nil {
+		t.Fatalf("evaluate %q: no page; Visit one first", expr)
+	}
+	ctx, cancel := context.WithTimeout(v.tab, testwait.Deadline())
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("evaluate %q: %v", expr, err)
 	}
-	return v
+	return r
+}
+
+// Await waits until the JavaScript expression cond holds in the last Visit's page (an
+// expression that throws does not), for up to testwait.Deadline, and reports whether it did.
+// The page polls it every 20 ms, so a condition seen costs 20 ms at most.
+func (b *Browser) Await(t testing.TB, cond string) bool {
+	t.Helper()
+	ms := testwait.Deadline().Milliseconds()
+	return Eval[bool](t, b, fmt.Sprintf(`new Promise(r => { const end = Date.now() + %d; const w = () => { let v = false; try { v = !!(%s); } catch {} v ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); }; w(); })`, ms-ms/10, cond))
 }
 
 // URL returns path on origin i.

@@ -122,17 +122,20 @@ registerTool({
 // display-mode requests, the extensions a spec host does not list, and prototype pollution.
 import { callServerTool, openChat, readServerResource, requestDisplayMode, sendLog, sendMessage, updateModelContext } from "@miniapp/sdk";
 let cancelledWith: unknown = "not yet";
+let slowStarted = false;
 registerTool({
   name: "slow",
   description: "Wait until the host cancels the call.",
   execute: (_args, { signal }) =>
-    new Promise((_, reject) =>
+    new Promise((_, reject) => {
+      slowStarted = true;
       signal.addEventListener("abort", () => {
         cancelledWith = signal.reason ?? "aborted";
         reject(signal.reason);
-      }),
-    ),
+      });
+    }),
 });
+registerTool({ name: "slow_started", description: "Whether the slow tool runs, so a cancel can reach it.", execute: () => String(slowStarted) });
 registerTool({ name: "cancelled", description: "What the slow tool's signal said.", execute: () => String(cancelledWith) });
 registerTool({
   name: "order",
