@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/scaffold"
 )
 
@@ -34,8 +35,8 @@ func startDev(t *testing.T) (dir, harness, app string) {
 		harness = strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/")
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("bundle dev did not start")
+	case <-time.After(testwait.Deadline()):
+		t.Fatalf("bundle dev did not start within %s", testwait.Deadline())
 	}
 	resp, err := http.Get("http://" + harness + "/")
 	if err != nil {
@@ -125,7 +126,7 @@ func TestDevTimeouts(t *testing.T) {
 			}
 		}
 		for i, c := range conns {
-			c.SetReadDeadline(time.Now().Add(30 * time.Second))
+			c.SetReadDeadline(time.Now().Add(testwait.Deadline()))
 			if _, err := io.Copy(io.Discard, c); err != nil {
 				t.Errorf("%s connection %d: %v: the server did not close it", addr, i, err)
 			}
@@ -150,8 +151,8 @@ func TestDevTimeouts(t *testing.T) {
 		}
 		close(events)
 	}()
-	first := <-events
-	time.Sleep(3 * time.Second)
+	first := testwait.Recv(t, "the first build's event", events)
+	time.Sleep(3 * time.Second) // the scenario: past the write and read timeouts (1 s)
 	index := filepath.Join(dir, "index.html")
 	src, _ := os.ReadFile(index)
 	os.WriteFile(index, append(src, []byte("\n<!-- edited -->\n")...), 0o644)
@@ -160,7 +161,7 @@ func TestDevTimeouts(t *testing.T) {
 		if !ok || !strings.Contains(e, `"version":2`) {
 			t.Errorf("after the timeouts the stream gave %q (open %v); first %s", e, ok, first)
 		}
-	case <-time.After(30 * time.Second):
-		t.Errorf("no event 30 s after an edit: the stream died with the timeouts")
+	case <-time.After(testwait.Deadline()):
+		t.Errorf("no event %s after an edit: the stream died with the timeouts", testwait.Deadline())
 	}
 }

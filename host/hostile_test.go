@@ -21,6 +21,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/miniapp/bundle/host"
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/registry"
 )
@@ -338,22 +339,18 @@ func TestServeSlowReaders(t *testing.T) {
 	}
 	// Each stalls the server's writes, which give up after SendTimeout: the server's
 	// goroutines come back to what they were.
-	deadline := time.Now().Add(30 * time.Second)
-	for n := runtime.NumGoroutine(); n > before+5; n = runtime.NumGoroutine() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines with 200 slow readers connected 30 s ago (%d before)", n, before)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testwait.For(func() bool { return runtime.NumGoroutine() <= before+5 }) {
+		t.Fatalf("%d goroutines with 200 slow readers connected %s ago (%d before)", runtime.NumGoroutine(), testwait.Deadline(), before)
 	}
 
 	// The server drops each connection once a chunk has waited SendTimeout: what a client
 	// reads then is what the kernel's buffers held, and the read ends (not a timeout).
 	for i, c := range conns {
-		c.SetReadDeadline(time.Now().Add(60 * time.Second))
+		c.SetReadDeadline(time.Now().Add(testwait.Deadline()))
 		n, err := io.Copy(io.Discard, c)
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			t.Fatalf("connection %d is still open after 60 s", i)
+			t.Fatalf("connection %d is still open after %s", i, testwait.Deadline())
 		}
 		if n >= int64(e.Bytes) {
 			t.Fatalf("connection %d got the whole page (%d bytes): it was never a slow reader", i, n)
@@ -373,7 +370,7 @@ func TestServeSlowReaders(t *testing.T) {
 	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path)
 	var got bytes.Buffer
 	buf := make([]byte, 32<<10)
-	c.SetReadDeadline(time.Now().Add(120 * time.Second))
+	c.SetReadDeadline(time.Now().Add(testwait.Deadline()))
 	start := time.Now()
 	var rerr error
 	reads := 0

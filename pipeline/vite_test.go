@@ -58,7 +58,8 @@ func pageResult(t *testing.T, b *browsertest.Browser, name string, page []byte) 
 	t.Helper()
 	u := b.Serve("/"+name+".html", page)
 	b.Visit(t, u, 0)
-	return browsertest.Eval[string](t, b, `new Promise(r => { const end = Date.now() + 10000; const w = () => window.result !== undefined ? r(JSON.stringify(window.result)) : Date.now() > end ? r("no result") : setTimeout(w, 20); w(); })`)
+	b.Await(t, `window.result !== undefined`)
+	return browsertest.Eval[string](t, b, `JSON.stringify(window.result) ?? "no result"`)
 }
 
 // TestViteInChromium builds fixture apps that use what Vite's build does beyond esbuild's

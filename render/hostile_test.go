@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/registry"
 )
 
@@ -86,7 +87,7 @@ func TestRenderPopup(t *testing.T) {
 	}
 	// The next page: the refresh the second window held (2 s after it opened) never comes.
 	hello, helloEntry := build(t, filepath.Join("..", "samples", "hello"))
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(testwait.Window(3 * time.Second))
 	for time.Now().Before(deadline) {
 		rep, err := r.Render(context.Background(), "hello.html", hello, helloEntry)
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // TestSignalStopsBuild sends SIGTERM to bundle build while it bundles an app of 30,000
@@ -63,9 +65,9 @@ func TestSignalStopsBuild(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 3 {
 			t.Errorf("bundle build ended with %v, want exit 3", err)
 		}
-	case <-time.After(2 * time.Minute):
+	case <-time.After(testwait.Deadline()):
 		cmd.Process.Kill()
-		t.Fatalf("bundle build still runs 2 minutes after SIGTERM")
+		t.Fatalf("bundle build still runs %s after SIGTERM", testwait.Deadline())
 	}
 	if !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("stderr does not say the build was interrupted:\n%s", stderr.String())
