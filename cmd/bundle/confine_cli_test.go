@@ -15,6 +15,7 @@ import (
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/internal/testfs"
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // The bundle command, built once for the tests that run it as its own process: the kernel's
@@ -456,7 +457,8 @@ func TestDevFenced(t *testing.T) {
 		}
 	}()
 	var seen strings.Builder
-	deadline := time.After(2 * time.Minute) // generous: the first build starts Node and Sass on a busy machine
+	limit := testwait.Scaled(2 * time.Minute) // more than Deadline: the first build starts Node and Sass
+	deadline := time.After(limit)
 wait:
 	for {
 		select {
@@ -469,7 +471,7 @@ wait:
 				break wait
 			}
 		case <-deadline:
-			t.Fatalf("dev did not build in 2 minutes:\n%s", seen.String())
+			t.Fatalf("dev did not build in %s:\n%s", limit, seen.String())
 		}
 	}
 	go func() {
