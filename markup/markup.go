@@ -107,15 +107,16 @@ func Srcset(s string) []Span {
 			continue
 		}
 		out = append(out, Span{Off: start, Text: u})
-		// Descriptors run to the next comma outside parentheses.
-		depth := 0
+		// Descriptors run to the next comma outside parentheses, which do not nest: in the
+		// "in parens" state a '(' is a character and the first ')' ends it.
+		inParens := false
 		for i < len(s) {
 			c := s[i]
 			if c == '(' {
-				depth++
-			} else if c == ')' && depth > 0 {
-				depth--
-			} else if c == ',' && depth == 0 {
+				inParens = true
+			} else if c == ')' {
+				inParens = false
+			} else if c == ',' && !inParens {
 				i++
 				break
 			}
