@@ -55,6 +55,7 @@ var inertInBrowser = map[string]string{
 	"object_javascript_data":      "Chromium runs no javascript: URL in <object> or <embed>; refused as a frame's is, as what a browser makes of it is no markup the check reads",
 	"embed_javascript_src":        "as above",
 	"iso2022jp_undeclared":        "this Chromium runs no encoding detection on so short a page; one that does may read it as ISO-2022-JP",
+	"xhtml_javascript_frame":      "Chromium runs no javascript: URL in a frame of an XHTML data: document (an HTML one's runs: iframe_javascript_src); refused as any frame's",
 }
 
 // TestRulesInChromium loads the refuse and pass rows in Debian's Chromium and checks, for the
@@ -73,6 +74,39 @@ func TestRulesInChromium(t *testing.T) {
 			b.Visit(t, u, 0)
 			if len(b.AwaitRequests()) == 0 {
 				t.Errorf("Chromium requested nothing for %s, which the checker refuses", doc)
+			}
+		})
+	}
+	for i := range treeRows {
+		host := fmt.Sprintf("t%d.test", i)
+		row := makeTreeRows(host)[i]
+		if _, inert := inertInBrowser[row.name]; inert && !row.clean {
+			continue
+		}
+		t.Run("tree/"+row.name, func(t *testing.T) {
+			u := b.Serve(fmt.Sprintf("/t%d/page.html", i), []byte(row.html), "text/html")
+			mine := func(reqs []string) []string {
+				var out []string
+				for _, r := range reqs {
+					if strings.Contains(r, host) {
+						out = append(out, r)
+					}
+				}
+				return out
+			}
+			if row.clean {
+				v := b.Visit(t, u, 400*time.Millisecond)
+				for _, r := range mine(v.Requests) {
+					t.Errorf("Chromium requested %s for %s, which the checker passes", r, row.html)
+				}
+				return
+			}
+			b.Visit(t, u, 0)
+			for end := time.Now().Add(3 * time.Second); len(mine(b.Requests())) == 0 && time.Now().Before(end); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if len(mine(b.Requests())) == 0 {
+				t.Errorf("Chromium requested nothing for %s, which the checker refuses", row.html)
 			}
 		})
 	}

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
-	"golang.org/x/net/html"
+	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
@@ -18,7 +17,7 @@ import (
 // markup, and the trail bytes of Shift_JIS, GBK, Big5 and EUC-KR can swallow a backslash and
 // end a script's string where a UTF-8 reading sees it escaped.
 type reading struct {
-	text string
+	text []byte
 	// name and why say which encoding and why a browser may pick it; "" for the plain UTF-8
 	// reading of the bytes.
 	name, why string
@@ -28,26 +27,33 @@ type reading struct {
 // not valid UTF-8: their trail bytes overlap ASCII.
 var multibyte = []string{"shift_jis", "euc-jp", "gbk", "big5", "euc-kr"}
 
-// readings returns the ways a browser may decode src, given the charset parameter of its
-// type ("" when none): the UTF-8 reading first (the only one, unless a byte-order mark, a
-// declaration or the bytes themselves allow another), then each other one once.
-func readings(src []byte, declared string) []reading {
+// readings calls read with each way a browser may decode src, given the charset parameter of
+// its type ("" when none): a byte-order mark decides alone (HTML Standard, "decode"), as does
+// a type's UTF-16; else the UTF-8 reading first, then once each encoding a declaration names
+// (the prescan's, the type's, or a <meta> in the tree of a reading: a browser whose encoding
+// is tentative changes to one its tree builder meets), or, with none declared, the
+// encodings a browser may detect in the bytes. read returns the tree it built, whose
+// <meta> elements may declare more.
+func readings(src []byte, declared string, read func(r reading) *markup.Document) {
 	switch {
 	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
-		return []reading{decodeWith(src, unicode.UTF16(unicode.BigEndian, unicode.UseBOM), "UTF-16BE", "its byte-order mark")}
+		read(decodeWith(src, unicode.UTF16(unicode.BigEndian, unicode.UseBOM), "UTF-16BE", "its byte-order mark"))
+		return
 	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
-		return []reading{decodeWith(src, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "UTF-16LE", "its byte-order mark")}
+		read(decodeWith(src, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "UTF-16LE", "its byte-order mark"))
+		return
 	}
 	if e, name := charset.Lookup(declared); e != nil && strings.HasPrefix(name, "utf-16") {
 		// The charset of a type is honoured as it is, UTF-16 included.
-		return []reading{decodeWith(src, e, name, "the charset of its type")}
+		read(decodeWith(src, e, name, "the charset of its type"))
+		return
 	}
-	// The UTF-8 reading is the bytes themselves, read as a string without copying them.
-	out := []reading{{text: unsafe.String(unsafe.SliceData(src), len(src))}}
+	d := read(reading{text: src})
 	if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
-		return out
+		return
 	}
 	seen := map[string]bool{"utf-8": true}
+	var queue []reading
 	add := func(label, why string) {
 		e, name := charset.Lookup(label)
 		if e == nil || seen[name] {
@@ -59,13 +65,17 @@ func readings(src []byte, declared string) []reading {
 		if strings.HasPrefix(name, "utf-16") {
 			return
 		}
-		out = append(out, decodeWith(src, e, name, why))
+		queue = append(queue, decodeWith(src, e, name, why))
 	}
 	declaredAny := declared != ""
 	if declared != "" {
 		add(declared, "the charset of its type")
 	}
-	for _, m := range metaCharsets(src) {
+	for _, m := range prescan(src) {
+		declaredAny = true
+		add(m.label, "its <meta charset>")
+	}
+	for _, m := range treeCharsets(d) {
 		declaredAny = true
 		add(m.label, "its <meta charset>")
 	}
@@ -81,7 +91,15 @@ func readings(src []byte, declared string) []reading {
 			add("windows-1252", "its bytes, which are not UTF-8, with no encoding declared")
 		}
 	}
-	return out
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		// What the tree of this reading declares is a reading too: the bound is the number
+		// of encodings.
+		for _, m := range treeCharsets(read(r)) {
+			add(m.label, "a <meta charset> it holds when read as "+r.name)
+		}
+	}
 }
 
 func decodeWith(src []byte, e encoding.Encoding, name, why string) reading {
@@ -90,22 +108,7 @@ func decodeWith(src []byte, e encoding.Encoding, name, why string) reading {
 	if err != nil {
 		text = bytes.ToValidUTF8(src, []byte("\uFFFD"))
 	}
-	return reading{text: string(text), name: name, why: why}
-}
-
-// indexTag returns the offset of the first "<name" in s, name in any case (name is lower-case
-// ASCII letters), or -1.
-func indexTag(s []byte, name string) int {
-	for i := 0; ; {
-		j := bytes.IndexByte(s[i:], '<')
-		if j < 0 {
-			return -1
-		}
-		i += j + 1
-		if len(s)-i >= len(name) && s[i]|0x20 == name[0] && strings.EqualFold(unsafe.String(&s[i], len(name)), name) {
-			return i - 1
-		}
-	}
+	return reading{text: text, name: name, why: why}
 }
 
 // declaration is an encoding label a <meta> declares, at the byte offset of its tag.
@@ -114,70 +117,252 @@ type declaration struct {
 	off   int
 }
 
-// Encoding returns the encoding other than UTF-8 that a page declares, by a UTF-16 byte-order
-// mark or a <meta>, and the byte offset of the declaration; name is "" when the page declares
-// UTF-8 or nothing. A build writes UTF-8, and refuses a page that says otherwise.
+// Encoding returns the encoding other than UTF-8 that a browser may read a page in, and the
+// byte offset that makes it: a UTF-16 byte-order mark, a declaration (found by the HTML
+// Standard's prescan, or a <meta> of the page's tree), or, when the page declares nothing,
+// the escape bytes of ISO-2022-JP, which a browser detects. name is "" when the page declares
+// UTF-8 or nothing, and holds no escape. A build writes UTF-8, and refuses a page that says
+// otherwise; verify refuses a page a browser may read otherwise.
 func Encoding(src []byte) (name string, off int) {
 	if bytes.HasPrefix(src, []byte{0xFE, 0xFF}) || bytes.HasPrefix(src, []byte{0xFF, 0xFE}) {
 		return "UTF-16", 0
 	}
-	for _, m := range metaCharsets(src) {
-		if _, n := charset.Lookup(m.label); n != "utf-8" && !strings.HasPrefix(n, "utf-16") {
-			if n == "" {
-				n = m.label
-			}
+	if bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}) {
+		return "", 0 // the byte-order mark decides
+	}
+	decls := prescan(src)
+	decls = append(decls, treeCharsets(markup.Parse(src, markup.Options{}))...)
+	first := -1
+	for i, m := range decls {
+		if _, n := charset.Lookup(m.label); n != "utf-8" && !strings.HasPrefix(n, "utf-16") && (first < 0 || m.off < decls[first].off) {
+			first = i
+		}
+	}
+	if first >= 0 {
+		m := decls[first]
+		if _, n := charset.Lookup(m.label); n != "" {
 			return n, m.off
 		}
+		return m.label, m.off
+	}
+	if i := bytes.IndexByte(src, 0x1B); i >= 0 && len(decls) == 0 {
+		return "iso-2022-jp", i
 	}
 	return "", 0
 }
 
-// metaCharsets returns the encoding labels that <meta charset> and <meta http-equiv=
-// content-type content="…charset=…"> declare anywhere in src: a browser whose encoding is
-// tentative changes to one met later, so every one counts. It looks at <meta> tags only.
-func metaCharsets(src []byte) []declaration {
+// treeCharsets returns the encodings that the <meta> elements of a tree declare (a charset
+// attribute, or http-equiv="content-type" with a charset in its content), as the tree builder
+// reads them (HTML Standard §13.2.6.4.4, "in head", A start tag whose tag name is "meta").
+func treeCharsets(d *markup.Document) []declaration {
 	var out []declaration
-	s := src
-	for {
-		i := indexTag(s, "meta")
-		if i < 0 {
-			return out
+	for _, n := range d.Nodes {
+		if !n.Is(markup.HTML, "meta") {
+			continue
 		}
-		s = s[i:]
-		end := bytes.IndexByte(s, '>')
-		if end < 0 {
-			end = len(s) - 1
+		if cs, ok := n.AttrValue("charset"); ok {
+			out = append(out, declaration{strings.TrimSpace(cs), n.Tag.Start})
+			continue
 		}
-		z := html.NewTokenizer(bytes.NewReader(s[:end+1]))
-		if tt := z.Next(); tt == html.StartTagToken || tt == html.SelfClosingTagToken {
-			_, more := z.TagName()
-			var content, cs string
-			pragma := false
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				switch strings.ToLower(string(k)) {
-				case "charset":
-					cs = string(v)
-				case "content":
-					content = string(v)
+		equiv, _ := n.AttrValue("http-equiv")
+		content, ok := n.AttrValue("content")
+		if ok && asciiEqualFold(equiv, "content-type") {
+			if label, ok := metaContentCharset(content); ok {
+				out = append(out, declaration{label, n.Tag.Start})
+			}
+		}
+	}
+	return out
+}
+
+// asciiEqualFold reports whether s equals t (lower-case ASCII) in ASCII case only, as the
+// HTML Standard compares keywords: Unicode case folding (ſ for s, K for k) does not count.
+func asciiEqualFold(s, t string) bool {
+	return len(s) == len(t) && markup.HasPrefixFold(s, t)
+}
+
+// prescan returns every encoding declaration the HTML Standard's "prescan a byte stream to
+// determine its encoding" (§13.2.3.2) finds in src. The standard stops at the first and
+// reads 1024 bytes; a browser's own reading of a longer head may meet more, so every one in
+// the whole input counts.
+func prescan(src []byte) []declaration {
+	var out []declaration
+	lower := func(c byte) byte {
+		if 'A' <= c && c <= 'Z' {
+			return c + 0x20
+		}
+		return c
+	}
+	isWS := func(c byte) bool { return c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x20 }
+	isLetter := func(c byte) bool { return 'a' <= lower(c) && lower(c) <= 'z' }
+	// attribute is "get an attribute": it returns the name and value, lower-cased, and the
+	// position after it; ok is false where the tag ends.
+	attribute := func(i int) (name, value string, next int, ok bool) {
+		for i < len(src) && (isWS(src[i]) || src[i] == '/') {
+			i++
+		}
+		if i >= len(src) || src[i] == '>' {
+			return "", "", i, false
+		}
+		var n, v []byte
+		for {
+			if i >= len(src) {
+				return string(n), "", i, true
+			}
+			c := src[i]
+			if c == '=' && len(n) > 0 {
+				i++
+				break
+			}
+			if isWS(c) {
+				for i < len(src) && isWS(src[i]) {
+					i++
+				}
+				if i >= len(src) || src[i] != '=' {
+					return string(n), "", i, true
+				}
+				i++
+				break
+			}
+			if (c == '/' || c == '>') && len(n) > 0 {
+				return string(n), "", i, true
+			}
+			n = append(n, lower(c))
+			i++
+		}
+		for i < len(src) && isWS(src[i]) {
+			i++
+		}
+		if i >= len(src) {
+			return string(n), "", i, true
+		}
+		if q := src[i]; q == '"' || q == '\'' {
+			i++
+			for i < len(src) && src[i] != q {
+				v = append(v, lower(src[i]))
+				i++
+			}
+			return string(n), string(v), min(i+1, len(src)), true
+		}
+		if src[i] == '>' {
+			return string(n), "", i, true
+		}
+		for i < len(src) && !isWS(src[i]) && src[i] != '>' {
+			v = append(v, lower(src[i]))
+			i++
+		}
+		return string(n), string(v), i, true
+	}
+	for i := 0; i < len(src); {
+		j := bytes.IndexByte(src[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		rest := src[i:]
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			// To the first '>' preceded by "--" after the '<' ("<!-->" ends there).
+			k := bytes.Index(rest[2:], []byte("-->"))
+			if k < 0 {
+				return out
+			}
+			i += 2 + k + 3
+		case len(rest) > 6 && markup.HasPrefixFold(string(rest[:5]), "<meta") && (isWS(rest[5]) || rest[5] == '/'):
+			at := i
+			i += 6
+			seen := map[string]bool{}
+			gotPragma, needPragma, cs := false, 0, "" // needPragma: 0 null, 1 true, 2 false
+			for {
+				name, value, next, ok := attribute(i)
+				i = next
+				if !ok {
+					break
+				}
+				if seen[name] {
+					continue
+				}
+				seen[name] = true
+				switch name {
 				case "http-equiv":
-					pragma = strings.EqualFold(strings.TrimSpace(string(v)), "content-type")
-				}
-			}
-			off := len(src) - len(s)
-			if cs != "" {
-				out = append(out, declaration{strings.TrimSpace(cs), off})
-			} else if pragma {
-				if _, label, ok := strings.Cut(strings.ToLower(content), "charset="); ok {
-					label = strings.Trim(strings.TrimSpace(label), `"'`)
-					if j := strings.IndexAny(label, "; \t\n\f\r\"'"); j >= 0 {
-						label = label[:j]
+					gotPragma = gotPragma || value == "content-type"
+				case "content":
+					if cs == "" {
+						if label, ok := metaContentCharset(value); ok {
+							cs, needPragma = label, 1
+						}
 					}
-					out = append(out, declaration{label, off})
+				case "charset":
+					cs, needPragma = strings.Trim(value, "\t\n\f\r "), 2
 				}
 			}
+			if needPragma == 0 || needPragma == 1 && !gotPragma || cs == "" {
+				continue
+			}
+			out = append(out, declaration{cs, at})
+		case len(rest) > 1 && isLetter(rest[1]) || len(rest) > 2 && rest[1] == '/' && isLetter(rest[2]):
+			k := 1
+			for k < len(rest) && !isWS(rest[k]) && rest[k] != '>' {
+				k++
+			}
+			i += k
+			for {
+				_, _, next, ok := attribute(i)
+				i = next
+				if !ok {
+					break
+				}
+			}
+		case len(rest) > 1 && (rest[1] == '!' || rest[1] == '/' || rest[1] == '?'):
+			k := bytes.IndexByte(rest, '>')
+			if k < 0 {
+				return out
+			}
+			i += k + 1
+		default:
+			i++
 		}
-		s = s[5:]
+	}
+	return out
+}
+
+// metaContentCharset is the HTML Standard's "extract a character encoding from a meta
+// element" (§2.3.3) of a content attribute's value.
+func metaContentCharset(s string) (string, bool) {
+	for i := 0; ; {
+		j := i
+		for j+len("charset") <= len(s) && !markup.HasPrefixFold(s[j:], "charset") {
+			j++
+		}
+		if j+len("charset") > len(s) {
+			return "", false
+		}
+		i = j + len("charset")
+		k := i
+		for k < len(s) && markup.IsSpace(s[k]) {
+			k++
+		}
+		if k >= len(s) || s[k] != '=' {
+			continue
+		}
+		k++
+		for k < len(s) && markup.IsSpace(s[k]) {
+			k++
+		}
+		if k >= len(s) {
+			return "", false
+		}
+		if q := s[k]; q == '"' || q == '\'' {
+			e := strings.IndexByte(s[k+1:], q)
+			if e < 0 {
+				return "", false
+			}
+			return s[k+1 : k+1+e], true
+		}
+		e := k
+		for e < len(s) && !markup.IsSpace(s[e]) && s[e] != ';' {
+			e++
+		}
+		return s[k:e], true
 	}
 }

@@ -1,19 +1,22 @@
 package offline
 
 import (
-	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
+	"github.com/miniapp/bundle/markup"
 )
 
-// FuzzCheck checks that Check never panics or fails, and that every URL the parser exposes in a
-// single-URL attribute that loads is reported when it is not own.
+// FuzzCheck checks that Check never panics or fails, that every finding has a place, and that
+// every URL the browser's tree holds in a single-URL attribute that loads is reported when it
+// is not own.
 func FuzzCheck(f *testing.F) {
 	for _, r := range refuseRows {
 		f.Add(r.html)
 	}
 	for _, r := range passRows {
+		f.Add(r.html)
+	}
+	for _, r := range treeRows {
 		f.Add(r.html)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
@@ -28,29 +31,26 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("finding without a place: %+v", f)
 			}
 		}
-		root, err := html.Parse(strings.NewReader(doc))
-		if err != nil {
-			return // deeper than x/net/html builds; Check judged it token by token
-		}
-		var walk func(n *html.Node, depth int)
-		walk = func(n *html.Node, depth int) {
-			if depth > 2000 {
-				return
+		d := markup.Parse([]byte(doc), markup.Options{})
+		for _, n := range d.Nodes {
+			if n.Type != markup.ElementNode {
+				continue
 			}
-			if n.Type == html.ElementNode {
-				for _, a := range n.Attr {
-					switch attrName(a) {
-					case "src", "href", "poster", "data", "background", "icon", "manifest", "xlink:href", "action", "formaction":
-						if !isOwn(a.Val) && !reported[a.Val] {
-							t.Fatalf("<%s %s=%q> is not reported; findings: %+v", n.Data, attrName(a), a.Val, fs)
-						}
+			for _, a := range append(append([]markup.Attr(nil), n.Attr...), n.Dropped...) {
+				name := a.Name
+				if a.Namespace == markup.XLink {
+					name = "xlink:" + name
+				}
+				if name == "href" && n.Namespace == markup.HTML && n.Name != "a" && n.Name != "area" && n.Name != "link" && n.Name != "base" {
+					continue // an HTML element's href loads only on these
+				}
+				switch name {
+				case "src", "href", "poster", "data", "background", "icon", "manifest", "xlink:href", "action", "formaction":
+					if !isOwn(a.Value) && !reported[a.Value] {
+						t.Fatalf("<%s %s=%q> is not reported; findings: %+v", n.Name, name, a.Value, fs)
 					}
 				}
 			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				walk(c, depth+1)
-			}
 		}
-		walk(root, 0)
 	})
 }

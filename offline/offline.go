@@ -8,18 +8,31 @@
 //	}
 //
 // It reads the bytes in every encoding a browser may decode them in (a byte-order mark, a
-// <meta charset> anywhere, detection when none is declared), and each reading token by token
-// as a browser's tokenizer does (golang.org/x/net/html's tokenizer: raw-text and RCDATA
-// elements, the first of duplicated attributes, foreign content where <style> and <title> are
-// markup and CDATA is text), so that every element a browser's tree would hold is judged, at any
-// depth (x/net/html's tree builder stops at 512). It judges every place a browser loads or
-// navigates from: URL attributes on HTML and SVG elements,
-// srcset, imagesrcset, ping and attributionsrc lists, <base href>, <meta http-equiv=refresh>,
-// CSS in <style> and style="" (url(), @import, image-set(), read with a CSS tokenizer), script
-// imports (found by esbuild's parser), import maps and speculation rules, and nested documents:
-// iframe srcdoc, <noscript>, <template>, and data: URLs read as the Fetch Standard reads them,
-// their payload judged by type: HTML and XML documents (SVG, XHTML), stylesheets, modules, CSS
-// module scripts. With Options.Policy it also holds every own URL against the page's policy.
+// declaration the HTML Standard's prescan finds or a <meta> of the tree holds, detection when
+// none is declared), and each reading through the page model of package markup: the tree the
+// HTML Standard's tree construction builds, as the browser builds it. Every element of that
+// tree is judged, template contents and detached elements too, with its namespace, its
+// attributes as the tree has them (references decoded, the duplicates the tokenizer dropped
+// as well, which Chromium loads in SVG) and its text as the tree has it (raw text, RCDATA,
+// CDATA, markup in foreign content); where the page holds a <noscript>, the tree built with
+// scripting off is judged too. So whatever the tree builder does to markup (self-closing raw
+// text elements, breakouts from foreign content, integration points, ignored tags, foster
+// parenting, reopened heads and bodies) the checker sees the elements the browser sees, and
+// every finding is placed through the tree's source ranges.
+//
+// It judges every place a browser loads or navigates from: URL attributes on HTML and SVG
+// elements, srcset, imagesrcset, ping and attributionsrc lists, <base href>, <meta
+// http-equiv=refresh>, SVG animations of href, CSS in <style> and style="" and SVG
+// presentation attributes (read with CSS Syntax's tokenizer: url(), @import, and strings
+// that reach image-set() or src() through var(), if(), @property or @function), script
+// imports (found by esbuild's parser, a classic script read as a script), import maps,
+// speculation rules and web bundles, and nested documents: iframe srcdoc and data: URLs read
+// as the Fetch Standard reads them, their payload judged by type and decoded as the browser
+// decodes it (byte-order mark, charset of the type, charset attribute, @charset, the
+// encoding of what loads it): HTML documents, XML documents (SVG, XHTML: elements,
+// processing instructions, XSLT refused, DTD subsets refused), stylesheets, modules, CSS
+// module scripts, classic scripts. With Options.Policy it also holds every own URL against
+// the page's policy.
 //
 // # Guarantees
 //
@@ -27,9 +40,10 @@
 // (C0 controls and spaces trimmed, tabs and newlines removed), it is empty, a fragment, or a
 // data:, blob:, javascript:, mailto:, tel:, about:blank or about:srcdoc URL. Relative URLs
 // load (a bundle has no files beside it). Where the checker cannot prove a construct clean (a
-// module script that does not parse, nesting deeper than eight documents) it refuses it.
-// A document of a type it does not read is refused. Check never panics and runs in time and
-// memory linear in the input, for any bytes.
+// script that does not parse, an XML document with a DTD subset, a tree past the parser's
+// copy budget, nesting deeper than eight documents) it refuses it. A document of a type it
+// does not read is refused. Check never panics and runs in time and memory linear in the
+// input, for any bytes.
 package offline
 
 import (
@@ -38,6 +52,7 @@ import (
 	"unsafe"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/markup"
 )
 
 // Options configures Check. The zero value allows no links.
@@ -85,7 +100,7 @@ func (fs Findings) Diagnostics() diag.List {
 // Check checks the document src, named name in the findings, and returns every place that
 // would load something from outside it. The error is non-nil only when the checker itself
 // failed; a document with findings returns them and a nil error. Check is safe for concurrent
-// use. Check does not modify src, and src must not be modified until Check returns.
+// use. Check does not modify src.
 func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -95,9 +110,11 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
 	fs = Findings{}
 	seen := map[string]bool{}
-	for _, r := range readings(src, "") {
-		fs = c.findings(fs, seen, name, r, c.checkDoc(r.text, 0))
-	}
+	readings(src, "", func(r reading) *markup.Document {
+		d := markup.Parse(r.text, markup.Options{})
+		fs = c.findings(fs, seen, name, r, d.Src, c.checkTree(d, scope{enc: r.name}))
+		return d
+	})
 	sortFindings(fs)
 	return fs, nil
 }
@@ -113,7 +130,7 @@ func CheckCSS(name string, src []byte, opts Options) (fs Findings, err error) {
 	}()
 	c := &checker{opts: opts, policy: parsePolicy(opts.Policy)}
 	text := string(src)
-	fs = c.findings(Findings{}, map[string]bool{}, name, reading{text: text}, c.checkCSS(text, 0))
+	fs = c.findings(Findings{}, map[string]bool{}, name, reading{}, text, c.checkCSS(text, scope{}))
 	sortFindings(fs)
 	return fs, nil
 }
@@ -124,14 +141,15 @@ func sortFindings(fs Findings) {
 	})
 }
 
-// findings turns the hits of reading r into findings placed in its text, appended to fs once
-// each (seen holds what is there).
-func (c *checker) findings(fs Findings, seen map[string]bool, name string, r reading, hits []hit) Findings {
+// findings turns the hits of reading r, with offsets into text (the reading as the checker
+// read it), into findings placed in that text, appended to fs once each (seen holds what is
+// there).
+func (c *checker) findings(fs Findings, seen map[string]bool, name string, r reading, text string, hits []hit) Findings {
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].off < hits[j].off })
 	var lines *diag.Lines
 	if len(hits) > 0 {
-		// The document is read as a string without copying it: Check never writes to src.
-		lines = diag.NewLines(unsafe.Slice(unsafe.StringData(r.text), len(r.text)))
+		// The text is read as bytes without copying it: nothing writes to it.
+		lines = diag.NewLines(unsafe.Slice(unsafe.StringData(text), len(text)))
 	}
 	for _, h := range hits {
 		f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
@@ -140,6 +158,7 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 		if f.Text == "" {
 			f.Text = fmt.Sprintf("%s loads %q from outside the bundle", h.place, h.url)
 		}
+		f.Text += h.via
 		f.Note = h.note
 		if n, ok := URLNote(h.url, h.place); ok && h.text == "" {
 			f.Note = n // what the URL serves, from npm
@@ -151,13 +170,13 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 		}
 		if r.name != "" {
 			// Another reading's offsets count its decoded text, whose lines are the file's.
-			f.Text += fmt.Sprintf(" (when the page is read as %s, as a browser may from %s)", r.name, r.why)
-			f.Note += `; write the page in UTF-8 and declare <meta charset="utf-8"> first in <head>`
+			f.Text += viaReading(r, "the page")
+			f.Note += noteEncoding
 		}
 		f.Message.PlaceIn(lines, h.off, h.length)
-		// A reconstructed formatting element repeats its start tag's attributes in the tree;
-		// report each place once.
-		key := fmt.Sprintf("%d:%d:%s:%s", f.Line, f.Column, h.place, h.url)
+		// Both readings of a <noscript> page, and an element the tree holds twice, find
+		// one place twice: report it once.
+		key := fmt.Sprintf("%d:%d:%s:%s:%s", f.Line, f.Column, h.place, h.url, f.Text)
 		if seen[key] {
 			continue
 		}

@@ -11,7 +11,6 @@ import (
 	utf16pkg "unicode/utf16"
 
 	"github.com/miniapp/bundle/markup"
-	"golang.org/x/net/html"
 )
 
 // refuse rows must produce at least one finding whose URL is want (or, for want "", any).
@@ -351,6 +350,9 @@ func TestSrcsetURLs(t *testing.T) {
 		{" , a.png,, b.png", []string{"a.png", "b.png"}},
 		{"data:image/png;base64,AAA= 1x, b.png 2x", []string{"data:image/png;base64,AAA=", "b.png"}},
 		{"a.png 100w (max-width: 1px, 2px), c.png", []string{"a.png", "c.png"}},
+		// Parentheses do not nest: the first ')' ends them, and the comma after ends the
+		// candidate (HTML Standard, "parse a srcset attribute", "in parens").
+		{"a.png 1x (x (y) , c.png 2x", []string{"a.png", "c.png"}},
 	}
 	for _, row := range rows {
 		var got []string
@@ -536,65 +538,5 @@ func TestEmittedTextIsNotReadAgain(t *testing.T) {
 	page := []byte(`<!doctype html><script>let a=1;import("https://cdn.example/d.js")</script>`)
 	if fs, _ := Check("p.html", page, Options{Emitted: map[string][]Import{"let a=1;": {}}}); len(fs) != 1 {
 		t.Errorf("a listed text that begins a longer script: %v", fs)
-	}
-}
-
-func TestPlainScript(t *testing.T) {
-	for text, want := range map[string]bool{
-		`a<b`: true, `"<scrip"`: true, `"\x3C/script>"`: true, `"<!-"`: true,
-		`"<!--"`: false, `"<SCRIPT>"`: false, `"</sCrIpT"`: false, "a\rb": false, "a\x00b": false, `x<script`: false,
-	} {
-		if got := plainScript(text); got != want {
-			t.Errorf("plainScript(%q) = %v, want %v", text, got, want)
-		}
-	}
-}
-
-// TestStyleText: where styleText takes a stylesheet's text, it is the text token the
-// tokenizer reads after <style>, and an end tag follows it; it declines only what the
-// tokenizer would rewrite (CR, NUL), an empty text and one without an end tag. Every string
-// of up to four pieces is tried, near misses of the end tag among them.
-func TestStyleText(t *testing.T) {
-	pieces := []string{"a{b:c}", "</style>", "</STYLE ", "</style/", "</stylex>", "</styl", "</style", "<!--", "</", "\r\n", "\x00", "url(x)", "İ", ">"}
-	var rests []string
-	var gen func(prefix string, n int)
-	gen = func(prefix string, n int) {
-		rests = append(rests, prefix)
-		if n == 0 {
-			return
-		}
-		for _, p := range pieces {
-			gen(prefix+p, n-1)
-		}
-	}
-	gen("", 4)
-	taken := 0
-	for _, rest := range rests {
-		text, ok := styleText(rest)
-		z := html.NewTokenizer(strings.NewReader("<style>" + rest))
-		z.Next() // the start tag
-		tt := z.Next()
-		var raw, read string // the bytes, and the text as the tokenizer gives it
-		if tt == html.TextToken {
-			raw = string(z.Raw()) // before Text, which rewrites the bytes in place
-			read = string(z.Text())
-			tt = z.Next()
-		}
-		name, _ := z.TagName()
-		closed := tt == html.EndTagToken && string(name) == "style"
-		plain := !strings.ContainsAny(raw, "\r\x00")
-		switch {
-		// An end tag cut by the end of input is dropped: the input ends there either way.
-		case ok && (text != raw || text != read || !closed && tt != html.ErrorToken):
-			t.Errorf("%q: styleText took %q, the tokenizer reads %q as %q (closed: %v)", rest, text, raw, read, closed)
-		case !ok && closed && raw != "" && plain:
-			t.Errorf("%q: styleText declined a text the tokenizer reads as it stands: %q", rest, raw)
-		}
-		if ok {
-			taken++
-		}
-	}
-	if taken == 0 {
-		t.Fatal("styleText took no text")
 	}
 }

@@ -1,11 +1,10 @@
 package offline
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
-	"golang.org/x/net/html"
+	"github.com/miniapp/bundle/markup"
 )
 
 // policy is a parsed Content-Security-Policy, judged as CSP Level 3 does for the URLs a
@@ -120,55 +119,60 @@ func directiveOf(tag, name, rel string) string {
 	return "img-src"
 }
 
-// PolicyMetas returns the content of every <meta http-equiv="Content-Security-Policy"> that
-// a browser enforces in page: those in its head, which ends, as the parser ends it, at the
-// first text or element that cannot be in a head. A policy met later is ignored by the
-// browser, and so here.
+// PolicyMeta is a <meta http-equiv="Content-Security-Policy"> of a page's tree.
+type PolicyMeta struct {
+	// Content is the content attribute's value as the tree has it (references decoded, not
+	// trimmed): the policy the browser parses.
+	Content string
+	// Tag is the element's start tag in the tree's Src.
+	Tag markup.Range
+	// Ignored says why the browser does not enforce it, "" when it does: it is in a
+	// template's contents, or not a child of the head, or has no content.
+	Ignored string
+}
+
+// PolicyMetaTags returns the policy <meta> elements of a page's tree in source order, each
+// with whether the browser enforces it, as the HTML Standard says (§4.2.5.3, "Content
+// security policy state"): the http-equiv value is compared in ASCII case only and not
+// trimmed (" Content-Security-Policy" and Content-ſecurity-Policy are no policy), and only
+// a meta that is a child of the head element, inserted into the document (not template
+// contents), with a content that is not empty, is enforced.
+func PolicyMetaTags(d *markup.Document) []PolicyMeta {
+	var out []PolicyMeta
+	head := d.Head()
+	for _, n := range d.Nodes {
+		if !n.Is(markup.HTML, "meta") || n.Flags&markup.Clone != 0 {
+			continue
+		}
+		equiv, _ := n.AttrValue("http-equiv")
+		if !asciiEqualFold(equiv, "content-security-policy") {
+			continue
+		}
+		content, _ := n.AttrValue("content")
+		m := PolicyMeta{Content: content, Tag: n.Tag}
+		switch {
+		case n.Flags&markup.InTemplate != 0:
+			m.Ignored = "it is inside a <template>, whose contents are inert"
+		case n.Inert():
+			m.Ignored = "it is not in the document"
+		case head == nil || n.Parent != head:
+			m.Ignored = "it is not a child of <head>"
+		case content == "":
+			m.Ignored = "its content is empty"
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// PolicyMetas returns the content of every policy <meta> that a browser enforces in page
+// (PolicyMetaTags), in source order.
 func PolicyMetas(page []byte) []string {
-	z := html.NewTokenizer(bytes.NewReader(page))
 	var out []string
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return out
-		case html.TextToken:
-			if len(bytes.Trim(z.Text(), " \t\n\f\r")) > 0 {
-				return out
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			switch string(name) {
-			case "html", "head", "title", "style", "script", "noscript", "base", "link", "template":
-				continue
-			case "meta":
-			default:
-				return out
-			}
-			// The first of duplicate attributes counts, as in the browser.
-			var content, equiv *string
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				s := string(v)
-				switch string(k) {
-				case "http-equiv":
-					if equiv == nil {
-						equiv = &s
-					}
-				case "content":
-					if content == nil {
-						content = &s
-					}
-				}
-			}
-			csp := equiv != nil && content != nil && strings.EqualFold(strings.TrimSpace(*equiv), "content-security-policy")
-			if csp {
-				out = append(out, *content)
-			}
-		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == "head" {
-				return out
-			}
+	for _, m := range PolicyMetaTags(markup.Parse(page, markup.Options{})) {
+		if m.Ignored == "" {
+			out = append(out, m.Content)
 		}
 	}
+	return out
 }

@@ -20,6 +20,7 @@ const (
 	scriptModule
 	scriptImportMap
 	scriptSpeculation
+	scriptWebBundle
 )
 
 func kindOfScript(typ string, hasType bool, lang string, hasLang bool) scriptKind {
@@ -40,6 +41,8 @@ func kindOfScript(typ string, hasType bool, lang string, hasLang bool) scriptKin
 		return scriptImportMap
 	case t == "speculationrules":
 		return scriptSpeculation
+	case t == "webbundle":
+		return scriptWebBundle
 	}
 	return scriptIgnored
 }
@@ -68,14 +71,21 @@ type Import struct {
 }
 
 // scriptImports returns the literal specifiers of every static import, export … from and
-// import() in src, found by esbuild's parser rather than by pattern. A script that does not
-// parse loads nothing in the browser either; its syntax error is returned so that the caller
-// can refuse what it cannot prove clean.
-func scriptImports(src string) ([]Import, error) {
+// import() in src, found by esbuild's parser rather than by pattern: a module is parsed as a
+// module (strict), a classic script as a script (with statements and package as a name are
+// JavaScript there). A script that does not parse loads nothing in the browser either; its
+// syntax error is returned so that the caller can refuse what it cannot prove clean.
+func scriptImports(src string, module bool) ([]Import, error) {
 	if !mayImport(src) {
 		return nil, nil
 	}
 	var recs []Import
+	// esbuild reads a file without import or export statements as a script; the output
+	// format decides what it then allows: an IIFE is sloppy, as a classic script is.
+	format := api.FormatIIFE
+	if module {
+		format = api.FormatESModule
+	}
 	plugin := api.Plugin{
 		Name: "record-imports",
 		Setup: func(b api.PluginBuild) {
@@ -92,7 +102,7 @@ func scriptImports(src string) ([]Import, error) {
 		Stdin:    &api.StdinOptions{Contents: src, Loader: api.LoaderJS, Sourcefile: "script.js"},
 		Bundle:   true,
 		Write:    false,
-		Format:   api.FormatESModule,
+		Format:   format,
 		Platform: api.PlatformNeutral,
 		LogLevel: api.LogLevelSilent,
 		Plugins:  []api.Plugin{plugin},
@@ -119,17 +129,16 @@ func mayImport(src string) bool {
 
 // checkScript reports the imports of a classic or module script whose specifiers are not own.
 // A data: module is checked in turn, since its own imports load too.
-func (c *checker) checkScript(src string, module bool, place string, depth int) []hit {
+func (c *checker) checkScript(src string, module bool, place string, sc scope) []hit {
 	recs, known := c.opts.Emitted[src]
 	var err error
-	if !known || depth > 0 {
-		recs, err = scriptImports(src)
+	if !known || sc.depth > 0 {
+		recs, err = scriptImports(src, module)
 	}
 	var hits []hit
 	if err != nil {
 		hits = append(hits, hit{off: -1, place: place, url: "",
-			text: fmt.Sprintf("cannot read the imports of this script: %v", err),
-			note: "fix the syntax error; a script whose imports cannot be read is refused, since it may load something"})
+			text: fmt.Sprintf("cannot read the imports of this script: %v", err), note: noteScriptSyntax})
 	}
 	from, budget := 0, 4*len(src)+1024
 	for _, r := range recs {
@@ -154,11 +163,11 @@ func (c *checker) checkScript(src string, module bool, place string, depth int) 
 		}
 		pl := what + " in " + place
 		if isOwn(r.Specifier) {
-			if depth == 0 {
+			if sc.depth == 0 {
 				hits = append(hits, c.policyHit("script-src-elem", at, n, pl, r.Specifier)...)
 			}
 			if isData(r.Specifier) {
-				hits = append(hits, c.nested(at, n, pl, r.Specifier, docModule, depth)...)
+				hits = append(hits, c.nested(at, n, pl, r.Specifier, docModule, sc, fallback{})...)
 			}
 			continue
 		}
@@ -202,10 +211,10 @@ func (c *checker) checkImportMap(src string) []hit {
 		for _, k := range slices.Sorted(maps.Keys(mm)) {
 			if s, ok := mm[k].(string); ok && !isOwn(s) {
 				at, n := findSpecifier(src, jsonEscape(s), 0)
-				note := "install the package (npm install) or download the module into the app folder, import it by its name or path, and remove the import map: a bundle has no network"
+				note := noteImportMapRemote
 				if !isRemote(s) {
 					// A file of the app: the build can resolve the name, not the browser.
-					note = "a bundle resolves imports when it is built and has no file beside it: import the module by its path, or map the name with the manifest's alias under [build]"
+					note = noteImportMapApp
 					if p := "./" + strings.TrimPrefix(strings.TrimPrefix(s, "./"), "/"); !strings.HasSuffix(k, "/") && !strings.Contains(s, "../") {
 						note += fmt.Sprintf(" (alias = { %s = %s }, the path relative to the app folder)", strconvQuote(k), strconvQuote(p))
 					}

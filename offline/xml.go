@@ -7,173 +7,205 @@ import (
 	"io"
 	"strings"
 
-	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding/unicode"
 )
 
-// xmlURLAttrs are the attributes, by local name in any namespace, that hold one URL an XML
-// document (SVG, XHTML) loads or navigates to.
-var xmlURLAttrs = map[string]bool{"href": true, "src": true, "data": true, "action": true, "formaction": true,
-	"poster": true, "background": true, "icon": true, "manifest": true, "lowsrc": true, "dynsrc": true, "codebase": true}
+// The namespaces whose elements the rules know.
+const (
+	nsXHTML = "http://www.w3.org/1999/xhtml"
+	nsXLink = "http://www.w3.org/1999/xlink"
+)
 
 // checkXML checks an XML document (SVG or XHTML shown in a frame) as a browser's XML parser
-// reads it: character references and the five predefined entities decoded, <style> and
-// <script> text read as ordinary text, namespaced attributes (xlink:href) by their local
-// name, and processing instructions (<?xml-stylesheet href?>). A document the parser cannot
-// read (an entity it does not know, as an internal DTD subset would declare) is refused, never
-// assumed clean.
-func (c *checker) checkXML(src []byte, depth int) []hit {
+// reads it, in every encoding a browser may decode it in (a byte-order mark; else the charset
+// of its type, its XML declaration, UTF-8). encoding/xml is a tokenizer; on it this builds
+// what the reading needs: elements by namespace (XHTML elements take the HTML rules, SVG and
+// others the foreign ones: presentation attributes, SMIL), namespaced attributes (xlink:href),
+// the text of <style> and <script>, and processing instructions: an xml-stylesheet's
+// pseudo-attributes are read as an XML parser reads a tag's attributes, as Chromium reads
+// them, and one that names XSLT (which Chromium runs) is refused. What it cannot read is
+// refused, never assumed clean: a DTD internal subset (entities, ATTLIST default attributes),
+// an entity it does not know, a document that is not well-formed (the elements before the
+// error are judged too: a browser shows them).
+func (c *checker) checkXML(payload []byte, typeCharset string, sc scope) []hit {
+	var hits []hit
+	for _, r := range xmlReadings(payload, typeCharset) {
+		inner := c.readXML(r.text, sc)
+		if r.name != "" {
+			for i := range inner {
+				inner[i].via += viaReading(r, "it")
+			}
+		}
+		hits = append(hits, inner...)
+	}
+	return hits
+}
+
+// xmlReadings returns the texts a browser may decode an XML document's bytes to (XML §4.3.3
+// and RFC 7303: a byte-order mark, the charset of the type, the encoding declaration).
+func xmlReadings(b []byte, typeCharset string) []reading {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return []reading{decodeWith(b, unicode.UTF16(unicode.BigEndian, unicode.UseBOM), "UTF-16BE", "its byte-order mark")}
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return []reading{decodeWith(b, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "UTF-16LE", "its byte-order mark")}
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return []reading{{text: b[3:]}}
+	}
+	out := []reading{{text: b}}
+	seen := map[string]bool{"utf-8": true}
+	for _, l := range []struct{ label, why string }{{typeCharset, "the charset of its type"}, {xmlDeclEncoding(b), "its XML declaration"}} {
+		e, name := charset.Lookup(l.label)
+		if e == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, decodeWith(b, e, name, l.why))
+	}
+	return out
+}
+
+// xmlDeclEncoding returns the encoding an XML declaration at the start of b names, or "".
+func xmlDeclEncoding(b []byte) string {
+	if !bytes.HasPrefix(b, []byte("<?xml")) {
+		return ""
+	}
+	end := bytes.Index(b, []byte("?>"))
+	if end < 0 {
+		return ""
+	}
+	attrs, ok := pseudoAttrs(string(b[5:end]))
+	if !ok {
+		return ""
+	}
+	return attrs["encoding"]
+}
+
+// xmlSink takes the hits of an XML document's elements: the document is nested in a data:
+// URL, so every hit is placed at the URL.
+type xmlSink struct{ hits []hit }
+
+func (s *xmlSink) add(_ int, hits []hit) {
+	for _, h := range hits {
+		h.off, h.length = -1, 0
+		s.hits = append(s.hits, h)
+	}
+}
+
+func (s *xmlSink) addLater(target, _ int, check func() []hit) { s.add(target, check()) }
+
+// readXML judges one reading, UTF-8 text, of an XML document.
+func (c *checker) readXML(src []byte, sc scope) []hit {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	d.Strict = true
-	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) { return charset.NewReaderLabel(label, in) }
-	var hits []hit
-	var stack []string // local names of open elements
-	var text strings.Builder
+	// The text is decoded already: the declaration's encoding names what it was.
+	d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	s := &xmlSink{}
+	type open struct {
+		e    elem
+		text strings.Builder
+	}
+	var stack []*open
+	judge := func(o *open) {
+		o.e.text, o.e.hasText = o.text.String(), o.text.Len() > 0
+		c.element(&o.e, sc, s)
+	}
+	refuse := func(text, note string) []hit {
+		// What was read before is a document a browser shows: judge its open elements too.
+		for i := len(stack) - 1; i >= 0; i-- {
+			judge(stack[i])
+		}
+		return append(resolveConditional(s.hits, hasURLVar(s.hits)), hit{off: -1, place: "XML document", text: text, note: note})
+	}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return append(resolveConditional(hits, hasURLVar(hits)), hit{off: -1, place: "XML document", text: "cannot read this XML document: " + err.Error(),
-				note: "a document the check cannot read is refused, since it may load something"})
+			return refuse("cannot read this XML document: "+err.Error(), noteXMLUnreadable)
 		}
 		switch t := tok.(type) {
-		case xml.ProcInst:
-			if t.Target == "xml-stylesheet" {
-				if href, ok := pseudoAttr(string(t.Inst), "href"); ok {
-					if isOwn(href) {
-						if isData(href) {
-							hits = append(hits, c.nested(-1, 0, "<?xml-stylesheet href?>", href, docCSS, depth)...)
-						}
-					} else {
-						hits = append(hits, hit{off: -1, place: "<?xml-stylesheet href?>", url: href})
-					}
+		case xml.Directive:
+			if dt, ok := bytes.CutPrefix(t, []byte("DOCTYPE")); ok {
+				if bytes.IndexByte(dt, '[') >= 0 {
+					return refuse("this XML document declares a DTD internal subset (entities, default attributes), which the check does not read", noteXMLUnreadable)
 				}
+				if bytes.Contains(dt, []byte("-//W3C//DTD XHTML")) {
+					d.Entity = xml.HTMLEntity // XHTML's doctypes bring HTML's entities in Chromium
+				}
+			}
+		case xml.ProcInst:
+			if t.Target != "xml-stylesheet" {
+				continue
+			}
+			attrs, ok := pseudoAttrs(string(t.Inst))
+			if !ok {
+				return refuse("cannot read the pseudo-attributes of <?xml-stylesheet?>", noteXMLUnreadable)
+			}
+			href, typ := attrs["href"], attrs["type"]
+			if typ != "" && typ != "text/css" {
+				return refuse(fmt.Sprintf("<?xml-stylesheet type=%q?> runs an XSLT (or unknown) stylesheet, whose output the check cannot read", typ), noteXSLT)
+			}
+			place := "<?xml-stylesheet href?>"
+			switch {
+			case isData(href):
+				s.add(0, c.nested(-1, 0, place, href, docCSS, sc, fallback{}))
+			case !isOwn(href):
+				s.add(0, []hit{{off: -1, place: place, url: href}})
 			}
 		case xml.StartElement:
-			name := t.Name.Local
-			stack = append(stack, name)
-			text.Reset()
+			o := &open{e: elem{name: t.Name.Local, foreign: t.Name.Space != nsXHTML}}
 			for _, a := range t.Attr {
-				local := a.Name.Local
-				place := fmt.Sprintf("<%s %s>", name, local)
+				name := a.Name.Local
 				switch {
-				case xmlURLAttrs[local]:
-					switch {
-					case local == "href" && name == "a" && isData(a.Value):
-						hits = append(hits, c.nested(-1, 0, place, a.Value, docHTML, depth)...)
-					case local == "href" && name == "a" && (isOwn(a.Value) || linkAllowed(a.Value, c.opts.LinkDomains)):
-					case isOwn(a.Value):
-						if isData(a.Value) {
-							hits = append(hits, c.xmlData(t, name, place, a.Value, depth)...)
-						}
-					default:
-						hits = append(hits, hit{off: -1, place: place, url: a.Value})
-					}
-				case local == "srcset" || local == "imagesrcset" || local == "ping" || local == "attributionsrc":
-					urls := spaceURLs(a.Value)
-					if strings.HasSuffix(local, "srcset") {
-						urls = markup.Srcset(a.Value)
-					}
-					for _, u := range urls {
-						if !isOwn(u.Text) {
-							hits = append(hits, hit{off: -1, place: place, url: u.Text})
-						}
-					}
-				case local == "srcdoc" && name == "iframe":
-					hits = append(hits, c.nestedDoc(a.Value, -1, 0, "<iframe srcdoc>", depth)...)
-				case local == "style" || strings.IndexByte(a.Value, '(') >= 0:
-					for _, h := range c.checkCSS(a.Value, depth) {
-						h.off, h.length, h.place = -1, 0, h.place+" in "+place
-						hits = append(hits, h)
-					}
+				case a.Name.Space == "xmlns" || a.Name.Space == "" && name == "xmlns":
+					continue
+				case a.Name.Space == nsXLink:
+					name = "xlink:" + name
 				}
+				o.e.attrs = append(o.e.attrs, attr{name: name, value: a.Value})
 			}
+			stack = append(stack, o)
 		case xml.CharData:
-			text.Write(t)
+			if n := len(stack); n > 0 {
+				stack[n-1].text.Write(t)
+			}
 		case xml.EndElement:
-			if len(stack) == 0 {
-				break
+			if n := len(stack); n > 0 {
+				judge(stack[n-1])
+				stack = stack[:n-1]
 			}
-			name := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			switch name {
-			case "style":
-				for _, h := range c.checkCSS(text.String(), depth) {
-					h.off, h.length, h.place = -1, 0, h.place+" in <style>"
-					hits = append(hits, h)
-				}
-			case "script":
-				hits = append(hits, c.checkScript(text.String(), true, "<script>", depth)...)
-			}
-			text.Reset()
 		}
 	}
-	return resolveConditional(hits, hasURLVar(hits))
+	return resolveConditional(s.hits, hasURLVar(s.hits))
 }
 
-// xmlData checks the payload of a data: URL that element el of an XML document loads, as the
-// browser uses it there: a frame's document, a script (module when its type says so), a
-// stylesheet or module preload of a <link>.
-func (c *checker) xmlData(el xml.StartElement, name, place, u string, depth int) []hit {
-	attr := func(k string) string {
-		for _, a := range el.Attr {
-			if a.Name.Local == k {
-				return a.Value
-			}
-		}
-		return ""
+// pseudoAttrs reads the pseudo-attributes of a processing instruction as Chromium does: as
+// the attributes of a tag (name="value", references decoded, no name twice). ok is false
+// when they do not read so, and Chromium then ignores the instruction.
+func pseudoAttrs(inst string) (map[string]string, bool) {
+	d := xml.NewDecoder(strings.NewReader("<x " + inst + "/>"))
+	d.Strict = true
+	tok, err := d.Token()
+	if err != nil {
+		return nil, false
 	}
-	switch name {
-	case "iframe", "object", "embed", "frame":
-		return c.nested(-1, 0, place, u, docHTML, depth)
-	case "script":
-		typ := strings.ToLower(strings.TrimSpace(attr("type")))
-		if typ == "module" {
-			return c.nested(-1, 0, place, u, docModule, depth)
-		}
-		return c.nested(-1, 0, place, u, docClassic, depth)
-	case "link":
-		rel := " " + strings.ToLower(attr("rel")) + " "
-		if strings.Contains(rel, "modulepreload") {
-			return c.nested(-1, 0, place, u, docModule, depth)
-		}
-		if strings.Contains(rel, "stylesheet") || strings.Contains(rel, "preload") {
-			return c.nested(-1, 0, place, u, docCSS, depth)
-		}
+	start, ok := tok.(xml.StartElement)
+	if !ok {
+		return nil, false
 	}
-	return nil
-}
-
-// pseudoAttr reads a pseudo-attribute of a processing instruction (name="value").
-func pseudoAttr(inst, name string) (string, bool) {
-	for s := inst; ; {
-		i := strings.Index(s, name)
-		if i < 0 {
-			return "", false
+	out := map[string]string{}
+	for _, a := range start.Attr {
+		name := a.Name.Local
+		if a.Name.Space != "" {
+			name = a.Name.Space + ":" + name
 		}
-		rest := strings.TrimLeft(s[i+len(name):], " \t\r\n")
-		if (i == 0 || strings.IndexByte(" \t\r\n", s[i-1]) >= 0) && strings.HasPrefix(rest, "=") {
-			rest = strings.TrimLeft(rest[1:], " \t\r\n")
-			if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
-				if j := strings.IndexByte(rest[1:], rest[0]); j >= 0 {
-					return xmlUnescape(rest[1 : 1+j]), true
-				}
-			}
-			return "", false
+		if _, dup := out[name]; dup {
+			return nil, false
 		}
-		s = s[i+len(name):]
+		out[name] = a.Value
 	}
-}
-
-// xmlUnescape decodes the references a pseudo-attribute may hold.
-func xmlUnescape(s string) string {
-	var v struct {
-		Text string `xml:",chardata"`
-	}
-	if xml.Unmarshal([]byte("<x>"+s+"</x>"), &v) != nil {
-		return s
-	}
-	return v.Text
+	return out, true
 }
