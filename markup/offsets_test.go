@@ -107,3 +107,13 @@ func TestOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestParseString: ParseString's tree is Parse's, on the string itself when it is UTF-8.
+func TestParseString(t *testing.T) {
+	for _, page := range []string{"<p title=a>x<svg><style>b</style>", "\uFEFF<p>x", "<p>\xff<img src=a>", ""} {
+		a, b := Parse([]byte(page), Options{}), ParseString(page, Options{})
+		if dumpTree(a.Root) != dumpTree(b.Root) || a.Src != b.Src || len(a.Repairs) != len(b.Repairs) {
+			t.Errorf("%q: ParseString differs from Parse", page)
+		}
+	}
+}

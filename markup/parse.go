@@ -1,6 +1,11 @@
 package markup
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
 
 // Document is the tree of a page or fragment, as the HTML Standard's tree construction
 // builds it, with the repairs it made on the way.
@@ -47,6 +52,24 @@ type Options struct {
 // the caller's concern) and copied: the Document does not keep it.
 func Parse(src []byte, opts Options) *Document {
 	s, b, bom := decodeInput(src)
+	return parse(s, b, bom, opts)
+}
+
+// ParseString is Parse of a string: when src is valid UTF-8 the Document's Src is src itself,
+// not a copy, so that a reader of a large page holds it once.
+func ParseString(src string, opts Options) *Document {
+	b := unsafe.Slice(unsafe.StringData(src), len(src)) // read, never written
+	if !utf8.ValidString(src) {
+		return Parse(b, opts)
+	}
+	bom := 0
+	if strings.HasPrefix(src, "\uFEFF") {
+		bom = 3
+	}
+	return parse(src, b, bom, opts)
+}
+
+func parse(s string, b []byte, bom int, opts Options) *Document {
 	p := newParser(s, opts)
 	p.tz.pos = bom
 	inputErrors(b, bom, p.tz.report)

@@ -16,23 +16,30 @@ import "strings"
 // check's Chromium tests, record it), and an <img> that the tree builder ignores (after a
 // <frameset>) all the same.
 //
-// The Document's Nodes are an element for each start tag, in source order, each in the HTML
-// namespace with its attributes as the tokenizer read them (Attr, Dropped, Tag), a style's or
-// a script's text as the tokenizer read it after the tag as its one child. Root holds them
-// as children, flat. An element between <template> and </template> is InTemplate (the
-// scanner fetches nothing there). A reader of the page judges these elements besides the
-// tree's.
-//
-// The Document shares d.Src; opts.NoScripting reads <noscript> as the scanner of a page
-// without scripts does.
-func (page *Document) Speculate(opts Options) *Document {
-	s := page.Src
+// It returns, in source order, the elements of that reading that the tree d does not hold as
+// they are: a start tag no element of d came from, or a style's or script's whose text is
+// not the text the tree gives it. Each is in the HTML namespace with its attributes as the
+// tokenizer read them (Attr, Dropped, Tag) and, for a style or a script, the text the
+// tokenizer read after the tag as its one child; an element between <template> and
+// </template> is InTemplate (the scanner fetches nothing there). A reader of the page judges
+// these besides the tree's. For a page the tree builder reads as written there are none.
+// opts.NoScripting reads <noscript> as the scanner of a page without scripts does: d should
+// then be the tree built so too.
+func (d *Document) Speculate(opts Options) []*Node {
+	s := d.Src
 	z := newTokenizer(s)
 	if strings.HasPrefix(s, "\uFEFF") {
 		z.pos = len("\uFEFF")
 	}
-	d := &Document{Src: s, Root: &Node{Type: DocumentNode}}
-	d.Nodes = append(d.Nodes, d.Root)
+	var out []*Node
+	k := 0 // the tree's next node, in source order as the scanner's
+	// differs reports whether the tree holds no element made from n's tag with n's text.
+	differs := func(n *Node) bool {
+		for k < len(d.Nodes) && (d.Nodes[k].Type != ElementNode || d.Nodes[k].Flags&(Clone|Implied) != 0 || d.Nodes[k].Tag.Start < n.Tag.Start) {
+			k++
+		}
+		return k >= len(d.Nodes) || d.Nodes[k].Tag.Start != n.Tag.Start || textRange(d.Nodes[k]) != textRange(n)
+	}
 	inSelect, templates := false, 0
 	var open *Node // the style or script element whose text the tokenizer reads
 	var text []byte
@@ -41,18 +48,21 @@ func (page *Document) Speculate(opts Options) *Document {
 		if textNode != nil && text != nil {
 			textNode.Data = string(text)
 		}
-		open, textNode, text = nil, nil, nil
+		textNode, text = nil, nil
 	}
 	var t token
 	for {
 		z.allowCDATA = false
 		z.next(&t)
-		if t.kind != tText {
-			flush()
+		if t.kind != tText && open != nil {
+			if flush(); differs(open) {
+				out = append(out, open)
+			}
+			open = nil
 		}
 		switch t.kind {
 		case tEOF:
-			return d
+			return out
 		case tStart:
 			n := &Node{Type: ElementNode, Name: t.data, atom: t.a, Attr: t.attr, Dropped: t.dropped, Tag: t.r}
 			if t.selfClosing {
@@ -61,8 +71,6 @@ func (page *Document) Speculate(opts Options) *Document {
 			if templates > 0 {
 				n.Flags |= InTemplate
 			}
-			d.Root.appendChild(n)
-			d.Nodes = append(d.Nodes, n)
 			st := DataState
 			switch t.data {
 			case "textarea", "title":
@@ -94,7 +102,11 @@ func (page *Document) Speculate(opts Options) *Document {
 				z.state = st
 				if t.data == "style" || t.data == "script" {
 					open = n
+					continue // judged with its text, at the next token
 				}
+			}
+			if differs(n) {
+				out = append(out, n)
 			}
 		case tEnd:
 			switch t.data {
@@ -117,7 +129,25 @@ func (page *Document) Speculate(opts Options) *Document {
 			}
 			textNode = &Node{Type: TextNode, State: t.state, Data: t.data, Raw: []Range{t.r}}
 			open.appendChild(textNode)
-			d.Nodes = append(d.Nodes, textNode)
 		}
 	}
+}
+
+// textRange is the source of a style's or script's text children, which a reader of the page
+// judges: where two readings give it other text, they differ.
+func textRange(n *Node) Range {
+	if n.Name != "style" && n.Name != "script" {
+		return Range{}
+	}
+	var r Range
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == TextNode {
+			if src := c.Source(); r.IsEmpty() {
+				r = src
+			} else {
+				r.End = src.End
+			}
+		}
+	}
+	return r
 }

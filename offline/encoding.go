@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html/charset"
@@ -131,7 +132,7 @@ func Encoding(src []byte) (name string, off int) {
 		return "", 0 // the byte-order mark decides
 	}
 	decls := prescan(src)
-	decls = append(decls, treeCharsets(markup.Parse(src, markup.Options{}))...)
+	decls = append(decls, treeCharsets(markup.ParseString(unsafe.String(unsafe.SliceData(src), len(src)), markup.Options{}))...)
 	first := -1
 	for i, m := range decls {
 		if _, n := charset.Lookup(m.label); n != "utf-8" && !strings.HasPrefix(n, "utf-16") && (first < 0 || m.off < decls[first].off) {
@@ -195,9 +196,10 @@ func prescan(src []byte) []declaration {
 	}
 	isWS := func(c byte) bool { return c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x20 }
 	isLetter := func(c byte) bool { return 'a' <= lower(c) && lower(c) <= 'z' }
-	// attribute is "get an attribute": it returns the name and value, lower-cased, and the
-	// position after it; ok is false where the tag ends.
-	attribute := func(i int) (name, value string, next int, ok bool) {
+	// attribute is "get an attribute": it returns the name and value, lower-cased (when keep
+	// is set: a tag other than <meta> only needs to be passed over), and the position after
+	// it; ok is false where the tag ends.
+	attribute := func(i int, keep bool) (name, value string, next int, ok bool) {
 		for i < len(src) && (isWS(src[i]) || src[i] == '/') {
 			i++
 		}
@@ -205,12 +207,13 @@ func prescan(src []byte) []declaration {
 			return "", "", i, false
 		}
 		var n, v []byte
+		named := false // the name is not empty
 		for {
 			if i >= len(src) {
 				return string(n), "", i, true
 			}
 			c := src[i]
-			if c == '=' && len(n) > 0 {
+			if c == '=' && named {
 				i++
 				break
 			}
@@ -224,10 +227,13 @@ func prescan(src []byte) []declaration {
 				i++
 				break
 			}
-			if (c == '/' || c == '>') && len(n) > 0 {
+			if (c == '/' || c == '>') && named {
 				return string(n), "", i, true
 			}
-			n = append(n, lower(c))
+			if keep {
+				n = append(n, lower(c))
+			}
+			named = true
 			i++
 		}
 		for i < len(src) && isWS(src[i]) {
@@ -239,7 +245,9 @@ func prescan(src []byte) []declaration {
 		if q := src[i]; q == '"' || q == '\'' {
 			i++
 			for i < len(src) && src[i] != q {
-				v = append(v, lower(src[i]))
+				if keep {
+					v = append(v, lower(src[i]))
+				}
 				i++
 			}
 			return string(n), string(v), min(i+1, len(src)), true
@@ -248,7 +256,9 @@ func prescan(src []byte) []declaration {
 			return string(n), "", i, true
 		}
 		for i < len(src) && !isWS(src[i]) && src[i] != '>' {
-			v = append(v, lower(src[i]))
+			if keep {
+				v = append(v, lower(src[i]))
+			}
 			i++
 		}
 		return string(n), string(v), i, true
@@ -274,7 +284,7 @@ func prescan(src []byte) []declaration {
 			seen := map[string]bool{}
 			gotPragma, needPragma, cs := false, 0, "" // needPragma: 0 null, 1 true, 2 false
 			for {
-				name, value, next, ok := attribute(i)
+				name, value, next, ok := attribute(i, true)
 				i = next
 				if !ok {
 					break
@@ -307,7 +317,7 @@ func prescan(src []byte) []declaration {
 			}
 			i += k
 			for {
-				_, _, next, ok := attribute(i)
+				_, _, next, ok := attribute(i, false)
 				i = next
 				if !ok {
 					break

@@ -52,14 +52,14 @@ const largeText = 16 << 10
 // elements it sees that no tree holds, or holds with another text, are judged too, since it
 // fetches from them.
 func (c *checker) checkTree(d *markup.Document, sc scope) []hit {
-	w := walker{c: c, sc: sc}
-	w.walk(d, nil)
-	w.walk(d.Speculate(markup.Options{}), d)
+	w := walker{c: c, sc: sc, d: d}
+	w.walk(d.Nodes)
+	w.walk(d.Speculate(markup.Options{}))
 	for _, n := range d.Nodes {
 		if n.Is(markup.HTML, "noscript") {
-			off := markup.Parse([]byte(d.Src), markup.Options{NoScripting: true})
-			w.walk(off, nil)
-			w.walk(d.Speculate(markup.Options{NoScripting: true}), off)
+			off := markup.ParseString(d.Src, markup.Options{NoScripting: true})
+			w.walk(off.Nodes)
+			w.walk(off.Speculate(markup.Options{NoScripting: true}))
 			break
 		}
 	}
@@ -119,24 +119,13 @@ type pending struct {
 	hits chan []hit
 }
 
-// walk judges the elements of d. When tree is set, d is the preload scanner's reading of
-// the page tree was parsed from, and its elements that tree already judged (the same tag,
-// and for a style or script the same text) are skipped: both lists are in source order.
-func (w *walker) walk(d *markup.Document, tree *markup.Document) {
-	w.d = d
-	k := 0 // the tree's next node, while the scanner's are compared
-	for _, n := range d.Nodes {
+// walk judges the elements among nodes, all of a tree (or of a reading) of the page w.d
+// was parsed from.
+func (w *walker) walk(nodes []*markup.Node) {
+	for _, n := range nodes {
 		// A copy of a formatting element repeats its original's tag and attributes.
 		if n.Type != markup.ElementNode || n.Flags&markup.Clone != 0 {
 			continue
-		}
-		if tree != nil {
-			for k < len(tree.Nodes) && (tree.Nodes[k].Type != markup.ElementNode || tree.Nodes[k].Flags&(markup.Clone|markup.Implied) != 0 || tree.Nodes[k].Tag.Start < n.Tag.Start) {
-				k++
-			}
-			if k < len(tree.Nodes) && tree.Nodes[k].Tag.Start == n.Tag.Start && textRange(tree.Nodes[k]) == textRange(n) {
-				continue
-			}
 		}
 		w.n = n
 		e := &w.e
@@ -166,24 +155,6 @@ func (w *walker) walk(d *markup.Document, tree *markup.Document) {
 		}
 		w.c.element(e, w.sc, w)
 	}
-}
-
-// textRange is the source of a style's or script's text children, which the rules read.
-func textRange(n *markup.Node) markup.Range {
-	if n.Name != "style" && n.Name != "script" {
-		return markup.Range{}
-	}
-	var r markup.Range
-	for ch := range n.Children() {
-		if ch.Type == markup.TextNode {
-			if src := ch.Source(); r.IsEmpty() {
-				r = src
-			} else {
-				r.End = src.End
-			}
-		}
-	}
-	return r
 }
 
 // add places hits of the current element's target.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html/charset"
@@ -156,7 +157,7 @@ func (c *checker) nested(at, n int, place, u string, kind docKind, sc scope, fb 
 		switch {
 		case mime == "text/html":
 			readings(payload, cs, func(r reading) *markup.Document {
-				d := markup.Parse(r.text, markup.Options{})
+				d := markup.ParseString(unsafe.String(unsafe.SliceData(r.text), len(r.text)), markup.Options{})
 				rsc := in
 				rsc.enc = r.name
 				hits := c.checkTree(d, rsc)
@@ -217,7 +218,7 @@ func (c *checker) nestedDoc(src string, at, n int, place string, sc scope) []hit
 	if sc.depth+1 > maxDepth {
 		return []hit{{off: at, length: n, place: place, text: fmt.Sprintf("%s nests documents more than %d deep", place, maxDepth), note: noteDeep}}
 	}
-	d := markup.Parse([]byte(src), markup.Options{})
+	d := markup.ParseString(src, markup.Options{})
 	inner := c.checkTree(d, scope{depth: sc.depth + 1})
 	for i := range inner {
 		inner[i].place += " inside " + place

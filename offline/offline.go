@@ -49,6 +49,7 @@ package offline
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/miniapp/bundle/diag"
@@ -100,7 +101,7 @@ func (fs Findings) Diagnostics() diag.List {
 // Check checks the document src, named name in the findings, and returns every place that
 // would load something from outside it. The error is non-nil only when the checker itself
 // failed; a document with findings returns them and a nil error. Check is safe for concurrent
-// use. Check does not modify src.
+// use. Check does not modify src, and src must not be modified until Check returns.
 func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -111,7 +112,8 @@ func Check(name string, src []byte, opts Options) (fs Findings, err error) {
 	fs = Findings{}
 	seen := map[string]bool{}
 	readings(src, "", func(r reading) *markup.Document {
-		d := markup.Parse(r.text, markup.Options{})
+		// The tree reads the bytes in place: a finding's strings are copied out of them.
+		d := markup.ParseString(unsafe.String(unsafe.SliceData(r.text), len(r.text)), markup.Options{})
 		fs = c.findings(fs, seen, name, r, d.Src, c.checkTree(d, scope{enc: r.name}))
 		return d
 	})
@@ -152,7 +154,7 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 		lines = diag.NewLines(unsafe.Slice(unsafe.StringData(text), len(text)))
 	}
 	for _, h := range hits {
-		f := Finding{Place: h.place, URL: h.url, Offset: max(h.off, 0)}
+		f := Finding{Place: h.place, URL: strings.Clone(h.url), Offset: max(h.off, 0)}
 		f.File = name
 		f.Text = h.text
 		if f.Text == "" {
