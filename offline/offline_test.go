@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/url"
 	"reflect"
 	"slices"
@@ -388,6 +389,26 @@ func TestCheckHostileInputs(t *testing.T) {
 				t.Fatal("hostile input with a load passed the check")
 			}
 		})
+	}
+}
+
+// TestCheckRefusesPastLimit: formatting elements reopened so often that the tree would grow as
+// the square of the page stop being copied past markup's budget (a Limit repair), and the
+// tree differs from the browser's from there: the page is refused there, though what it
+// holds is clean.
+func TestCheckRefusesPastLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<p>")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "<b x=%d>", i)
+	}
+	b.WriteString("</p>" + strings.Repeat("<p>x</p>", 40000))
+	fs, err := Check("t.html", []byte(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || !strings.Contains(fs[0].Text, "cannot be checked") || fs[0].Line != 1 {
+		t.Errorf("findings: %v", fs)
 	}
 }
 
