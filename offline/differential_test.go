@@ -34,6 +34,9 @@ func TestDifferential(t *testing.T) {
 	for _, r := range passRows {
 		corpus = append(corpus, r.html)
 	}
+	for _, r := range treeRows {
+		corpus = append(corpus, r.html)
+	}
 	b := browsertest.Start(t)
 	const batch = 24
 	var bypasses, refusedQuiet, agreed int
