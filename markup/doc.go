@@ -35,6 +35,12 @@
 // tokenizer's parse errors with the standard's codes. Document.Nodes holds the nodes in the
 // order they were made, which for nodes with their own bytes is source order (SourceOrder).
 //
+// Document.TextOffsets and ValueOffsets map offsets in a decoded text or attribute value back
+// to the bytes it was decoded from, so that a finding inside a value has a place.
+// Document.Speculate gives the page as Chromium's preload scanner reads it, where that reading
+// sees elements the tree does not hold (the scanner fetches from them). ParseString parses a
+// string in place.
+//
 // The package also keeps the readers of raw attribute bytes the build and the check share
 // (ScanAttrs, RawAttrs, Srcset, IndexFold, BreaksScript).
 //

@@ -67,11 +67,9 @@ type Options struct {
 	// too, and one the policy would block is reported, since the page would be broken.
 	Policy string
 	// Emitted holds the import records of scripts a bundler emitted and already knows, keyed
-	// by their exact text in the document: esbuild's metafile lists every import of each
-	// output. A script element whose text is a key is judged by those records rather than
-	// parsed again; every other script, and every script read in another encoding, is parsed.
-	// Where the script data state would read such a text as one token, the tokenizer does
-	// not read it either: it goes on from the end tag after it.
+	// by their text: esbuild's metafile lists every import of each output. A script element
+	// of the page whose text, as the tree has it, is a key is judged by those records rather
+	// than parsed again; every other script (a data: module inside it too) is parsed.
 	Emitted map[string][]Import
 }
 

@@ -31,7 +31,9 @@ const (
 func (c *checker) checkXML(payload []byte, typeCharset string, sc scope) []hit {
 	var hits []hit
 	for _, r := range xmlReadings(payload, typeCharset) {
-		inner := c.readXML(r.text, sc)
+		rsc := sc
+		rsc.enc = r.name
+		inner := c.readXML(r.text, rsc)
 		if r.name != "" {
 			for i := range inner {
 				inner[i].via += viaReading(r, "it")
