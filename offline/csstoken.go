@@ -83,7 +83,7 @@ func (z *cssTokenizer) validEscape(k int) bool {
 		return false
 	}
 	d, ok := z.at(k + 1)
-	return ok && !isCSSNewline(d)
+	return !ok || !isCSSNewline(d) // a backslash at the end escapes the end: U+FFFD
 }
 
 // startsIdent reports whether an ident sequence (§4.3.9) starts at pos+k.
