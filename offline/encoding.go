@@ -32,8 +32,8 @@ var multibyte = []string{"shift_jis", "euc-jp", "gbk", "big5", "euc-kr"}
 // its type ("" when none): a byte-order mark decides alone (HTML Standard, "decode"), as does
 // a type's UTF-16; else the UTF-8 reading first, then once each encoding a declaration names
 // (the prescan's, the type's, or a <meta> in the tree of a reading: a browser whose encoding
-// is tentative changes to one its tree builder meets), or, with none declared, the
-// encodings a browser may detect in the bytes. read returns the tree it built, whose
+// is tentative changes to one its tree builder meets), and the encodings a browser may
+// detect in the bytes. read returns the tree it built, whose
 // <meta> elements may declare more.
 func readings(src []byte, declared string, read func(r reading) *markup.Document) {
 	switch {
@@ -68,29 +68,26 @@ func readings(src []byte, declared string, read func(r reading) *markup.Document
 		}
 		queue = append(queue, decodeWith(src, e, name, why))
 	}
-	declaredAny := declared != ""
 	if declared != "" {
 		add(declared, "the charset of its type")
 	}
 	for _, m := range prescan(src) {
-		declaredAny = true
 		add(m.label, "its <meta charset>")
 	}
 	for _, m := range treeCharsets(d) {
-		declaredAny = true
 		add(m.label, "its <meta charset>")
 	}
-	if !declaredAny {
-		// With no declaration a browser may detect an encoding from the bytes.
-		if bytes.IndexByte(src, 0x1B) >= 0 {
-			add("iso-2022-jp", "its escape bytes, with no encoding declared")
+	// A browser may detect an encoding from the bytes. It does so only when nothing is
+	// declared, but what it takes for a declaration (its own prescan, which may know raw
+	// text, or not) is not the standard's: the detected readings count whatever is declared.
+	if bytes.IndexByte(src, 0x1B) >= 0 {
+		add("iso-2022-jp", "its escape bytes")
+	}
+	if !utf8.Valid(src) {
+		for _, label := range multibyte {
+			add(label, "its bytes, which are not UTF-8")
 		}
-		if !utf8.Valid(src) {
-			for _, label := range multibyte {
-				add(label, "its bytes, which are not UTF-8, with no encoding declared")
-			}
-			add("windows-1252", "its bytes, which are not UTF-8, with no encoding declared")
-		}
+		add("windows-1252", "its bytes, which are not UTF-8")
 	}
 	for len(queue) > 0 {
 		r := queue[0]

@@ -8,8 +8,8 @@
 //	}
 //
 // It reads the bytes in every encoding a browser may decode them in (a byte-order mark, a
-// declaration the HTML Standard's prescan finds or a <meta> of the tree holds, detection when
-// none is declared), and each reading through the page model of package markup: the tree the
+// declaration the HTML Standard's prescan finds or a <meta> of the tree holds, and what a
+// browser may detect in bytes that are not UTF-8 or hold escapes), and each reading through the page model of package markup: the tree the
 // HTML Standard's tree construction builds, as the browser builds it. Every element of that
 // tree is judged, template contents and detached elements too, with its namespace, its
 // attributes as the tree has them (references decoded, the duplicates the tokenizer dropped
