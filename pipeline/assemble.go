@@ -27,8 +27,8 @@ import (
 
 // assembler turns the app's index.html into one HTML file: every local script, stylesheet,
 // image, icon and font bundled or inlined in place, and every other byte copied through as it
-// is. It reads the page with x/net/html's tokenizer, whose raw token lengths partition the
-// input, so that every reference has its byte offset for messages.
+// is. It reads the page only through markup's tree (page.go), whose ranges place every
+// reference for messages, and writes it in its normal form (normal.go).
 type assembler struct {
 	b    *bundler
 	m    *manifest.Manifest
@@ -70,6 +70,18 @@ type assembler struct {
 	spritesWritten int
 	spriteAt       map[string][2]int
 	pageIDs        map[string]bool
+	// doc is the page's tree, elems its elements in source order (page.go).
+	doc   *markup.Document
+	elems []element
+	// inert and noscript say where the element the walk is at is (see element).
+	inert, noscript bool
+	// checked says refuse ran; malformed, that it refused the page.
+	checked, malformed bool
+	// sdk says the page gets the SDK's script (Build sets it; Options.NoSDK leaves it out):
+	// assemble writes it with sdkText, the index of its text, which Build fills in; policyText
+	// is that of the policy <meta>'s content.
+	sdk                 bool
+	sdkText, policyText int
 }
 
 // prebuildMin is how many entries prebuild bundles together, at least (tests raise it to
@@ -105,11 +117,11 @@ func inlineKey(off int) string { return "\x00" + strconv.Itoa(off) }
 // prebuild bundles the entries of the page that the walk will bundle, its local stylesheets
 // and module scripts and the code written inside it, in one esbuild build when there are two
 // or more (hello: 6.2 -> 3.9 ms for its stylesheet and script; BenchmarkPrebuild's page of
-// five entries, three of them written in it: 11.5 -> 5.9 ms). It reads the page with the walk's
-// tokenizer and decides with the walk's own tests (bundledStylesheet, bundledModule, locate,
-// inlineModule), so that the walk takes every entry it built; a file the page names twice is
-// taken once, and built again by the walk the second time, as before. A build that fails is
-// left to the walk, one entry at a time (see entries).
+// five entries, three of them written in it: 11.5 -> 5.9 ms). It reads the page's elements as
+// the walk does (elements) and decides with the walk's own tests (bundledStylesheet,
+// bundledModule, locate, inlineModule), so that the walk takes every entry it built; a file
+// the page names twice is taken once, and built again by the walk the second time, as before.
+// A build that fails is left to the walk, one entry at a time (see entries).
 func (a *assembler) prebuild() {
 	list := a.entryList()
 	if len(list) < prebuildMin {
@@ -127,51 +139,46 @@ func (a *assembler) prebuild() {
 
 // entryList returns the entries the walk bundles, in the page's order, each file once.
 func (a *assembler) entryList() []pageEntry {
-	z := html.NewTokenizer(bytes.NewReader(a.src))
+	if !a.wellFormed() {
+		return nil
+	}
 	var list []pageEntry
-	var foreign foreignDepth
-	next := tokens(z)
-	for {
-		tt, raw, start := next()
-		off := start + len(raw)
-		if tt == html.ErrorToken {
-			break
+	for _, e := range a.elements() {
+		if foreignText(e) {
+			continue // as the walk leaves it
 		}
-		switch tt {
-		case html.StartTagToken, html.SelfClosingTagToken:
-			t := readTag(z, start, tt == html.SelfClosingTagToken)
-			if foreign.start(z, t, tt) {
-				continue // as the walk leaves it
+		t := e.tag()
+		u, ok := "", false
+		switch t.name {
+		case "link":
+			u, _, ok = bundledStylesheet(t)
+		case "script":
+			if u, _, ok = bundledModule(t); ok {
+				break
 			}
-			u, ok := "", false
-			switch t.name {
-			case "link":
-				u, _, ok = bundledStylesheet(t)
-			case "script":
-				if u, _, ok = bundledModule(t); ok || t.selfClosing {
-					break
-				}
-				text, textOff, _ := rawText(next, off) // as the walk reads it
-				if a.inlineModule(t, text) {
-					list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderJS), off: textOff})
-				}
-			case "style":
-				if text, textOff, _ := rawText(next, off); strings.TrimSpace(text) != "" {
-					list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderCSS), off: textOff})
-				}
+			if text, textOff, _, _ := e.text(); a.inlineModule(t, text) {
+				list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderJS), off: textOff})
 			}
-			if !ok {
-				continue
+		case "style":
+			if text, textOff, _, _ := e.text(); strings.TrimSpace(text) != "" {
+				list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderCSS), off: textOff})
 			}
-			if rel, _, err := a.locate(u); err == nil && !slices.ContainsFunc(list, func(e pageEntry) bool { return e.inline == nil && e.rel == rel }) {
-				list = append(list, pageEntry{rel: rel})
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			foreign.end(string(name))
+		}
+		if !ok {
+			continue
+		}
+		if rel, _, err := a.locate(u); err == nil && !slices.ContainsFunc(list, func(e pageEntry) bool { return e.inline == nil && e.rel == rel }) {
+			list = append(list, pageEntry{rel: rel})
 		}
 	}
 	return list
+}
+
+// foreignText reports whether e is an SVG or MathML <script> or <style>, whose content is
+// markup, not raw text, and goes through as written: the policy hashes an SVG script's text
+// as the browser decodes it, and the offline check judges both.
+func foreignText(e element) bool {
+	return e.n.Namespace != markup.HTML && (e.n.Name == "script" || e.n.Name == "style")
 }
 
 // inlineModule reports whether the walk bundles the text of the script t as an inline module
@@ -376,180 +383,200 @@ func (t *tag) render(drop []string, set map[string]string) string {
 	return b.String()
 }
 
-func readTag(z *html.Tokenizer, off int, selfClosing bool) *tag {
-	raw := append([]byte(nil), z.Raw()...)
-	name, hasAttr := z.TagName()
-	t := &tag{name: string(name), off: off, raw: raw, selfClosing: selfClosing}
-	if !hasAttr {
-		return t
-	}
-	ras := markup.RawAttrs(raw)
-	seen := map[string]bool{}
-	for i := 0; ; i++ {
-		k, v, more := z.TagAttr()
-		key := string(k)
-		a := attr{key: key, val: string(v), off: off, n: 1}
-		if i < len(ras) && ras[i].Name == key {
-			a.off, a.n = off+ras[i].ValOff, max(ras[i].ValLen, 1)
-		}
-		// The first of duplicated attributes wins, as in the browser.
-		if !seen[key] {
-			seen[key] = true
-			t.attrs = append(t.attrs, a)
-		}
-		if !more {
-			break
-		}
-	}
-	return t
+// assembled is the page assemble writes: the app's page with every local reference bundled or
+// inlined and the build's own markup where the normal form puts it, with placeholders for
+// the texts it holds (see hold). Its offsets say where that markup is, for checkBuilt; -1
+// for what is not there.
+type assembled struct {
+	page []byte
+	// policy is the offset of the policy <meta>, head's first child; charset that of the
+	// <meta charset> the build wrote after it (-1 when the page's own is head's first
+	// element); css that of the <style> holding the CSS the page's scripts import; sdk that
+	// of the SDK's <script>; body the range of what went at the end of <body> (classic
+	// scripts with defer or async, SVG sprites).
+	policy, charset, css, sdk int
+	body                      markup.Range
+	// bodyAt is where body went in the page as the app wrote it, for messages.
+	bodyAt int
 }
 
-// assemble returns the page with every local reference bundled or inlined, and the offset in
-// it where the SDK's script goes: before the first script of <head>, else at the end of
-// <head>, after every stylesheet.
-func (a *assembler) assemble() ([]byte, int) {
-	z := html.NewTokenizer(bytes.NewReader(a.src))
-	var out bytes.Buffer
-	cssAt, headAt, scriptAt := -1, -1, -1
-	sawCharset, inert, inBody, inTitle := false, false, false, false
-	var foreign foreignDepth
-	next := tokens(z)
-	for {
-		tt, raw, start := next()
-		off := start + len(raw)
-		if tt == html.ErrorToken {
-			break
-		}
-		switch tt {
-		case html.StartTagToken, html.SelfClosingTagToken:
-			t := readTag(z, start, tt == html.SelfClosingTagToken)
-			a.handlers(t)
-			if id, ok := t.get("id"); ok {
-				a.pageIDs[id.val] = true
-			}
-			if !slices.Contains(headTags, t.name) {
-				inBody = true
-			}
-			inTitle = t.name == "title" && !t.selfClosing
-			if foreign.start(z, t, tt) {
-				// In SVG a script's text has its character references decoded, as any text:
-				// it goes through as written (the policy hashes what the browser decodes).
-				if scriptAt < 0 && t.name == "script" {
-					scriptAt = out.Len()
-				}
-				out.Write(raw)
-				continue
-			}
-			switch t.name {
-			case "head":
-				out.Write(raw)
-				headAt = out.Len()
-			case "meta":
-				out.Write(raw)
-				// A <meta charset> after body content is in <body>, where the policy <meta>
-				// would be ignored: the build then writes its own in <head>.
-				if t.has("charset") && !sawCharset && !inBody {
-					sawCharset = true
-					headAt = out.Len()
-				}
-			case "template", "noscript":
-				// A script inside is inert or not run: the SDK must not go there.
-				inert = inert || cssAt < 0
-				out.WriteString(a.media(t))
-				if t.name == "noscript" && !t.selfClosing {
-					// Its content is markup where scripts do not run, which the tokenizer
-					// reads as text where they do: read it as markup, so that its images
-					// and links are inlined as anywhere else (the check reads it so too).
-					z.NextIsNotRawText()
-				}
-			case "script":
-				if scriptAt < 0 {
-					scriptAt = out.Len()
-				}
-				text, textOff, end := "", off, ""
-				if !t.selfClosing {
-					text, textOff, end = rawText(next, off)
-				}
-				out.WriteString(a.script(t, text, textOff, end))
-			case "style":
-				text, textOff, end := rawText(next, off)
-				out.WriteString(a.style(t, text, textOff, end))
-			case "link":
-				out.WriteString(a.link(t))
-			default:
-				out.WriteString(a.media(t))
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			foreign.end(string(name))
-			inTitle = false
-			if string(name) == "head" && cssAt < 0 {
-				cssAt = out.Len()
-			}
-			if string(name) == "body" {
-				out.WriteString(a.spriteMarkup() + strings.Join(a.deferred, ""))
-				a.deferred = nil
-			}
-			out.Write(raw)
-		case html.TextToken:
-			if !inTitle && len(bytes.TrimLeft(raw, " \t\n\f\r")) > 0 {
-				inBody = true
-			}
-			out.Write(raw)
-		default:
-			out.Write(raw)
-		}
+// assemble returns the page with every local reference bundled or inlined, and the build's
+// own markup where the tree puts it: the policy <meta> first in <head> (its content a
+// placeholder, which Build fills once it has hashed the page's scripts), then <meta charset>
+// unless the page's head begins with its own, the CSS that scripts imported at the end of
+// <head> (as Vite links it), the SDK before the first script the browser runs (else at the
+// end of <head>, after every stylesheet), and the classic scripts with defer or async and
+// the SVG sprites at the end of <body>. What the tree builder would move or hide is refused
+// (refuse), and what it would not is copied through byte for byte.
+func (a *assembler) assemble() *assembled {
+	d := a.page()
+	if !a.wellFormed() {
+		// The tree is not the page its author wrote: nothing is built from it, and the
+		// errors say what to fix first.
+		return &assembled{page: a.src, policy: -1, charset: -1, css: -1, sdk: -1, body: markup.Range{Start: -1, End: -1}}
 	}
-	out.WriteString(a.spriteMarkup() + strings.Join(a.deferred, "")) // a page without </body>
-	res := out.Bytes()
-	// CSS that scripts imported goes at the end of <head>, as Vite links it; the SDK goes
-	// before any other script.
-	var css string
-	if len(a.css) > 0 {
-		css = "<style>" + a.hold(escapeStyle(strings.Join(a.css, ""))) + "</style>"
-	}
-	if headAt < 0 {
-		headAt = afterDoctype(res)
-	}
-	if cssAt < 0 || cssAt < headAt {
-		cssAt = headAt
-	}
-	sdkAt := cssAt
-	switch {
-	case scriptAt >= 0 && scriptAt < headAt:
-		sdkAt = scriptAt // a script before <meta charset>
-	case inert:
-		sdkAt = headAt
-	case scriptAt >= 0 && scriptAt < cssAt:
-		sdkAt = scriptAt
-	}
-	charset := ""
-	if !sawCharset {
-		charset = `<meta charset="utf-8">`
-	}
-	// Insertions in page order; at one offset, the charset first and the SDK last.
-	inserts := []struct {
-		off  int
+	type edit struct {
+		r    markup.Range
 		text string
-		sdk  bool
-	}{{min(headAt, sdkAt), charset, false}, {cssAt, css, false}, {sdkAt, "", true}}
-	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].off < inserts[j].off })
-	var final bytes.Buffer
-	last, at := 0, 0
-	for _, ins := range inserts {
-		final.Write(res[last:ins.off])
-		last = ins.off
-		if ins.sdk {
-			at = final.Len()
-		}
-		final.WriteString(ins.text)
 	}
-	final.Write(res[last:])
-	return final.Bytes(), at
+	var edits []edit
+	sdkAt := -1
+	for _, e := range a.elements() {
+		t := e.tag()
+		a.inert, a.noscript = e.inert, e.noscript
+		a.handlers(t)
+		if id, ok := t.get("id"); ok {
+			a.pageIDs[id.val] = true
+		}
+		if sdkAt < 0 && e.isLiveScript() {
+			sdkAt = t.off
+		}
+		r, text := markup.Range{Start: t.off, End: t.off + len(t.raw)}, ""
+		switch {
+		case foreignText(e), t.name == "head", t.name == "meta":
+			continue
+		case t.name == "script" || t.name == "style":
+			// An HTML one: its raw text and end tag are the element's, replaced whole.
+			body, textOff, end, whole := e.text()
+			r = whole
+			if t.name == "script" {
+				text = a.script(t, body, textOff, end)
+			} else {
+				text = a.style(t, body, textOff, end)
+			}
+		case t.name == "link":
+			text = a.link(t)
+		default:
+			text = a.media(t)
+		}
+		if e.noscript {
+			text = a.inNoscript(text, t.name == "script")
+		}
+		if text != string(a.src[r.Start:r.End]) {
+			edits = append(edits, edit{r, text})
+		}
+	}
+	a.inert, a.noscript = false, false
+
+	// The build's own markup, each at its place in the tree.
+	headAt, cssAt := headStart(d), headEnd(d)
+	if sdkAt < 0 || sdkAt > cssAt {
+		sdkAt = cssAt
+	}
+	bodyAt, open := bodyEnd(d)
+	res := &assembled{policy: -1, charset: -1, css: -1, sdk: -1, body: markup.Range{Start: -1, End: -1}, bodyAt: bodyAt}
+	a.policyText = len(a.texts)
+	type insert struct {
+		at   int
+		text string
+		mark *int // set to the offset of text in the page written
+	}
+	inserts := []insert{{headAt, `<meta http-equiv="Content-Security-Policy" content="` + a.hold("") + `">`, &res.policy}}
+	if !ownCharset(d) {
+		inserts = append(inserts, insert{headAt, `<meta charset="utf-8">`, &res.charset})
+	}
+	if len(a.css) > 0 {
+		inserts = append(inserts, insert{cssAt, "<style>" + a.hold(escapeStyle(strings.Join(a.css, ""))) + "</style>", &res.css})
+	}
+	if a.sdk {
+		a.sdkText = len(a.texts)
+		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold("") + "</script>", &res.sdk})
+	}
+	if tail := a.spriteMarkup() + strings.Join(a.deferred, ""); tail != "" {
+		inserts = append(inserts, insert{bodyAt, open + tail, &res.body.Start})
+	}
+	a.deferred = nil
+	// In page order; at one offset, in the order above, and before the edit of an element
+	// there (the element that implied the head follows what goes in it).
+	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].at < inserts[j].at })
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].r.Start < edits[j].r.Start })
+	var out bytes.Buffer
+	last := 0
+	for i, j := 0, 0; i < len(inserts) || j < len(edits); {
+		if i < len(inserts) && (j == len(edits) || inserts[i].at <= edits[j].r.Start) {
+			at := max(last, inserts[i].at)
+			out.Write(a.src[last:at])
+			last = at
+			*inserts[i].mark = out.Len()
+			out.WriteString(inserts[i].text)
+			if inserts[i].mark == &res.body.Start {
+				res.body.End = out.Len()
+			}
+			i++
+			continue
+		}
+		if e := edits[j]; e.r.Start >= last {
+			out.Write(a.src[last:e.r.Start])
+			out.WriteString(e.text)
+			last = e.r.End
+		}
+		j++
+	}
+	out.Write(a.src[last:])
+	res.page = out.Bytes()
+	return res
 }
 
-// headTags are the start tags that do not begin the body of a document.
-var headTags = []string{"html", "head", "meta", "title", "link", "style", "script", "base", "noscript", "template", "basefont", "bgsound"}
+// ownCharset reports whether the page's head begins with its own <meta charset>, which then
+// comes second in the built page's head, right after the policy: Chromium's prescan for the
+// encoding (HTMLMetaCharsetParser) reads on past the first 1024 bytes while it has met only
+// tags that belong in a head, so it finds it whatever the policy's length.
+func ownCharset(d *markup.Document) bool {
+	head := d.Head()
+	if head == nil {
+		return false
+	}
+	for c := head.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == markup.ElementNode {
+			_, ok := c.AttrValue("charset")
+			return c.Is(markup.HTML, "meta") && ok
+		}
+	}
+	return false
+}
+
+// inNoscript keeps what the walk writes inside a <noscript>'s text, and the texts it holds,
+// from ending that text early: where scripts run (in every host's frame), the browser reads
+// it as raw text up to the first "</noscript", and a bundle or a stylesheet holding one
+// would make what follows it markup of the page. In a script it becomes "\x3C/noscript" (in
+// the strings, templates and regular expressions a bundle holds it in), in CSS "<\/noscript".
+func (a *assembler) inNoscript(text string, script bool) string {
+	esc := `<\/`
+	if script {
+		esc = `\x3C/`
+	}
+	fix := func(s string) string {
+		var b strings.Builder
+		for {
+			i := markup.IndexFold(s, "</noscript")
+			if i < 0 {
+				break
+			}
+			b.WriteString(s[:i] + esc)
+			s = s[i+2:]
+		}
+		if b.Len() == 0 {
+			return s
+		}
+		return b.String() + s
+	}
+	for rest := text; ; {
+		i := strings.Index(rest, "\xffminiapp:")
+		if i < 0 {
+			break
+		}
+		rest = rest[i:]
+		end := strings.IndexByte(rest[1:], 0xff)
+		if end < 0 {
+			break
+		}
+		if k, ok := placeholderIndex(rest[:end+2]); ok && k < len(a.texts) {
+			a.texts[k] = fix(a.texts[k])
+		}
+		rest = rest[end+2:]
+	}
+	return fix(text)
+}
 
 // handles reports whether the assembler took charge of the reference at byte offset off.
 func (a *assembler) handles(off int) bool {
@@ -559,80 +586,6 @@ func (a *assembler) handles(off int) bool {
 		}
 	}
 	return false
-}
-
-// foreignDepth is how deep a walk of the page is in <svg> and <math>, whose <script> and
-// <style> are not raw text: the walk and prebuild's entryList read them alike.
-type foreignDepth int
-
-// start takes the start tag t (of type tt) and reports whether it is a <script> or <style> in
-// foreign content, whose text z then reads as markup.
-func (f *foreignDepth) start(z *html.Tokenizer, t *tag, tt html.TokenType) bool {
-	if (t.name == "svg" || t.name == "math") && tt == html.StartTagToken {
-		*f++
-	}
-	if *f == 0 || (t.name != "script" && t.name != "style") {
-		return false
-	}
-	if tt == html.StartTagToken {
-		z.NextIsNotRawText()
-	}
-	return true
-}
-
-// end takes the end tag of name.
-func (f *foreignDepth) end(name string) {
-	if (name == "svg" || name == "math") && *f > 0 {
-		*f--
-	}
-}
-
-// tokens returns the function that reads the next token of z, as the walk does: its type,
-// its bytes as written, and their offset in the page.
-func tokens(z *html.Tokenizer) func() (html.TokenType, []byte, int) {
-	off := 0
-	return func() (html.TokenType, []byte, int) {
-		tt := z.Next()
-		raw := z.Raw()
-		start := off
-		off += len(raw)
-		return tt, raw, start
-	}
-}
-
-// rawText reads a raw-text element's content and end tag after its start tag: the text (empty
-// when there is none), its offset, and the end tag's raw bytes ("" at the end of input).
-func rawText(next func() (html.TokenType, []byte, int), off int) (text string, textOff int, end string) {
-	textOff = off
-	tt, raw, start := next()
-	if tt == html.TextToken {
-		text, textOff = string(raw), start
-		tt, raw, _ = next()
-	}
-	if tt == html.EndTagToken {
-		end = string(raw)
-	}
-	return text, textOff, end
-}
-
-// afterDoctype returns the offset just after a leading doctype, or 0.
-func afterDoctype(b []byte) int {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	off := 0
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			return 0
-		}
-		off += len(z.Raw())
-		switch tt {
-		case html.DoctypeToken:
-			return off
-		case html.TextToken, html.CommentToken:
-			continue
-		}
-		return 0
-	}
 }
 
 // handlers refuses inline event handler attributes: the bundle's Content-Security-Policy
@@ -1100,7 +1053,8 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		a.list = append(a.list, l...)
 		a.b.inputs[rel] += len(js)
 		out := t.render(drop, nil) + escapeScript(js) + "</script>"
-		if t.has("defer") || t.has("async") {
+		if (t.has("defer") || t.has("async")) && !a.inert {
+			// (In a template's contents it stays there, inert as the template keeps it.)
 			a.deferred = append(a.deferred, out)
 			return ""
 		}

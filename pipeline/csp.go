@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/markup"
 	"github.com/miniapp/bundle/registry"
-	"golang.org/x/net/html"
 )
 
 // policy computes the Content-Security-Policy of the final page: every inline script's
@@ -18,46 +17,82 @@ import (
 // the manifest opts in), and no network except the manifest's allowedDomains in connect-src.
 // fetchable says the app turned files into data: URLs it may fetch (connect-src data:);
 // workers, that it starts workers from blob: URLs (worker-src blob:); styleData, that it
-// links stylesheets as data: URLs (style-src data:). It is computed over the
-// exact script text of the final bytes: page, or the skeleton of the final page with
-// placeholders for texts (see assembler.hold).
-func policy(page []byte, texts []string, m *manifest.Manifest, fetchable, workers, styleData bool) string {
-	return registry.Policy{ScriptHashes: scriptHashes(page, texts), Wasm: m.Wasm, Eval: m.Eval, Connect: m.AllowedDomains,
+// links stylesheets as data: URLs (style-src data:). scripts are the page's scripts
+// (scriptTexts), read from the exact bytes of the final page or of the page assemble wrote,
+// its texts still placeholders (see assembler.hold).
+func policy(scripts []pageScript, m *manifest.Manifest, fetchable, workers, styleData bool) string {
+	return registry.Policy{ScriptHashes: scriptHashes(scripts), Wasm: m.Wasm, Eval: m.Eval, Connect: m.AllowedDomains,
 		ConnectData: fetchable, Workers: workers, StyleData: styleData}.String()
 }
 
-// scriptHashes returns the CSP hash source of every inline script in page, sorted and
-// without duplicates. It reads the page as the browser builds it: the hash is over the
-// script element's text, which for an HTML script is the raw text and for an SVG script is
-// the text with its character references decoded.
-func scriptHashes(page []byte, texts []string) []string {
-	doc, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		return nil
+// policyContent is the policy as the content attribute of the policy <meta> writes it.
+func policyContent(csp string) string {
+	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(csp)
+}
+
+// pageScript is a script element of a page: its text as the browser's tree holds it (for an
+// HTML script its raw text, for an SVG script its text with character references decoded,
+// both with newlines normalized), and whether it has a src (then its text does not run).
+type pageScript struct {
+	text   string
+	hasSrc bool
+}
+
+// readBuilt returns the tree of page, a page assemble wrote or the final page, as the
+// browser builds it. The 0xFF bytes of placeholders, which no UTF-8 holds, are read as
+// U+0001, one byte each, so that every range of the tree indexes page as written.
+func readBuilt(page []byte) *markup.Document {
+	if bytes.IndexByte(page, 0xff) < 0 {
+		return markup.Parse(page, markup.Options{})
 	}
+	b := bytes.Clone(page)
+	for i, c := range b {
+		if c == 0xff {
+			b[i] = 0x01
+		}
+	}
+	return markup.Parse(b, markup.Options{})
+}
+
+// scriptTexts returns every script element of the tree d of page (readBuilt), in tree order,
+// template contents included (a script cloned out of a template runs). A script whose text is
+// a placeholder in page has the text it stands for, texts[i].
+func scriptTexts(d *markup.Document, page []byte, texts []string) []pageScript {
+	var out []pageScript
+	for n := range d.Root.Descendants() {
+		if !n.Is(markup.HTML, "script") && !n.Is(markup.SVG, "script") {
+			continue
+		}
+		_, hasSrc := n.AttrValue("src")
+		var b strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != markup.TextNode {
+				continue
+			}
+			if len(c.Raw) == 1 && c.Raw[0].End <= len(page) {
+				if i, ok := placeholderIndex(string(page[c.Raw[0].Start:c.Raw[0].End])); ok && i < len(texts) {
+					b.WriteString(texts[i])
+					continue
+				}
+			}
+			b.WriteString(c.Data)
+		}
+		out = append(out, pageScript{text: b.String(), hasSrc: hasSrc})
+	}
+	return out
+}
+
+// scriptHashes returns the CSP hash source of every inline script of scripts, sorted and
+// without duplicates: the hash is over the script element's text as the browser's tree holds
+// it.
+func scriptHashes(scripts []pageScript) []string {
 	seen := map[string]bool{}
 	var out []string
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || n.Data != "script" || (n.Namespace != "" && n.Namespace != "svg") {
+	for _, s := range scripts {
+		if s.hasSrc || s.text == "" {
 			continue
 		}
-		if slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "src" && a.Namespace == "" }) {
-			continue
-		}
-		var text strings.Builder
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				text.WriteString(c.Data)
-			}
-		}
-		if text.Len() == 0 {
-			continue
-		}
-		src := text.String()
-		if i, ok := placeholderIndex(src); ok && i < len(texts) {
-			src = texts[i]
-		}
-		sum := sha256.Sum256([]byte(src))
+		sum := sha256.Sum256([]byte(s.text))
 		h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 		if !seen[h] {
 			seen[h] = true
@@ -66,33 +101,4 @@ func scriptHashes(page []byte, texts []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// insertPolicy puts the policy in a <meta http-equiv> right after <meta charset>, so that it
-// governs every script, the SDK's first.
-func insertPolicy(page []byte, csp string) []byte {
-	meta := `<meta http-equiv="Content-Security-Policy" content="` + strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(csp) + `">`
-	z := html.NewTokenizer(bytes.NewReader(page))
-	off := 0
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		off += len(z.Raw())
-		if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
-			name, hasAttr := z.TagName()
-			if string(name) != "meta" {
-				continue
-			}
-			for hasAttr {
-				var k []byte
-				k, _, hasAttr = z.TagAttr()
-				if string(k) == "charset" {
-					return append(page[:off:off], append([]byte(meta), page[off:]...)...)
-				}
-			}
-		}
-	}
-	return append([]byte(meta), page...)
 }

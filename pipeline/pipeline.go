@@ -186,12 +186,13 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if file == m.Entry {
 		a.replaceEnv(b.define) // %NAME%, in the HTML entry only, as in Vite
 	}
+	a.sdk = !opts.NoSDK
 	a.prebuild()
-	skeleton, sdkAt := a.assemble()
+	out := a.assemble()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("build %s: interrupted: %w", dir, err)
 	}
-	if !opts.NoSDK {
+	if out.sdk >= 0 {
 		// Compiled after the app's code, whose bundles tell whether it brings its own client.
 		hosts := m.Hosts
 		if len(hosts) > 0 && len(opts.DevHosts) > 0 {
@@ -202,15 +203,26 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		if err != nil {
 			return nil, fmt.Errorf("build %s: compile the SDK: %w", dir, err)
 		}
-		skeleton = slices.Concat(skeleton[:sdkAt], []byte("<script>"+escapeScript(js)+"</script>"), skeleton[sdkAt:])
+		a.texts[a.sdkText] = escapeScript(js)
 		b.inputs[sdkInjected] = len(js)
 	}
-	page := a.fill(skeleton)
+	// The page as the browser reads it: its scripts, whose texts the policy hashes, and the
+	// tree the normal form is checked on. The texts are placeholders in out.page, so that
+	// what is parsed is the markup, not the bundles and fonts (see hold).
+	tree := readBuilt(out.page)
+	scripts := scriptTexts(tree, out.page, a.texts)
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
-	list = append(list, sourceFindings(a, m, policy(nil, nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
-	list = append(list, b.refuseWebRTC(pageScripts(page), b.display(file))...)
+	// (Not in a page refused for its markup: the walk took charge of nothing in it.)
+	if a.wellFormed() {
+		list = append(list, sourceFindings(a, m, policy(nil, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData))...)
+	}
+	codes := make([]string, len(scripts))
+	for i, s := range scripts {
+		codes[i] = s.text
+	}
+	list = append(list, b.refuseWebRTC(codes, b.display(file))...)
 	list = append(list, b.evalInPackages()...)
 	list = append(list, b.messages(b.routerWarnings(), diag.Warning)...)
 	if list.HasErrors() {
@@ -218,6 +230,13 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		// alone after the build of both failed) is said once.
 		list.Sort()
 		return nil, slices.Compact(list).Err()
+	}
+	if err := a.checkBuilt(tree, out); err != nil {
+		var el *diag.ListError
+		if errors.As(err, &el) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}
 	warnings := append(append(list, tsList...), envWarnings...)
 	if opts.Sourcemap && a.jsMap == nil {
@@ -231,6 +250,15 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			"list the origins that may embed it, for example "+example))
 	}
 
+	// The markup is left as written: esbuild minified the code it holds, and what a markup
+	// minifier would still save (0.1% gzip on the samples) is not worth what it changes in
+	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
+	// policy is computed over the final script text, and written where assemble put its
+	// <meta>, first in <head>.
+	csp := policy(scripts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
+	a.texts[a.policyText] = policyContent(csp)
+	page := a.fill(out.page)
+
 	if n := dataFonts(page); n > 0 && !slices.Contains(m.ResourceDomains, "data:") {
 		example := m.Setting("resourceDomains", []string{"data:"})
 		warnings = append(warnings, m.Message(diag.Warning, "resourceDomains",
@@ -238,12 +266,6 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			"declare them with "+example+" (the registry entry sends it as _meta.ui.csp.resourceDomains), or use system fonts"))
 	}
 
-	// The markup is left as written: esbuild minified the code it holds, and what a markup
-	// minifier would still save (0.1% gzip on the samples) is not worth what it changes in
-	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
-	// policy is computed over the final script text.
-	csp := policy(skeleton, a.texts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
-	page = insertPolicy(page, csp)
 	// The size line's gzip figure is computed on another core while the page is checked.
 	gz := make(chan int, 1)
 	if opts.NoGzip {
@@ -253,10 +275,10 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 
 	// Check the exact bytes that will be pinned.
-	out := m.ID + ".html"
+	name := m.ID + ".html"
 	// The check holds every URL against the page's own policy too: a page it would break is
 	// refused, not shipped.
-	findings, err := offline.Check(out, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp, Emitted: a.emitted})
+	findings, err := offline.Check(name, page, offline.Options{LinkDomains: m.LinkDomains, Policy: csp, Emitted: a.emitted})
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}

@@ -167,7 +167,7 @@ func writeFile(t testing.TB, path, body string) {
 
 // appAssembler returns the assembler of the app in dir, on its index.html (or the page made
 // for a script entry); its CSS tools close when the test ends.
-func appAssembler(t *testing.T, dir string) *assembler {
+func appAssembler(t testing.TB, dir string) *assembler {
 	t.Helper()
 	m, err := manifest.Load(dir)
 	if err != nil {

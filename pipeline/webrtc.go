@@ -11,7 +11,6 @@ import (
 	"github.com/miniapp/bundle/diag"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
-	"golang.org/x/net/html"
 )
 
 // A page that creates a WebRTC peer connection sends STUN over UDP to any address, and has
@@ -141,26 +140,4 @@ func (b *bundler) inputNaming(name string) (string, int) {
 		}
 	}
 	return "", 0
-}
-
-// pageScripts returns the text of every script element of page, as the browser's tree holds
-// it (HTML and SVG scripts alike).
-func pageScripts(page []byte) []string {
-	doc, err := html.Parse(bytes.NewReader(page))
-	if err != nil {
-		return []string{string(page)}
-	}
-	var out []string
-	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && n.Data == "script" {
-			var b strings.Builder
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.TextNode {
-					b.WriteString(c.Data)
-				}
-			}
-			out = append(out, b.String())
-		}
-	}
-	return out
 }

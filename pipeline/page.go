@@ -1,0 +1,222 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/markup"
+)
+
+// The page as the walk reads it: markup's tree (the HTML Standard's tree construction, as
+// Chromium builds it), never a token stream. Every verdict the assembler takes about an
+// element comes from the tree: whether a <script> or <style> is raw text (an HTML one) or
+// markup (an SVG one), whether it is live or inert (template contents), and where <head> and
+// <body> begin and end. Edits are replacements of the bytes of an element's tags as the tree
+// ranges them; every other byte is copied as written.
+
+// element is one element of the page the walk visits, with the document whose ranges it
+// holds.
+type element struct {
+	n *markup.Node
+	d *markup.Document
+	// off is added to the node's ranges to make them the page's: 0 for the page's tree, the
+	// offset of a <noscript>'s text for the elements read from it.
+	off int
+	// inert: the element never runs in the page a host shows: it is in a template's
+	// contents, or it was read from a <noscript>'s text (markup only where scripts do not
+	// run, and every host's frame runs them).
+	inert bool
+	// noscript: read from a <noscript>'s text, which what the build writes there must not end.
+	noscript bool
+}
+
+// page returns the tree of the page, built once; a page that is not UTF-8 (a fuzzer's: a
+// build refuses one before) becomes the text the browser decodes, which the walk copies.
+func (a *assembler) page() *markup.Document {
+	if a.doc == nil {
+		a.doc = markup.Parse(a.src, markup.Options{})
+		if a.doc.Src != string(a.src) {
+			a.src = []byte(a.doc.Src)
+			a.lines = diag.NewLines(a.src)
+		}
+	}
+	return a.doc
+}
+
+// elements returns the elements of the page that have a start tag of their own, in source
+// order: the page's tree's (template contents included), and after each <noscript> the
+// elements of its text read as the markup it is where scripts do not run (the offline check
+// reads it so too, and its images are inlined as anywhere else). Copies the tree builder made
+// of formatting elements, elements it implied and elements made by end tags are not visited:
+// they have no start tag of their own. The slice is computed once.
+func (a *assembler) elements() []element {
+	if a.elems != nil {
+		return a.elems
+	}
+	d := a.page()
+	a.elems = []element{}
+	for _, n := range d.Nodes {
+		if !ownTag(n) {
+			continue
+		}
+		a.elems = append(a.elems, element{n: n, d: d, inert: n.Inert()})
+		if n.Is(markup.HTML, "noscript") && n.FirstChild != nil && n.FirstChild.IsRawText() {
+			r := textRange(n)
+			f := markup.ParseFragment([]byte(d.Src[r.Start:r.End]), n, markup.Options{NoScripting: true})
+			for _, c := range f.Nodes {
+				if ownTag(c) {
+					a.elems = append(a.elems, element{n: c, d: f, off: r.Start, inert: true, noscript: true})
+				}
+			}
+		}
+	}
+	return a.elems
+}
+
+// ownTag reports whether n is an element made from a start tag of its own.
+func ownTag(n *markup.Node) bool {
+	return n.Type == markup.ElementNode && n.Flags&(markup.Implied|markup.Clone|markup.ByEndTag) == 0 && !n.Tag.IsEmpty()
+}
+
+// textRange is the range of an element's text children, as written: for a raw text element
+// (an HTML script or style), its whole text; empty at the end of its start tag when it has
+// none.
+func textRange(n *markup.Node) markup.Range {
+	r := markup.Range{Start: n.Tag.End, End: n.Tag.End}
+	first := true
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != markup.TextNode || len(c.Raw) == 0 {
+			continue
+		}
+		if first {
+			r.Start, first = c.Raw[0].Start, false
+		}
+		r.End = c.Raw[len(c.Raw)-1].End
+	}
+	return r
+}
+
+// tag returns e's start tag as the walk's handlers read it: its name and the first of each
+// attribute (as the browser keeps them), names lower-cased as written (xlink:href), values
+// decoded, each placed at its value in the page (at its name when it has none).
+func (e element) tag() *tag {
+	n, src := e.n, e.d.Src
+	t := &tag{name: strings.ToLower(n.Name), off: e.off + n.Tag.Start, raw: []byte(src[n.Tag.Start:n.Tag.End]),
+		selfClosing: n.Flags&markup.SelfClosing != 0}
+	for _, at := range n.Attr {
+		r := at.ValueRange
+		if r.IsEmpty() && at.Quote == 0 && r.Start == at.NameRange.End {
+			r = at.NameRange // written without a value
+		}
+		t.attrs = append(t.attrs, attr{key: strings.ToLower(src[at.NameRange.Start:at.NameRange.End]), val: at.Value,
+			off: e.off + r.Start, n: max(r.Len(), 1)})
+	}
+	return t
+}
+
+// text returns the text of a raw text element as written (an HTML script's or style's), its
+// offset in the page, its end tag as written ("" when the input ended first), and the range of
+// the whole element, start tag to end tag.
+func (e element) text() (text string, textOff int, end string, whole markup.Range) {
+	n, src := e.n, e.d.Src
+	r := textRange(n)
+	whole = markup.Range{Start: e.off + n.Tag.Start, End: e.off + max(r.End, n.Tag.End)}
+	if !n.EndTag.IsEmpty() {
+		end = src[n.EndTag.Start:n.EndTag.End]
+		whole.End = e.off + n.EndTag.End
+	}
+	return src[r.Start:r.End], e.off + r.Start, end, whole
+}
+
+// isScript reports whether e is a script element the browser runs or may run: HTML or SVG,
+// live (not in template contents nor a <noscript>'s text).
+func (e element) isLiveScript() bool {
+	return !e.inert && (e.n.Is(markup.HTML, "script") || e.n.Is(markup.SVG, "script"))
+}
+
+// Where the build's own markup goes, by the tree.
+
+// endOf is the end of the bytes n was made from: an element's end tag, else its start tag; a
+// text's, comment's or doctype's last token.
+func endOf(n *markup.Node) int {
+	if n.Type == markup.ElementNode {
+		return max(n.Tag.End, n.EndTag.End)
+	}
+	if len(n.Raw) == 0 {
+		return 0
+	}
+	return n.Raw[len(n.Raw)-1].End
+}
+
+// lastByte is the end of the last bytes of the nodes below n (template contents included),
+// or 0 when there are none.
+func lastByte(n *markup.Node) int {
+	end := 0
+	for c := range n.Descendants() {
+		end = max(end, endOf(c))
+	}
+	return end
+}
+
+// headStart is where an element written first in <head> goes: after <head> as written, or,
+// when the head is implied, after everything the tree builder read before it implied the
+// head (a byte order mark, the doctype, comments, <html>), so that the element's own tag is
+// what implies it.
+func headStart(d *markup.Document) int {
+	head := d.Head()
+	if head != nil && !head.Tag.IsEmpty() {
+		return head.Tag.End
+	}
+	at := 0
+	if strings.HasPrefix(d.Src, "\uFEFF") {
+		at = len("\uFEFF")
+	}
+	html := d.HTML()
+	for c := d.Root.FirstChild; c != nil && c != html; c = c.NextSibling {
+		at = max(at, endOf(c))
+	}
+	if html != nil {
+		at = max(at, html.Tag.End)
+		for c := html.FirstChild; c != nil && c != head; c = c.NextSibling {
+			at = max(at, endOf(c))
+		}
+	}
+	return at
+}
+
+// headEnd is where an element written last in <head> goes: before </head> as written, else
+// after the head's last child (the token after it is what closed the head), else where its
+// first child goes.
+func headEnd(d *markup.Document) int {
+	head := d.Head()
+	if head == nil {
+		return headStart(d)
+	}
+	if !head.EndTag.IsEmpty() {
+		return head.EndTag.Start
+	}
+	return max(headStart(d), lastByte(head))
+}
+
+// bodyEnd is where an element written last in <body> goes: before </body> as written, else
+// after the body's last bytes (before </html>, or at the end of the page). A body that
+// holds nothing and was implied needs its tag (what implied it would put the element in
+// the head): open is "<body>" then, written before its </body>, or after the last bytes of
+// the document element.
+func bodyEnd(d *markup.Document) (at int, open string) {
+	body := d.Body()
+	if body == nil {
+		return len(d.Src), ""
+	}
+	last := lastByte(body)
+	if body.Tag.IsEmpty() && last == 0 {
+		open = "<body>"
+	}
+	if !body.EndTag.IsEmpty() {
+		return body.EndTag.Start, open
+	}
+	if at = max(body.Tag.End, last); at > 0 {
+		return at, ""
+	}
+	return max(headStart(d), lastByte(d.HTML())), open
+}
