@@ -119,10 +119,6 @@ func (a *assembler) loadSprite(rel string) (*sprite, error) {
 	return s, nil
 }
 
-// htmlBreakout are the tags that end foreign content in an HTML page (the HTML Standard's
-// "in foreign content" insertion mode).
-var htmlBreakout = strings.Fields("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var font")
-
 // parseSprite reads an SVG document: its root <svg>'s content, as written, and its ids.
 func parseSprite(b []byte) (*sprite, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
@@ -144,12 +140,8 @@ func parseSprite(b []byte) (*sprite, error) {
 			if depth == 0 && (name != "svg" || start >= 0) {
 				return nil, errors.New("its root element is not <svg>")
 			}
-			switch {
-			case name == "style" || name == "script" || name == "foreignobject":
+			if name == "style" || name == "script" || name == "foreignobject" {
 				return nil, fmt.Errorf("it has a <%s>, which would apply to the whole page", t.Name.Local)
-			case t.Name.Space == "" && slices.Contains(htmlBreakout, name):
-				// In a page, the HTML parser ends the SVG at such a tag.
-				return nil, fmt.Errorf("it has a <%s>, which a page reads as HTML", t.Name.Local)
 			}
 			for _, at := range t.Attr {
 				if at.Name.Local == "id" && at.Name.Space == "" {
@@ -172,6 +164,20 @@ func parseSprite(b []byte) (*sprite, error) {
 	}
 	if start < 0 {
 		return nil, errors.New("it has no <svg> element")
+	}
+	// In the page, the sprite is the content of an <svg>, which the HTML tree builder
+	// reads, not an XML parser: an HTML tag there ends the SVG (a breakout), and an SVG
+	// <title> or <desc> holds HTML. The sprite goes in only as SVG, moved nowhere.
+	f := markup.ParseFragment([]byte(s.markup), &markup.Node{Type: markup.ElementNode, Namespace: markup.SVG, Name: "svg"}, markup.Options{})
+	for _, n := range f.Nodes {
+		if n.Type == markup.ElementNode && n.Namespace != markup.SVG && n.Flags&markup.Implied == 0 {
+			return nil, fmt.Errorf("it has a <%s>, which a page reads as HTML", n.Name)
+		}
+	}
+	for _, r := range f.Repairs {
+		if refused(r) {
+			return nil, fmt.Errorf("the HTML parser of a page would repair its markup (%v at byte %d of its content)", r.Kind, r.At.Start)
+		}
 	}
 	return s, nil
 }

@@ -71,6 +71,10 @@ func TestSpriteRefusals(t *testing.T) {
 		{"not_svg", "icons.png#a", "icons.png", "\x89PNG\r\n\x1a\n", "it is not an .svg file"},
 		{"not_xml", "b.svg#a", "b.svg", `<svg><symbol id="a">&nbsp;</symbol></svg>`, "it is not well-formed XML"},
 		{"breakout", "p.svg#a", "p.svg", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"><p>x</p></symbol></svg>`, "it has a <p>, which a page reads as HTML"},
+		// An SVG <title> holds HTML in a page (an integration point), though XML reads an
+		// SVG element there.
+		{"html_in_title", "t.svg#a", "t.svg", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"><title><a>x</a></title></symbol></svg>`, "it has a <a>, which a page reads as HTML"},
+		{"font_breakout", "f.svg#a", "f.svg", `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"><font color="red"/></symbol></svg>`, "it has a <font>, which a page reads as HTML"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pageID := "para"
