@@ -23,6 +23,7 @@ import (
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
 )
 
 // assembler turns the app's index.html into one HTML file: every local script, stylesheet,
@@ -517,10 +518,11 @@ func (a *assembler) assemble() *assembled {
 	return res
 }
 
-// ownCharset reports whether the page's head begins with its own <meta charset>, which then
-// comes second in the built page's head, right after the policy: Chromium's prescan for the
-// encoding (HTMLMetaCharsetParser) reads on past the first 1024 bytes while it has met only
-// tags that belong in a head, so it finds it whatever the policy's length.
+// ownCharset reports whether the page's head begins with its own <meta charset> naming UTF-8
+// (by any of the Encoding Standard's labels), which then comes second in the built page's
+// head, right after the policy: Chromium's prescan for the encoding (HTMLMetaCharsetParser)
+// reads on past the first 1024 bytes while it has met only tags that belong in a head, so it
+// finds it whatever the policy's length (TestCharsetAfterLongPolicy).
 func ownCharset(d *markup.Document) bool {
 	head := d.Head()
 	if head == nil {
@@ -528,11 +530,17 @@ func ownCharset(d *markup.Document) bool {
 	}
 	for c := head.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == markup.ElementNode {
-			_, ok := c.AttrValue("charset")
-			return c.Is(markup.HTML, "meta") && ok
+			v, ok := c.AttrValue("charset")
+			return c.Is(markup.HTML, "meta") && ok && isUTF8(v)
 		}
 	}
 	return false
+}
+
+// isUTF8 reports whether label is one of the Encoding Standard's labels of UTF-8.
+func isUTF8(label string) bool {
+	_, name := charset.Lookup(label)
+	return name == "utf-8"
 }
 
 // inNoscript keeps what the walk writes inside a <noscript>'s text, and the texts it holds,

@@ -323,11 +323,8 @@ func (a *assembler) checkBuilt(d *markup.Document, b *assembled) error {
 	if len(firsts) == 0 || firsts[0].Tag.Start != b.policy || !firsts[0].Is(markup.HTML, "meta") {
 		return fmt.Errorf("the policy <meta> the build wrote is not the first element of <head>")
 	}
-	if len(firsts) < 2 || !firsts[1].Is(markup.HTML, "meta") || b.charset >= 0 && firsts[1].Tag.Start != b.charset {
-		return fmt.Errorf("<head>'s second element is not the page's <meta charset>")
-	}
-	if _, ok := firsts[1].AttrValue("charset"); !ok {
-		return fmt.Errorf("<head>'s second element is not the page's <meta charset>")
+	if len(firsts) < 2 || !firsts[1].Is(markup.HTML, "meta") || b.charset >= 0 && firsts[1].Tag.Start != b.charset || !isUTF8(attrOf(firsts[1], "charset")) {
+		return fmt.Errorf("<head>'s second element is not a <meta charset> of UTF-8")
 	}
 	for _, n := range d.Nodes {
 		if n.Type != markup.ElementNode || n.Tag.IsEmpty() || n.Flags&markup.Clone != 0 {
@@ -350,6 +347,12 @@ func (a *assembler) checkBuilt(d *markup.Document, b *assembled) error {
 		}
 	}
 	return nil
+}
+
+// attrOf is the value of n's attribute name, "" when it has none.
+func attrOf(n *markup.Node, name string) string {
+	v, _ := n.AttrValue(name)
+	return v
 }
 
 // bodyEndError is the error for a page whose elements still open where it ends would take

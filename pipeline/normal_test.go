@@ -45,6 +45,7 @@ func policyPlaces() []normalCase {
 		{name: "no_head", page: `<!doctype html><html lang=en><body><p>hi</p><script type=module>window.ok = 1</script></body></html>`},
 		{name: "no_charset", page: `<!doctype html><html><head><title>t</title><script>window.ok = 1</script></head><body></body></html>`},
 		{name: "charset_not_first", page: `<!doctype html><head><title>t</title><meta charset="utf-8"></head><body><script>window.ok = 1</script></body>`},
+		{name: "charset_first_not_utf8_label", page: `<!doctype html><head><meta charset=""><title>t</title></head><body><script>window.ok = 1</script></body>`},
 		{name: "bare", page: `<p>hi<script type=module>window.ok = 1</script>`},
 		{name: "bom", page: "\ufeff<!doctype html><p>hi</p><script>window.ok = 1</script>"},
 		{name: "comments_first", page: `<!--a--><!doctype html><!--b--><html><!--c--><head><!--d--><meta charset=utf-8></head><body><script>window.ok = 1</script></body></html>`},
