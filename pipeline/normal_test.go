@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -382,4 +383,56 @@ func BenchmarkPageReading(b *testing.B) {
 		})
 		b.Run(name+"/build", func(b *testing.B) { benchBuild(b, dir) })
 	}
+}
+
+// TestNormalFormRandom composes pages of the constructs the tree builder treats apart (head
+// and body tags in and out of place, templates, tables, foreign content, <noscript>, classic
+// scripts with defer, SVG sprites, comments, cut-off ends) and checks that the walk refuses
+// each at a place, or writes it in the normal form (checkBuilt).
+func TestNormalFormRandom(t *testing.T) {
+	parts := []string{
+		"<!doctype html>", "<html>", "<head>", "</head>", "<body>", "</body>", "</html>", "<title>t</title>",
+		`<meta charset="utf-8">`, "<meta charset=\"\">", "<!-- c -->", " ", "\n", "text", "<p>", "</p>", "<div>", "</div>",
+		"<template>", "</template>", "<table>", "<tr><td>", "</table>", "<svg>", "</svg>", "<math><mi>", "</math>",
+		"<foreignObject>", "<noscript>", "</noscript>", `<img src="./a.svg">`, `<svg><use href="i.svg#a"/></svg>`,
+		`<script src="./c.js" defer></script>`, "<script>window.x = 1</script>", `<style>p{color:red}</style>`,
+		"<select>", "<frameset>", "<col>", "<br/>", "</br>", "<b>", "</b>", "<", "</", "<!", "<!--",
+	}
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml": "id = \"r\"\nname = \"R\"\ndescription = \"Random.\"\n", "index.html": "",
+		"c.js": "window.c = 1;\n", "a.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+		"i.svg": `<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"/></svg>`,
+	})
+	r := rand.New(rand.NewSource(21))
+	accepted, refusedAtEnd := 0, 0
+	for range 1500 {
+		var b strings.Builder
+		for n := 1 + r.Intn(10); n > 0; n-- {
+			b.WriteString(parts[r.Intn(len(parts))])
+		}
+		page := b.String()
+		writeFile(t, filepath.Join(dir, "index.html"), page)
+		a := appAssembler(t, dir)
+		a.sdk = true
+		a.prebuild()
+		out := a.assemble()
+		if a.list.HasErrors() {
+			for _, d := range a.list {
+				if d.Severity == diag.Error && (d.Line == 0 || d.Note == "") {
+					t.Fatalf("%q: an error without a place or a fix: %s", page, d)
+				}
+			}
+			continue
+		}
+		accepted++
+		if err := a.checkBuilt(readBuilt(out.page), out); err != nil {
+			var el *diag.ListError
+			if !errors.As(err, &el) || el.List[0].Line == 0 {
+				t.Fatalf("%q: %v\nbuilt: %q", page, err, out.page)
+			}
+			refusedAtEnd++
+		}
+	}
+	t.Logf("%d of 1500 pages taken, %d of them refused for what is open at the end of <body>", accepted, refusedAtEnd)
 }
