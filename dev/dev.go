@@ -37,17 +37,27 @@ import (
 
 // Options configures Run.
 type Options struct {
-	// Port is the harness's port (0: any free one); the app is served on another.
+	// Port is the harness's port (0: any free one); the app is served on the next one. A
+	// port that is taken moves each server on to the next free port, as Vite does.
 	Port int
+	// StrictPort makes a taken port an error (ErrPortInUse) instead: the harness on Port and
+	// the app on Port+1, or neither.
+	StrictPort bool
 	// Log receives what the terminal shows: each build's result and diagnostics.
 	Log io.Writer
-	// Ready is called once both servers listen, with the harness's URL.
+	// Listeners are the servers' listeners, from Listen; nil: Run calls Listen with Port and
+	// StrictPort. A process that fences itself listens first (bundle dev does).
+	Listeners *Listeners
+	// Ready is called once both servers listen, with the harness's URL, before the first
+	// build: the harness shows the build's progress.
 	Ready func(harnessURL string)
 }
 
 // Build is the state of the last build, as the harness receives it.
 type Build struct {
-	Version     int    `json:"version"`
+	Version int `json:"version"`
+	// Building is set on the state before the first build ends.
+	Building    bool   `json:"building,omitempty"`
 	OK          bool   `json:"ok"`
 	Bytes       int    `json:"bytes"`
 	MaxBytes    int    `json:"maxBytes"`
@@ -56,8 +66,14 @@ type Build struct {
 	Millis      int64  `json:"ms"`
 }
 
-// ErrPortInUse is returned (wrapped) when the harness's port is taken.
+// ErrPortInUse is what a taken port is (errors.Is) with StrictPort, or when no port is free.
 var ErrPortInUse = errors.New("port in use")
+
+// portError says which port is taken and what to do; it is ErrPortInUse.
+type portError string
+
+func (e portError) Error() string        { return string(e) }
+func (e portError) Is(target error) bool { return target == ErrPortInUse }
 
 type server struct {
 	dir                      string
@@ -74,35 +90,37 @@ type server struct {
 	lastLogged string
 }
 
-// Run serves the app in dir until ctx ends.
+// Run serves the app in dir until ctx ends. It listens, calls Ready, and then builds, so that
+// the harness's URL is known at once; the harness shows the first build when it ends.
 func Run(ctx context.Context, dir string, opts Options) error {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	hl, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
-	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("%w: 127.0.0.1:%d is taken; try --port %d", ErrPortInUse, opts.Port, freePort(opts.Port+1))
+	ls := opts.Listeners
+	if ls == nil {
+		var err error
+		if ls, err = Listen(opts.Port, opts.StrictPort, opts.Log); err != nil {
+			return err
 		}
-		return err
 	}
-	al, err := net.Listen("tcp", "localhost:0")
-	if err != nil {
-		hl.Close()
-		return err
-	}
+	hl, al := ls.harness, ls.app
 	s := &server{dir: dir, opts: opts, subs: map[chan Build]bool{}, session: pipeline.NewSession(),
+		state:         Build{Building: true},
 		harnessOrigin: "http://" + hl.Addr().String(),
 		appOrigin:     fmt.Sprintf("http://localhost:%d", al.Addr().(*net.TCPAddr).Port)}
 	defer s.session.Close()
-	s.rebuild(ctx)
 
+	// Watched before the first build, so that an edit made while it runs builds again.
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
+		hl.Close()
+		al.Close()
 		return err
 	}
 	defer w.Close()
 	if err := s.watch(w, s.dir); err != nil {
+		hl.Close()
+		al.Close()
 		return err
 	}
 	hs := newServer(loopbackOnly(hl.Addr(), http.HandlerFunc(s.harness)))
@@ -121,6 +139,7 @@ func Run(ctx context.Context, dir string, opts Options) error {
 	}()
 	var timer *time.Timer
 	changed := make(chan struct{}, 1)
+	changed <- struct{}{} // the first build
 	for {
 		select {
 		case <-ctx.Done():
@@ -157,6 +176,70 @@ func Run(ctx context.Context, dir string, opts Options) error {
 			}
 		}
 	}
+}
+
+// Listeners are the two servers' listeners, open before Run.
+type Listeners struct{ harness, app net.Listener }
+
+// Close closes both; Run closes them itself.
+func (l *Listeners) Close() {
+	l.harness.Close()
+	l.app.Close()
+}
+
+// Listen opens the harness's listener on 127.0.0.1:port and the app's on localhost at the
+// next port. A taken port moves a server on to the next free one, said on log, as Vite does;
+// with strict it is an error (ErrPortInUse). Port 0 gives both any free port.
+func Listen(port int, strict bool, log io.Writer) (*Listeners, error) {
+	hl, al, err := listen(port, strict, log)
+	if err != nil {
+		return nil, err
+	}
+	return &Listeners{hl, al}, nil
+}
+
+func listen(port int, strict bool, log io.Writer) (hl, al net.Listener, err error) {
+	if port == 0 {
+		if hl, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return nil, nil, err
+		}
+		if al, err = net.Listen("tcp", "localhost:0"); err != nil {
+			hl.Close()
+			return nil, nil, err
+		}
+		return hl, al, nil
+	}
+	open := func(host string, p int, what, flag string) (net.Listener, error) {
+		for q := p; q <= 65535; q++ {
+			l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(q)))
+			if err == nil {
+				if q != p {
+					fmt.Fprintf(log, "bundle dev: port %d is taken; the %s is on %d\n", p, what, q)
+				}
+				return l, nil
+			}
+			if !errors.Is(err, syscall.EADDRINUSE) {
+				return nil, fmt.Errorf("listen on %s:%d for the %s: %w", host, q, what, err)
+			}
+			if strict {
+				return nil, portError(fmt.Sprintf("%s:%d, the %s's port, is taken (--strict-port): stop what uses it, or %s", host, q, what, flag))
+			}
+		}
+		return nil, portError(fmt.Sprintf("no port from %d to 65535 is free on %s for the %s: give a lower --port", p, host, what))
+	}
+	if hl, err = open("127.0.0.1", port, "harness", fmt.Sprintf("give another with --port (%d is free, and %d for the app)", freePair(port+1), freePair(port+1)+1)); err != nil {
+		return nil, nil, err
+	}
+	hp := hl.Addr().(*net.TCPAddr).Port
+	if hp == 65535 {
+		hl.Close()
+		return nil, nil, portError("the app is served on the harness's port + 1, and the harness has 65535: give a lower --port")
+	}
+	if al, err = open("localhost", hp+1, "app", fmt.Sprintf("give another harness port with --port (%d and %d are free)", freePair(port+2), freePair(port+2)+1)); err != nil {
+		hl.Close()
+		return nil, nil, err
+	}
+	return hl, al, nil
 }
 
 // timeouts are those of both servers: a request's headers in 10 s and all of it in 30 s, a
@@ -197,6 +280,16 @@ func freePort(p int) int {
 	return 0
 }
 
+// freePair returns the first port from p on that is free with the next one.
+func freePair(p int) int {
+	for ; p < 65535; p++ {
+		if freePort(p) == p && freePort(p+1) == p+1 {
+			return p
+		}
+	}
+	return 0
+}
+
 // ignored reports whether a change at p cannot change the build: output, packages, VCS.
 func ignored(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
@@ -224,8 +317,14 @@ func (s *server) watch(w *fsnotify.Watcher, dir string) error {
 	})
 }
 
+// testBuildStarts, when set by a test, is called as each build starts.
+var testBuildStarts func()
+
 // rebuild builds the app, keeps the page when it built, and tells every harness.
 func (s *server) rebuild(ctx context.Context) {
+	if testBuildStarts != nil {
+		testBuildStarts()
+	}
 	start := time.Now()
 	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin}})
 	s.mu.Lock()

@@ -2,8 +2,10 @@ package dev
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,20 +168,69 @@ func TestHarness(t *testing.T) {
 	waitJS(t, tab, `!document.getElementById("overlay").classList.contains("on") && document.querySelector("[data-tool=get_count] .desc").textContent === "Read the current count."`)
 }
 
-// TestPortInUse: a taken port is a clear error that names a free one.
-func TestPortInUse(t *testing.T) {
+// TestPorts: a taken port moves each server on to the next free one, as Vite does, and says
+// so; with StrictPort it is an error that names the port and what to do.
+func TestPorts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	scaffold.Write(dir, "html", false)
-	ready := make(chan string, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, dir, Options{Log: io.Discard, Ready: func(u string) { ready <- u }}) }()
-	defer func() { cancel(); <-done }()
-	u := testwait.Recv(t, "bundle dev's URL", ready)
-	var port int
-	fmt.Sscanf(u, "http://127.0.0.1:%d/", &port)
-	err := Run(context.Background(), dir, Options{Port: port})
-	if err == nil || !strings.Contains(err.Error(), "is taken; try --port") {
-		t.Errorf("err = %v", err)
+	// Two ports in a row that are free, the first then taken.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer taken.Close()
+	port := taken.Addr().(*net.TCPAddr).Port
+
+	var log strings.Builder
+	ls, err := Listen(port, false, &log)
+	if err != nil {
+		t.Fatalf("Listen(%d) with the port taken: %v", port, err)
+	}
+	hp, ap := ls.harness.Addr().(*net.TCPAddr).Port, ls.app.Addr().(*net.TCPAddr).Port
+	ls.Close()
+	if hp <= port || ap <= hp {
+		t.Errorf("harness on %d, app on %d: want both past the taken %d, the app after the harness", hp, ap, port)
+	}
+	if want := fmt.Sprintf("bundle dev: port %d is taken; the harness is on %d\n", port, hp); !strings.Contains(log.String(), want) {
+		t.Errorf("log %q lacks %q", log.String(), want)
+	}
+
+	// The harness's port taken; the app's (the port before a taken one, found free).
+	below := port - 1
+	for i := 0; freePort(below) != below; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil || i == 50 {
+			t.Fatalf("no free port below a taken one: %v", err)
+		}
+		defer l.Close()
+		port, below = l.Addr().(*net.TCPAddr).Port, l.Addr().(*net.TCPAddr).Port-1
+	}
+	for _, strictPort := range []int{port, below} {
+		_, err = Listen(strictPort, true, io.Discard)
+		if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), fmt.Sprintf(":%d, the", port)) || !strings.Contains(err.Error(), "(--strict-port): stop what uses it, or give") {
+			t.Errorf("strict on %d: %v", strictPort, err)
+		}
+	}
+}
+
+// TestURLBeforeBuild: the harness's URL is given, and the harness answers, while the first
+// build runs; it says it is building, and shows the app once the build ends.
+func TestURLBeforeBuild(t *testing.T) {
+	release := make(chan struct{})
+	first := true
+	testBuildStarts = func() {
+		if first {
+			first = false
+			<-release
+		}
+	}
+	t.Cleanup(func() { testBuildStarts = nil })
+	dir := filepath.Join(t.TempDir(), "counter")
+	if _, err := scaffold.Write(dir, "ts", false); err != nil {
+		t.Fatal(err)
+	}
+	tab := harnessOn(t, dir) // returns once Ready gave the URL and the page loaded
+	waitJS(t, tab, `document.getElementById("status").textContent === "building…" && !document.getElementById("overlay").classList.contains("on")`)
+	close(release)
+	waitJS(t, tab, `document.querySelectorAll("#tools .tool").length === 2`)
 }

@@ -143,6 +143,7 @@ $("replayResult").onclick = () => last.result && notify("ui/notifications/tool-r
 let shown = 0;
 new EventSource("/events").onmessage = (e) => {
   const b = JSON.parse(e.data);
+  if (b.building) { $("status").textContent = "building…"; return; }
   $("overlay").textContent = b.ok ? "" : b.diagnostics;
   $("overlay").classList.toggle("on", !b.ok);
   $("status").textContent = (b.ok ? "built" : "build failed") + " #" + b.version + " in " + b.ms + " ms";

@@ -49,7 +49,20 @@ func startDev(t *testing.T) (dir, harness, app string) {
 	if app == "" {
 		t.Fatalf("no app origin in the harness page")
 	}
-	return dir, harness, app
+	// The URL comes before the first build ends: wait for it on the event stream.
+	resp, err = http.Get("http://" + harness + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && !strings.Contains(d, `"building":true`) {
+			return dir, harness, app
+		}
+	}
+	t.Fatalf("the event stream ended before the first build: %v", sc.Err())
+	return
 }
 
 // TestDevHostHeader: both servers answer only their own loopback names and ports; a page on

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/miniapp/bundle/dev"
 	"github.com/miniapp/bundle/pipeline"
@@ -23,14 +26,41 @@ func runDev(ctx context.Context, e *env, args []string) int {
 
   # on another port, opening the browser
   bundle dev --port 5190 --open my-app
+
+  # exactly ports 5190 (harness) and 5191 (app), or an error
+  bundle dev --port 5190 --strict-port my-app
 `)
-	port := fs.Int("port", 5180, "the harness's `port` on 127.0.0.1")
+	port := fs.Int("port", 5180, "the harness's `port` on 127.0.0.1 (the app is on the next one); a taken port moves on to the next free one")
+	strict := fs.Bool("strict-port", false, "exit if the port (or the app's, the next one) is taken, instead of taking the next free one")
 	openFlag := fs.Bool("open", false, "open the harness in the browser")
 	if code, ok := parseFlags(e, fs, args); !ok {
 		return code
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() > 1 {
 		fmt.Fprintln(e.stderr, "bundle dev: give one app folder\nRun \"bundle dev -h\" for usage.")
+		return exitUsage
+	}
+	dir := "."
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	if *port < 0 || *port > 65534 {
+		fmt.Fprintf(e.stderr, "bundle dev: --port %d is not a port the harness can use: give one from 1 to 65534 (the app takes the next), or 0 for any\n", *port)
+		return exitUsage
+	}
+	// The folder errors build gives, before anything starts: a build that can never succeed
+	// (no folder, no manifest) is not served.
+	apps, err := pipeline.FindApps(dir)
+	if err != nil {
+		if errors.Is(err, iofs.ErrNotExist) {
+			err = fmt.Errorf("%v: give an app folder", err)
+		}
+		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
+		return exitUsage
+	}
+	if len(apps) != 1 || filepath.Clean(apps[0]) != filepath.Clean(dir) {
+		fmt.Fprintf(e.stderr, "bundle dev: %s has no manifest but holds %d app %s (%s): give one, as in %s\n", dir, len(apps),
+			map[bool]string{true: "folder", false: "folders"}[len(apps) == 1], strings.Join(slashes(apps), ", "), "bundle dev "+shellQuote(apps[0]))
 		return exitUsage
 	}
 	// The browser is opened by a process started before the fence, which lets this one open
@@ -43,16 +73,23 @@ func runDev(ctx context.Context, e *env, args []string) int {
 			open = openBrowser
 		}
 	}
-	_, confined, unfence, err := fence(e, []string{fs.Arg(0)}, pipeline.Options{NoWrite: true}, resolverFiles...)
+	// The servers listen before the fence, which lets this process bind no port.
+	listeners, err := dev.Listen(*port, *strict, e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
+		return exitUsage
+	}
+	_, confined, unfence, err := fence(e, []string{dir}, pipeline.Options{NoWrite: true}, resolverFiles...)
 	defer unfence()
 	if err != nil {
+		listeners.Close()
 		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
 		return exitInternal
 	}
 	if e.fence {
 		fmt.Fprintf(e.stderr, "bundle dev: confined: %s\n", confined)
 	}
-	err = dev.Run(ctx, fs.Arg(0), dev.Options{Port: *port, Log: e.stderr, Ready: func(u string) {
+	err = dev.Run(ctx, dir, dev.Options{Listeners: listeners, Log: e.stderr, Ready: func(u string) {
 		fmt.Fprintf(e.stdout, "bundle dev: %s (Ctrl-C stops)\n", u)
 		if *openFlag {
 			if err := open(u); err != nil {
