@@ -273,6 +273,17 @@ function outsideLinks(dir, ignore, out = []) {
   return out;
 }
 
+// compilers keeps, per stylesheet, Tailwind CSS's compiler between the requests of one
+// process (bundle dev's rebuilds): compiling parses Tailwind's own stylesheets, most of a
+// request's time. A compiler adds every candidate it is given to those it has built, so it is
+// kept only while the stylesheet, its dependencies (their mtimes) and the folder are the
+// same, and while the candidates found include every candidate it was given before: its
+// output is then the output of a new compiler given these candidates. Otherwise it is
+// compiled anew.
+const compilers = new Map();
+
+const mtime = (p) => fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+
 async function tailwind({ file, css, base, ignore }) {
   const tw = await load("@tailwindcss/node", base);
   const { Scanner } = await load("@tailwindcss/oxide", base);
@@ -285,14 +296,30 @@ async function tailwind({ file, css, base, ignore }) {
   globalThis.__tw_load = async (url) => {
     if (url.startsWith("file:")) check(fileURLToPath(url.split("?")[0]));
   };
-  const compiler = await tw.compile(css, { base: path.dirname(file), from: file, onDependency: check });
+  const compile = async () => {
+    const deps = new Map();
+    const onDependency = (p) => {
+      check(p);
+      deps.set(p, mtime(p));
+    };
+    const compiler = await tw.compile(css, { base: path.dirname(file), from: file, onDependency });
+    const c = { css, base, deps, compiler, given: new Set() };
+    compilers.set(file, c);
+    return c;
+  };
+  let c = compilers.get(file);
+  if (!c || c.css !== css || c.base !== base || [...c.deps].some(([p, m]) => mtime(p) !== m)) c = await compile();
+  const compiler = c.compiler;
   // The sources Tailwind scans for class names: the app folder (as @tailwindcss/postcss does
   // with its working directory), minus the build's own output; each @source inside the root.
   const root0 = compiler.root === "none" ? [] : compiler.root === null ? [{ base, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
   const sources = root0.concat(compiler.sources);
   const negated = (ignore ?? []).map((dir) => ({ base: dir, pattern: "**/*", negated: true }));
   const candidates = new Scanner({ sources: sources.concat(negated) }).scan().sort();
-  return { css: compiler.build(candidates) };
+  const found = new Set(candidates);
+  if ([...c.given].some((x) => !found.has(x))) c = await compile(); // a class name went away
+  for (const x of candidates) c.given.add(x);
+  return { css: c.compiler.build(candidates) };
 }
 
 // sassFile finds the file a Sass load of the file: URL's path p names, as Sass's own
