@@ -64,6 +64,13 @@ type Build struct {
 	SHA256      string `json:"sha256"`
 	Diagnostics string `json:"diagnostics"`
 	Millis      int64  `json:"ms"`
+	// Styles, on a build whose page differs from the one of version Base only in the text of
+	// its <style> elements, are those texts: a frame showing Base takes them without
+	// reloading, as Vite's CSS hot update does. Otherwise empty, and the frame reloads.
+	Styles []StyleEdit `json:"styles,omitempty"`
+	Base   int         `json:"base,omitempty"`
+	// Same is set on a build whose page is the bytes of Base's: nothing to show.
+	Same bool `json:"same,omitempty"`
 }
 
 // ErrPortInUse is what a taken port is (errors.Is) with StrictPort, or when no port is free.
@@ -80,6 +87,7 @@ type server struct {
 	opts                     Options
 	mu                       sync.Mutex
 	page                     []byte
+	pageVersion              int // the build that made page
 	header                   http.Header
 	state                    Build
 	subs                     map[chan Build]bool
@@ -140,6 +148,8 @@ func Run(ctx context.Context, dir string, opts Options) error {
 	var timer *time.Timer
 	changed := make(chan struct{}, 1)
 	changed <- struct{}{} // the first build
+	// paths are the files changed since the last build began.
+	paths := map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -151,6 +161,7 @@ func Run(ctx context.Context, dir string, opts Options) error {
 			if ignored(s.dir, ev.Name) {
 				continue
 			}
+			paths[ev.Name] = true
 			if ev.Op&fsnotify.Create != 0 {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					if err := s.watch(w, ev.Name); err != nil {
@@ -169,7 +180,9 @@ func Run(ctx context.Context, dir string, opts Options) error {
 				}
 			})
 		case <-changed:
-			s.rebuild(ctx)
+			p := paths
+			paths = map[string]bool{}
+			s.rebuild(ctx, p)
 		case err, ok := <-w.Errors:
 			if ok {
 				fmt.Fprintf(opts.Log, "bundle dev: watching: %v\n", err)
@@ -321,12 +334,13 @@ func (s *server) watch(w *fsnotify.Watcher, dir string) error {
 var testBuildStarts func()
 
 // rebuild builds the app, keeps the page when it built, and tells every harness.
-func (s *server) rebuild(ctx context.Context) {
+func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 	if testBuildStarts != nil {
 		testBuildStarts()
 	}
 	start := time.Now()
-	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin}})
+	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin},
+		DevScript: client(s.harnessOrigin)})
 	s.mu.Lock()
 	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
 	var el *diag.ListError
@@ -345,7 +359,16 @@ func (s *server) rebuild(ctx context.Context) {
 		}
 		st.OK = true
 		st.Bytes, st.SHA256, st.MaxBytes = res.Entry.Bytes, res.Entry.SHA256, res.Manifest.MaxKB*1024
-		s.page, s.header = res.HTML, h
+		if s.page != nil {
+			edits, ok := styleEdits(s.page, res.HTML, false)
+			if !ok && onlyStylesheets(s.dir, changed, res) {
+				edits, ok = styleEdits(s.page, res.HTML, true)
+			}
+			if ok {
+				st.Styles, st.Base, st.Same = edits, s.pageVersion, len(edits) == 0
+			}
+		}
+		s.page, s.header, s.pageVersion = res.HTML, h, st.Version
 		if len(res.Warnings) > 0 {
 			st.Diagnostics = diag.FormatText(res.Warnings, false)
 		}

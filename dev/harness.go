@@ -43,7 +43,10 @@ pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;font:12px ui-monospa
 const cfg = CONFIG;
 const $ = (id) => document.getElementById(id);
 const frame = $("frame");
-let nextId = 1, last = { args: {}, result: null }, tools = [];
+let nextId = 1, last = { called: false, args: {}, result: null }, tools = [];
+// ready: the frame's document has made its handshake; replay: it was reloaded by a rebuild,
+// and gets the last tool input and result again.
+let ready = false, replay = false;
 const pending = new Map();
 const log = (dir, m) => { const d = document.createElement("div"); d.textContent = dir + " " + JSON.stringify(m).slice(0, 400); $("log").prepend(d); };
 const send = (m) => { log("→", m); frame.contentWindow.postMessage(m, cfg.appOrigin); };
@@ -96,7 +99,7 @@ async function listTools() {
       const bad = check(t.inputSchema, args, "arguments");
       if (bad) { out.textContent = "invalid arguments: " + bad; out.className = "out err"; return; }
       if (!ro && !(await ask("Allow " + t.name + " " + JSON.stringify(args) + "?"))) { out.textContent = "denied"; out.className = "out"; return; }
-      last.args = args;
+      last.called = true; last.args = args;
       const r = await request("tools/call", { name: t.name, arguments: args });
       last.result = r.result || null;
       out.className = "out" + (r.error || (r.result && r.result.isError) ? " err" : "");
@@ -122,7 +125,14 @@ addEventListener("message", async (e) => {
           experimental: { "miniapp/bridge": { methods: ["ui/open-chat", "ui/request-auth-token", "ui/notifications/selection-changed", "ui/notifications/error"] } } },
         hostContext: hostContext() });
       return;
-    case "ui/notifications/initialized": $("status").dataset.handshakes = String(+($("status").dataset.handshakes || 0) + 1); listTools(); return;
+    case "ui/notifications/initialized":
+      $("status").dataset.handshakes = String(+($("status").dataset.handshakes || 0) + 1);
+      ready = true;
+      if (replay && last.called) { notify("ui/notifications/tool-input", { arguments: last.args }); if (last.result) notify("ui/notifications/tool-result", last.result); }
+      replay = false;
+      listTools();
+      return;
+    case "bundle/dev/styled": $("status").dataset.styled = String(m.params.version); return;
     case "notifications/tools/list_changed": listTools(); return;
     case "ui/notifications/selection-changed": $("selection").textContent = m.params.withheld ? "(withheld: too long)" : m.params.text; return;
     case "ui/notifications/size-changed": return;
@@ -139,8 +149,12 @@ for (const id of ["width", "height"]) $(id).onchange = () => { frame.style.width
 $("replayInput").onclick = () => notify("ui/notifications/tool-input", { arguments: last.args });
 $("replayResult").onclick = () => last.result && notify("ui/notifications/tool-result", last.result);
 
-// Builds: reload the frame on each one that built; show the diagnostics of one that did not.
+// Builds: a build that changed only stylesheets gives the frame their new texts (bundle dev's
+// client in the page puts them in place: the app keeps its state); any other reloads the
+// frame, which then gets the last tool input and result again. A build that failed shows its
+// diagnostics over the frame.
 let shown = 0;
+const reload = (v) => { ready = false; replay = shown !== 0; shown = v; frame.src = cfg.app + "?v=" + v; };
 new EventSource("/events").onmessage = (e) => {
   const b = JSON.parse(e.data);
   if (b.building) { $("status").textContent = "building…"; return; }
@@ -151,7 +165,12 @@ new EventSource("/events").onmessage = (e) => {
   if (b.ok) {
     $("bar").firstChild.style.width = Math.min(100, 100 * b.bytes / b.maxBytes) + "%";
     $("size").textContent = b.bytes + " bytes of " + (b.maxBytes / 1024) + " KB · sha256:" + b.sha256;
-    if (b.version !== shown) { shown = b.version; frame.src = cfg.app + "?v=" + b.version; }
+    if (b.version !== shown) {
+      if (ready && b.base === shown && (b.same || b.styles)) {
+        shown = b.version;
+        if (b.styles) send({ jsonrpc: "2.0", method: "bundle/dev/styles", params: { version: b.version, edits: b.styles } });
+      } else reload(b.version);
+    }
   }
 };
 })();

@@ -83,6 +83,8 @@ type assembler struct {
 	// is that of the policy <meta>'s content.
 	sdk                 bool
 	sdkText, policyText int
+	// devScript is Options.DevScript, written before the SDK's script.
+	devScript string
 }
 
 // prebuildMin is how many entries prebuild bundles together, at least (tests raise it to
@@ -478,6 +480,10 @@ func (a *assembler) assemble() *assembled {
 	}
 	if len(a.css) > 0 {
 		inserts = append(inserts, insert{cssAt, "<style>" + a.hold(escapeStyle(strings.Join(a.css, ""))) + "</style>", &res.css})
+	}
+	if a.devScript != "" {
+		var at int
+		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold(escapeScript(a.devScript)) + "</script>", &at})
 	}
 	if a.sdk {
 		a.sdkText = len(a.texts)

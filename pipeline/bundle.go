@@ -65,9 +65,12 @@ type bundler struct {
 	define map[string]string
 	// inputs accumulates bytes each input contributed, over every esbuild run, for the size
 	// budget's report.
-	inputs    map[string]int
-	legal     []string // legal comments, kept out of the bundle
-	sourcemap bool
+	inputs map[string]int
+	// codeIn and styleIn are the inputs that gave a script code, and those that gave a
+	// stylesheet CSS (Result.CodeInputs, Result.StyleInputs).
+	codeIn, styleIn map[string]bool
+	legal           []string // legal comments, kept out of the bundle
+	sourcemap       bool
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -146,7 +149,7 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	}
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: defines(env, m.Build.Define), inputs: map[string]int{}, sourcemap: opts.Sourcemap,
+		define: defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap,
 		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background()}, nil
 }
 
@@ -622,6 +625,11 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			o.js += string(f.Contents)
 			o.imports = append(o.imports, m.imports...)
 			o.inputs = append(o.inputs, m.inputs...)
+			for _, in := range m.inputs {
+				if m.bytes[in] > 0 {
+					b.codeIn[in] = true
+				}
+			}
 			o.known = o.known && ok
 			if m, ok := composed[f.Path]; ok {
 				o.jsMap = m
@@ -630,6 +638,9 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			o := entry(f.Path)
 			o.css += dedupeAssets(string(f.Contents))
 			o.inputs = append(o.inputs, m.inputs...)
+			for _, in := range m.inputs {
+				b.styleIn[in] = true
+			}
 		}
 	}
 	return out, res.Warnings, nil

@@ -39,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,6 +75,10 @@ type Options struct {
 	// DevHosts are origins the SDK also connects to, besides the manifest's hosts: bundle
 	// dev's harness. A build for hosts leaves it empty.
 	DevHosts []string
+	// DevScript is a classic script the page runs first, before the SDK: bundle dev's client,
+	// which takes style updates from its harness (and keeps them from the SDK). A build for hosts leaves it empty, and its
+	// page has no such script.
+	DevScript string
 	// TempDir is where the build makes the private temporary folder of the Node process that
 	// runs the app's CSS tools; "" is os.TempDir(). A caller that has fenced its process
 	// (Fence) names one its fence lets it write.
@@ -101,6 +106,12 @@ type Result struct {
 	Warnings diag.List
 	// Inputs lists what each input contributed to the page, largest first.
 	Inputs []Input
+	// CodeInputs and StyleInputs are the files whose code is in the page's scripts, and
+	// those whose CSS is in its stylesheets, as esbuild's metafile says: paths relative to the
+	// app folder, with slashes, sorted. A stylesheet a script imports is a StyleInput only
+	// (bundle dev takes an edit of it as a stylesheet update), though esbuild's choice of
+	// short names in the script reads its text.
+	CodeInputs, StyleInputs []string
 }
 
 // Input is one source file and the bytes it contributed to the page.
@@ -187,6 +198,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		a.replaceEnv(b.define) // %NAME%, in the HTML entry only, as in Vite
 	}
 	a.sdk = !opts.NoSDK
+	a.devScript = opts.DevScript
 	a.prebuild()
 	out := a.assemble()
 	if err := ctx.Err(); err != nil {
@@ -297,7 +309,8 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			return nil, diag.List{m.Message(diag.Error, "icon", fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), "replace it with the real SVG or PNG file")}.Err()
 		}
 	}
-	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs}
+	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs,
+		CodeInputs: slices.Sorted(maps.Keys(b.codeIn)), StyleInputs: slices.Sorted(maps.Keys(b.styleIn))}
 	if !opts.NoWrite {
 		err = write(res, b, a.jsMap, dir, opts) // while the gzip figure is computed
 	}

@@ -50,6 +50,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 	if s.b != nil && s.key == key {
 		b := s.b
 		b.inputs, b.legal, b.carry = map[string]int{}, nil, false
+		b.codeIn, b.styleIn = map[string]bool{}, map[string]bool{}
 		b.flags.assetURLs, b.flags.blobs, b.flags.styleData = false, false, false
 		b.realDirs.Clear() // a folder may have become a link since
 		b.workers = &workerBuilds{}

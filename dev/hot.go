@@ -1,0 +1,143 @@
+package dev
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/miniapp/bundle/markup"
+	"github.com/miniapp/bundle/pipeline"
+)
+
+// StyleEdit is one stylesheet of the page that a rebuild changed: the text of a <style>
+// element as the frame's document has it (From), and its new text (To).
+type StyleEdit struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// styleEdits returns, when page b differs from page a only in the text of HTML <style>
+// elements (as many, in the same places), the texts that changed, each once; ok is false
+// when anything else differs (a script, the markup, the policy): the frame must reload. Both
+// pages are read by the HTML Standard's tree construction, as the browser reads them, so a
+// <style> in SVG or in raw text is not taken for one.
+//
+// With scriptsRenamed, the texts of scripts and the policy may differ too: the caller knows
+// that only stylesheets changed, which add no code, and that the scripts differ only in
+// esbuild's choice of short names (its minifier counts the characters of every file of a
+// script's graph, the stylesheets it imports too, and gives the commonest names first).
+func styleEdits(a, b []byte, scriptsRenamed bool) (edits []StyleEdit, ok bool) {
+	restA, textsA, okA := withoutStyles(a, scriptsRenamed)
+	restB, textsB, okB := withoutStyles(b, scriptsRenamed)
+	if !okA || !okB || len(textsA) != len(textsB) || restA != restB {
+		return nil, false
+	}
+	seen := map[string]string{}
+	for i, from := range textsA {
+		to := textsB[i]
+		if from == to {
+			continue
+		}
+		// The frame finds a stylesheet by its text: two with the same text that change
+		// differently cannot be told apart.
+		if prev, dup := seen[from]; dup {
+			if prev != to {
+				return nil, false
+			}
+			continue
+		}
+		seen[from] = to
+		edits = append(edits, StyleEdit{From: from, To: to})
+	}
+	for i, from := range textsA {
+		if to, changed := seen[from]; changed && textsB[i] != to {
+			return nil, false // the same text, left alone in one place and changed in another
+		}
+	}
+	return edits, true
+}
+
+// withoutStyles returns the page with the text of each HTML <style> element cut out, and
+// those texts (as the DOM has them) in document order; with scripts, the texts of scripts
+// and the policy's <meta> are cut out too. ok is false when a <style> has anything but one
+// text node (or none).
+func withoutStyles(page []byte, scripts bool) (rest string, texts []string, ok bool) {
+	doc := markup.Parse(page, markup.Options{})
+	var cut []markup.Range
+	for _, n := range doc.Nodes {
+		if n.Type != markup.ElementNode {
+			continue
+		}
+		switch {
+		case n.Is(markup.HTML, "style"):
+			text := ""
+			for c := range n.Children() {
+				if c.Type != markup.TextNode || len(c.Raw) != 1 || text != "" {
+					return "", nil, false
+				}
+				text = c.Data
+				cut = append(cut, c.Raw[0])
+			}
+			texts = append(texts, text)
+		case scripts && n.Is(markup.HTML, "script"):
+			for c := range n.Children() {
+				cut = append(cut, c.Raw...)
+			}
+		case scripts && n.Is(markup.HTML, "meta"):
+			if v, _ := n.AttrValue("http-equiv"); strings.EqualFold(v, "content-security-policy") {
+				cut = append(cut, n.Tag)
+			}
+		}
+	}
+	slices.SortFunc(cut, func(x, y markup.Range) int { return x.Start - y.Start })
+	var b []byte
+	last := 0
+	for _, r := range cut {
+		b = append(append(b, doc.Src[last:r.Start]...), 0) // NUL: a page's text cannot hold it raw
+		last = r.End
+	}
+	return string(append(b, doc.Src[last:]...)), texts, true
+}
+
+// onlyStylesheets reports whether every file in changed (absolute paths) is a stylesheet of
+// the page res built from the app in dir, and none gives its scripts code.
+func onlyStylesheets(dir string, changed map[string]bool, res *pipeline.Result) bool {
+	if len(changed) == 0 {
+		return false
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for p := range changed {
+		if p, err = filepath.Abs(p); err != nil {
+			return false
+		}
+		rel, err := filepath.Rel(abs, p)
+		if err != nil {
+			return false
+		}
+		rel = filepath.ToSlash(rel)
+		if _, found := slices.BinarySearch(res.StyleInputs, rel); !found {
+			return false
+		}
+		if _, found := slices.BinarySearch(res.CodeInputs, rel); found {
+			return false
+		}
+	}
+	return true
+}
+
+// clientScript is bundle dev's client, a classic script the dev build runs first, before the
+// SDK (a build for hosts never has it): it takes a style update from the harness's window and
+// origin only, keeps it from the SDK's listener (which would take it for a notification of
+// the bridge), puts each new text in the <style> element that holds the old one, and says so
+// to the harness. ORIGIN is the harness's origin, a JSON string.
+const clientScript = `(()=>{const o=ORIGIN;addEventListener("message",e=>{const m=e.data;if(!e.isTrusted||e.source!==parent||e.origin!==o||!m||m.jsonrpc!=="2.0"||m.method!=="bundle/dev/styles"||!m.params||!Array.isArray(m.params.edits))return;e.stopImmediatePropagation();let n=0;for(const s of document.querySelectorAll("style"))for(const d of m.params.edits)if(d&&typeof d.from==="string"&&typeof d.to==="string"&&s.textContent===d.from){s.textContent=d.to;n++;break}parent.postMessage({jsonrpc:"2.0",method:"bundle/dev/styled",params:{version:m.params.version,applied:n}},o)},!0)})()`
+
+// client returns the client script for the harness at origin.
+func client(origin string) string {
+	o, _ := json.Marshal(origin) // a string always marshals
+	return strings.Replace(clientScript, "ORIGIN", string(o), 1)
+}

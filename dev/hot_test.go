@@ -1,0 +1,78 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// inFrame evaluates expr in the app's frame (another site than the harness's, so its own
+// target in Chromium) and returns its string value.
+func inFrame(t testing.TB, tab context.Context, expr string) string {
+	t.Helper()
+	// Chromium lists a frame's target a moment after the frame loads: look until it does.
+	var n int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		targets, err := chromedp.Targets(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = len(targets)
+		for _, ti := range targets {
+			if ti.Type == "iframe" && strings.HasPrefix(ti.URL, "http://localhost:") {
+				// Not cancelled before the test ends: cancelling detaches from the page too.
+				fctx, cancel := chromedp.NewContext(tab, chromedp.WithTargetID(ti.TargetID))
+				t.Cleanup(cancel)
+				v, err := chromedp.Run(fctx, chromedp.Evaluate[string](expr))
+				if err != nil {
+					t.Fatalf("in the frame, %s: %v", expr, err)
+				}
+				return v
+			}
+		}
+	}
+	t.Fatalf("no frame of the app among %d targets", n)
+	return ""
+}
+
+// TestHotStyles: a stylesheet edit reaches the frame without reloading it (the app keeps its
+// state: the count set before the edit), through bundle dev's client; a script edit reloads
+// it, and the harness gives the new document the last tool input again.
+func TestHotStyles(t *testing.T) {
+	dir, tab := harnessSession(t)
+	waitJS(t, tab, `document.querySelectorAll("#tools .tool").length === 2`)
+	js(t, tab, fmt.Sprintf(call, "set_count", `{"count":7}`, "set_count"))
+	waitJS(t, tab, `document.getElementById("approval").classList.contains("on")`)
+	js(t, tab, `document.getElementById("allow").click(), ""`)
+	waitJS(t, tab, fmt.Sprintf(out, "set_count")+` === "The count is now 7."`)
+	handshakes := js(t, tab, `document.getElementById("status").dataset.handshakes`)
+
+	css := filepath.Join(dir, "src", "style.css")
+	src, _ := os.ReadFile(css)
+	os.WriteFile(css, append(src, []byte("h1 { color: rgb(1, 2, 3); }\n")...), 0o644)
+	waitJS(t, tab, `document.getElementById("status").dataset.styled === document.getElementById("status").dataset.version`)
+	if got := inFrame(t, tab, `getComputedStyle(document.querySelector("h1")).color`); got != "rgb(1, 2, 3)" {
+		t.Errorf("the h1's colour in the frame is %s after the edit", got)
+	}
+	if got := inFrame(t, tab, `document.getElementById("count").textContent`); got != "7" {
+		t.Errorf("the frame shows the count %s: it was reloaded, losing its state", got)
+	}
+	if now := js(t, tab, `document.getElementById("status").dataset.handshakes`); now != handshakes {
+		t.Errorf("%s handshakes after a stylesheet edit, %s before: the frame reloaded", now, handshakes)
+	}
+
+	main := filepath.Join(dir, "src", "main.ts")
+	msrc, _ := os.ReadFile(main)
+	os.WriteFile(main, []byte(strings.Replace(string(msrc), "Read the current count.", "Read the count, edited.", 1)), 0o644)
+	waitJS(t, tab, fmt.Sprintf(tool, "get_count")+`.querySelector(".desc").textContent === "Read the count, edited."`)
+	waitJS(t, tab, `[...document.querySelectorAll("#log div")].some(d => d.textContent.startsWith("→") && d.textContent.includes('"method":"ui/notifications/tool-input","params":{"arguments":{"count":7}}'))`)
+	if got := inFrame(t, tab, `getComputedStyle(document.querySelector("h1")).color`); got != "rgb(1, 2, 3)" {
+		t.Errorf("after the reload the h1's colour is %s", got)
+	}
+}
