@@ -271,7 +271,7 @@ func (a *assembler) emit(c code, off, n int) string {
 	switch {
 	case a.jsMap == nil:
 		a.jsMap = c.jsMap
-	case c.jsMap != nil:
+	case c.jsMap != nil && a.b.writeMap:
 		a.warnAt(off, n, fmt.Sprintf("--sourcemap writes one map, %s.js.map, of the page's first module script: this module script has none", a.m.ID),
 			"to map it too, import it from the first module script instead of naming it in the page")
 	}

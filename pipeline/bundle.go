@@ -70,7 +70,8 @@ type bundler struct {
 	// stylesheet CSS (Result.CodeInputs, Result.StyleInputs).
 	codeIn, styleIn map[string]bool
 	legal           []string // legal comments, kept out of the bundle
-	sourcemap       bool
+	sourcemap       bool     // esbuild makes source maps
+	writeMap        bool     // --sourcemap: the map of the first module script is written
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -149,7 +150,7 @@ func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Op
 	}
 	readRoot, readWhy := workspaceRoot(m.Root)
 	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap,
+		define: defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap,
 		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background()}, nil
 }
 

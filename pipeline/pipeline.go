@@ -41,6 +41,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -52,6 +53,7 @@ import (
 	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/sdk"
+	"github.com/miniapp/bundle/sourcemap"
 	"golang.org/x/net/html"
 )
 
@@ -61,6 +63,11 @@ type Options struct {
 	OutDir string
 	// Sourcemap writes <id>.js.map beside the page. The page never references it.
 	Sourcemap bool
+	// KeepSourceMap keeps the source map of the page's first module script in
+	// Result.SourceMap, written or not, so that a run-time error's place in the page can be
+	// given in the author's file (bundle dev, bundle render of an app folder). Sourcemap
+	// keeps it too. The page is the same bytes either way.
+	KeepSourceMap bool
 	// NoWrite computes everything but writes nothing (for benchmarks and dry runs).
 	NoWrite bool
 	// NoSDK leaves the SDK out of the page. It exists to measure what the SDK adds; a page
@@ -106,6 +113,11 @@ type Result struct {
 	Warnings diag.List
 	// Inputs lists what each input contributed to the page, largest first.
 	Inputs []Input
+	// SourceMap maps places in HTML to the app's files, through the source map of its first
+	// module script, with Sourcemap or KeepSourceMap; nil otherwise or when the page has no
+	// module script. Its paths name the app's files as the caller named the app folder
+	// (samples/hello/main.js).
+	SourceMap *sourcemap.Page
 	// CodeInputs and StyleInputs are the files whose code is in the page's scripts, and
 	// those whose CSS is in its stylesheets, as esbuild's metafile says: paths relative to the
 	// app folder, with slashes, sorted. A stylesheet a script imports is a StyleInput only
@@ -150,7 +162,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	var b *bundler
 	if opts.Session != nil {
-		key, _ := json.Marshal([]any{m, env, opts.OutDir, opts.Sourcemap, dir})
+		key, _ := json.Marshal([]any{m, env, opts.OutDir, opts.Sourcemap, opts.KeepSourceMap, dir})
 		b, err = opts.Session.bundler(string(key), func() (*bundler, error) { return newBundler(m, dir, env, opts) })
 	} else {
 		b, err = newBundler(m, dir, env, opts)
@@ -311,6 +323,12 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs,
 		CodeInputs: slices.Sorted(maps.Keys(b.codeIn)), StyleInputs: slices.Sorted(maps.Keys(b.styleIn))}
+	if a.jsMap != nil && (opts.Sourcemap || opts.KeepSourceMap) {
+		// The map's sources are relative to esbuild's output folder, "out" in the app folder.
+		if res.SourceMap, err = sourcemap.NewPage(page, a.jsMap, path.Join(filepath.ToSlash(dir), "out")); err != nil {
+			return nil, fmt.Errorf("build %s: %w", dir, err)
+		}
+	}
 	if !opts.NoWrite {
 		err = write(res, b, a.jsMap, dir, opts) // while the gzip figure is computed
 	}

@@ -39,6 +39,7 @@ import (
 	"github.com/miniapp/bundle/host"
 	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/render/chrome"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // Options configures a Renderer. The zero value renders at 800×600 in the light theme.
@@ -117,6 +118,9 @@ type Problem struct {
 	// Line and Column place it in the page when the browser says where (1-based).
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
+	// Source is that place in the author's file, through the build's source map, when the
+	// page was rendered with one (RenderMapped) and the map covers it.
+	Source *sourcemap.Position `json:"source,omitempty"`
 }
 
 // Tool is a tool the app listed.
@@ -332,6 +336,28 @@ func (r *Renderer) timeout(page []byte) (time.Duration, string) {
 // is served with (host.Headers). The error is for a render that could not happen at all
 // (Chromium gone); what went wrong in the page is in the Report.
 func (r *Renderer) Render(ctx context.Context, name string, pg []byte, entry *registry.Entry) (*Report, error) {
+	return r.RenderMapped(ctx, name, pg, entry, nil)
+}
+
+// RenderMapped is Render with the source map of the page's module script (the build's
+// Result.SourceMap, or a written map read with sourcemap.NewPage): every problem the
+// browser places in that script is placed in the author's file too (Problem.Source).
+func (r *Renderer) RenderMapped(ctx context.Context, name string, pg []byte, entry *registry.Entry, sm *sourcemap.Page) (*Report, error) {
+	rep, err := r.render(ctx, name, pg, entry)
+	if err != nil || sm == nil {
+		return rep, err
+	}
+	for i, p := range rep.Problems {
+		if p.Line > 0 {
+			if pos, ok := sm.Locate(p.Line, p.Column); ok {
+				rep.Problems[i].Source = &pos
+			}
+		}
+	}
+	return rep, nil
+}
+
+func (r *Renderer) render(ctx context.Context, name string, pg []byte, entry *registry.Entry) (*Report, error) {
 	r.mu.Lock()
 	if r.crashErr != nil {
 		err := r.crashErr

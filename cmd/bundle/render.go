@@ -11,13 +11,61 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/registry"
 	"github.com/miniapp/bundle/render"
 	"github.com/miniapp/bundle/render/chrome"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
+// renderInput is a page to render: read from a file, or built in memory from an app folder.
+type renderInput struct {
+	name  string
+	page  []byte
+	entry *registry.Entry
+	smap  *sourcemap.Page
+}
+
+// buildForRender builds the app in dir in memory, keeping its source map, for render: the
+// page goes by <dir>/<id>.html. A build that fails says why, as bundle build does.
+func buildForRender(ctx context.Context, e *env, dir string) (renderInput, int) {
+	res, err := pipeline.Build(ctx, dir, pipeline.Options{NoWrite: true, NoGzip: true, KeepSourceMap: true})
+	var el *diag.ListError
+	switch {
+	case errors.As(err, &el):
+		printDiagnostics(e, "text", el.List)
+		fmt.Fprintf(e.stderr, "bundle render: %s refused: it does not build\n", dir)
+		return renderInput{}, exitRefused
+	case errors.Is(err, manifest.ErrNotFound):
+		fmt.Fprintf(e.stderr, "bundle render: %v: give a built page (dist/<id>.html) or an app folder\n", err)
+		return renderInput{}, exitUsage
+	case err != nil:
+		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+		return renderInput{}, exitInternal
+	}
+	entry := res.Entry
+	return renderInput{filepath.Join(dir, res.Manifest.ID+".html"), res.HTML, &entry, res.SourceMap}, exitOK
+}
+
+// mapBeside reads the source map --sourcemap wrote beside a page (<id>.js.map), nil when there
+// is none or it is not the page's (a warning says so).
+func mapBeside(e *env, name string, page []byte, entry *registry.Entry) *sourcemap.Page {
+	p := filepath.Join(filepath.Dir(name), entry.ID+".js.map")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	sm, err := sourcemap.NewPage(page, data, filepath.ToSlash(filepath.Dir(name)))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle render: warning: %s: %v: errors are placed in the page only\n", p, err)
+		return nil
+	}
+	return sm
+}
+
 func runRender(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "render", "FILE.html...",
+	fs := newFlags(e, "render", "FILE.html|APP_DIR...",
 		"Open each bundle in headless Chromium, inside a host frame on another origin that speaks\n"+
 			"the host half of the bridge protocol, with every request blocked and recorded. Report\n"+
 			"console errors, uncaught exceptions, policy violations, requests, the handshake, the\n"+
@@ -28,7 +76,10 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			"reported, not failed. The page is judged once quiet after the calls.\n"+
 			"A blocked eval or new Function that the page catches (zod 4 probes for it) is a\n"+
 			"warning. The registry entry beside a file (dist/hello.json) gives the origins the\n"+
-			"app expects and the headers it is served with. Chromium comes from PATH or --chrome.",
+			"app expects and the headers it is served with. An app folder is built in memory and\n"+
+			"rendered. An error in the page's module script is also given in the author's file:\n"+
+			"through the map the build keeps for an app folder, or the <id>.js.map --sourcemap\n"+
+			"wrote beside the file. Chromium comes from PATH or --chrome.",
 		`  # render every built app and keep screenshots
   bundle render --screenshot shots dist/*.html
 
@@ -37,6 +88,8 @@ func runRender(ctx context.Context, e *env, args []string) int {
 
   # answer the app's requests to its allowedDomains from files: fixtures/api.example.com/feed.json
   bundle render --fixtures fixtures dist/feed.html
+  # build an app in memory and render it, errors placed in its sources
+  bundle render my-app
 
   # annotate a GitHub Actions run, dark theme, phone width
   bundle render --format github --theme dark --width 390 --height 700 dist/*.html
@@ -83,9 +136,18 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		name  string
 		page  []byte
 		entry *registry.Entry
+		smap  *sourcemap.Page
 	}
 	var inputs []input
 	for _, name := range fs.Args() {
+		if st, err := os.Stat(name); err == nil && st.IsDir() {
+			in, code := buildForRender(ctx, e, name)
+			if code != exitOK {
+				return code
+			}
+			inputs = append(inputs, input{in.name, in.page, in.entry, in.smap})
+			continue
+		}
 		page, err := readInput(e, name)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
@@ -99,6 +161,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			// build would serve it under a policy of other scripts.
 			if sum := sha256.Sum256(page); hex.EncodeToString(sum[:]) == ent.SHA256 {
 				in.entry = ent
+				in.smap = mapBeside(e, name, page, ent)
 			} else {
 				fmt.Fprintf(e.stderr, "bundle render: warning: %s does not pin %s (rebuilt since?): rendering it without the entry's headers and origins\n", path, name)
 			}
@@ -131,7 +194,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 	code := exitOK
 	var reports []*render.Report
 	for _, in := range inputs {
-		rep, err := r.Render(ctx, in.name, in.page, in.entry)
+		rep, err := r.RenderMapped(ctx, in.name, in.page, in.entry, in.smap)
 		if err != nil {
 			// Chromium is gone: this page and the rest cannot be shown.
 			fmt.Fprintf(e.stderr, "bundle render: %s: %v\n", in.name, err)
@@ -173,6 +236,10 @@ func printRender(e *env, format string, rep *render.Report, shot string) {
 	var l diag.List
 	for _, p := range rep.Problems {
 		m := diag.Message{File: rep.File, Line: p.Line, Column: p.Column, Text: p.Kind + ": " + p.Text}
+		if s := p.Source; s != nil {
+			m = diag.Message{File: s.File, Line: s.Line, Column: s.Column, LineText: s.LineText, Text: m.Text,
+				Note: fmt.Sprintf("in the page: %s:%d:%d", rep.File, p.Line, p.Column)}
+		}
 		if p.Severity == render.Warning {
 			m.Severity = diag.Warning
 		}

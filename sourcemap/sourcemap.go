@@ -1,0 +1,274 @@
+// Package sourcemap turns a position in a built page, where a browser reports a run-time
+// error, into the place in the author's file it came from, through the source map of the
+// page's script (version 3, as esbuild writes it).
+//
+//	p, err := sourcemap.NewPage(page, mapJSON, "dist")
+//	pos, ok := p.Locate(17, 1559) // as Chromium reports it: 1-based, in the page
+//	// pos.File "src/App.tsx", pos.Line 12, pos.Column 5, pos.LineText "…"
+//
+// A page's columns are counted in UTF-16 code units, as browsers report them and source maps
+// hold them; a source's in bytes, as bundle's diagnostics count them. A Map and a Page are safe for concurrent use once made.
+package sourcemap
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/miniapp/bundle/markup"
+)
+
+// Map is a decoded source map.
+type Map struct {
+	sources  []string
+	contents []*string
+	lines    [][]segment // by generated line, each sorted by column
+}
+
+// segment maps a generated column to a place in a source; src is -1 for a column mapped to
+// no source.
+type segment struct{ col, src, line, scol int }
+
+// Position is a place in an author's file.
+type Position struct {
+	// File is the source's path as the map names it, joined to the Page's base.
+	File string `json:"file"`
+	// Line and Column are 1-based; Column counts the bytes of the line (UTF-8), as bundle's
+	// other diagnostics, esbuild's and Go's do, when the map holds the source's text, and
+	// UTF-16 code units (the map's own unit) when it does not.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// LineText is the source line, when the map holds the source's text.
+	LineText string `json:"lineText,omitempty"`
+}
+
+// String gives the position as file:line:col.
+func (p Position) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column) }
+
+// Parse decodes a version 3 source map.
+func Parse(data []byte) (*Map, error) {
+	var raw struct {
+		Version        int       `json:"version"`
+		SourceRoot     string    `json:"sourceRoot"`
+		Sources        []string  `json:"sources"`
+		SourcesContent []*string `json:"sourcesContent"`
+		Mappings       string    `json:"mappings"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("read source map: %w", err)
+	}
+	if raw.Version != 3 {
+		return nil, fmt.Errorf("read source map: version %d, not 3", raw.Version)
+	}
+	m := &Map{sources: raw.Sources, contents: raw.SourcesContent}
+	if raw.SourceRoot != "" {
+		for i, s := range m.sources {
+			m.sources[i] = path.Join(raw.SourceRoot, s)
+		}
+	}
+	var line []segment
+	var col, src, sline, scol int
+	s := raw.Mappings
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case ';':
+			m.lines = append(m.lines, line)
+			line, col = nil, 0
+			i++
+			continue
+		case ',':
+			i++
+			continue
+		}
+		var f [5]int
+		n := 0
+		for i < len(s) && s[i] != ',' && s[i] != ';' {
+			v, next, err := vlq(s, i)
+			if err != nil {
+				return nil, fmt.Errorf("read source map: %w", err)
+			}
+			if n < 5 {
+				f[n] = v
+			}
+			n++
+			i = next
+		}
+		col += f[0]
+		seg := segment{col: col, src: -1}
+		if n >= 4 {
+			src += f[1]
+			sline += f[2]
+			scol += f[3]
+			if src < 0 || src >= len(m.sources) || sline < 0 || scol < 0 {
+				return nil, errors.New("read source map: a mapping outside its sources")
+			}
+			seg = segment{col: col, src: src, line: sline, scol: scol}
+		}
+		line = append(line, seg)
+	}
+	m.lines = append(m.lines, line)
+	for _, l := range m.lines {
+		sort.SliceStable(l, func(a, b int) bool { return l[a].col < l[b].col })
+	}
+	return m, nil
+}
+
+const base64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+// vlq decodes the Base64 VLQ at s[i:], returning its value and the index after it.
+func vlq(s string, i int) (int, int, error) {
+	v, shift := 0, 0
+	for {
+		if i >= len(s) {
+			return 0, i, errors.New("a mapping ends inside a number")
+		}
+		d := strings.IndexByte(base64, s[i])
+		if d < 0 {
+			return 0, i, fmt.Errorf("%q is not Base64", s[i])
+		}
+		i++
+		if shift > 30 {
+			return 0, i, errors.New("a number too large")
+		}
+		v |= (d & 31) << shift
+		shift += 5
+		if d&32 == 0 {
+			break
+		}
+	}
+	if v&1 != 0 {
+		return -(v >> 1), i, nil
+	}
+	return v >> 1, i, nil
+}
+
+// Find returns the source place of the generated position line:col (0-based; col in UTF-16
+// code units): that of the mapping at or before col on the line.
+func (m *Map) Find(line, col int) (Position, bool) {
+	if line < 0 || line >= len(m.lines) {
+		return Position{}, false
+	}
+	l := m.lines[line]
+	i := sort.Search(len(l), func(i int) bool { return l[i].col > col }) - 1
+	if i < 0 || l[i].src < 0 {
+		return Position{}, false
+	}
+	seg := l[i]
+	p := Position{File: m.sources[seg.src], Line: seg.line + 1, Column: seg.scol + 1}
+	if seg.src < len(m.contents) && m.contents[seg.src] != nil {
+		lines := strings.Split(*m.contents[seg.src], "\n")
+		if seg.line < len(lines) {
+			p.LineText = strings.TrimRight(lines[seg.line], "\r")
+			p.Column = advance(p.LineText, 0, seg.scol) + 1
+		}
+	}
+	return p, true
+}
+
+// Page is a built page and the source map of its first module script.
+type Page struct {
+	m          *Map
+	base       string
+	src        string // the page as the parser read it
+	start, end int    // the script's text in src
+	lineStarts []int
+}
+
+// NewPage reads page, finds its first module script with text (the script a build's
+// source map is of), and returns it with the map mapJSON, whose sources are relative to the
+// folder base (joined to them; "" leaves them as they are).
+func NewPage(page, mapJSON []byte, base string) (*Page, error) {
+	m, err := Parse(mapJSON)
+	if err != nil {
+		return nil, err
+	}
+	doc := markup.Parse(page, markup.Options{})
+	p := &Page{m: m, base: base, src: doc.Src, start: -1}
+	for _, n := range doc.Nodes {
+		if !n.Is(markup.HTML, "script") {
+			continue
+		}
+		if t, _ := n.AttrValue("type"); !strings.EqualFold(strings.TrimSpace(t), "module") {
+			continue
+		}
+		if _, hasSrc := n.AttrValue("src"); hasSrc || n.FirstChild == nil || len(n.FirstChild.Raw) == 0 {
+			continue
+		}
+		p.start, p.end = n.FirstChild.Raw[0].Start, n.FirstChild.Raw[len(n.FirstChild.Raw)-1].End
+		break
+	}
+	if p.start < 0 {
+		return nil, errors.New("the page has no module script with text, which the source map would be of")
+	}
+	p.lineStarts = []int{0}
+	for i := 0; i < len(p.src); i++ {
+		if p.src[i] == '\n' {
+			p.lineStarts = append(p.lineStarts, i+1)
+		}
+	}
+	return p, nil
+}
+
+// Locate returns the author's place of the position line:col in the page (1-based, column
+// in UTF-16 code units, as Chromium reports an error in an inline script); ok is false for
+// a position outside the mapped script or that the map does not cover.
+func (p *Page) Locate(line, col int) (Position, bool) {
+	if p == nil || line < 1 || line > len(p.lineStarts) || col < 1 {
+		return Position{}, false
+	}
+	off := advance(p.src, p.lineStarts[line-1], col-1)
+	if off < p.start || off >= p.end {
+		return Position{}, false
+	}
+	text := p.src[p.start:off]
+	gline := strings.Count(text, "\n")
+	lineStart := strings.LastIndexByte(text, '\n') + 1
+	gcol := units(text[lineStart:])
+	// The build wrote each "<" that would have ended the script as \x3C (pipeline's
+	// escapeScript): the map counts one unit where the page has four.
+	for i := 0; ; {
+		j := strings.Index(text[lineStart+i:], `\x3C`)
+		if j < 0 {
+			break
+		}
+		at := p.start + lineStart + i + j
+		if markup.BreaksScript("<" + p.src[at+4:min(len(p.src), at+4+16)]) {
+			gcol -= 3
+		}
+		i += j + 4
+	}
+	pos, ok := p.m.Find(gline, gcol)
+	if ok && p.base != "" {
+		pos.File = path.Join(p.base, pos.File)
+	}
+	return pos, ok
+}
+
+// advance returns the offset n UTF-16 code units past off in s, stopping at the line's end.
+func advance(s string, off, n int) int {
+	for n > 0 && off < len(s) && s[off] != '\n' {
+		r, size := utf8.DecodeRuneInString(s[off:])
+		off += size
+		n--
+		if r >= 0x10000 {
+			n--
+		}
+	}
+	return off
+}
+
+// units returns the length of s in UTF-16 code units.
+func units(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
