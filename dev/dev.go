@@ -33,6 +33,7 @@ import (
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/host"
 	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // Options configures Run.
@@ -87,7 +88,8 @@ type server struct {
 	opts                     Options
 	mu                       sync.Mutex
 	page                     []byte
-	pageVersion              int // the build that made page
+	pageVersion              int             // the build that made page
+	smap                     *sourcemap.Page // page's source map, nil without a module script
 	header                   http.Header
 	state                    Build
 	subs                     map[chan Build]bool
@@ -340,7 +342,7 @@ func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 	}
 	start := time.Now()
 	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin},
-		DevScript: client(s.harnessOrigin)})
+		DevScript: client(s.harnessOrigin), KeepSourceMap: true})
 	s.mu.Lock()
 	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
 	var el *diag.ListError
@@ -368,7 +370,7 @@ func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 				st.Styles, st.Base, st.Same = edits, s.pageVersion, len(edits) == 0
 			}
 		}
-		s.page, s.header, s.pageVersion = res.HTML, h, st.Version
+		s.page, s.header, s.pageVersion, s.smap = res.HTML, h, st.Version, res.SourceMap
 		if len(res.Warnings) > 0 {
 			st.Diagnostics = diag.FormatText(res.Warnings, false)
 		}
@@ -432,6 +434,8 @@ func (s *server) harness(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(harnessPage, "CONFIG", string(cfg), 1))
 	case "/events":
 		s.events(w, r)
+	case "/stack":
+		s.stack(w, r)
 	default:
 		http.NotFound(w, r)
 	}

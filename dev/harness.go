@@ -12,6 +12,8 @@ body{margin:0;display:grid;grid-template-columns:1fr 420px;height:100vh}
 #frame{display:block;border:1px solid #8888;background:Canvas;width:640px;height:480px}
 #overlay{position:absolute;inset:12px;background:#300e;color:#fdd;padding:16px;white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace;overflow:auto;display:none}
 #overlay.on{display:block}
+#runtime{position:absolute;inset:auto 12px 12px 12px;max-height:60%;background:#320e;color:#fed;padding:12px 16px;white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace;overflow:auto;display:none;cursor:pointer}
+#runtime.on{display:block}
 aside{overflow:auto;border-left:1px solid #8886;padding:8px 10px}
 h2{font-size:12px;text-transform:uppercase;letter-spacing:.05em;margin:14px 0 4px;color:#888}
 .tool{border:1px solid #8886;border-radius:6px;padding:6px;margin:6px 0}
@@ -25,7 +27,7 @@ pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;font:12px ui-monospa
 #bar{height:6px;background:#8884;border-radius:3px;overflow:hidden}#bar i{display:block;height:100%;background:#3a3}
 .err{color:#c33}
 </style></head><body>
-<div id="stage"><iframe id="frame" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"></iframe><div id="overlay"></div></div>
+<div id="stage"><iframe id="frame" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"></iframe><div id="overlay"></div><div id="runtime" title="click to dismiss"></div></div>
 <aside>
 <div id="status">building…</div><div id="bar"><i></i></div><div id="size"></div>
 <h2>Host</h2>
@@ -133,6 +135,7 @@ addEventListener("message", async (e) => {
       listTools();
       return;
     case "bundle/dev/styled": $("status").dataset.styled = String(m.params.version); return;
+    case "ui/notifications/error": runtimeError(m.params); return;
     case "notifications/tools/list_changed": listTools(); return;
     case "ui/notifications/selection-changed": $("selection").textContent = m.params.withheld ? "(withheld: too long)" : m.params.text; return;
     case "ui/notifications/size-changed": return;
@@ -142,6 +145,20 @@ addEventListener("message", async (e) => {
   }
   if (m.id !== undefined) answer({});
 });
+
+// An uncaught error the app reported, placed in its sources by bundle dev (through the
+// build's source map), over the frame until clicked or the next reload.
+async function runtimeError(p) {
+  const message = String(p.message ?? ""), stack = String(p.stack ?? "");
+  let text = "error: " + message + "\n\n" + stack;
+  try {
+    const r = await fetch("/stack", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ version: shown, message, stack }) });
+    if (r.ok) text = (await r.json()).text;
+  } catch (e) {}
+  $("runtime").textContent = "Uncaught in the app (click to dismiss)\n\n" + text;
+  $("runtime").classList.add("on");
+}
+$("runtime").onclick = () => $("runtime").classList.remove("on");
 
 $("getctx").onclick = async () => { const r = await request("ui/get-context", {}); $("context").textContent = JSON.stringify(r.result || r.error, null, 1); };
 for (const id of ["theme", "locale"]) $(id).onchange = () => notify("ui/notifications/host-context-changed", hostContext());
@@ -154,7 +171,7 @@ $("replayResult").onclick = () => last.result && notify("ui/notifications/tool-r
 // frame, which then gets the last tool input and result again. A build that failed shows its
 // diagnostics over the frame.
 let shown = 0;
-const reload = (v) => { ready = false; replay = shown !== 0; shown = v; frame.src = cfg.app + "?v=" + v; };
+const reload = (v) => { $("runtime").classList.remove("on"); ready = false; replay = shown !== 0; shown = v; frame.src = cfg.app + "?v=" + v; };
 new EventSource("/events").onmessage = (e) => {
   const b = JSON.parse(e.data);
   if (b.building) { $("status").textContent = "building…"; return; }

@@ -2,12 +2,17 @@ package dev
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/markup"
 	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // StyleEdit is one stylesheet of the page that a rebuild changed: the text of a <style>
@@ -140,4 +145,88 @@ const clientScript = `(()=>{const o=ORIGIN;addEventListener("message",e=>{const 
 func client(origin string) string {
 	o, _ := json.Marshal(origin) // a string always marshals
 	return strings.Replace(clientScript, "ORIGIN", string(o), 1)
+}
+
+// stack answers the harness's POST of an error the app reported (ui/notifications/error:
+// {version, stack}, the version of the page the frame shows): the stack with each place in
+// the page (the app's URL, line and column, as V8 writes a frame) given in the author's file
+// through the build's source map, and the first such place with its source line. A stack of
+// another version than the page served is given back as it is.
+func (s *server) stack(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
+		http.Error(w, "POST JSON", http.StatusMethodNotAllowed) // and no form a page on another site can send
+		return
+	}
+	var req struct {
+		Version int    `json:"version"`
+		Message string `json:"message"`
+		Stack   string `json:"stack"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	smap, version := s.smap, s.pageVersion
+	s.mu.Unlock()
+	var out struct {
+		// Text is what the overlay shows: the first place in the author's file as bundle's
+		// diagnostics show it (file:line:col, the source line, a caret), then the stack.
+		Text  string              `json:"text"`
+		First *sourcemap.Position `json:"first,omitempty"`
+	}
+	stack := req.Stack
+	if smap != nil && version == req.Version {
+		stack, out.First = mapStack(req.Stack, s.appOrigin+"/", smap)
+	}
+	if f := out.First; f != nil {
+		out.Text = diag.FormatText(diag.List{{File: f.File, Line: f.Line, Column: f.Column, LineText: f.LineText, Text: req.Message}}, false) + "\n"
+	} else {
+		out.Text = "error: " + req.Message + "\n\n"
+	}
+	out.Text += stack
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(out)
+}
+
+// mapStack replaces each place in stack that names the page at prefix (prefix, a query, then
+// :line:col, as V8 writes a frame's place) by the author's, where the source map has one.
+func mapStack(stack, prefix string, smap *sourcemap.Page) (string, *sourcemap.Position) {
+	var b strings.Builder
+	var first *sourcemap.Position
+	for {
+		i := strings.Index(stack, prefix)
+		if i < 0 {
+			b.WriteString(stack)
+			return b.String(), first
+		}
+		b.WriteString(stack[:i])
+		// The place ends where the frame does: at ")", a space or the line's end.
+		end := i + strings.IndexAny(stack[i:]+"\n", ") \n")
+		place := stack[i:end]
+		stack = stack[end:]
+		rest, col, ok1 := cutNumber(place)
+		rest, line, ok2 := cutNumber(rest)
+		if ok1 && ok2 {
+			if pos, ok := smap.Locate(line, col); ok {
+				if first == nil {
+					first = &pos
+				}
+				b.WriteString(pos.String())
+				continue
+			}
+		}
+		b.WriteString(place)
+	}
+}
+
+// cutNumber cuts ":N" off the end of s.
+func cutNumber(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	return s[:i], n, err == nil && n > 0
 }

@@ -76,3 +76,25 @@ func TestHotStyles(t *testing.T) {
 		t.Errorf("after the reload the h1's colour is %s", got)
 	}
 }
+
+// TestRuntimeOverlay: an uncaught error in the app shows over the frame placed in the
+// author's file (through the source map the dev build keeps), with its source line, and goes
+// with the reload that fixes it.
+func TestRuntimeOverlay(t *testing.T) {
+	dir, tab := harnessSession(t)
+	waitJS(t, tab, `document.querySelectorAll("#tools .tool").length === 2`)
+	main := filepath.Join(dir, "src", "main.ts")
+	src, _ := os.ReadFile(main)
+	broken := string(src) + "\nconst price: any = \"12\";\nsetTimeout(() => document.body.append(price.toFixed(2)));\n"
+	os.WriteFile(main, []byte(broken), 0o644)
+	line := strings.Count(broken, "\n") // the last line's number
+	col := strings.Index(strings.Split(broken, "\n")[line-1], "toFixed") + 1
+	place := fmt.Sprintf("%s:%d:%d: error: ", filepath.ToSlash(main), line, col)
+	waitJS(t, tab, `document.getElementById("runtime").classList.contains("on")`)
+	text := js(t, tab, `document.getElementById("runtime").textContent`)
+	if !strings.Contains(text, place) || !strings.Contains(text, "toFixed is not a function") || !strings.Contains(text, "price.toFixed(2)));") {
+		t.Errorf("the overlay does not place the error at %s with its line:\n%s", place, text)
+	}
+	os.WriteFile(main, src, 0o644)
+	waitJS(t, tab, `!document.getElementById("runtime").classList.contains("on") && document.getElementById("status").dataset.handshakes === "3"`)
+}
