@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/miniapp/bundle/host"
@@ -37,6 +42,22 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	dir := fs.Arg(0)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, iofs.ErrNotExist):
+		fmt.Fprintf(e.stderr, "bundle serve: there is no folder %s: give the folder bundle build wrote (its --out, or APP_DIR/dist)\n", dir)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(e.stderr, "bundle serve: cannot read %s: %v\n", dir, err)
+		return exitUsage
+	case !st.IsDir():
+		fmt.Fprintf(e.stderr, "bundle serve: %s is a file, not a folder: give the folder that holds the bundles (%s)\n", dir, filepath.Dir(dir))
+		return exitUsage
+	}
+	host_, port, err := net.SplitHostPort(*addr)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+		fmt.Fprintf(e.stderr, "bundle serve: --addr %q is not host:port; give one such as 127.0.0.1:4173\n", *addr)
+		return exitUsage
+	}
 	srv, err := host.NewServer(dir)
 	if srv != nil {
 		for _, r := range srv.Refused {
@@ -56,7 +77,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bundle serve: %v\n", err)
+		fmt.Fprintf(e.stderr, "bundle serve: %s\n", listenError(*addr, host_, port, err))
 		return exitUsage
 	}
 	hs := host.NewHTTPServer(srv)
@@ -78,4 +99,28 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return exitRefused
 	}
 	return exitOK
+}
+
+// listenError says why serve cannot listen on addr and what to do.
+func listenError(addr, host, port string, err error) string {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		p, _ := strconv.Atoi(port)
+		for q := p + 1; q <= 65535 && q < p+100; q++ {
+			if l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(q))); err == nil {
+				l.Close()
+				return fmt.Sprintf("%s is taken: stop what uses it, or give another port with --addr (%s is free)", addr, net.JoinHostPort(host, strconv.Itoa(q)))
+			}
+		}
+		return fmt.Sprintf("%s is taken: stop what uses it, or give another port with --addr", addr)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Sprintf("cannot listen on %s: this user may not use port %s; give a port above 1023 with --addr", addr, port)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Sprintf("cannot listen on %s: %s is not an address of this machine; give one that is, such as 127.0.0.1:%s", addr, host, port)
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return fmt.Sprintf("cannot listen on %s: %s is not a name this machine resolves; give an address such as 127.0.0.1:%s", addr, host, port)
+	}
+	return fmt.Sprintf("cannot listen on %s: %v", addr, err)
 }
