@@ -48,6 +48,9 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 			return confine.Fence{}, fmt.Errorf("create %s: %w", out, err)
 		}
 		f.Write = append(f.Write, out)
+		// The manifests of the app folders that wrote ids there (OwnersFile), read to tell
+		// whether another app still claims this one's id.
+		f.Read = append(f.Read, ownerManifests(out)...)
 	}
 	return f, nil
 }

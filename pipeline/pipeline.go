@@ -452,6 +452,13 @@ func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) erro
 	if err := foreignRegistry(outDir); err != nil {
 		return err
 	}
+	// Another app folder that wrote this id here, in an earlier run, refuses the build.
+	unlock := lockOwners(outDir)
+	defer unlock()
+	owned, err := claim(outDir, dir, res.Manifest)
+	if err != nil {
+		return err
+	}
 	entry, err := MarshalEntry(res.Entry)
 	if err != nil {
 		return err
@@ -468,7 +475,7 @@ func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) erro
 		sourcemap = jsMap
 	}
 	files := []outFile{{filepath.Join(outDir, res.Manifest.ID+".licenses.txt"), legal}, {filepath.Join(outDir, res.Manifest.ID+".js.map"), sourcemap},
-		{res.HTMLPath, res.HTML}, {res.EntryPath, entry}}
+		{filepath.Join(outDir, OwnersFile), owned}, {res.HTMLPath, res.HTML}, {res.EntryPath, entry}}
 	if err := writeAll(files); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/miniapp/bundle/pipeline"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -177,8 +178,8 @@ func TestFailedBuildKeepsPreviousOutput(t *testing.T) {
 		t.Error("a failed build changed the previous output")
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, "dist"))
-	if len(entries) != 3 {
-		t.Errorf("dist holds %d files, want the 3 of the first build (page, entry, registry; no temporary files left)", len(entries))
+	if len(entries) != 4 {
+		t.Errorf("dist holds %d files, want the 4 of the first build (page, entry, registry, %s; no temporary files left)", len(entries), pipeline.OwnersFile)
 	}
 }
 

@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/manifest"
+)
+
+// OwnersFile is the file in an output folder that says which app folder wrote each id there,
+// so that a build of another app with the same id into the same folder, in another run, is
+// refused instead of replacing the first app's page (BuildAll refuses two in one run). It
+// holds each folder as a path relative to the output folder, so that its bytes are the same
+// wherever the project is; registry.json, which hosts read, names no folder. Its name starts
+// with a dot: bundle serve and a host's copy of the registry leave it alone.
+const OwnersFile = ".bundle-apps.json"
+
+// owners is the content of OwnersFile.
+type owners struct {
+	SchemaVersion int               `json:"schema_version"`
+	Apps          map[string]string `json:"apps"` // id → app folder, relative to the output folder
+}
+
+// ownersLocks serializes, per output folder, the check of an id and the writing of the
+// build's files and OwnersFile: BuildAll builds into one folder from several goroutines.
+var ownersLocks sync.Map // absolute output folder → *sync.Mutex
+
+func lockOwners(outDir string) func() {
+	abs, err := filepath.Abs(outDir)
+	if err != nil {
+		abs = outDir
+	}
+	mu, _ := ownersLocks.LoadOrStore(abs, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	return mu.(*sync.Mutex).Unlock
+}
+
+// readOwners reads the OwnersFile of outDir; a folder without one has no owners.
+func readOwners(outDir string) (owners, error) {
+	o := owners{SchemaVersion: 1, Apps: map[string]string{}}
+	b, err := os.ReadFile(filepath.Join(outDir, OwnersFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal(b, &o); err != nil || o.Apps == nil {
+		return owners{SchemaVersion: 1, Apps: map[string]string{}}, nil // rewritten whole
+	}
+	return o, nil
+}
+
+// claim returns the OwnersFile of outDir with the id of m written by the app folder dir, or,
+// when another app folder wrote that id there and still claims it (its page is there, and
+// its manifest has the id, or cannot be read), the error that refuses the build, naming
+// both folders.
+func claim(outDir, dir string, m *manifest.Manifest) ([]byte, error) {
+	o, err := readOwners(outDir)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(outDir, OwnersFile), err)
+	}
+	absOut, err1 := realAbs(outDir)
+	absDir, err2 := realAbs(dir)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(absOut, absDir)
+	if err != nil {
+		return nil, err
+	}
+	rel = filepath.ToSlash(rel)
+	if prev, ok := o.Apps[m.ID]; ok && prev != rel {
+		other := filepath.Join(absOut, filepath.FromSlash(prev))
+		page := filepath.Join(outDir, m.ID+".html")
+		realOther, _ := realAbs(other)
+		if _, err := os.Stat(page); err == nil && realOther != absDir && claims(other, m.ID) {
+			shown := filepath.Join(outDir, filepath.FromSlash(prev)) // as the caller names the output folder
+			return nil, diag.List{m.Message(diag.Error, "id", fmt.Sprintf("id %q is also the id of %s, which wrote %s", m.ID, shown, page),
+				"give each app its own id (it names the output files and the app's key in registry.json), or build into another folder (--out); if "+shown+" is no longer built there, remove "+page)}.Err()
+		}
+	}
+	o.Apps[m.ID] = rel
+	// Sorted keys, indented, a final newline: the same bytes for the same apps.
+	b, err := json.MarshalIndent(o, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// realAbs returns p absolute, its links resolved where it exists.
+func realAbs(p string) (string, error) {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Abs(p)
+}
+
+// claims reports whether the app folder dir still has the id: its manifest says so, or is
+// there but cannot be read (a fence that does not let this build read it).
+func claims(dir, id string) bool {
+	p, _ := manifest.File(dir)
+	if p == "" {
+		return false // moved, removed, or no longer an app
+	}
+	m, err := manifest.Load(dir)
+	if err != nil {
+		var el *diag.ListError
+		return !errors.As(err, &el) // unreadable: it may still be the id's
+	}
+	return m.ID == id
+}
+
+// ownerManifests returns the manifest files of the app folders the OwnersFile of outDir
+// names, that exist: a fenced build reads them to tell whether they still claim their ids.
+func ownerManifests(outDir string) []string {
+	o, err := readOwners(outDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, rel := range o.Apps {
+		dir := filepath.Join(outDir, filepath.FromSlash(rel))
+		for _, name := range []string{manifest.TOMLName, manifest.JSONName} {
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
+				out = append(out, filepath.Join(dir, name))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
