@@ -84,12 +84,16 @@ func (e portError) Error() string        { return string(e) }
 func (e portError) Is(target error) bool { return target == ErrPortInUse }
 
 type server struct {
-	dir                      string
-	opts                     Options
-	mu                       sync.Mutex
-	page                     []byte
-	pageVersion              int             // the build that made page
-	smap                     *sourcemap.Page // page's source map, nil without a module script
+	dir         string
+	opts        Options
+	mu          sync.Mutex
+	page        []byte
+	pageVersion int // the build that made page
+	// smap is page's source map, made when an error is first placed (see stack); mapSession
+	// keeps the contexts of the builds that make it, under mapMu.
+	smap                     *sourcemap.Page
+	mapMu                    sync.Mutex
+	mapSession               *pipeline.Session
 	header                   http.Header
 	state                    Build
 	subs                     map[chan Build]bool
@@ -119,6 +123,13 @@ func Run(ctx context.Context, dir string, opts Options) error {
 		harnessOrigin: "http://" + hl.Addr().String(),
 		appOrigin:     fmt.Sprintf("http://localhost:%d", al.Addr().(*net.TCPAddr).Port)}
 	defer s.session.Close()
+	defer func() {
+		s.mapMu.Lock()
+		defer s.mapMu.Unlock()
+		if s.mapSession != nil {
+			s.mapSession.Close()
+		}
+	}()
 
 	// Watched before the first build, so that an edit made while it runs builds again.
 	w, err := fsnotify.NewWatcher()
@@ -342,7 +353,7 @@ func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 	}
 	start := time.Now()
 	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.session, DevHosts: []string{s.harnessOrigin},
-		DevScript: client(s.harnessOrigin), KeepSourceMap: true})
+		DevScript: client(s.harnessOrigin)})
 	s.mu.Lock()
 	st := Build{Version: s.state.Version + 1, Millis: time.Since(start).Milliseconds()}
 	var el *diag.ListError
@@ -370,7 +381,7 @@ func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 				st.Styles, st.Base, st.Same = edits, s.pageVersion, len(edits) == 0
 			}
 		}
-		s.page, s.header, s.pageVersion, s.smap = res.HTML, h, st.Version, res.SourceMap
+		s.page, s.header, s.pageVersion, s.smap = res.HTML, h, st.Version, nil
 		if len(res.Warnings) > 0 {
 			st.Diagnostics = diag.FormatText(res.Warnings, false)
 		}

@@ -151,6 +151,8 @@ addEventListener("message", async (e) => {
 async function runtimeError(p) {
   const message = String(p.message ?? ""), stack = String(p.stack ?? "");
   let text = "error: " + message + "\n\n" + stack;
+  $("runtime").textContent = "Uncaught in the app (click to dismiss)\n\n" + text;
+  $("runtime").classList.add("on");
   try {
     const r = await fetch("/stack", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ version: shown, message, stack }) });
     if (r.ok) text = (await r.json()).text;

@@ -1,6 +1,8 @@
 package dev
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -166,9 +168,7 @@ func (s *server) stack(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	s.mu.Lock()
-	smap, version := s.smap, s.pageVersion
-	s.mu.Unlock()
+	smap, version := s.sourceMap(r.Context(), req.Version)
 	var out struct {
 		// Text is what the overlay shows: the first place in the author's file as bundle's
 		// diagnostics show it (file:line:col, the source line, a caret), then the stack.
@@ -188,6 +188,35 @@ func (s *server) stack(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	json.NewEncoder(w).Encode(out)
+}
+
+// sourceMap returns the source map of the page of version, and the version served. The map is
+// made when first asked for, by a build that keeps it (the same bytes, as pipeline
+// guarantees, checked here): a rebuild of bundle dev makes none, since a map costs a third
+// of a rebuild of a large app and an error is rare.
+func (s *server) sourceMap(ctx context.Context, version int) (*sourcemap.Page, int) {
+	s.mapMu.Lock()
+	defer s.mapMu.Unlock()
+	s.mu.Lock()
+	page, served, smap := s.page, s.pageVersion, s.smap
+	s.mu.Unlock()
+	if smap != nil || version != served || page == nil {
+		return smap, served
+	}
+	if s.mapSession == nil {
+		s.mapSession = pipeline.NewSession()
+	}
+	res, err := pipeline.Build(ctx, s.dir, pipeline.Options{NoWrite: true, NoGzip: true, Session: s.mapSession, DevHosts: []string{s.harnessOrigin},
+		DevScript: client(s.harnessOrigin), KeepSourceMap: true})
+	if err != nil || !bytes.Equal(res.HTML, page) {
+		return nil, served // the sources changed since: the next build will show it
+	}
+	s.mu.Lock()
+	if s.pageVersion == served {
+		s.smap = res.SourceMap
+	}
+	s.mu.Unlock()
+	return res.SourceMap, served
 }
 
 // mapStack replaces each place in stack that names the page at prefix (prefix, a query, then

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -90,7 +91,7 @@ func TestRuntimeOverlay(t *testing.T) {
 	line := strings.Count(broken, "\n") // the last line's number
 	col := strings.Index(strings.Split(broken, "\n")[line-1], "toFixed") + 1
 	place := fmt.Sprintf("%s:%d:%d: error: ", filepath.ToSlash(main), line, col)
-	waitJS(t, tab, `document.getElementById("runtime").classList.contains("on")`)
+	waitJS(t, tab, `document.getElementById("runtime").classList.contains("on") && document.getElementById("runtime").textContent.includes(`+strconv.Quote(place)+`)`)
 	text := js(t, tab, `document.getElementById("runtime").textContent`)
 	if !strings.Contains(text, place) || !strings.Contains(text, "toFixed is not a function") || !strings.Contains(text, "price.toFixed(2)));") {
 		t.Errorf("the overlay does not place the error at %s with its line:\n%s", place, text)

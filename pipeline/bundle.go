@@ -209,7 +209,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		TsconfigRaw:    b.tsconfigRaw,
 		Splitting:      false,
 		Sourcemap:      sm,
-		SourcesContent: api.SourcesContentInclude,
+		SourcesContent: sourcesContent(b.writeMap),
 		LogLevel:       api.LogLevelSilent,
 		Plugins:        []api.Plugin{b.queryPlugin(chain), b.confine(chain)},
 	}
@@ -915,6 +915,17 @@ func denied(text string) (string, bool) {
 	return strings.TrimSuffix(rest, `": permission denied`), true
 }
 
+// sourcesContent is what esbuild puts of the sources in a map: their texts in a map that is
+// written, none in one kept in memory only (Result.SourceMap reads a source's line from its
+// file when asked, and a map of node_modules' texts is megabytes to make and decode at each
+// rebuild of bundle dev).
+func sourcesContent(written bool) api.SourcesContent {
+	if written {
+		return api.SourcesContentInclude
+	}
+	return api.SourcesContentExclude
+}
+
 // mapSources gives the source map m (of an output in outdir) the names and texts an author
 // knows: code written in the page is named by the page's path, as esbuild names a file
 // there (relative to outdir), and each app script the source transforms or the barrel
@@ -933,9 +944,10 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 		Mappings       string    `json:"mappings"`
 		Names          []string  `json:"names"`
 	}
-	if json.Unmarshal(m, &sm) != nil || len(sm.SourcesContent) != len(sm.Sources) {
+	if json.Unmarshal(m, &sm) != nil || (sm.SourcesContent != nil && len(sm.SourcesContent) != len(sm.Sources)) {
 		return m
 	}
+	hasContent := sm.SourcesContent != nil
 	changed := false
 	for i, s := range sm.Sources {
 		key := filepath.Join(b.root, outdir, filepath.FromSlash(s))
@@ -947,7 +959,7 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 				}
 			}
 		}
-		if src, ok := b.written.Load(key); ok {
+		if src, ok := b.written.Load(key); ok && hasContent {
 			text := src.(string)
 			sm.SourcesContent[i], changed = &text, true
 		}
@@ -962,6 +974,9 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 		name  string
 		value any
 	}{{"sources", sm.Sources}, {"sourcesContent", sm.SourcesContent}, {"mappings", sm.Mappings}, {"names", sm.Names}} {
+		if f.name == "sourcesContent" && !hasContent {
+			continue
+		}
 		var v bytes.Buffer
 		enc := json.NewEncoder(&v)
 		enc.SetEscapeHTML(false)

@@ -325,9 +325,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		CodeInputs: slices.Sorted(maps.Keys(b.codeIn)), StyleInputs: slices.Sorted(maps.Keys(b.styleIn))}
 	if a.jsMap != nil && (opts.Sourcemap || opts.KeepSourceMap) {
 		// The map's sources are relative to esbuild's output folder, "out" in the app folder.
-		if res.SourceMap, err = sourcemap.NewPage(page, a.jsMap, path.Join(filepath.ToSlash(dir), "out")); err != nil {
-			return nil, fmt.Errorf("build %s: %w", dir, err)
-		}
+		res.SourceMap = sourcemap.NewPage(page, a.jsMap, path.Join(filepath.ToSlash(dir), "out"))
 	}
 	if !opts.NoWrite {
 		err = write(res, b, a.jsMap, dir, opts) // while the gzip figure is computed

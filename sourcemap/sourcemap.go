@@ -2,7 +2,7 @@
 // error, into the place in the author's file it came from, through the source map of the
 // page's script (version 3, as esbuild writes it).
 //
-//	p, err := sourcemap.NewPage(page, mapJSON, "dist")
+//	p := sourcemap.NewPage(page, mapJSON, "dist")
 //	pos, ok := p.Locate(17, 1559) // as Chromium reports it: 1-based, in the page
 //	// pos.File "src/App.tsx", pos.Line 12, pos.Column 5, pos.LineText "…"
 //
@@ -14,9 +14,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/miniapp/bundle/markup"
@@ -149,13 +152,23 @@ func vlq(s string, i int) (int, int, error) {
 // Find returns the source place of the generated position line:col (0-based; col in UTF-16
 // code units): that of the mapping at or before col on the line.
 func (m *Map) Find(line, col int) (Position, bool) {
+	p, scol, ok := m.find(line, col)
+	if ok && p.LineText != "" {
+		p.Column = advance(p.LineText, 0, scol) + 1
+	}
+	return p, ok
+}
+
+// find is Find with the column in UTF-16 code units (0-based) beside the Position, whose
+// Column is that plus one.
+func (m *Map) find(line, col int) (Position, int, bool) {
 	if line < 0 || line >= len(m.lines) {
-		return Position{}, false
+		return Position{}, 0, false
 	}
 	l := m.lines[line]
 	i := sort.Search(len(l), func(i int) bool { return l[i].col > col }) - 1
 	if i < 0 || l[i].src < 0 {
-		return Position{}, false
+		return Position{}, 0, false
 	}
 	seg := l[i]
 	p := Position{File: m.sources[seg.src], Line: seg.line + 1, Column: seg.scol + 1}
@@ -163,31 +176,50 @@ func (m *Map) Find(line, col int) (Position, bool) {
 		lines := strings.Split(*m.contents[seg.src], "\n")
 		if seg.line < len(lines) {
 			p.LineText = strings.TrimRight(lines[seg.line], "\r")
-			p.Column = advance(p.LineText, 0, seg.scol) + 1
 		}
 	}
-	return p, true
+	return p, seg.scol, true
 }
 
-// Page is a built page and the source map of its first module script.
+// Page is a built page and the source map of its first module script. It reads them at its
+// first use (Locate or Err): a build keeps one at every rebuild of bundle dev, where an error
+// is rare.
 type Page struct {
+	page, raw []byte
+	base      string
+
+	once       sync.Once
+	err        error
 	m          *Map
-	base       string
 	src        string // the page as the parser read it
 	start, end int    // the script's text in src
 	lineStarts []int
+
+	mu    sync.Mutex
+	files map[string][]string // sources read from disk, for a map without their texts
 }
 
-// NewPage reads page, finds its first module script with text (the script a build's
-// source map is of), and returns it with the map mapJSON, whose sources are relative to the
-// folder base (joined to them; "" leaves them as they are).
-func NewPage(page, mapJSON []byte, base string) (*Page, error) {
-	m, err := Parse(mapJSON)
-	if err != nil {
-		return nil, err
+// NewPage returns the page and the map mapJSON of its first module script with text (the
+// script a build's map is of), whose sources are relative to the folder base (joined to
+// them; "" leaves them as they are). It keeps page and mapJSON, which must not change, and
+// reads them when first used.
+func NewPage(page, mapJSON []byte, base string) *Page {
+	return &Page{page: page, raw: mapJSON, base: base}
+}
+
+// Err reads the page and the map, and says why they cannot be used: a map that does not
+// decode, a page without a module script.
+func (p *Page) Err() error {
+	p.once.Do(p.read)
+	return p.err
+}
+
+func (p *Page) read() {
+	if p.m, p.err = Parse(p.raw); p.err != nil {
+		return
 	}
-	doc := markup.Parse(page, markup.Options{})
-	p := &Page{m: m, base: base, src: doc.Src, start: -1}
+	doc := markup.Parse(p.page, markup.Options{})
+	p.src, p.start = doc.Src, -1
 	for _, n := range doc.Nodes {
 		if !n.Is(markup.HTML, "script") {
 			continue
@@ -202,7 +234,8 @@ func NewPage(page, mapJSON []byte, base string) (*Page, error) {
 		break
 	}
 	if p.start < 0 {
-		return nil, errors.New("the page has no module script with text, which the source map would be of")
+		p.err = errors.New("the page has no module script with text, which the source map would be of")
+		return
 	}
 	p.lineStarts = []int{0}
 	for i := 0; i < len(p.src); i++ {
@@ -210,14 +243,15 @@ func NewPage(page, mapJSON []byte, base string) (*Page, error) {
 			p.lineStarts = append(p.lineStarts, i+1)
 		}
 	}
-	return p, nil
 }
 
 // Locate returns the author's place of the position line:col in the page (1-based, column
 // in UTF-16 code units, as Chromium reports an error in an inline script); ok is false for
-// a position outside the mapped script or that the map does not cover.
+// a position outside the mapped script or that the map does not cover. Where the map holds
+// no text of the source, its line is read from the file (File, as named from the current
+// folder).
 func (p *Page) Locate(line, col int) (Position, bool) {
-	if p == nil || line < 1 || line > len(p.lineStarts) || col < 1 {
+	if p == nil || p.Err() != nil || line < 1 || line > len(p.lineStarts) || col < 1 {
 		return Position{}, false
 	}
 	off := advance(p.src, p.lineStarts[line-1], col-1)
@@ -241,11 +275,40 @@ func (p *Page) Locate(line, col int) (Position, bool) {
 		}
 		i += j + 4
 	}
-	pos, ok := p.m.Find(gline, gcol)
-	if ok && p.base != "" {
+	pos, scol, ok := p.m.find(gline, gcol)
+	if !ok {
+		return Position{}, false
+	}
+	if p.base != "" {
 		pos.File = path.Join(p.base, pos.File)
 	}
-	return pos, ok
+	if pos.LineText == "" {
+		if lines := p.source(pos.File); pos.Line <= len(lines) {
+			pos.LineText = lines[pos.Line-1]
+		}
+	}
+	if pos.LineText != "" {
+		pos.Column = advance(pos.LineText, 0, scol) + 1
+	}
+	return pos, true
+}
+
+// source returns the lines of the file at name, read once; none when it cannot be read.
+func (p *Page) source(name string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if l, ok := p.files[name]; ok {
+		return l
+	}
+	var lines []string
+	if b, err := os.ReadFile(filepath.FromSlash(name)); err == nil {
+		lines = strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	}
+	if p.files == nil {
+		p.files = map[string][]string{}
+	}
+	p.files[name] = lines
+	return lines
 }
 
 // advance returns the offset n UTF-16 code units past off in s, stopping at the line's end.

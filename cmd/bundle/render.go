@@ -56,8 +56,8 @@ func mapBeside(e *env, name string, page []byte, entry *registry.Entry) *sourcem
 	if err != nil {
 		return nil
 	}
-	sm, err := sourcemap.NewPage(page, data, filepath.ToSlash(filepath.Dir(name)))
-	if err != nil {
+	sm := sourcemap.NewPage(page, data, filepath.ToSlash(filepath.Dir(name)))
+	if err := sm.Err(); err != nil {
 		fmt.Fprintf(e.stderr, "bundle render: warning: %s: %v: errors are placed in the page only\n", p, err)
 		return nil
 	}
