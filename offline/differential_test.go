@@ -21,6 +21,9 @@ import (
 // the browser request something: a bypass. Pages the checker refuses that load nothing are
 // counted, not failed: refusing is the safe side, and many rows load only on a click.
 //
+// Every other page is then set at the start, the end or inside one of html5lib-tests' tree
+// construction inputs (constructs × load places).
+//
 // It runs DIFFERENTIAL_PAGES pages (300 by default, as CI does; 20000 or more to hunt), from
 // the seed DIFFERENTIAL_SEED (1 by default), so that any run can be repeated.
 func TestDifferential(t *testing.T) {
@@ -37,6 +40,8 @@ func TestDifferential(t *testing.T) {
 	for _, r := range treeRows {
 		corpus = append(corpus, r.html)
 	}
+	// Every other page is set in a construct of html5lib-tests' tree construction suite.
+	inContext := inHTML5libContext(html5libInputs(t))
 	b := browsertest.Start(t)
 	const batch = 24
 	var bypasses, refusedQuiet, agreed int
@@ -53,6 +58,9 @@ func TestDifferential(t *testing.T) {
 		for i := 0; i < batch && done+i < pages; i++ {
 			id := done + i
 			how, doc := mutate(rng, corpus[rng.IntN(len(corpus))], id)
+			if id%2 == 1 {
+				how, doc = how+"+html5lib", inContext(rng, doc)
+			}
 			fs, err := Check("d.html", []byte(doc), Options{})
 			if err != nil {
 				t.Fatalf("page %d (%s): %v", id, how, err)
