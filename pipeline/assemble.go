@@ -398,6 +398,9 @@ type assembled struct {
 	// of the SDK's <script>; body the range of what went at the end of <body> (classic
 	// scripts with defer or async, SVG sprites).
 	policy, charset, css, sdk int
+	// dev is the offset of Options.DevScript's <script>, just before the SDK's (-1 in a
+	// build for hosts).
+	dev int
 	body                      markup.Range
 	// bodyAt is where body went in the page as the app wrote it, for messages.
 	bodyAt int
@@ -416,7 +419,7 @@ func (a *assembler) assemble() *assembled {
 	if !a.wellFormed() {
 		// The tree is not the page its author wrote: nothing is built from it, and the
 		// errors say what to fix first.
-		return &assembled{page: a.src, policy: -1, charset: -1, css: -1, sdk: -1, body: markup.Range{Start: -1, End: -1}}
+		return &assembled{page: a.src, policy: -1, charset: -1, css: -1, sdk: -1, dev: -1, body: markup.Range{Start: -1, End: -1}}
 	}
 	type edit struct {
 		r    markup.Range
@@ -467,7 +470,7 @@ func (a *assembler) assemble() *assembled {
 		sdkAt = cssAt
 	}
 	bodyAt, open := bodyEnd(d)
-	res := &assembled{policy: -1, charset: -1, css: -1, sdk: -1, body: markup.Range{Start: -1, End: -1}, bodyAt: bodyAt}
+	res := &assembled{policy: -1, charset: -1, css: -1, sdk: -1, dev: -1, body: markup.Range{Start: -1, End: -1}, bodyAt: bodyAt}
 	a.policyText = len(a.texts)
 	type insert struct {
 		at   int
@@ -482,8 +485,7 @@ func (a *assembler) assemble() *assembled {
 		inserts = append(inserts, insert{cssAt, "<style>" + a.hold(escapeStyle(strings.Join(a.css, ""))) + "</style>", &res.css})
 	}
 	if a.devScript != "" {
-		var at int
-		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold(escapeScript(a.devScript)) + "</script>", &at})
+		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold(escapeScript(a.devScript)) + "</script>", &res.dev})
 	}
 	if a.sdk {
 		a.sdkText = len(a.texts)

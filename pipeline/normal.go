@@ -335,7 +335,7 @@ func (a *assembler) checkBuilt(d *markup.Document, b *assembled) error {
 			return fmt.Errorf("the <style> of the CSS the page's scripts import is not in <head>")
 		case s == b.sdk && (!n.Is(markup.HTML, "script") || n.Parent != head):
 			return fmt.Errorf("the SDK's <script> is not in <head>")
-		case b.sdk >= 0 && s < b.sdk && !n.Inert() && (n.Is(markup.HTML, "script") || n.Is(markup.SVG, "script")):
+		case b.sdk >= 0 && s < b.sdk && s != b.dev && !n.Inert() && (n.Is(markup.HTML, "script") || n.Is(markup.SVG, "script")):
 			return fmt.Errorf("a script at byte %d runs before the SDK's", s)
 		case inBody(s) && n != d.Body():
 			if n.Inert() {
