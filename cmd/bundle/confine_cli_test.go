@@ -94,8 +94,14 @@ module.exports = { compile: () => css, compileString: () => css };
 
 const leakManifest = "id = \"t\"\nname = \"Test\"\ndescription = \"A test app.\"\nentry = \"index.html\"\n"
 
-func leakPage(body string) string {
-	return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>" + body + "</head>\n<body><p>hi</p></body></html>\n"
+func leakPage(head string) string {
+	return leakPageBody(head, "")
+}
+
+// leakPageBody is leakPage with markup at the start of <body> (an <img> in <head> would end
+// it early, which the build refuses).
+func leakPageBody(head, body string) string {
+	return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>" + head + "</head>\n<body>" + body + "<p>hi</p></body></html>\n"
 }
 
 // leakTree makes the folders of one leak test: secrets beside the app; a workspace (ws) whose
@@ -171,7 +177,7 @@ func leakRows() []leakRow {
 			"style.scss": use + "\n.ok { color: red; }\n"}
 	}
 	tw := func(css string) map[string]string {
-		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./app.css">`) + "<div class=\"p-4\"></div>",
+		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPageBody(`<link rel="stylesheet" href="./app.css">`, `<div class="p-4"></div>`),
 			"app.css": "@import \"tailwindcss\";\n" + css + "\n"}
 	}
 	postcss := func(config, css string) map[string]string {
@@ -244,12 +250,12 @@ func leakRows() []leakRow {
 			code: 1, want: `import.meta.glob pattern "../../secrets/*.txt" reaches outside`},
 		{name: "glob_through_link", files: script(`console.log(import.meta.glob("./s/*.txt", { query: "?raw", eager: true }))`, nil), links: map[string]string{"s": "secrets"},
 			code: 1, want: "reaches outside"},
-		{name: "public_dir_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<img src="/image.png">`)}, links: map[string]string{"public": "secrets"},
+		{name: "public_dir_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPageBody("", `<img src="/image.png">`)}, links: map[string]string{"public": "secrets"},
 			code: 1, want: "leaves the app folder"},
 		{name: "alias_outside", files: script(`import s from "@s/token.txt"; console.log(s)`, map[string]string{"miniapp.toml": leakManifest + "\n[build]\nalias = { \"@s\" = \"../../secrets\" }\n"}),
 			code: 1, want: "alias"},
 		{name: "worker_outside", files: script(`new Worker(new URL("../../secrets/w.js", import.meta.url), { type: "module" })`, nil), code: 1, want: "outside"},
-		{name: "img_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<img src="../../secrets/image.png">`)}, code: 1, want: "leaves the app folder"},
+		{name: "img_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPageBody("", `<img src="../../secrets/image.png">`)}, code: 1, want: "leaves the app folder"},
 		{name: "css_url_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(../../secrets/image.png) }"},
 			code: 1, want: "outside"},
 		{name: "css_import_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": `@import "../../secrets/secret.css";`},
