@@ -122,6 +122,10 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Text = fmt.Sprintf("%s runs on Node.js, which is not on PATH", tool)
 		m.Notes = []api.Note{{Text: "install Node.js 18 or later; bundle runs the app's own installed tools with it"}}
 	case errors.As(err, &me):
+		if me.Package == "" {
+			// No node_modules at all: the tool's own package is the one to name.
+			me = &nodetool.MissingError{Package: strings.Fields(packages)[0]}
+		}
 		m.Text = fmt.Sprintf("%s needs the npm package %s, which is not installed in the app", tool, me.Package)
 		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss" {
 			packages = tailwindPackages(c.root, c.readRoot)

@@ -48,10 +48,34 @@ var runner string
 // ErrNoNode is returned (wrapped) when Node.js is not on PATH.
 var ErrNoNode = errors.New("Node.js is not on PATH")
 
-// MissingError says that the app has not installed an npm package a tool needs.
+// MissingError says that the app has not installed an npm package a tool needs. Package is
+// empty when the app has no node_modules folder at all (HasPackages): then the tool's own
+// package is missing, which the caller names.
 type MissingError struct{ Package string }
 
-func (e *MissingError) Error() string { return e.Package + " is not installed" }
+func (e *MissingError) Error() string {
+	if e.Package == "" {
+		return "no npm package is installed"
+	}
+	return e.Package + " is not installed"
+}
+
+// HasPackages reports whether a node_modules folder is in dir or in a folder above it up to
+// root: the only places a Runner loads packages from. Without one no tool can run, and a
+// build's fence leaves Node out (pipeline.Fence), since finding what Node loads costs more
+// than the rest of the fence.
+func HasPackages(dir, root string) bool {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil && st.IsDir() {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if dir == root || parent == dir || !strings.HasPrefix(parent, root) {
+			return false
+		}
+		dir = parent
+	}
+}
 
 // ToolError is a tool's refusal of its input: a CSS syntax error, an unknown utility class, a
 // Sass error. File, Line and Column are set where the tool names a place (1-based). Outside
@@ -221,6 +245,11 @@ func (r *Runner) start() error {
 
 // Run runs req and returns the CSS the tool produced.
 func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
+	if !HasPackages(r.Dir, r.Root) {
+		// Nothing to load a tool from: said without starting Node, which a fenced build of
+		// such an app cannot run (see HasPackages).
+		return "", &MissingError{}
+	}
 	r.mu.Lock()
 	if err := r.start(); err != nil {
 		r.mu.Unlock()
