@@ -122,6 +122,11 @@ func (c *checker) checkCSS(src string, sc scope) []hit {
 		case cssAtKeyword:
 			atRule, atDepth = strings.ToLower(t.value), len(stack)
 			declStart = false
+			if atRule == "import" {
+				if at, u := unquotedImport(z, src); u != "" {
+					add(at, len(u), "CSS @import (unquoted, which Chromium's preload scanner fetches)", u)
+				}
+			}
 		case cssIdent:
 			lastIdent = t.value
 		case cssColon:
@@ -228,6 +233,32 @@ func (c *checker) checkCSS(src string, sc scope) []hit {
 		}
 	}
 	return hits
+}
+
+// unquotedImport returns the URL Chromium's preload scanner takes from an @import whose
+// prelude (read from z, just past the keyword) is neither a string nor a url(): the text up
+// to the next white space, as it fetched "i.css;" for <style>@import i.css;</style>, which
+// CSS Syntax reads as an invalid rule that loads nothing. A reader of the page must read the
+// scanner's way too.
+func unquotedImport(z cssTokenizer, src string) (int, string) {
+	for {
+		t := z.next()
+		switch t.kind {
+		case cssWhitespace:
+			continue
+		case cssEOF, cssString, cssURL, cssSemicolon, cssOpenCurly:
+			return 0, ""
+		case cssFunction:
+			if strings.EqualFold(t.value, "url") {
+				return 0, ""
+			}
+		}
+		end := t.start
+		for end < len(src) && !strings.ContainsRune(" \t\n\r\f", rune(src[end])) {
+			end++
+		}
+		return t.start, src[t.start:end]
+	}
 }
 
 func urlPlace(atRule, fn string) string {

@@ -54,12 +54,12 @@ const largeText = 16 << 10
 func (c *checker) checkTree(d *markup.Document, sc scope) []hit {
 	w := walker{c: c, sc: sc, d: d}
 	w.walk(d.Nodes)
-	w.walk(d.Speculate(markup.Options{}))
+	w.speculated(d.Speculate(markup.Options{}))
 	for _, n := range d.Nodes {
 		if n.Is(markup.HTML, "noscript") {
 			off := markup.ParseString(d.Src, markup.Options{NoScripting: true})
 			w.walk(off.Nodes)
-			w.walk(off.Speculate(markup.Options{NoScripting: true}))
+			w.speculated(off.Speculate(markup.Options{NoScripting: true}))
 			break
 		}
 	}
@@ -111,6 +111,8 @@ type walker struct {
 	e     elem // reused for each element
 	n     *markup.Node
 	texts []*markup.Node
+	// foreign judges every element as foreign content (see checkTree).
+	foreign bool
 }
 
 // pending are the hits of a text checked on another core.
@@ -129,7 +131,7 @@ func (w *walker) walk(nodes []*markup.Node) {
 		}
 		w.n = n
 		e := &w.e
-		*e = elem{name: n.Name, foreign: n.Namespace != markup.HTML, attrs: e.attrs[:0]}
+		*e = elem{name: n.Name, foreign: n.Namespace != markup.HTML || w.foreign, attrs: e.attrs[:0]}
 		for k, set := range [2][]markup.Attr{n.Attr, n.Dropped} {
 			for i := range set {
 				a := &set[i]
@@ -155,6 +157,18 @@ func (w *walker) walk(nodes []*markup.Node) {
 		}
 		w.c.element(e, w.sc, w)
 	}
+}
+
+// speculated judges the elements the preload scanner reads that no tree holds as they are:
+// as HTML, and as foreign content too. Chromium's scanner fetches what an SVG element names
+// where the tree holds no SVG (it fetched the href of <svg><image href> and <svg><script href>
+// written after a <frameset>, which the tree builder ignores); a reader that does not know
+// which way the scanner took them judges both.
+func (w *walker) speculated(nodes []*markup.Node) {
+	w.walk(nodes)
+	w.foreign = true
+	w.walk(nodes)
+	w.foreign = false
 }
 
 // add places hits of the current element's target.

@@ -55,6 +55,16 @@ func makeTreeRows(host string) []treeRow {
 		{"svg_style_preload_scanner", `<svg><style><!--</style><img src="https://cdn.example/a.png"><!----></style></svg>`, "https://cdn.example/a.png", false},
 		{"svg_script_comment_is_comment", `<svg><script><!--<img src="https://cdn.example/a.png">--></script></svg>`, "", true},
 		{"frameset_ignored_img", `<frameset><img src="https://cdn.example/a.png"></frameset>`, "https://cdn.example/a.png", false},
+		// ... and, where no tree holds them, what SVG elements name (found by TestDifferential
+		// in html5lib-tests' contexts): judged as HTML and as SVG.
+		{"frameset_svg_script_href", `<p><frameset><frame><svg><script href="https://cdn.example/x.js"></script></svg>`, "https://cdn.example/x.js", false},
+		{"frameset_svg_image_href", `<frameset><frame><svg><image href="https://cdn.example/a.png"/></svg>`, "https://cdn.example/a.png", false},
+		{"after_frameset_svg_script_href", `<frameset></frameset><svg><script href="https://cdn.example/x.js"></script></svg>`, "https://cdn.example/x.js", false},
+		// Its CSS scanner takes an @import's unquoted prelude as a URL (CSS Syntax ignores the rule).
+		{"style_import_unquoted", `<style>@import https://cdn.example/i.css</style>`, "https://cdn.example/i.css", false},
+		{"style_import_unquoted_semicolon", `<style>@import https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
+		{"style_import_unquoted_comment_before", `<style>@import /**/https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
+		{"style_import_nothing", `<style>@import;</style>`, "", true},
 		{"math_cdata_preload_scanner", `<math><![CDATA[ ><img src="https://cdn.example/a.png"> ]]></math>`, "https://cdn.example/a.png", false},
 		// Start tags the tree builder ignores: the tokenizer is not switched to raw text.
 		{"template_col_style", `<template><col><style></template><img src="https://cdn.example/a.png"></style>`, "https://cdn.example/a.png", false},
