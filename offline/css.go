@@ -235,30 +235,35 @@ func (c *checker) checkCSS(src string, sc scope) []hit {
 	return hits
 }
 
-// unquotedImport returns the URL Chromium's preload scanner takes from an @import whose
-// prelude (read from z, just past the keyword) is neither a string nor a url(): the text up
-// to the next white space, as it fetched "i.css;" for <style>@import i.css;</style>, which
-// CSS Syntax reads as an invalid rule that loads nothing. A reader of the page must read the
-// scanner's way too.
+// unquotedImport returns the URL Chromium's preload scanner takes from an @import (read from
+// z, just past the keyword) where CSS Syntax reads none, or another: the scanner takes the
+// prelude's text up to the next white space, and strips only a url( ) or quotes that close
+// there. It fetched "i.css;" for <style>@import i.css;</style> and "url(" for
+// <style>@import url(</style>, rules CSS Syntax ignores; a reader of the page must read the
+// scanner's way too. A string or a url() the text holds whole is left to the tokens.
 func unquotedImport(z cssTokenizer, src string) (int, string) {
-	for {
-		t := z.next()
-		switch t.kind {
-		case cssWhitespace:
-			continue
-		case cssEOF, cssString, cssURL, cssSemicolon, cssOpenCurly:
-			return 0, ""
-		case cssFunction:
-			if strings.EqualFold(t.value, "url") {
-				return 0, ""
-			}
-		}
-		end := t.start
-		for end < len(src) && !strings.ContainsRune(" \t\n\r\f", rune(src[end])) {
-			end++
-		}
-		return t.start, src[t.start:end]
+	t := z.next()
+	for t.kind == cssWhitespace {
+		t = z.next()
 	}
+	switch t.kind {
+	case cssEOF, cssSemicolon, cssOpenCurly:
+		return 0, ""
+	}
+	end := t.start
+	for end < len(src) && !strings.ContainsRune(" \t\n\r\f", rune(src[end])) {
+		end++
+	}
+	raw := src[t.start:end]
+	whole := strings.TrimSuffix(raw, ";")
+	switch {
+	case t.kind == cssString && t.end-t.start == len(whole) && len(whole) >= 2 && whole[len(whole)-1] == whole[0],
+		t.kind == cssURL && t.end-t.start == len(whole) && strings.HasSuffix(whole, ")"):
+		return 0, ""
+	case t.kind == cssFunction && strings.EqualFold(t.value, "url") && strings.HasSuffix(whole, ")"):
+		return 0, ""
+	}
+	return t.start, raw
 }
 
 func urlPlace(atRule, fn string) string {

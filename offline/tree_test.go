@@ -65,6 +65,9 @@ func makeTreeRows(host string) []treeRow {
 		{"style_import_unquoted_semicolon", `<style>@import https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
 		{"style_import_unquoted_comment_before", `<style>@import /**/https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
 		{"style_import_nothing", `<style>@import;</style>`, "", true},
+		{"style_import_open_url", `<style>@import url(</style><img src="https://cdn.example/a.png">`, "url(", false},
+		{"style_import_url_with_spaces", `<style>@import url( https://cdn.example/i.css );</style>`, "url(", false},
+		{"style_import_string", `<style>@import "data:text/css,p{color:red}";</style>`, "", true},
 		{"math_cdata_preload_scanner", `<math><![CDATA[ ><img src="https://cdn.example/a.png"> ]]></math>`, "https://cdn.example/a.png", false},
 		// Start tags the tree builder ignores: the tokenizer is not switched to raw text.
 		{"template_col_style", `<template><col><style></template><img src="https://cdn.example/a.png"></style>`, "https://cdn.example/a.png", false},
