@@ -208,6 +208,14 @@ func (b *Browser) Serve(path string, body []byte, ctypeAndHeaders ...string) str
 	return b.Origins[0] + path
 }
 
+// Reset stops serving every page Serve was given, so that a page of another test is not
+// found where this one's is missing.
+func (b *Browser) Reset() {
+	b.mu.Lock()
+	b.pages = map[string]page_{}
+	b.mu.Unlock()
+}
+
 func (b *Browser) isOwn(host string) bool {
 	for _, s := range b.servers {
 		if strings.EqualFold(host, s) {

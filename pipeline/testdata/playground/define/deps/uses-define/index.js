@@ -1,0 +1,1 @@
+exports.seen = __STRINGIFIED__
