@@ -27,6 +27,79 @@ func compactJSON(pg, name string) string {
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "extensions", checks: []check{
+		tText("not contain `.mjs`", "#app", "Hello from the browser build"),
+	}},
+	{name: "import-attribute", checks: []check{
+		tText("from source code", ".src", "from the app"),
+		tText("from dependency", ".dep", "from a dependency"),
+	}},
+	{name: "preserve-symlinks", checks: []check{
+		tText("not-preserve-symlinks", "#root", "found through the link"),
+	}},
+	{name: "data-uri", checks: []check{
+		tText("plain", ".plain", "plain data"),
+		tText("base64", ".base64", "base64 data"),
+		tJS("svg data uri minify", `(await __pg.q("img.dq-in-sq").decode(), __pg.q("img.dq-in-sq").getBoundingClientRect().height)`, "100"),
+		tJS("svg data uri minify", `(await __pg.q("img.dqs-in-sq").decode(), __pg.q("img.dqs-in-sq").getBoundingClientRect().height)`, "100"),
+		tJS("svg data uri minify", `(await __pg.q("img.sq-in-dq").decode(), __pg.q("img.sq-in-dq").getBoundingClientRect().height)`, "100"),
+		tJS("svg data uri minify", `(await __pg.q("img.sqs-in-dq").decode(), __pg.q("img.sqs-in-dq").getBoundingClientRect().height)`, "100"),
+	}, output: []outputCheck{
+		{spec: "should compile away the import for build", contains: `"data:text/javascript`, not: true},
+	}, skipped: []string{
+		"comma: its config's plugin resolves and loads the module (a plugin, which bundle does not run: the build warns naming it)",
+	}},
+	{name: "dynamic-import-inline", checks: []check{
+		tText("(the page runs)", ".static", "imported"),
+		tText("(the page runs)", ".dynamic", "imported again"),
+	}, output: []outputCheck{
+		{spec: "don't warn when codeSplitting is set to false", contains: "dynamic import will not move module into another chunk", not: true, log: true},
+	}},
+	{name: "css-no-codesplit", checks: []check{
+		tColor("should load all stylesheets", ".linked", "blue"),
+		tColor("should load all stylesheets", ".lazy", "blue"),
+	}, skipped: []string{
+		"should remove empty chunk: the names of the files beside Vite's page",
+	}},
+	{name: "css-codesplit", checks: []check{
+		tColor("should load all stylesheets", "h1", "red"),
+		tColor("should load all stylesheets", "h2", "blue"),
+		tColor("should load all stylesheets", ".dynamic", "green"),
+		tColor("should load all stylesheets", ".lazy-js", "blue"),
+		tColor("should load all stylesheets", ".chunk", "magenta"),
+		tHas("should load dynamic import with inline", ".dynamic-inline", ".inline"),
+		tJS("should load dynamic import with inline", `__pg.color(".inline") !== "rgb(255, 255, 0)"`, "true"),
+		tMatch("should load dynamic import with module", ".dynamic-module", "_mod_|mod"),
+		tColor("should load dynamic import with module", ".mod", "yellow"),
+		tColor("style order should be consistent when style tag is inserted by JS", ".order", "orange"),
+		tJS("style order should be consistent when style tag is inserted by JS", `(__pg.click(".order-update"), __pg.color(".order"))`, jsonString(cssColors["green"])),
+	}, skipped: []string{
+		"css-codesplit-consistent (10) and build (8): the names and contents of the files beside Vite's page, and its manifest",
+	}},
+	{name: "css-dynamic-import", checks: []check{
+		tJS("doesn't duplicate dynamically imported css files", `document.body.classList.contains("loaded")`, "true"),
+		tColor("doesn't duplicate dynamically imported css files", ".css-dynamic-import", "green"),
+		tJS("doesn't duplicate dynamically imported css files", `(() => { const u = [...document.querySelectorAll("link")].map((l) => l.href); return u.length === new Set(u).size })()`, "true"),
+	}},
+	{name: "minify", output: []outputCheck{
+		{spec: "no minifySyntax", contains: `console.log("hello world")`},
+		{spec: "no minifySyntax", contains: "/*! a legal comment */", not: true},
+		{spec: "no minifySyntax", contains: "color:#ff0000"},
+		{spec: "minifies inline style with esbuild", contains: "<style>.inline-style{color:#ff0000}</style>"},
+		{spec: "escapes closing style tags with esbuild", contains: `<style>.closing-tag{content:"<\/style>"}</style>`},
+	}},
+	{name: "nested-deps", checks: []check{
+		tText("handle nested package", ".a", "A@2.0.0"),
+		tText("handle nested package", ".b", "B@1.0.0"),
+		tText("handle nested package", ".nested-a", "A@1.0.0"),
+		tText("handle nested package", ".c", "es-C@1.0.0"),
+		tText("handle nested package", ".side-c", "es-C@1.0.0"),
+		tText("handle nested package", ".d", "D@1.0.0"),
+		tText("handle nested package", ".nested-d", "D-inner@1.0.0"),
+		tText("handle nested package", ".nested-e", "1"),
+		tText("handle nested package", ".absolute-f", "F@2.0.0"),
+		tText("handle nested package", ".self-referencing", "true"),
+	}},
 	{name: "env", base: "/env-base/", env: map[string]string{"VITE_FROM_PROCESS": "from the builder's environment"}, checks: []check{
 		tText("base", ".base", "/env-base/"),
 		tText("mode", ".mode", "production"),

@@ -70,11 +70,13 @@ type playground struct {
 	skipped []string
 }
 
-// outputCheck is an assertion on the built text.
+// outputCheck is an assertion on the built text, or with log on what the build said (bundle's
+// warnings, Vite's output).
 type outputCheck struct {
 	spec     string
 	contains string
 	not      bool
+	log      bool
 }
 
 // pgResult is one page's outcome, check by check.
@@ -224,7 +226,7 @@ func runChecks(t *testing.T, b *browsertest.Browser, dir string, checks []check)
 }
 
 // viteBuild builds the fixture with Vite into a temporary folder and returns its files.
-func viteBuild(t *testing.T, dir string) (map[string][]byte, time.Duration, error) {
+func viteBuild(t *testing.T, dir string) (map[string][]byte, string, time.Duration, error) {
 	t.Helper()
 	vite, _ := filepath.Abs(filepath.Join(playgroundRoot, "node_modules", "vite", "bin", "vite.js"))
 	if _, err := os.Stat(vite); err != nil {
@@ -237,7 +239,7 @@ func viteBuild(t *testing.T, dir string) (map[string][]byte, time.Duration, erro
 	msg, err := cmd.CombinedOutput()
 	took := time.Since(start)
 	if err != nil {
-		return nil, took, fmt.Errorf("vite build: %v\n%s", err, msg)
+		return nil, string(msg), took, fmt.Errorf("vite build: %v\n%s", err, msg)
 	}
 	files := map[string][]byte{}
 	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
@@ -247,7 +249,7 @@ func viteBuild(t *testing.T, dir string) (map[string][]byte, time.Duration, erro
 		}
 		return nil
 	})
-	return files, took, nil
+	return files, string(msg), took, nil
 }
 
 // visit serves files (path → bytes) on the browser's origin, loads page and runs the checks.
@@ -288,7 +290,7 @@ func TestPlayground(t *testing.T) {
 			if page == "" {
 				page = "index.html"
 			}
-			viteFiles, viteTook, viteErr := viteBuild(t, dir)
+			viteFiles, viteLog, viteTook, viteErr := viteBuild(t, dir)
 			start := time.Now()
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
 			bundleTook := time.Since(start)
@@ -340,21 +342,30 @@ func TestPlayground(t *testing.T) {
 			}
 			for _, oc := range pg.output {
 				c.total++
-				var all bytes.Buffer
-				for _, f := range viteFiles {
-					all.Write(f)
+				var viteText, bundleText strings.Builder
+				switch {
+				case oc.log:
+					viteText.WriteString(viteLog)
+					if res != nil {
+						for _, d := range res.Warnings {
+							bundleText.WriteString(d.String() + "\n")
+						}
+					}
+				default:
+					for _, f := range viteFiles {
+						viteText.Write(f)
+					}
+					if res != nil {
+						bundleText.Write(res.HTML)
+					}
 				}
-				if strings.Contains(all.String(), oc.contains) != oc.not {
+				if viteErr == nil && strings.Contains(viteText.String(), oc.contains) != oc.not {
 					c.vite++
 				}
-				var page []byte
-				if res != nil {
-					page = res.HTML
-				}
-				if strings.Contains(string(page), oc.contains) != oc.not {
+				if err == nil && strings.Contains(bundleText.String(), oc.contains) != oc.not {
 					c.bundle++
 				} else {
-					t.Errorf("%s: bundle's page %s %q", oc.spec, map[bool]string{true: "holds", false: "lacks"}[oc.not], oc.contains)
+					t.Errorf("%s: bundle's %s %s %q", oc.spec, map[bool]string{true: "warnings", false: "page"}[oc.log], map[bool]string{true: "hold", false: "lack"}[oc.not], oc.contains)
 				}
 			}
 			for _, r := range pg.refusals {

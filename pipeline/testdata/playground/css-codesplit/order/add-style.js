@@ -1,0 +1,3 @@
+const style = document.createElement('style')
+style.textContent = '.order { color: orange; }'
+document.head.appendChild(style)

@@ -1,0 +1,3 @@
+import './eager.css'
+
+export const eager = true

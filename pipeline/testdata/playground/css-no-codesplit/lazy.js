@@ -1,0 +1,2 @@
+// a module that is nothing but a stylesheet's import
+import './lazy.css'

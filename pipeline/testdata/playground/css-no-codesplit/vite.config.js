@@ -1,0 +1,3 @@
+export default {
+  build: { cssCodeSplit: false },
+}

@@ -1,0 +1,3 @@
+export function say(sel, text) {
+  document.querySelector(sel).textContent = text
+}

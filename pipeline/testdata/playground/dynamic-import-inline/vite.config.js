@@ -1,0 +1,6 @@
+export default {
+  build: {
+    sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+}

@@ -1,0 +1,3 @@
+import json from './data.json' with { type: 'json' }
+
+export const word = json.word

@@ -1,0 +1,2 @@
+/*! a legal comment */
+export const word = "minified"

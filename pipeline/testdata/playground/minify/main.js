@@ -1,0 +1,8 @@
+import './main.css'
+import { word } from 'minified'
+
+console.log(word)
+
+if (window) {
+  console.log('hello world')
+}

@@ -1,0 +1,4 @@
+export default {
+  esbuild: { legalComments: 'none', minifySyntax: false },
+  build: { minify: 'esbuild', cssMinify: 'esbuild' },
+}

@@ -1,0 +1,2 @@
+export { default as A } from '@pg/nested-a'
+export default 'B@1.0.0'

@@ -1,0 +1,1 @@
+export default 'es-C@1.0.0'

@@ -1,0 +1,2 @@
+// the module field wins: never read
+export default 'C@1.0.0'

@@ -1,0 +1,1 @@
+export { default as C } from '@pg/nested-c'

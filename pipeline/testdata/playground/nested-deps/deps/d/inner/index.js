@@ -1,0 +1,1 @@
+export default 'D-inner@1.0.0'

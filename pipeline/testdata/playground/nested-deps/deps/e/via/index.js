@@ -1,0 +1,5 @@
+import { count } from '@pg/nested-e-counted'
+
+export function viaCount() {
+  return count()
+}

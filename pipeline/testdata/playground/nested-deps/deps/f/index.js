@@ -1,0 +1,1 @@
+export default 'F@2.0.0'

@@ -1,0 +1,1 @@
+export { isSelfReference } from '@pg/self-ref'

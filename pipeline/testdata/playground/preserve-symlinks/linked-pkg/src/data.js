@@ -1,0 +1,1 @@
+export const data = { text: 'found through the link' }

@@ -1,0 +1,5 @@
+import { data } from './data'
+
+export function hello() {
+  return data
+}

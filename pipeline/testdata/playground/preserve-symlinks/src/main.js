@@ -1,0 +1,3 @@
+import { hello } from '@pg/linked-pkg'
+
+document.getElementById('root').textContent = hello().text
