@@ -25,8 +25,96 @@ func compactJSON(pg, name string) string {
 	return buf.String()
 }
 
+// Why bundle's page cannot pass a check, by design.
+const (
+	besideThePage     = "the page loads a file kept beside it at run time (a URL the build cannot know, /* @vite-ignore */): a bundle is one file with nothing beside it"
+	onlyHashedScripts = "the page runs code from a blob: or data: URL it makes at run time: the policy runs only the page's own scripts, by hash"
+	pluginNotRun      = "a plugin of the config does it, and bundle runs no plugin (the build warns, naming it)"
+)
+
+// globAll is what import.meta.glob('/dir/**') gives in glob-import, eager or not.
+const globAll = `{
+  "/dir/alias.js": {"default": "hi"},
+  "/dir/baz.json": {"msg": "baz", "default": {"msg": "baz"}},
+  "/dir/foo.css": {},
+  "/dir/foo.js": {"msg": "foo"},
+  "/dir/index.js": {
+    "modules": {"./alias.js": {"default": "hi"}, "./foo.js": {"msg": "foo"}, "./quote'.js": {"msg": "single-quote"}},
+    "globWithAlias": {"/dir/alias.js": {"default": "hi"}}
+  },
+  "/dir/nested/bar.js": {"modules": {"../baz.json": {"msg": "baz", "default": {"msg": "baz"}}}, "msg": "bar"},
+  "/dir/quote'.js": {"msg": "single-quote"}
+}`
+
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "glob-import", checks: []check{
+		tJSON("should work", ".result", globAll),
+		tJSON("should work", ".result-eager", globAll),
+		tJSON("should work", ".result-node_modules", `{"/dir/node_modules/hoge.js": {"msg": "hoge"}}`),
+		tJSON("import glob raw", ".globraw", `{"/dir/baz.json": {"msg": "baz"}}`),
+		tJSON("import property access", ".property-access", `{"msg": "baz"}`),
+		tJSON("import relative glob raw", ".relative-glob-raw", `{"./dir/baz.json": {"msg": "baz"}}`),
+		tText("unassigned import processes", ".side-effect-result", "side effect ran"),
+		tJSON("import glob in package", ".in-package", `["/pkg-pages/page.js"]`),
+		tJSON("follow symlinks", ".follow-symlinks", `{"./follow/linked/lib/components/a.js": "a", "./follow/linked/lib/components/b.js": "b"}`),
+		tJSON("follow symlinks same reference", ".follow-symlinks-same-ref", `{"a": true, "b": true}`),
+		tJS("alias exclusion", `(() => { const k = JSON.parse(__pg.text(".alias-exclusion")); return k.length > 0 && k.every((x) => !x.includes("alias")) })()`, "true"),
+		tJSON("array pattern with exclusions", ".array-result", `{"./array-dir/included.js": "included"}`),
+		tJSON("array pattern with sibling directories sharing a prefix", ".array-common-base-result", `{"/array-base/one/a.js": "a", "/array-base/two/b.js": "b"}`),
+		tHas("tree-shake eager css", ".kept-css-result", ".kept-css"),
+		tText("escapes special chars in globs without mangling user supplied glob suffix", ".escape-relative", "/escape/(paren)/glob.js\n/escape/[brackets]/glob.js\n/escape/{curlies}/glob.js"),
+		tText("escapes special chars in globs without mangling user supplied glob suffix", ".escape-alias", "/escape/(paren)/glob.js\n/escape/[brackets]/glob.js\n/escape/{curlies}/glob.js"),
+		tJSON("escape literal parenthesis in glob pattern", ".escape-literal-parenthesis", `["/escape/(paren)/mod/index.js"]`),
+		tMatch("subpath imports", ".subpath-imports", "bar foo"),
+		tMatch("subpath imports (sub dir)", ".subpath-imports-sub-dir", "bar foo"),
+		tMatch("#alias imports", ".hash-alias-imports", "bar foo"),
+		tJSON("import base glob raw", ".result-base", `{"./baz.json": {"msg": "baz"}}`),
+		tJSON("caseSensitiveMatch option", ".case-sensitive-true", `["./case-dir/data-lower.js"]`),
+		tJSON("caseSensitiveMatch option", ".case-sensitive-false", `["./case-dir/DATA-upper.js", "./case-dir/data-lower.js"]`),
+		tJSON("absolute base with files outside of root", ".absolute-base-outside-root", `{"../external/x.js": "external x", "../external/y.js": "external y"}`),
+	}, output: []outputCheck{
+		{spec: "tree-shake eager css", contains: ".shaken-css", not: true},
+	}, skipped: []string{
+		"import.meta.glob and dynamic import vars transformations should be visible to post transform plugins: " + pluginNotRun,
+	}},
+	{name: "dynamic-import", checks: []check{
+		tJS("should load literal dynamic import", `(__pg.click(".baz"), __pg.text(".view"))`, "~Baz view"),
+		tJS("should load full dynamic import from public", `(__pg.click(".qux"), __pg.text(".view"))`, "~Qux view").byDesignBecause(besideThePage),
+		tJS("should load data URL of `blob:`", `(__pg.click(".blob"), __pg.text(".view"))`, "~blob").byDesignBecause(onlyHashedScripts),
+		tJS("should load data URL of `data:`", `(__pg.click(".data"), __pg.text(".view"))`, "~data URL").byDesignBecause(onlyHashedScripts),
+		tJS("should have same reference on static and dynamic js import, .mxd", `(__pg.click(".mxd"), __pg.text(".view"))`, `"true"`),
+		tJS("should have same reference on static and dynamic js import, .mxd2", `(__pg.click(".mxd2"), __pg.text(".view"))`, `"false"`).byDesignBecause(besideThePage),
+		tJS("should have same reference on static and dynamic js import, .mxdjson", `(__pg.click(".mxdjson"), __pg.text(".view"))`, `"true"`),
+		tJS("should load dynamic import with vars", `(__pg.click(".foo"), __pg.text(".view"))`, "~Foo view"),
+		tJS("should load dynamic import with vars", `(__pg.click(".bar"), __pg.text(".view"))`, "~Bar view"),
+		tJS("should load dynamic import with css", `(__pg.click(".css"), __pg.color(".view"))`, jsonString(cssColors["red"])),
+		tMatch("should load dynamic import with vars", ".vars", "hello"),
+		tMatch("should load dynamic import with vars ignored", ".vars-ignored", "hello"),
+		tMatch("should load dynamic import with double slash ignored", ".vars-double-slash-ignored", "hello"),
+		tMatch("should load dynamic import with vars multiline", ".vars-multiline", "hello"),
+		tMatch("should load dynamic import with vars alias", ".vars-alias", "hi"),
+		tMatch("should load dynamic import with vars subpath imports", ".vars-subpath", "hi"),
+		tMatch("should load dynamic import with vars raw", ".vars-raw", "export const url|export function hello"),
+		tJS("should load dynamic import with vars url", `__pg.file(JSON.parse(__pg.text(".vars-url")).default)`, `"alias/url.js"`),
+		tMatch("should load dynamic import with vars worker", ".vars-worker", "load worker"),
+		tJS("should load dynamic import with css in package", `(__pg.click(".pkg-css"), __pg.color(".pkg-css"))`, jsonString(cssColors["blue"])),
+		tMatch("should work with load ../ and itself directory", ".self", "self"),
+		tMatch("should work with load ../ and contain itself directory", ".nested-self", "nested self"),
+		tMatch("should load css of nested dynamic import", ".then-css-outer", "then-css-outer"),
+		tColor("should load css of nested dynamic import", ".then-css-outer", "red"),
+		tMatch("should load css of nested dynamic import", ".then-css-inner", "then-css-inner"),
+		tColor("should load css of nested dynamic import", ".then-css-inner", "green"),
+		tMatch("should handle object rest destructuring of a dynamic import", ".rest", "a rest-b rest-c"),
+		tMatch("should work a load path that contains parentheses.", ".vars-parenthesis", "from a folder named \\(group\\)"),
+		tJS("dynamic import treeshaken log", `["foo", "bar", "baz1", "baz2", "baz3", "baz4", "baz5", "baz6", "default"].filter((n) => !__pg.logs().includes("shaken " + n))`, "[]"),
+		tJS("dynamic import treeshaken log", `__pg.logs().includes("shaken removed")`, "false"),
+		tJS("dynamic import syntax parsing", `["syntax foo", "syntax default"].filter((n) => !__pg.logs().includes(n))`, "[]"),
+	}, output: []outputCheck{
+		{spec: "dynamic import treeshaken file", contains: "shaken removed", not: true},
+	}, skipped: []string{
+		"should not preload for non-analyzable urls: the text of Vite's preload helper",
+	}},
 	{name: "extensions", checks: []check{
 		tText("not contain `.mjs`", "#app", "Hello from the browser build"),
 	}},

@@ -141,6 +141,11 @@ const pageHelpers = `(() => {
     },
     async bgFiles(s) { return __pg.files(__pg.bg(s)); },
     click(s) { q(s).click(); return true; },
+    // canon is JSON with every object's keys sorted, as Go's encoding/json writes a map.
+    canon(v) {
+      const sort = (x) => Array.isArray(x) ? x.map(sort) : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort(x[k])])) : x;
+      return JSON.stringify(sort(v));
+    },
   };
 })()`
 
@@ -200,10 +205,13 @@ func runChecks(t *testing.T, b *browsertest.Browser, dir string, checks []check)
   const out = [];
   for (let i = 0; i < checks.length; i++) {
     let v, ok = false;
+    // Past the page's deadline, a check still has half a second: one that clicks awaits
+    // what the click does.
+    const least = Date.now() + 500;
     for (;;) {
       try { v = await checks[i](); } catch (e) { v = "threw: " + (e && e.message || e); }
       ok = match(v, wants[i]);
-      if (ok || Date.now() > end) break;
+      if (ok || (Date.now() > end && Date.now() > least)) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     out.push({ ok, got: v === undefined ? "undefined" : v });
@@ -474,6 +482,20 @@ func tBg(spec, sel, file string) check {
 // textFile checks that the element's text is a URL of the fixture's file.
 func tFile(spec, sel, file string) check {
 	return check{spec: spec, js: fmt.Sprintf("__pg.file(__pg.text(%q))", sel), want: jsonString(file)}
+}
+
+// tJSON checks that the element's text is JSON equal to want, whatever the order of keys (as
+// the specs' toStrictEqual).
+func tJSON(spec, sel, want string) check {
+	var v any
+	if err := json.Unmarshal([]byte(want), &v); err != nil {
+		panic(fmt.Sprintf("%s: %v", spec, err))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return check{spec: spec, js: fmt.Sprintf("__pg.canon(JSON.parse(__pg.text(%q)))", sel), want: jsonString(strings.TrimSuffix(buf.String(), "\n"))}
 }
 
 // js is a check of any expression.

@@ -1,0 +1,3 @@
+export function hello() {
+  return 'from a folder named (group)'
+}

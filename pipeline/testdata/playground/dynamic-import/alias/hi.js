@@ -1,0 +1,3 @@
+export function hi() {
+  return 'hi'
+}

@@ -1,0 +1,1 @@
+import '@pg/dyn-css-pkg'

@@ -1,0 +1,3 @@
+export const a = 'a'
+export const b = 'rest-b'
+export const c = 'rest-c'

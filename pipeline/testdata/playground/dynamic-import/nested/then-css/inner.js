@@ -1,0 +1,3 @@
+import './inner.css'
+
+export const inner = 'then-css-inner'

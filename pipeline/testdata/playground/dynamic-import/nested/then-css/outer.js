@@ -1,0 +1,3 @@
+import './outer.css'
+
+export const outer = 'then-css-outer'

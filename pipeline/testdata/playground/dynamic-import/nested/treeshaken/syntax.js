@@ -1,0 +1,6 @@
+export const foo = () => {
+  console.log('syntax foo')
+}
+export default () => {
+  console.log('syntax default')
+}

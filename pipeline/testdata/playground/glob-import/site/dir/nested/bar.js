@@ -1,0 +1,4 @@
+const modules = import.meta.glob('../*.json', { eager: true })
+
+export const msg = 'bar'
+export { modules }

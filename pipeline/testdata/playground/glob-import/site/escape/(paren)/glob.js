@@ -1,0 +1,2 @@
+export const relative = import.meta.glob('./mod/*.js', { eager: true })
+export const alias = import.meta.glob('@escape_(paren)_mod/*.js', { eager: true })

@@ -1,0 +1,1 @@
+document.querySelector('.side-effect-result').textContent = 'side effect ran'

@@ -1,0 +1,1 @@
+export const globbed = import.meta.glob('#imports/*', { eager: true })
