@@ -1,0 +1,1 @@
+export { msg } from '../shared.js'

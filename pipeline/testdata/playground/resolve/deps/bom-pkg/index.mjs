@@ -1,0 +1,1 @@
+export const msg = '[success] a package whose package.json starts with a BOM'

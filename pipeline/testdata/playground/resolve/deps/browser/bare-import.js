@@ -1,0 +1,2 @@
+import msg from '@pg/r-browser-bare-fail'
+export default msg

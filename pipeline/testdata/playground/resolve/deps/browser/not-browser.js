@@ -1,0 +1,1 @@
+throw new Error('a module the browser field leaves out ran')

@@ -1,0 +1,6 @@
+export { default as ra } from './no-ext'
+export { default as rb } from './no-ext.js'
+export { default as rc } from './ext'
+export { default as rd } from './ext.js'
+export { default as re } from './ext-index/index.js'
+export { default as rf } from './no-ext-index/index.js'

@@ -1,0 +1,3 @@
+export default function pairs(list, n) {
+  return list.filter((x) => x % n === 0)
+}

@@ -1,0 +1,1 @@
+export const msg = '[success] exports take precedence over mainFields'

@@ -1,0 +1,1 @@
+export const msg = '[success] the exports field entry'

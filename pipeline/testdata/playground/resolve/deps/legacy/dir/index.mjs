@@ -1,0 +1,1 @@
+export const msg = '[success] exports and legacy fallback'

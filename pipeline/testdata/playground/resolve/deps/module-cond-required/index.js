@@ -1,0 +1,2 @@
+const { msg } = require('@pg/r-module-cond')
+module.exports = { msg }

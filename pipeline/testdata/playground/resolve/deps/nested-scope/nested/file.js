@@ -1,0 +1,1 @@
+module.exports = '[success] exports and a nested package scope of another type'

@@ -1,0 +1,2 @@
+(window.__SIDE_EFFECT ||= []).push('dropped')
+export const unused = 1

@@ -1,0 +1,1 @@
+(window.__SIDE_EFFECT ||= []).push('kept')

@@ -1,0 +1,3 @@
+import './effects/kept.js'
+import { unused } from './dropped.js'
+export const used = 1

@@ -1,0 +1,1 @@
+export const file = '[success] not the folder dir-with-ext.js'

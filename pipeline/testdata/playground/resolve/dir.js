@@ -1,0 +1,1 @@
+export const file = '[success] the file over dir/index.js'

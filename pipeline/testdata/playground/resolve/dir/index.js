@@ -1,0 +1,1 @@
+export const file = '[failure] dir/index.js'

@@ -1,0 +1,1 @@
+export const file = '[success] the exact extension'

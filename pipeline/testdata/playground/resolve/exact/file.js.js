@@ -1,0 +1,1 @@
+export const file = '[failure] file.js.js'

@@ -1,0 +1,1 @@
+export const file = '[success] file.json.js'

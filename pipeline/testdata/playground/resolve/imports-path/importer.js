@@ -1,0 +1,1 @@
+export { msg } from '#dot-prefixed'

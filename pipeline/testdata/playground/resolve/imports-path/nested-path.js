@@ -1,0 +1,1 @@
+export const msg = '[success] imports field: a nested path'

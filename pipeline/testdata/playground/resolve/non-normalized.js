@@ -1,0 +1,1 @@
+export const msg = '[success] a non-normalized absolute path'

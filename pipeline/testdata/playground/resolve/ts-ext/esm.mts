@@ -1,0 +1,1 @@
+export const msgMjs: string = '[success] mts by its mjs name'

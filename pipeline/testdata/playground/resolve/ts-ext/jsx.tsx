@@ -1,0 +1,1 @@
+export const msgJsx: string = '[success] tsx by its jsx name'

@@ -1,0 +1,1 @@
+export const msgTsx: string = '[success] tsx by its js name'

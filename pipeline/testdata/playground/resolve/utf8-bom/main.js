@@ -1,0 +1,1 @@
+﻿export const msg = '[success] a file that starts with a BOM'

@@ -1,0 +1,1 @@
+export const bar = '[success] a file name with a dot'

@@ -1,0 +1,1 @@
+export const foo = '[success] implicit dir/index.js'
