@@ -29,6 +29,7 @@ func compactJSON(pg, name string) string {
 const (
 	besideThePage     = "the page loads a file kept beside it at run time (a URL the build cannot know, /* @vite-ignore */): a bundle is one file with nothing beside it"
 	onlyHashedScripts = "the page runs code from a blob: or data: URL it makes at run time: the policy runs only the page's own scripts, by hash"
+	workerURL         = "the worker's URL names its file beside the page; a bundle's worker starts from a blob: URL"
 	pluginNotRun      = "a plugin of the config does it, and bundle runs no plugin (the build warns, naming it)"
 )
 
@@ -48,6 +49,47 @@ const globAll = `{
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "worker", checks: []check{
+		tMatch("normal", ".pong", "pong"),
+		tMatch("normal", ".mode", "production"),
+		tJS("normal", `__pg.file(__pg.text(".asset-url"))`, `"logo.svg"`),
+		tMatch("normal", ".dep-cjs", "\\[cjs ok\\]"),
+		tMatch("named", ".pong-named", "namedWorker"),
+		tMatch("TS output", ".pong-ts-output", "pong"),
+		tMatch("inlined", ".pong-inline", "pong"),
+		tMatch("named inlined", ".pong-inline-named", "namedInlineWorker"),
+		tMatch("import meta url", ".pong-inline-url", "^(blob|http):"),
+		tMatch("unicode inlined", ".pong-inline-unicode", "•pong•"),
+		tMatch("shared worker", ".tick-count", "pong"),
+		tMatch("named shared worker", ".tick-count-named", "pong"),
+		tMatch("inline shared worker", ".pong-shared-inline", "pong"),
+		tMatch("worker emitted and import.meta.url in nested worker", ".nested-worker", "nesting-worker"),
+		tMatch("worker emitted and import.meta.url in nested worker", ".nested-worker-module", `"type":"module"`),
+		tMatch("worker emitted and import.meta.url in nested worker", ".nested-worker-module", "sub-worker"),
+		tMatch("worker emitted and import.meta.url in nested worker", ".nested-worker-constructor", `"type":"constructor"`),
+		tMatch("deeply nested workers", ".deep-root", "Hello from root"),
+		tMatch("deeply nested workers", ".deep-root", "Hello from root.*/.+deep-worker[-\\w]*\\.js").byDesignBecause(workerURL),
+		tMatch("deeply nested workers", ".deep-second", "Hello from second.*/.+deep-second-worker[-\\w]*\\.js").byDesignBecause(workerURL),
+		tMatch("deeply nested workers", ".deep-third", "Hello from third.*/.+deep-third-worker[-\\w]*\\.js").byDesignBecause(workerURL),
+		tMatch("module worker", ".worker-import-meta-url", "A string"),
+		tMatch("module worker", ".worker-import-meta-url-resolve", "A string"),
+		tMatch("module worker", ".worker-import-meta-url-without-extension", "A string"),
+		tMatch("module worker", ".shared-worker-import-meta-url", "A string"),
+		tMatch("classic worker", ".classic-worker", "A classic"),
+		tMatch("classic worker", ".classic-shared-worker", "A classic"),
+		tText("emit chunk", ".emit-chunk-worker", `["A string",{"type":"module-and-worker:module","data":"module and worker"},{"type":"module-and-worker:worker","data":"A string"},{"type":"sub","data":"A string"},{"type":"sub","data":{"module":"module and worker","msg2":"module2","msg3":"module3"}}]`),
+		tMatch("emit chunk", ".emit-chunk-dynamic-import-worker", `"A stringmodule1/"`).byDesignBecause(onlyHashedScripts),
+		tMatch("url query worker", ".simple-worker-url", "Hello from simple worker!"),
+		tMatch("import.meta.glob in worker", ".glob-worker", `\["`),
+		tMatch("import.meta.glob with eager in worker", ".glob-eager-worker", `\["`),
+		tMatch("require json in worker", ".worker-require-json", `\[\{"name":"a"\},\{"name":"b"\}\]`),
+		tText("self reference worker", ".self-reference-worker", "pong: main\npong: nested\n"),
+		tText("self reference url worker", ".self-reference-url-worker", "pong: main\npong: nested\n"),
+		tText("self reference url worker (dependency)", ".self-reference-url-worker-dep", "dep pong: main\ndep pong: nested\n"),
+	}, skipped: []string{
+		"normal: bundle-with-plugin: " + pluginNotRun,
+		"build: inlined code generation (9), dead-code-eliminated worker asset is not emitted (6): the names and contents of the files beside Vite's page",
+	}},
 	{name: "resolve", checks: []check{
 		tMatch("bom import", ".utf8-bom", "\\[success\\]"),
 		tMatch("deep import", ".deep-import", "\\[2,4\\]"),

@@ -1,0 +1,1 @@
+self.onconnect = (e) => e.ports[0].postMessage('A classic shared worker')

@@ -1,0 +1,1 @@
+self.postMessage('A classic worker')

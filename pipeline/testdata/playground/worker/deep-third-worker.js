@@ -1,0 +1,1 @@
+self.postMessage(['Hello from third', import.meta.env.BASE_URL, import.meta.url].join(' '))

@@ -1,0 +1,2 @@
+export const msg = 'pong'
+export const mode = process.env.NODE_ENV

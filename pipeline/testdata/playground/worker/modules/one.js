@@ -1,0 +1,1 @@
+export const msg1 = 'module1'

@@ -1,0 +1,1 @@
+export const msg2 = 'module2'

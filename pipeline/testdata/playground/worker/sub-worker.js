@@ -1,0 +1,3 @@
+self.onmessage = (e) => {
+  if (e.data === 'ping') self.postMessage('sub-worker ' + self.location.href.slice(0, 5))
+}

@@ -1,0 +1,3 @@
+import str from './modules/a-string.js'
+
+self.postMessage(str)

@@ -1,0 +1,10 @@
+export default {
+  resolve: {
+    alias: {
+      '@': import.meta.dirname,
+    },
+  },
+  worker: {
+    format: 'es',
+  },
+}
