@@ -49,6 +49,18 @@ const globAll = `{
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "wasm", checks: []check{
+		tJS("should work when inlined", `(__pg.click(".inline-wasm .run"), __pg.text(".inline-wasm .result"))`, "~42"),
+		tJS("should work when output", `(__pg.click(".output-wasm .run"), __pg.text(".output-wasm .result"))`, "~24"),
+		tJS("init function returns WebAssembly.Instance", `(__pg.click(".init-returns-instance .run"), __pg.text(".init-returns-instance .result"))`, "~true"),
+		tMatch("?url", ".url", "^data:application/wasm"),
+		tMatch("should work when wasm in worker", ".worker-wasm .result", "3"),
+		tMatch("direct wasm import", ".direct-wasm .result", "3"),
+		tMatch("direct wasm import with wasm imports", ".direct-wasm-with-imports .result", "42"),
+		tMatch("direct wasm import unwraps exported WebAssembly.Global", ".direct-wasm-global .result", "42 number"),
+		tMatch("wasm importing a global from another wasm", ".direct-wasm-global-import .result", "43"),
+		tMatch("wasm reading a mutable global mutated by another wasm", ".direct-wasm-mutable-global-import .result", "9"),
+	}},
 	{name: "worker", checks: []check{
 		tMatch("normal", ".pong", "pong"),
 		tMatch("normal", ".mode", "production"),

@@ -1,0 +1,9 @@
+let result
+
+export function setResult(v) {
+  result = v
+}
+
+export function getResult() {
+  return result
+}
