@@ -49,6 +49,28 @@ const globAll = `{
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "resolve-tsconfig-paths", checks: []check{
+		tMatch("import from .ts", ".ts", "\\[success\\]"),
+		tMatch("import from .js", ".js", "\\[success\\]"),
+		tMatch("import using # prefixed path", ".hash", "\\[success\\]"),
+		tMatch("fallback works", ".fallback", "\\[success\\]"),
+		tMatch("nested tsconfig.json & references / include works", ".nested-a", "\\[success\\] a"),
+		tMatch("nested tsconfig.json & references / include works", ".nested-b", "\\[success\\] b"),
+		tText("import.meta.glob resolves tsconfig paths", ".glob-eager", "[success] glob-a [success] glob-b"),
+		tColor("css @import resolves tsconfig paths", ".paths-css", "darkcyan"),
+		tColor("sass @use resolves tsconfig paths", ".paths-scss", "seagreen"),
+		tColor("less @import does not resolve tsconfig paths (unsupported)", ".paths-less", "navy"),
+	}},
+	{name: "tsconfig-json", checks: []check{
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("main side effect")`, "true"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in MainBase")`, "false"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner side effect")`, "false"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerBase")`, "true"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner-extends side effect")`, "true"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerExtendsBase")`, "true"),
+	}, skipped: []string{
+		"transformWithEsbuild (4): Vite's API, not a page",
+	}},
 	{name: "wasm", checks: []check{
 		tJS("should work when inlined", `(__pg.click(".inline-wasm .run"), __pg.text(".inline-wasm .result"))`, "~42"),
 		tJS("should work when output", `(__pg.click(".output-wasm .run"), __pg.text(".output-wasm .result"))`, "~24"),

@@ -1,0 +1,1 @@
+export default '[success] the second of the paths'

@@ -1,0 +1,3 @@
+import { word } from '@/imported'
+
+export default '[success] ' + word + ' from .js'

@@ -1,0 +1,1 @@
+export const which = '[success] a, by tsconfig.a.json'

@@ -1,0 +1,1 @@
+export { which as valueA } from '@which'

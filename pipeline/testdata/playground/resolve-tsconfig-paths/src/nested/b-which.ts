@@ -1,0 +1,1 @@
+export const which = '[success] b, by tsconfig.b.json'

@@ -1,0 +1,1 @@
+export { which as valueB } from '@which'

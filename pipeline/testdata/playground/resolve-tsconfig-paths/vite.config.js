@@ -1,0 +1,5 @@
+export default {
+  resolve: {
+    tsconfigPaths: true,
+  },
+}

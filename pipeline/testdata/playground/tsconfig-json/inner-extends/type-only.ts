@@ -1,0 +1,3 @@
+console.log('inner-extends side effect')
+
+export class InnerExtendsType {}

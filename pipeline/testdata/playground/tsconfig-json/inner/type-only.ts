@@ -1,0 +1,3 @@
+console.log('inner side effect')
+
+export class InnerType {}

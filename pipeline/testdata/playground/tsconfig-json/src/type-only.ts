@@ -1,0 +1,3 @@
+console.log('main side effect')
+
+export class MainType {}
