@@ -30,6 +30,7 @@ const (
 	besideThePage     = "the page loads a file kept beside it at run time (a URL the build cannot know, /* @vite-ignore */): a bundle is one file with nothing beside it"
 	onlyHashedScripts = "the page runs code from a blob: or data: URL it makes at run time: the policy runs only the page's own scripts, by hash"
 	workerURL         = "the worker's URL names its file beside the page; a bundle's worker starts from a blob: URL"
+	customResolver    = "an alias's customResolver is a function of the config, a resolver plugin, which bundle does not run (the build warns, naming it)"
 	pluginNotRun      = "a plugin of the config does it, and bundle runs no plugin (the build warns, naming it)"
 )
 
@@ -49,6 +50,18 @@ const globAll = `{
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "alias", checks: []check{
+		tMatch("fs", ".fs", "\\[success\\] alias to fs path"),
+		tMatch("fs directory", ".fs-dir", "\\[success\\] alias to directory"),
+		tMatch("regex", ".regex", "\\[success\\] alias to directory via regex"),
+		tMatch("dependency", ".dep", "\\[success\\]"),
+		tMatch("js via script src", ".from-script-src", "\\[success\\] from script src"),
+		tColor("css via link", "body", "grey"),
+		tMatch("optimized dep", ".optimized", "\\[success\\] alias optimized"),
+		tMatch("aliased module", ".aliased-module", "\\[success\\] aliased module"),
+		tMatch("url conflict alias", ".url-conflict", "\\[success\\] url conflict alias"),
+		tMatch("custom resolver", ".custom-resolver", "\\[success\\] alias to custom-resolver path").byDesignBecause(customResolver),
+	}},
 	{name: "resolve-tsconfig-paths", checks: []check{
 		tMatch("import from .ts", ".ts", "\\[success\\]"),
 		tMatch("import from .js", ".js", "\\[success\\]"),

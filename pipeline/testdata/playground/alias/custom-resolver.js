@@ -1,0 +1,1 @@
+export const msg = '[success] alias to custom-resolver path'

@@ -1,0 +1,1 @@
+document.querySelector('.from-script-src').textContent = '[success] from script src'
