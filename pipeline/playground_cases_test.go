@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ const (
 	onlyHashedScripts = "the page runs code from a blob: or data: URL it makes at run time: the policy runs only the page's own scripts, by hash"
 	workerURL         = "the worker's URL names its file beside the page; a bundle's worker starts from a blob: URL"
 	customResolver    = "an alias's customResolver is a function of the config, a resolver plugin, which bundle does not run (the build warns, naming it)"
+	noQueryOnDataURL  = "a query after a file's URL (?foo=bar) is for a server; a bundle's file is a data: URL, which has none"
 	pluginNotRun      = "a plugin of the config does it, and bundle runs no plugin (the build warns, naming it)"
 )
 
@@ -50,6 +52,112 @@ const globAll = `{
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "assets", checks: []check{
+		tMatch("load raw js from /public", ".raw-js", "\\[success\\]"),
+		tColor("load raw css from /public", ".raw-css", "red"),
+		tJS("import-expression from simple script", `__pg.text(".import-expression")`, "~\\[success\\]").byDesignBecause(besideThePage),
+		tFile("asset imports from js: relative", ".asset-import-relative", "nested/asset.png"),
+		tFile("asset imports from js: absolute", ".asset-import-absolute", "nested/asset.png"),
+		tFile("asset imports from js: from /public", ".public-import", "static/icon.png"),
+		tText("asset imports from js: typeof asset import", ".asset-import-typeof", "string"),
+		tFile("asset imports from js: from /public (json)", ".public-json-import", "static/foo.json"),
+		tText("asset imports from js: from /public (json)", ".public-json-import-content", "{\n  \"foo\": \"bar\"\n}\n"),
+		tFile("asset imports from js: from /public (js)", ".public-js-import", "static/raw.js"),
+		tText("asset imports from js: from /public (js)", ".public-js-import-content", fixtureText("assets", "static/raw.js")),
+		tMatch("asset imports from js: from /public (js)", ".public-js-import-content-type", "text/javascript"),
+		tFile("asset imports from js: from /public (ts)", ".public-ts-import", "static/raw.ts"),
+		tText("asset imports from js: from /public (ts)", ".public-ts-import-content", fixtureText("assets", "static/raw.ts")),
+		tJS("css url() references: fonts", `(await document.fonts.load("700 32px PgSans")).length > 0 && document.fonts.check("700 32px PgSans")`, "true"),
+		tBg("css url() references: relative", ".css-url-relative", "nested/asset.png"),
+		tBg("css url() references: encoded", ".css-url-encoded", "nested/asset[small].png"),
+		tBg("css url() references: image-set relative", ".css-image-set-relative", "nested/asset.png"),
+		tBg("css url() references: image-set without the url() call", ".css-image-set-without-url-call", "nested/asset.png"),
+		tBg("css url() references: image-set with var", ".css-image-set-with-var", "nested/asset.png"),
+		tBg("css url() references: image-set with mix", ".css-image-set-mix-url-var", "nested/asset.png"),
+		tJS("css url() references: image-set with base64", `__pg.bg(".css-image-set-base64")`, `*image-set(url("data:image/png;base64,`),
+		tJS("css url() references: image-set with gradient", `__pg.bg(".css-image-set-gradient")`, `*image-set(url("data:image/png;base64,`),
+		tBg("css url() references: image-set with multiple descriptor", ".css-image-set-multiple-descriptor", "nested/asset.png"),
+		tBg("css url() references: image-set with multiple descriptor as inline style", ".css-image-set-multiple-descriptor-inline-style", "nested/asset.png"),
+		tBg("css url() references: image-set and url exist at the same time.", ".image-set-and-url-exsiting-at-same-time", "nested/asset.png"),
+		tBg("css url() references: relative in @import", ".css-url-relative-at-imported", "nested/asset.png"),
+		tBg("css url() references: absolute", ".css-url-absolute", "nested/asset.png"),
+		tBg("css url() references: from /public", ".css-url-public", "static/icon.png"),
+		tJS("css url() references: base64 inline", `__pg.bg(".css-url-base64-inline")`, "*data:image/png;base64"),
+		tJS("css url() references: base64 inline", `__pg.bg(".css-url-quotes-base64-inline")`, "*data:image/png;base64"),
+		tBg("css url() references: multiple urls on the same line", ".css-url-same-line", "nested/asset.png,static/icon.png"),
+		tBg("css url() references: aliased", ".css-url-aliased", "nested/asset.png"),
+		tJS("css url() references: preinlined SVG", `__pg.bg(".css-url-preinlined-svg")`, "~data:image/svg\\+xml,.+"),
+		tJS("css url() references: url() with svg", `__pg.bg(".css-url-svg")`, "~data:image/svg\\+xml,.+blue"),
+		tJS("css url() references: image-set() with svg", `__pg.bg(".css-image-set-svg")`, "~data:image/svg\\+xml,.+"),
+		tJS("css url() references: url() with svg in .css?url", `(async () => { const css = await __pg.textOf(__pg.text(".url-css")); return __pg.urls(css.replace(/url\(([^)"']+)\)/g, 'url("$1")')).join(" ") })()`, "~data:image/svg\\+xml,.+blue"),
+		tJS("image: src", `__pg.file(__pg.attr(".img-src", "src"))`, `"nested/html-only-asset.png"`),
+		tJS("image: src inline", `__pg.attr(".img-src-inline", "src")`, "~^data:image/svg\\+xml,%3csvg"),
+		tJS("image: srcset", `__pg.srcFiles(__pg.attr(".img-src-set", "srcset"))`, `"nested/asset.png"`),
+		tJS("image: srcset (public)", `__pg.srcFiles(__pg.attr(".img-src-set-public", "srcset"))`, `"static/icon.png"`),
+		tJS("image: srcset (mixed)", `__pg.srcFiles(__pg.attr(".img-src-set-mixed", "srcset"))`, `"static/icon.png,nested/asset.png"`),
+		tJS("meta: og image", `__pg.file(__pg.attr(".meta-og-image", "content"))`, `"nested/asset.png"`),
+		tJS("svg fragments: img url", `__pg.attr(".svg-frag-img", "src")`, "~svg#icon-clock-view$|#icon-clock-view$"),
+		tJS("svg fragments: img url", `__pg.file(__pg.attr(".svg-frag-img", "src"))`, `"nested/fragment.svg"`),
+		tJS("svg fragments: via css url()", `__pg.bg(".icon-clock")`, `~#icon-clock-view"\)$`),
+		tJS("svg fragments: from js import", `__pg.attr(".svg-frag-import", "src")`, "~^data:image/svg\\+xml,%3c.*%3e#icon-heart-view$"),
+		tJS("svg fragments: url with an alias", `__pg.bg(".icon-clock-alias")`, `~#icon-clock-view"\)$`),
+		tMatch("Unknown extension assets import", ".unknown-ext", "^data:application/octet-stream;"),
+		tMatch("Unknown extension assets import with ?inline", ".unknown-ext-inline", "^data:application/octet-stream;"),
+		tMatch("Asset matched by a relative path in assetsInclude import", ".relative-path-assets-include", "^data:application/octet-stream;"),
+		tMatch("Asset matched by a relative path in assetsInclude import with ?inline", ".relative-path-assets-include-inline", "^data:application/octet-stream;"),
+		tMatch("?raw import", ".raw", "SVG"),
+		tText("?raw import", ".raw-html", "<div>partial</div>\n"),
+		tFile("?no-inline svg import", ".no-inline-svg", "nested/fragment-bg.svg"),
+		tMatch("?no-inline svg import -- multiple postfix", ".no-inline-svg-mp", "\\?foo=bar$").byDesignBecause(noQueryOnDataURL),
+		tMatch("?inline png import", ".inline-png", "^data:image/png;base64,"),
+		tMatch("?inline public png import", ".inline-public-png", "^data:image/png;base64,"),
+		tMatch("?inline public json import", ".inline-public-json", "^data:application/json;base64,"),
+		tText("?url import", ".url", "data:text/javascript;base64,"+base64.StdEncoding.EncodeToString([]byte(fixtureText("assets", "foo.js")))),
+		tJS("?url import on css", `__pg.textOf(__pg.text(".url-css"))`, "*.css-url-svg-in-url"),
+		tText("unicode url: from js import", ".unicode-url", "data:text/javascript;base64,"+base64.StdEncoding.EncodeToString([]byte(fixtureText("assets", "テスト-測試-white space.js")))),
+		tJS("encodeURI: img src with encodeURI", `__pg.attr(".encodeURI", "src")`, "~^data:image/png;base64,"),
+		tFile("new URL(..., import.meta.url)", ".import-meta-url", "import-meta-url/img.png"),
+		tFile(`new URL("@/...", import.meta.url)`, ".import-meta-url-dep", "nested/asset.png"),
+		tFile(`new URL("/...", import.meta.url)`, ".import-meta-url-base-path", "static/icon.png"),
+		tJS(`new URL("data:...", import.meta.url)`, `__pg.attr(".import-meta-url-data-uri-img", "src")`, "~^data:image/png;base64,"),
+		tMatch(`new URL("data:...", import.meta.url)`, ".import-meta-url-data-uri", "^data:image/png;base64,"),
+		tMatch("new URL(..., import.meta.url) without extension", ".import-meta-url-without-extension", "^data:text/javascript"),
+		tHas("new URL(..., import.meta.url) without extension", ".import-meta-url-content-without-extension", "export default class"),
+		tMatch("new URL(`${dynamic}`, import.meta.url)", ".dynamic-import-meta-url-1", "^data:image/png;base64"),
+		tFile("new URL(`${dynamic}`, import.meta.url)", ".dynamic-import-meta-url-2", "nested/asset.png"),
+		tMatch("new URL(`${dynamic}`, import.meta.url)", ".dynamic-import-meta-url-js", "^data:text/javascript;base64"),
+		tMatch("new URL(`./${dynamic}?abc`, import.meta.url)", ".dynamic-import-meta-url-1-query", "^data:image/png;base64"),
+		tFile("new URL(`./${dynamic}?abc`, import.meta.url)", ".dynamic-import-meta-url-2-query", "nested/asset.png"),
+		tMatch("new URL(`./${1 === 0 ? static : dynamic}?abc`, import.meta.url)", ".dynamic-import-meta-url-1-ternary", "^data:image/png;base64"),
+		tFile("new URL(`./${1 === 0 ? static : dynamic}?abc`, import.meta.url)", ".dynamic-import-meta-url-2-ternary", "nested/asset.png"),
+		tMatch("new URL(/* @vite-ignore */ 'non-existent', import.meta.url)", ".non-existent-import-meta-url", "/non-existent$"),
+		tFile("new URL(..., import.meta.url) (multiline)", ".import-meta-url-multiline", "nested/asset.png"),
+		tBg("inline style test", ".inline-style", "nested/asset.png"),
+		tBg("inline style test", ".style-url-assets", "nested/asset.png"),
+		tMatch("html import word boundary", ".obj-import-express", "ignore object import prop"),
+		tMatch("html import word boundary", ".string-import-express", "no load"),
+		tMatch("relative path in html asset", ".relative-js", "hello"),
+		tColor("relative path in html asset", ".relative-css", "red"),
+		tBg("url() contains file in publicDir, in <style> tag", ".style-public-assets", "static/icon.png"),
+		tBg("url() contains file in publicDir, as inline style", ".inline-style-public", "static/icon.png"),
+		tJS("should not rewrite non-relative urls in html", `__pg.attr(".data-href", "href")`, `"data:,"`),
+		tJS("assets inside <noscript> is rewrote", `__pg.file(new DOMParser().parseFromString(__pg.q("noscript").textContent, "text/html").querySelector("img.noscript").getAttribute("src"))`, `"nested/asset.png"`),
+		tJS("assets inside <template> is rewrote", `__pg.file(__pg.q("template").content.querySelector("img.template").getAttribute("src"))`, `"nested/asset.png"`),
+	}, skipped: []string{
+		"should have no 404s, should get a 404 when using incorrect case (6), should fallback to index.html when accessing non-existent html file: Vite's preview server",
+		"should not warn about VITE_ASSET tokens in image-set, injected scripts (2): Vite's own messages and client",
+		"no base64 inline for icon and manifest links (2): bundle leaves icons and web app manifests out of the page, with a note (an icon is the registry entry's)",
+		"generated paths in CSS (2), manifest, css and assets in css in build watch (8): the names and contents of the files beside Vite's page, its manifest and its watch mode",
+	}},
+	{name: "assets-sanitize", checks: []check{
+		tBg("importing asset with special char in filename works in build", ".plus-circle", "+circle.svg"),
+		tFile("importing asset with special char in filename works in build", ".plus-circle", "+circle.svg"),
+		tBg("importing asset with special char in filename works in build", ".underscore-circle", "_circle.svg"),
+		tFile("importing asset with special char in filename works in build", ".underscore-circle", "_circle.svg"),
+		tJS("importing asset with special char in filename works in build", `__pg.text(".plus-circle") !== __pg.text(".underscore-circle")`, "true"),
+	}, skipped: []string{
+		"importing asset with special char in filename works in build: the file names in Vite's manifest (3)",
+	}},
 	{name: "alias", checks: []check{
 		tMatch("fs", ".fs", "\\[success\\] alias to fs path"),
 		tMatch("fs directory", ".fs-dir", "\\[success\\] alias to directory"),

@@ -1,0 +1,3 @@
+export default {
+  build: { assetsInlineLimit: 0, manifest: true },
+}

@@ -1,0 +1,2 @@
+import { hello } from './relative.js'
+document.querySelector('.relative-js').textContent = hello

@@ -1,0 +1,1 @@
+document.querySelector('.import-expression').textContent += '[success]'

@@ -1,0 +1,1 @@
+document.querySelector('.raw-js').textContent = '[success] a classic script of the public folder'

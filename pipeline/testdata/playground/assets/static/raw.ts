@@ -1,0 +1,3 @@
+export default function other() {
+  return 1 + 2
+}

@@ -1,0 +1,1 @@
+export const unicode = 'a file whose name is not ASCII'
