@@ -159,6 +159,15 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 			v := parseQuery(q)
 			if !v.known() {
 				if len(v.unknown) > 0 || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
+					// A module of script or JSON with a query no plugin reads (?query) is the
+					// module, as in Vite; a file of another kind would change meaning
+					// (?react is a plugin's component, not the file's URL).
+					if a.Kind == api.ResolveJSImportStatement || a.Kind == api.ResolveJSDynamicImport || a.Kind == api.ResolveJSRequireCall {
+						r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
+						if len(r.Errors) == 0 && r.Namespace == "file" && scriptModule(r.Path) {
+							return api.OnResolveResult{Path: r.Path}, nil
+						}
+					}
 					return b.unknownQuery(a, base, q), nil
 				}
 				// Only values bundle does not read (?v=2): the file, as Vite loads it.
@@ -191,6 +200,16 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 		})
 	}}
+}
+
+// scriptModule reports whether p is a module of script or JSON, which no query changes
+// unless a plugin reads it.
+func scriptModule(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json":
+		return true
+	}
+	return false
 }
 
 // unknownQuery refuses a script's import of a file with a query bundle does not know, which

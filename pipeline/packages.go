@@ -129,7 +129,17 @@ func matchExports(imports map[string]json.RawMessage, p string, conds []string) 
 		}
 	}
 	if best == "" {
-		return "", false
+		// The folder mappings Node once had ("./dir/": "./lib/"), which Vite still follows.
+		for k := range imports {
+			if strings.HasSuffix(k, "/") && strings.HasPrefix(p, k) && len(k) > len(best) {
+				best = k
+			}
+		}
+		if best == "" {
+			return "", false
+		}
+		t, ok := conditionalTarget(imports[best], conds)
+		return t + p[len(best):], ok && strings.HasSuffix(t, "/")
 	}
 	t, ok := conditionalTarget(imports[best], conds)
 	return strings.ReplaceAll(t, "*", mid), ok

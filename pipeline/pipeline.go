@@ -377,7 +377,9 @@ func sourceFindings(a *assembler, m *manifest.Manifest, csp string) diag.List {
 	}
 	var out diag.List
 	for _, f := range fs {
-		if _, _, isLocal := local(f.URL); isLocal && a.handles(f.Offset) {
+		// A local URL, or an import of a data: URL, in code assembly bundles is esbuild's to
+		// read (the data: URL's module is in the bundle, not loaded).
+		if _, _, isLocal := local(f.URL); (isLocal || isDataImport(f.URL)) && a.handles(f.Offset) {
 			continue
 		}
 		if a.edits != nil { // at its place in the page as written
@@ -386,6 +388,11 @@ func sourceFindings(a *assembler, m *manifest.Manifest, csp string) diag.List {
 		out = append(out, f.Message)
 	}
 	return out
+}
+
+func isDataImport(u string) bool {
+	_, _, _, ok := offline.DataURL(u)
+	return ok
 }
 
 func sortedInputs(m map[string]int) []Input {

@@ -1,0 +1,250 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/offline"
+)
+
+// Vite's resolution where esbuild's differs, as a plugin that runs before confine: an import
+// of a data: URL is what the browser would run (the Fetch Standard's data: URL processor,
+// whose base64 allows white space, which esbuild's does not), and a package's "browser" field
+// maps the imports written inside the package before any file is looked for, as Vite's
+// resolver does (esbuild looks for the file first, and fails on a path the field maps to
+// another: "./ext-index/index.js": "./out/browser.js").
+
+// dataNamespace holds the modules imported by data: URL.
+const dataNamespace = "miniapp-data"
+
+// browserFalseNamespace holds the empty module a browser field's false gives.
+const browserFalseNamespace = "miniapp-browser-false"
+
+func (b *bundler) viteResolve() api.Plugin {
+	return api.Plugin{Name: "vite-resolve", Setup: func(pb api.PluginBuild) {
+		onAppResolve(pb, `^[dD][aA][tT][aA]:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: a.Path, Namespace: dataNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: dataNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			mime, _, payload, ok := offline.DataURL(a.Path)
+			if !ok {
+				return api.OnLoadResult{Errors: []api.Message{{Text: "this data: URL does not decode: a browser would load nothing from it"}}}, nil
+			}
+			loader, ok := map[string]api.Loader{"text/javascript": api.LoaderJS, "application/javascript": api.LoaderJS,
+				"application/json": api.LoaderJSON, "text/css": api.LoaderCSS, "text/plain": api.LoaderText}[mime]
+			if !ok {
+				return api.OnLoadResult{Errors: []api.Message{{Text: fmt.Sprintf("a data: URL of type %s cannot be imported", mime),
+					Notes: []api.Note{{Text: "import a data: URL of text/javascript (as Vite takes), application/json, text/css or text/plain"}}}}}, nil
+			}
+			s := string(payload)
+			return api.OnLoadResult{Contents: &s, Loader: loader}, nil
+		})
+		pb.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if r, err := b.browserMapped(pb, a); err != nil || r.Path != "" || len(r.Errors) > 0 {
+				return r, err
+			}
+			return b.exportsFallback(a), nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: browserFalseNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			empty := "module.exports = {}"
+			return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
+		})
+	}}
+}
+
+// browserMapped resolves an import written inside a package whose package.json has a
+// "browser" object by that object, as Vite's tryResolveBrowserMapping does: a relative import
+// is looked up by its path in the package ("./dir/file.js"), a bare one by its name; a string
+// is what to resolve instead, false an empty module. Other imports are left to esbuild.
+func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, error) {
+	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || a.PluginData == browserFalseNamespace ||
+		!strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) && !b.inPackage(a.Importer) {
+		return api.OnResolveResult{}, nil
+	}
+	pkgDir, browser := nearestBrowserMap(filepath.Dir(a.Importer), b.readRoot)
+	if browser == nil {
+		return api.OnResolveResult{}, nil
+	}
+	spec, query, _ := strings.Cut(a.Path, "?")
+	id := spec
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+		rel, err := filepath.Rel(pkgDir, filepath.Join(a.ResolveDir, filepath.FromSlash(spec)))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return api.OnResolveResult{}, nil
+		}
+		id = "./" + filepath.ToSlash(rel)
+	} else if strings.HasPrefix(spec, "/") || strings.Contains(spec, ":") {
+		return api.OnResolveResult{}, nil
+	}
+	target, found := mapWithBrowserField(id, browser)
+	if !found {
+		return api.OnResolveResult{}, nil
+	}
+	if target == nil {
+		return api.OnResolveResult{Path: a.Path, Namespace: browserFalseNamespace}, nil
+	}
+	to := *target
+	resolveDir := a.ResolveDir
+	if strings.HasPrefix(to, "./") || strings.HasPrefix(to, "../") {
+		resolveDir = pkgDir
+	}
+	if query != "" {
+		to += "?" + query
+	}
+	r := pb.Resolve(to, api.ResolveOptions{Importer: a.Importer, ResolveDir: resolveDir, Kind: a.Kind, PluginData: browserFalseNamespace})
+	if len(r.Errors) > 0 {
+		return api.OnResolveResult{Errors: r.Errors}, nil
+	}
+	return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, PluginData: r.PluginData}, nil
+}
+
+// exportsFallback resolves a bare import of a package subpath that the package's exports map
+// to a file that is not there as written, as Vite's resolver does after Node's rule: the
+// target with an extension added (".": "./dir/*" and an import of "pkg/dir/file" naming
+// dir/file.js), or under a folder mapping ("./dir/": "./dir/"). Where the target is there,
+// or the package has no exports, esbuild resolves it.
+func (b *bundler) exportsFallback(a api.OnResolveArgs) api.OnResolveResult {
+	spec, query, _ := strings.Cut(a.Path, "?")
+	name := packageName(spec)
+	if name == "" || strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "#") || a.ResolveDir == "" {
+		return api.OnResolveResult{}
+	}
+	sub := strings.TrimPrefix(spec, name)
+	for d := a.ResolveDir; strings.HasPrefix(d, b.readRoot); d = filepath.Dir(d) {
+		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
+		data, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
+		if err != nil {
+			if filepath.Dir(d) == d {
+				break
+			}
+			continue
+		}
+		var pkg struct {
+			Exports json.RawMessage `json:"exports"`
+		}
+		var exports map[string]json.RawMessage
+		if json.Unmarshal(data, &pkg) != nil || json.Unmarshal(pkg.Exports, &exports) != nil {
+			return api.OnResolveResult{}
+		}
+		if !strings.HasPrefix(firstKey(pkg.Exports), ".") {
+			exports = map[string]json.RawMessage{".": pkg.Exports}
+		}
+		target, ok := matchExports(exports, "."+sub, resolveConditions)
+		if !ok || !strings.HasPrefix(target, "./") {
+			return api.OnResolveResult{}
+		}
+		f := filepath.Join(pkgDir, filepath.FromSlash(path.Clean(target)))
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
+			return api.OnResolveResult{} // esbuild finds it
+		}
+		for _, ext := range b.extensions() {
+			if st, err := os.Stat(f + ext); err == nil && !st.IsDir() {
+				return api.OnResolveResult{Path: f + ext, Suffix: querySuffix(query)}
+			}
+		}
+		return api.OnResolveResult{}
+	}
+	return api.OnResolveResult{}
+}
+
+// extensions are the extensions an import without one may name, in order (Vite's default
+// resolve.extensions).
+func (b *bundler) extensions() []string {
+	return []string{".mjs", ".js", ".mts", ".ts", ".jsx", ".tsx", ".json"}
+}
+
+func querySuffix(q string) string {
+	if q == "" {
+		return ""
+	}
+	return "?" + q
+}
+
+// firstKey is the first key of a JSON object, "" for another value.
+func firstKey(raw json.RawMessage) string {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	t, _ := dec.Token()
+	k, _ := t.(string)
+	return k
+}
+
+// inPackage reports whether the file p is inside a package other than the app: a folder
+// with a package.json between it and the app folder (a linked workspace package).
+func (b *bundler) inPackage(p string) bool {
+	for d := filepath.Dir(p); strings.HasPrefix(d, b.readRoot) && d != b.root; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "package.json")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return false
+}
+
+// nearestBrowserMap returns the folder of the package.json nearest to dir (not above root),
+// and its "browser" field when that is an object.
+func nearestBrowserMap(dir, root string) (string, map[string]json.RawMessage) {
+	for d := dir; strings.HasPrefix(d, root); d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err == nil {
+			var pkg struct {
+				Browser json.RawMessage `json:"browser"`
+			}
+			var m map[string]json.RawMessage
+			if json.Unmarshal(data, &pkg) == nil && json.Unmarshal(pkg.Browser, &m) == nil {
+				return d, m
+			}
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return "", nil
+}
+
+// mapWithBrowserField looks id (./path in the package, or a bare name) up in a browser
+// object as Vite's mapWithBrowserField does: each key normalized, equal to id, or to id with
+// .js or /index.js added. It returns the target (nil for false) and whether a key matched.
+func mapWithBrowserField(id string, browser map[string]json.RawMessage) (*string, bool) {
+	norm := path.Clean(id)
+	keys := make([]string, 0, len(browser))
+	for k := range browser {
+		keys = append(keys, k)
+	}
+	// A package.json's keys in their order would decide between two that match; a JSON
+	// object read into a map has none, so the longest, most specific key wins.
+	sortByLengthDesc(keys)
+	for _, k := range keys {
+		nk := path.Clean(k)
+		if nk == norm || nk == norm+".js" || nk == norm+"/index.js" {
+			var s string
+			if json.Unmarshal(browser[k], &s) == nil {
+				return &s, true
+			}
+			var f bool
+			if json.Unmarshal(browser[k], &f) == nil && !f {
+				return nil, true
+			}
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func sortByLengthDesc(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && (len(s[j]) > len(s[j-1]) || len(s[j]) == len(s[j-1]) && s[j] < s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
