@@ -253,7 +253,12 @@ func IsBundles(src []byte) (ok bool, other string) {
 // Load reads and validates the manifest in the app folder dir: miniapp.toml, or else a
 // manifest.json that is bundle's (File). A manifest with problems returns a *diag.ListError
 // (use errors.As) listing every problem; other errors are I/O failures.
-func Load(dir string) (*Manifest, error) {
+func Load(dir string) (*Manifest, error) { return LoadEntry(dir, "") }
+
+// LoadEntry is Load with entry (a path in the app folder, such as "site/index.html") the
+// entry of a manifest that names none, in place of index.html: a Vite app whose vite.config
+// sets root has its page there.
+func LoadEntry(dir, entry string) (*Manifest, error) {
 	path, other := File(dir)
 	if path == "" && other != "" {
 		return nil, fmt.Errorf("%w in %s: its %s is %s, a file of the app; write a %s with an id, a name and a description", ErrNotFound, dir, JSONName, other, TOMLName)
@@ -278,6 +283,9 @@ func Load(dir string) (*Manifest, error) {
 		def := ""
 		if isFile(filepath.Join(dir, "index.html")) {
 			def = "index.html"
+		}
+		if entry != "" && isFile(filepath.Join(dir, filepath.FromSlash(entry))) {
+			def = entry
 		}
 		m, list := parse(path, src, def)
 		if err := list.Err(); err != nil {

@@ -677,7 +677,14 @@ func (a *assembler) locate(u string) (string, []string, error) {
 		u = d
 	}
 	var cands []string
-	if strings.HasPrefix(u, "/") {
+	if to, ok := a.b.vite.alias(u); ok && filepath.IsAbs(to) {
+		// The config's alias, as Vite resolves the page's URLs (<script src="/@/main.js">).
+		rel, err := filepath.Rel(a.m.Root, to)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", []string{to}, manifest.ErrOutside
+		}
+		cands = []string{filepath.ToSlash(rel)}
+	} else if strings.HasPrefix(u, "/") {
 		cands = []string{path.Join(a.m.Build.PublicDir, u), path.Clean(strings.TrimPrefix(u, "/"))}
 	} else {
 		cands = []string{path.Join(a.dir, u)}

@@ -91,6 +91,8 @@ type bundler struct {
 	// ("iife", the default, or "es") for the workers whose constructor does not say.
 	workers      *workerBuilds
 	workerFormat string
+	// vite is the app's vite.config, nil for none.
+	vite *viteConfig
 	// ctx is the build's: when it is done, esbuild's builds and the CSS tools stop.
 	ctx context.Context
 	// tsconfigRaw is the tsconfig esbuild applies (tsconfig.go), read for each build.
@@ -143,15 +145,21 @@ func (b *bundler) inlineName(p string) (string, bool) {
 
 // newBundler prepares the builds of the app m, loaded from dir, with the public .env values
 // env; its caller closes b.css.
-func newBundler(m *manifest.Manifest, dir string, env map[string]string, opts Options) (*bundler, error) {
-	outDir, err := outputDir(dir, m.Root, opts)
+func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string, cfg *viteConfig, opts Options) (*bundler, error) {
+	outDir, err := outputDir(dir, appRoot, opts)
 	if err != nil {
 		return nil, err
 	}
-	readRoot, readWhy := workspaceRoot(m.Root)
-	return &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap,
-		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background()}, nil
+	// A vite.config's root may be a folder of the app: what the build may read is the app
+	// folder's (its workspace's), the files outside root included.
+	readRoot, readWhy := workspaceRoot(appRoot)
+	b := &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
+		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap,
+		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
+	if cfg != nil && cfg.WorkerFormat != "" {
+		b.workerFormat = cfg.WorkerFormat
+	}
+	return b, nil
 }
 
 // code is one esbuild result: the JavaScript and the CSS it imported.
@@ -194,7 +202,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Engines:           engines,
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
-		MinifySyntax:      true,
+		MinifySyntax:      b.vite.minifySyntax(),
 		Charset:           api.CharsetUTF8,
 		LegalComments:     api.LegalCommentsExternal,
 		JSX:               api.JSXAutomatic,
@@ -203,7 +211,9 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Alias:             b.aliases(),
 		// Vite's: module and production besides esbuild's own (browser, import or require,
 		// default).
-		Conditions: []string{"module", "production"},
+		Conditions:        b.vite.conditions(),
+		ResolveExtensions: b.vite.extensions(),
+		MainFields:        b.vite.mainFields(),
 		// Given, so that esbuild reads no tsconfig.json itself: none above the root applies,
 		// and an extends that leaves it is never read (tsconfig.go).
 		TsconfigRaw:    b.tsconfigRaw,

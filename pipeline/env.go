@@ -33,11 +33,26 @@ var envFiles = []string{".env", ".env.local", ".env.production", ".env.productio
 // takes its value from there first); then the public keys of the process environment over
 // them. It warns at its place of each public value that takes a variable from the
 // environment the build runs in: that value goes into the page.
-func loadEnv(m *manifest.Manifest) (map[string]string, diag.List, error) {
+func loadEnv(m *manifest.Manifest, cfg *viteConfig) (map[string]string, diag.List, error) {
 	var vars []envVar
 	index := map[string]int{}
+	prefixes := cfg.envPrefixes()
+	public := func(key string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(key, p) {
+				return true
+			}
+		}
+		return false
+	}
+	dir := ""
+	if cfg != nil && cfg.EnvDir != "" {
+		if rel, err := filepath.Rel(m.Root, cfg.EnvDir); err == nil {
+			dir = rel
+		}
+	}
 	for _, name := range envFiles {
-		p, err := m.Resolve(name)
+		p, err := m.Resolve(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -69,6 +84,11 @@ func loadEnv(m *manifest.Manifest) (map[string]string, diag.List, error) {
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		processEnv[k] = v
+	}
+	if cfg != nil {
+		for k, v := range cfg.Env { // what the config set in process.env, as Vite's loadEnv sees it
+			processEnv[k] = v
+		}
 	}
 	values, taken := expandEnv(vars, processEnv)
 	env := map[string]string{}
@@ -395,10 +415,22 @@ func parseDotenv(src []byte) []envVar {
 // defines returns esbuild's define map: import.meta.env as Vite defines it in production,
 // process.env.NODE_ENV, and the manifest's own defines, which win.
 func defines(env map[string]string, user map[string]string) map[string]string {
+	return definesWith(env, user, "/", nil)
+}
+
+// definesWith is defines with base as BASE_URL and envRaw, expressions the config defines as
+// import.meta.env.NAME, in the import.meta.env object as written (their JSON: a value that is
+// not JSON stays out of the object).
+func definesWith(env map[string]string, user map[string]string, base string, envRaw map[string]string) map[string]string {
 	d := map[string]string{}
-	all := map[string]any{"MODE": "production", "PROD": true, "DEV": false, "SSR": false, "BASE_URL": "/"}
+	all := map[string]any{"MODE": "production", "PROD": true, "DEV": false, "SSR": false, "BASE_URL": base}
 	for k, v := range env {
 		all[k] = v
+	}
+	for k, v := range envRaw {
+		if json.Valid([]byte(v)) {
+			all[k] = json.RawMessage(v)
+		}
 	}
 	keys := make([]string, 0, len(all))
 	for k := range all {

@@ -85,7 +85,7 @@ func TestEnvLikeVite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, warnings, err := loadEnv(m)
+			got, warnings, err := loadEnv(m, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

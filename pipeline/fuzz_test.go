@@ -46,7 +46,7 @@ func FuzzAssemble(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		b, err := newBundler(m, "app", nil, Options{})
+		b, err := newBundler(m, "app", m.Root, nil, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func BenchmarkGlob100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bu, err := newBundler(m, dir, nil, Options{})
+	bu, err := newBundler(m, dir, m.Root, nil, nil, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

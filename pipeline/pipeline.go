@@ -148,11 +148,17 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			res, err = nil, fmt.Errorf("build %s: internal error: %v", dir, r)
 		}
 	}()
-	m, err := manifest.Load(dir)
+	cfg, err := loadViteConfig(ctx, dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	env, envWarnings, err := loadEnv(m)
+	m, err := manifest.LoadEntry(dir, cfg.entry(dir))
+	if err != nil {
+		return nil, err
+	}
+	appRoot := m.Root
+	cfg.apply(m)
+	env, envWarnings, err := loadEnv(m, cfg)
 	var el *diag.ListError
 	if errors.As(err, &el) {
 		return nil, err
@@ -162,10 +168,10 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	var b *bundler
 	if opts.Session != nil {
-		key, _ := json.Marshal([]any{m, env, opts.OutDir, opts.Sourcemap, opts.KeepSourceMap, dir})
-		b, err = opts.Session.bundler(string(key), func() (*bundler, error) { return newBundler(m, dir, env, opts) })
+		key, _ := json.Marshal([]any{m, env, opts.OutDir, opts.Sourcemap, opts.KeepSourceMap, dir, cfg})
+		b, err = opts.Session.bundler(string(key), func() (*bundler, error) { return newBundler(m, dir, appRoot, env, cfg, opts) })
 	} else {
-		b, err = newBundler(m, dir, env, opts)
+		b, err = newBundler(m, dir, appRoot, env, cfg, opts)
 		if b != nil {
 			defer b.css.close()
 		}
@@ -263,6 +269,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, fmt.Errorf("build %s: %w", dir, err)
 	}
 	warnings := append(append(list, tsList...), envWarnings...)
+	if w := cfg.pluginWarning(); w != nil {
+		warnings = append(warnings, *w)
+	}
 	if opts.Sourcemap && a.jsMap == nil {
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: b.display(file),
 			Text: fmt.Sprintf("--sourcemap: no %s.js.map is written: the page has no module script, and classic scripts are minified in place without a map", m.ID),
@@ -379,7 +388,7 @@ func sourceFindings(a *assembler, m *manifest.Manifest, csp string) diag.List {
 	for _, f := range fs {
 		// A local URL, or an import of a data: URL, in code assembly bundles is esbuild's to
 		// read (the data: URL's module is in the bundle, not loaded).
-		if _, _, isLocal := local(f.URL); (isLocal || isDataImport(f.URL)) && a.handles(f.Offset) {
+		if _, _, isLocal := local(f.URL); (isLocal || isDataImport(f.URL) || a.b.vite.aliases(f.URL)) && a.handles(f.Offset) {
 			continue
 		}
 		if a.edits != nil { // at its place in the page as written

@@ -15,11 +15,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
+	"github.com/miniapp/bundle/internal/testwait"
 
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/pipeline/browsertest"
@@ -50,7 +51,7 @@ type check struct {
 // refusal is a spec assertion that cannot hold for one offline file: the build refuses the
 // app that does it, or warns that the page cannot do it (fetch of a file beside the page),
 // and the test asserts that message.
-type refusal struct {
+type playRefusal struct {
 	spec  string
 	files map[string]string // an app beside the fixture's manifest
 	want  string            // a substring of the diagnostics
@@ -66,7 +67,7 @@ type playground struct {
 	// output checks the build's output: bundle's page, or every file Vite wrote.
 	output []outputCheck
 	// refusals are assertions bundle refuses by design, each shown by a build that fails.
-	refusals []refusal
+	refusals []playRefusal
 	// skipped names the spec's build-mode assertions not ported and why: they check Vite's
 	// preview server or the names of the files beside its page, which one file does not have.
 	skipped []string
@@ -229,7 +230,7 @@ func runChecks(t *testing.T, b *browsertest.Browser, dir string, checks []check)
     if (w.startsWith("*")) return s.includes(w.slice(1));
     return JSON.stringify(v) === w;
   };
-  const end = Date.now() + 8000;
+  const end = Date.now() + ` + strconv.FormatInt(testwait.Scaled(8*time.Second).Milliseconds(), 10) + `;
   const out = [];
   for (let i = 0; i < checks.length; i++) {
     let v, ok = false;
@@ -246,13 +247,8 @@ func runChecks(t *testing.T, b *browsertest.Browser, dir string, checks []check)
   }
   return JSON.stringify(out);
 })()`
-	// The checks take a while when many fail: each is tried until the page's deadline.
-	ctx, cancel := context.WithTimeout(b.Ctx, 5*time.Minute)
-	defer cancel()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("run the checks: %v", err)
-	}
+	// The checks are tried until the page's deadline (8 s, scaled), then each once more.
+	raw := browsertest.Eval[string](t, b, script)
 	var outs []struct {
 		OK  bool            `json:"ok"`
 		Got json.RawMessage `json:"got"`
@@ -431,7 +427,7 @@ func TestPlayground(t *testing.T) {
 }
 
 // playgroundRefusal builds r's app and returns an error unless the build fails with r.want.
-func playgroundRefusal(t *testing.T, r refusal) error {
+func playgroundRefusal(t *testing.T, r playRefusal) error {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "app")
 	files := map[string]string{"miniapp.toml": "id = \"refused\"\nname = \"Refused\"\ndescription = \"A playground assertion bundle refuses.\"\n"}

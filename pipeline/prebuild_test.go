@@ -173,7 +173,7 @@ func appAssembler(t testing.TB, dir string) *assembler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newBundler(m, dir, map[string]string{}, Options{NoWrite: true})
+	b, err := newBundler(m, dir, m.Root, map[string]string{}, nil, Options{NoWrite: true})
 	if err != nil {
 		t.Fatal(err)
 	}

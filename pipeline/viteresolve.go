@@ -45,6 +45,9 @@ func (b *bundler) viteResolve() api.Plugin {
 			return api.OnLoadResult{Contents: &s, Loader: loader}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `.*`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if r, ok := b.aliased(pb, a); ok {
+				return r, nil
+			}
 			if r, err := b.browserMapped(pb, a); err != nil || r.Path != "" || len(r.Errors) > 0 {
 				return r, err
 			}
@@ -55,6 +58,38 @@ func (b *bundler) viteResolve() api.Plugin {
 			return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
 		})
 	}}
+}
+
+// aliasedData marks a resolve the config's alias has already rewritten: as in Vite's alias
+// plugin (skipSelf), the result is not aliased again.
+type aliasedData struct{}
+
+// aliased resolves an import the config's resolve.alias rewrites, in order, the first that
+// matches: its replacement resolved from the importer as any import (an absolute path, a
+// package, a path relative to the importer).
+func (b *bundler) aliased(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, bool) {
+	if b.vite == nil || len(b.vite.Alias) == 0 || a.Kind == api.ResolveEntryPoint {
+		return api.OnResolveResult{}, false
+	}
+	if _, done := a.PluginData.(aliasedData); done {
+		return api.OnResolveResult{}, false
+	}
+	for _, al := range b.vite.Alias {
+		to, ok := al.apply(a.Path)
+		if !ok {
+			continue
+		}
+		dir := a.ResolveDir
+		if dir == "" {
+			dir = b.root
+		}
+		r := pb.Resolve(to, api.ResolveOptions{Importer: a.Importer, ResolveDir: dir, Kind: a.Kind, PluginData: aliasedData{}})
+		if len(r.Errors) > 0 {
+			return api.OnResolveResult{Errors: r.Errors}, true
+		}
+		return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, PluginData: r.PluginData, Suffix: r.Suffix}, true
+	}
+	return api.OnResolveResult{}, false
 }
 
 // browserMapped resolves an import written inside a package whose package.json has a
@@ -152,11 +187,8 @@ func (b *bundler) exportsFallback(a api.OnResolveArgs) api.OnResolveResult {
 	return api.OnResolveResult{}
 }
 
-// extensions are the extensions an import without one may name, in order (Vite's default
-// resolve.extensions).
-func (b *bundler) extensions() []string {
-	return []string{".mjs", ".js", ".mts", ".ts", ".jsx", ".tsx", ".json"}
-}
+// extensions are the extensions an import without one may name, in order.
+func (b *bundler) extensions() []string { return b.vite.extensions() }
 
 func querySuffix(q string) string {
 	if q == "" {

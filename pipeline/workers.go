@@ -141,10 +141,17 @@ func (r *rewrite) worker(i int) {
 	open := i + 2
 	close := s.pair[open]
 	args := s.args(open)
-	if close < 0 || len(args) == 0 || r.ignored(open) {
+	if close < 0 || len(args) == 0 {
 		return
 	}
 	a := args[0]
+	// /* @vite-ignore */ before the options (a variable Vite cannot read) leaves them to run
+	// time, not the worker's URL: only one in the URL leaves the call as written.
+	for k := open; k < a[1]; k++ {
+		if viteIgnore.MatchString(s.comments(k, k+1)) {
+			return
+		}
+	}
 	if urlArgs, ok := r.newURLArgs(a[0]); ok && s.pair[a[0]+2] == a[1]-1 {
 		u := urlArgs[0]
 		t := s.tok(u[0])
@@ -174,7 +181,7 @@ func (r *rewrite) worker(i int) {
 			}
 		}
 		q := "?miniapp-worker"
-		if len(args) > 1 && r.propString(args[1], "type") == "module" {
+		if len(args) > 1 && r.propString(args[1], "type") == "module" || len(args) > 1 && !r.literalOptions(args[1]) && r.b.workerFormat == "es" {
 			q += "&module"
 		}
 		id := r.ident()
@@ -191,6 +198,13 @@ func (r *rewrite) worker(i int) {
 		r.errAt(a[0], fmt.Sprintf("new %s(%q) loads the worker's script at run time, and a bundle is one file: there is no %s beside it", s.text(i+1), lit, lit),
 			fmt.Sprintf("write new %s(new URL(%q, import.meta.url)), or import it: import MyWorker from %q", s.text(i+1), dotted(strings.TrimPrefix(lit, "/")), dotted(strings.TrimPrefix(lit, "/"))+"?worker"))
 	}
+}
+
+// literalOptions reports whether the options [a[0], a[1]) are an object literal, which the
+// build reads; other options are known at run time only, where Vite builds the worker in
+// worker.format.
+func (r *rewrite) literalOptions(a [2]int) bool {
+	return r.s.tok(a[0]).tt == js.OpenBraceToken && r.s.pair[a[0]] == a[1]-1
 }
 
 // propString returns the string value of the property key of the object literal [a[0],

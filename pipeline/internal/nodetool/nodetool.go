@@ -90,8 +90,9 @@ type ToolError struct {
 func (e *ToolError) Error() string { return e.Message }
 
 // Request is one job. Tool is "postcss" (Config names the PostCSS config file), "tailwind"
-// (Base is the folder Tailwind scans for class names, Ignore folders it must not scan) or
-// "sass" (File is read by Sass itself).
+// (Base is the folder Tailwind scans for class names, Ignore folders it must not scan),
+// "sass" (File is read by Sass itself), or "viteconfig" (File is a vite.config, CSS the
+// module it bundles to; the answer is the config as JSON).
 type Request struct {
 	Tool   string   `json:"tool"`
 	File   string   `json:"file"`
@@ -284,6 +285,18 @@ func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
 			return "", &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside}
 		}
 		return rep.CSS, nil
+	}
+}
+
+// Kill stops Node at once, whatever it is doing (a config that never returns).
+func (r *Runner) Kill() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stdin != nil {
+		r.stdin.Close()
+	}
+	if r.cmd != nil && r.cmd.Process != nil {
+		r.cmd.Process.Kill()
 	}
 }
 

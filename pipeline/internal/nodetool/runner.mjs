@@ -4,6 +4,7 @@
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass", file} → {id, css}
+//   {id, tool: "viteconfig", file, css: the config bundled} → {id, css: the config as JSON}
 // A failure answers {id, error: {message, file?, line?, column?, missing?, outside?}};
 // `missing` names an npm package the app has not installed, `outside` a file outside the root
 // that a tool was refused.
@@ -372,7 +373,108 @@ async function sass({ file }) {
   return { css: s.compileString(src, { url: pathToFileURL(file), syntax: syntax(file), importer, style: "expanded" }).css };
 }
 
-const tools = { postcss, tailwind, sass };
+
+// viteconfig imports a Vite config as Vite's loadConfigFromFile does: the config file,
+// bundled to one ES module by the caller (esbuild, its packages left to import, its source
+// map inline), imported here as if it were the file itself (its imports resolve from its
+// folder, through the root's confinement), then called with Vite's build environment when it
+// exports a function. The answer is the config as JSON: values JSON cannot hold are
+// described ({regex}, {function: true}), plugins by name and hooks, and what the config set
+// in process.env (a config may set a variable that .env files expand).
+const configHooks = `
+// The config's module is the config file's own URL with its bundled text in the query: its
+// imports resolve from its folder, and its stack frames (through the inline source map)
+// name the file as written.
+export async function load(url, context, next) {
+  const at = url.indexOf("?miniapp-config=");
+  if (url.startsWith("file:") && at >= 0) {
+    return { format: "module", source: decodeURIComponent(url.slice(at + "?miniapp-config=".length)), shortCircuit: true };
+  }
+  return next(url, context);
+}`;
+register("data:text/javascript," + encodeURIComponent(configHooks));
+process.setSourceMapsEnabled?.(true);
+
+function describe(v, seen = new Set()) {
+  if (v === undefined) return { undefined: true };
+  if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+  if (typeof v === "bigint") return String(v);
+  if (typeof v === "function") return { function: v.name || true };
+  if (v instanceof RegExp) return { regex: v.source, flags: v.flags };
+  if (typeof v !== "object" || seen.has(v)) return { unreadable: true };
+  seen.add(v);
+  if (Array.isArray(v)) return v.map((x) => describe(x, seen));
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[k] = describe(x, seen);
+  return out;
+}
+
+// plugins flattens Vite's plugin option (arrays at any depth, promises, false and null
+// left out) to each plugin's name and the hooks it has.
+async function plugins(list) {
+  const out = [];
+  const walk = async (p) => {
+    p = await p;
+    if (!p) return;
+    if (Array.isArray(p)) {
+      for (const q of p) await walk(q);
+      return;
+    }
+    const hooks = Object.keys(p).filter((k) => typeof p[k] === "function" || (p[k] && typeof p[k].handler === "function"));
+    out.push({ name: String(p.name ?? "(unnamed)"), hooks, apply: typeof p.apply === "string" ? p.apply : undefined });
+  };
+  await walk(list);
+  return out;
+}
+
+async function viteconfig({ file, css: code }) {
+  const before = { ...process.env };
+  const url = pathToFileURL(file).href + "?miniapp-config=" + encodeURIComponent(code);
+  let mod;
+  try {
+    mod = await import(url);
+  } catch (e) {
+    throw configError(e, file);
+  }
+  let config = mod.default;
+  try {
+    config = await (typeof config === "function" ? config({ command: "build", mode: "production", isSsrBuild: false, isPreview: false }) : config);
+  } catch (e) {
+    throw configError(e, file);
+  }
+  if (config === null || typeof config !== "object") throw new Error(`the config must export an object or a function that returns one, not ${config === null ? "null" : typeof config}`);
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (before[k] !== v) env[k] = v;
+  const out = describe({ ...config, plugins: undefined, worker: { ...config.worker, plugins: undefined } });
+  out.plugins = await plugins(config.plugins);
+  out.workerPlugins = typeof config.worker?.plugins === "function" ? await plugins(await config.worker.plugins()) : await plugins(config.worker?.plugins);
+  out.env = env;
+  return { css: JSON.stringify(out) };
+}
+
+// configError gives a config's failure its place: the first frame of the stack in the config
+// (the source map names it), or for a package it could not import, that package.
+function configError(e, file) {
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String(e?.message));
+  if (missing && (e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND")) {
+    const name = missing[1].startsWith("@") ? missing[1].split("/").slice(0, 2).join("/") : missing[1].split("/")[0];
+    if (!name.startsWith(".") && !name.startsWith("/")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
+  }
+  const err = new Error(String(e?.message ?? e));
+  const dir = path.dirname(file);
+  for (const line of String(e?.stack ?? "").split("\n")) {
+    const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
+    if (!m || m[1].includes("[eval")) continue;
+    const f = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
+    if (!within(f, dir) || f.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    Object.assign(err, { file: f, line: Number(m[2]), column: Number(m[3]) });
+    break;
+  }
+  if (!err.file) err.file = file;
+  return err;
+}
+
+const tools = { postcss, tailwind, sass, viteconfig };
 
 function failure(e) {
   const err = { message: String(e?.reason ?? e?.message ?? e) };
@@ -380,6 +482,7 @@ function failure(e) {
   if (e?.outside) err.outside = e.outside;
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
+  else if (e?.file) err.file = e.file;
   const span = e?.span;
   if (span?.start) Object.assign(err, { file: span.url ? fileURLToPath(span.url) : undefined, line: span.start.line + 1, column: span.start.column + 1, message: e.sassMessage ?? err.message });
   return err;

@@ -1,0 +1,881 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/manifest"
+	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+)
+
+// A Vite app's vite.config is read as Vite's loadConfigFromFile reads it: bundled to one ES
+// module with esbuild (its packages left to import, import.meta.url, import.meta.dirname and
+// __dirname those of each file), imported on Node inside the same fence as the CSS tools,
+// called with Vite's build environment ({command: "build", mode: "production"}) when it
+// exports a function. What a page built by bundle takes from it: resolve.alias (objects and
+// arrays, a regular expression's find), resolve.extensions, mainFields and conditions,
+// define (and environments.client.define), envPrefix, envDir, base (import.meta.env.BASE_URL),
+// publicDir, root, assetsInclude, css.modules, css.preprocessorOptions, worker.format,
+// build.target, esbuild.minifySyntax and legalComments, and the variables the config sets in
+// process.env (which .env files expand). The manifest's [build] wins over it. Each plugin it
+// lists that bundle does not run is named in one warning, with what the page may miss.
+
+// viteConfigTimeout bounds the loading of a config: one that never settles (a top-level await
+// of a promise nothing resolves, a loop) is an error, not a build that never ends.
+var viteConfigTimeout = 20 * time.Second
+
+// viteConfig is what a build takes from a vite.config. Paths are absolute.
+type viteConfig struct {
+	File          string
+	Root          string // the folder of index.html and of root-relative imports; "" for the app folder
+	Base          string
+	PublicDir     *string // "" when the config turns it off (publicDir: false)
+	EnvPrefix     []string
+	EnvDir        string
+	Define        map[string]string
+	Alias         []viteAlias
+	Extensions    []string
+	MainFields    []string
+	Conditions    []string
+	AssetsInclude []viteAsset
+	CSSModules    *cssModulesConfig
+	Preprocessor  map[string]map[string]json.RawMessage // css.preprocessorOptions by language
+	WorkerFormat  string
+	Target        string
+	MinifySyntax  *bool
+	LegalComments string
+	Plugins       []vitePlugin
+	Env           map[string]string // what the config set in process.env
+}
+
+// viteAlias is one entry of resolve.alias: a string find matches the import or a prefix of
+// it followed by "/"; a regular expression, as JavaScript's String.prototype.replace does.
+type viteAlias struct {
+	Find        string
+	Regex       *regexp.Regexp
+	Replacement string
+	Custom      bool // it has a customResolver, a function bundle does not call
+}
+
+// viteAsset is one pattern of assetsInclude: a glob (picomatch's) or a regular expression.
+type viteAsset struct {
+	Glob  string
+	Regex *regexp.Regexp
+}
+
+// cssModulesConfig is css.modules: generateScopedName as a pattern ("[name]__[local]___[hash:base64:5]").
+type cssModulesConfig struct {
+	ScopedName        string
+	ScopedNameIsFunc  bool
+	LocalsConvention  string
+	HashPrefix        string
+	ScopeBehaviourAll bool // scopeBehaviour: "global"
+}
+
+// vitePlugin is a plugin of the config: its name and the hooks it has.
+type vitePlugin struct {
+	Name  string   `json:"name"`
+	Hooks []string `json:"hooks"`
+	Apply string   `json:"apply"`
+}
+
+// findViteConfig returns the vite.config of the app folder dir, "" for none.
+func findViteConfig(dir string) string {
+	for _, name := range viteConfigFiles {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// readViteConfig reads the vite.config of the app folder dir (nil, nil when it has none), on
+// Node confined to readRoot with its temporary folder in temp.
+func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence bool) (*viteConfig, error) {
+	file := findViteConfig(dir)
+	if file == "" {
+		return nil, nil
+	}
+	display := filepath.ToSlash(file)
+	code, list := bundleViteConfig(file, readRoot)
+	if list.HasErrors() {
+		return nil, list.Err()
+	}
+	r := nodetool.New(dir, readRoot, temp)
+	r.NoFence = noFence
+	defer r.Kill()
+	cctx, cancel := context.WithTimeout(ctx, viteConfigTimeout)
+	defer cancel()
+	out, err := r.Run(cctx, nodetool.Request{Tool: "viteconfig", File: file, CSS: code})
+	var te *nodetool.ToolError
+	var me *nodetool.MissingError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return nil, diag.List{{File: display, Text: fmt.Sprintf("%s did not finish loading in %v", filepath.Base(file), viteConfigTimeout),
+			Note: "a config that awaits a promise nothing settles, or loops, never gives Vite or bundle its options: make it return them"}}.Err()
+	case errors.As(err, &me):
+		return nil, diag.List{{File: display, Text: fmt.Sprintf("%s imports %s, which is not installed", filepath.Base(file), me.Package),
+			Note: fmt.Sprintf("npm install -D %s (in %s), as the app's package.json would have it", me.Package, filepath.ToSlash(dir))}}.Err()
+	case errors.As(err, &te):
+		d := diag.Message{File: display, Text: fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message),
+			Note: "fix the config: Vite would refuse it too"}
+		if te.File != "" {
+			d.File = filepath.ToSlash(te.File)
+		}
+		if te.Line > 0 {
+			d.Line, d.Column = te.Line, te.Column
+			if src, err := os.ReadFile(te.File); err == nil {
+				lines := strings.Split(string(src), "\n")
+				if te.Line <= len(lines) {
+					d.LineText = strings.TrimRight(lines[te.Line-1], "\r")
+				}
+			}
+		}
+		return nil, diag.List{d}.Err()
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", display, err)
+	}
+	return parseViteConfig(file, dir, out)
+}
+
+// bundleViteConfig bundles the config file to one ES module, as Vite's bundleConfigFile does:
+// the files it imports by path inside it, its packages left to Node; each file's
+// import.meta.url, import.meta.dirname, import.meta.filename, __dirname and __filename its
+// own; an inline source map, so that what it throws is placed in the file as written.
+func bundleViteConfig(file, readRoot string) (string, diag.List) {
+	inject := api.Plugin{Name: "vite-config-values", Setup: func(pb api.PluginBuild) {
+		pb.OnLoad(api.OnLoadOptions{Filter: `\.[cm]?[jt]s$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+				return api.OnLoadResult{}, nil
+			}
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			dirJSON, _ := json.Marshal(filepath.Dir(a.Path))
+			fileJSON, _ := json.Marshal(a.Path)
+			urlJSON, _ := json.Marshal("file://" + filepath.ToSlash(a.Path))
+			// On the file's first line, so that every line keeps its number.
+			values := "const __vite_injected_original_dirname = " + string(dirJSON) + ";const __vite_injected_original_filename = " +
+				string(fileJSON) + ";const __vite_injected_original_import_meta_url = " + string(urlJSON) + ";"
+			s := values + string(src)
+			loader := api.LoaderJS
+			if strings.HasSuffix(a.Path, "ts") {
+				loader = api.LoaderTS
+			}
+			return api.OnLoadResult{Contents: &s, Loader: loader}, nil
+		})
+	}}
+	res := api.Build(api.BuildOptions{
+		EntryPoints:   []string{file},
+		AbsWorkingDir: filepath.Dir(file),
+		Bundle:        true,
+		Write:         false,
+		Platform:      api.PlatformNode,
+		Format:        api.FormatESModule,
+		Target:        api.ESNext,
+		Packages:      api.PackagesExternal,
+		Sourcemap:     api.SourceMapInline,
+		Outfile:       file + ".bundled.mjs",
+		Define: map[string]string{"import.meta.url": "__vite_injected_original_import_meta_url", "import.meta.dirname": "__vite_injected_original_dirname",
+			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
+		LogLevel: api.LogLevelSilent,
+		Plugins:  []api.Plugin{inject},
+	})
+	var list diag.List
+	for _, m := range res.Errors {
+		d := diag.Message{Text: m.Text, File: filepath.ToSlash(file)}
+		if l := m.Location; l != nil {
+			d.File = filepath.ToSlash(filepath.Join(filepath.Dir(file), l.File))
+			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, l.Length, l.LineText
+			if l.Line == 1 && strings.HasPrefix(l.LineText, "const __vite_injected") {
+				if i := strings.Index(l.LineText, "_import_meta_url = "); i >= 0 {
+					if j := strings.Index(l.LineText[i:], ";"); j >= 0 {
+						cut := i + j + 1
+						d.Column -= cut
+						d.LineText = l.LineText[cut:]
+					}
+				}
+			}
+		}
+		if len(m.Notes) > 0 {
+			d.Note = m.Notes[0].Text
+		}
+		list = append(list, d)
+	}
+	if len(res.OutputFiles) == 0 {
+		return "", list
+	}
+	return string(res.OutputFiles[0].Contents), list
+}
+
+// parseViteConfig reads the runner's JSON of the config in file (the app folder dir).
+func parseViteConfig(file, dir, out string) (*viteConfig, error) {
+	var raw struct {
+		Root      json.RawMessage `json:"root"`
+		Base      json.RawMessage `json:"base"`
+		PublicDir json.RawMessage `json:"publicDir"`
+		EnvPrefix json.RawMessage `json:"envPrefix"`
+		EnvDir    json.RawMessage `json:"envDir"`
+		Define    map[string]json.RawMessage
+		Resolve   struct {
+			Alias      json.RawMessage `json:"alias"`
+			Extensions []string        `json:"extensions"`
+			MainFields []string        `json:"mainFields"`
+			Conditions []string        `json:"conditions"`
+		} `json:"resolve"`
+		AssetsInclude json.RawMessage `json:"assetsInclude"`
+		CSS           struct {
+			Modules             json.RawMessage                       `json:"modules"`
+			PreprocessorOptions map[string]map[string]json.RawMessage `json:"preprocessorOptions"`
+		} `json:"css"`
+		Worker struct {
+			Format string `json:"format"`
+		} `json:"worker"`
+		Build struct {
+			Target json.RawMessage `json:"target"`
+		} `json:"build"`
+		Esbuild      map[string]json.RawMessage `json:"esbuild"`
+		Environments struct {
+			Client struct {
+				Define map[string]json.RawMessage `json:"define"`
+			} `json:"client"`
+		} `json:"environments"`
+		Plugins       []vitePlugin      `json:"plugins"`
+		WorkerPlugins []vitePlugin      `json:"workerPlugins"`
+		Env           map[string]string `json:"env"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		return nil, fmt.Errorf("read %s: the runner's answer: %w", file, err)
+	}
+	c := &viteConfig{File: file, Env: raw.Env, Extensions: raw.Resolve.Extensions, MainFields: raw.Resolve.MainFields,
+		Conditions: raw.Resolve.Conditions, WorkerFormat: raw.Worker.Format, Preprocessor: raw.CSS.PreprocessorOptions}
+	var list diag.List
+	bad := func(key, why string) {
+		list = append(list, diag.Message{File: filepath.ToSlash(file), Text: fmt.Sprintf("%s: %s", key, why), Note: "write it as Vite's documentation does"})
+	}
+	str := func(r json.RawMessage) (string, bool) {
+		var s string
+		return s, json.Unmarshal(r, &s) == nil
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(dir, filepath.FromSlash(p))
+	}
+	if s, ok := str(raw.Root); ok && s != "" {
+		c.Root = abs(s)
+	}
+	if s, ok := str(raw.Base); ok {
+		c.Base = s
+	}
+	base := dir
+	if c.Root != "" {
+		base = c.Root
+	}
+	if len(raw.PublicDir) > 0 {
+		if s, ok := str(raw.PublicDir); ok {
+			p := s
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, filepath.FromSlash(p))
+			}
+			c.PublicDir = &p
+		} else if string(raw.PublicDir) == "false" {
+			off := ""
+			c.PublicDir = &off
+		}
+	}
+	if s, ok := str(raw.EnvDir); ok && s != "" {
+		if filepath.IsAbs(s) {
+			c.EnvDir = s
+		} else {
+			c.EnvDir = filepath.Join(base, filepath.FromSlash(s))
+		}
+	}
+	if len(raw.EnvPrefix) > 0 {
+		var list []string
+		if s, ok := str(raw.EnvPrefix); ok {
+			list = []string{s}
+		} else {
+			json.Unmarshal(raw.EnvPrefix, &list)
+		}
+		for _, p := range list {
+			if p == "" {
+				bad("envPrefix", `"" would make every variable of .env and of the environment public, which Vite refuses too`)
+			}
+		}
+		c.EnvPrefix = list
+	}
+	c.Define = map[string]string{}
+	for _, defs := range []map[string]json.RawMessage{raw.Define, raw.Environments.Client.Define} {
+		for k, v := range defs {
+			c.Define[k] = defineValue(v)
+		}
+	}
+	c.Alias = parseAliases(raw.Resolve.Alias, bad)
+	c.AssetsInclude = parseAssets(raw.AssetsInclude, bad)
+	if len(raw.CSS.Modules) > 0 && string(raw.CSS.Modules) != "false" {
+		var m struct {
+			GenerateScopedName json.RawMessage `json:"generateScopedName"`
+			LocalsConvention   json.RawMessage `json:"localsConvention"`
+			HashPrefix         string          `json:"hashPrefix"`
+			ScopeBehaviour     string          `json:"scopeBehaviour"`
+		}
+		json.Unmarshal(raw.CSS.Modules, &m)
+		cm := &cssModulesConfig{HashPrefix: m.HashPrefix, ScopeBehaviourAll: m.ScopeBehaviour == "global"}
+		if s, ok := str(m.GenerateScopedName); ok {
+			cm.ScopedName = s
+		} else if len(m.GenerateScopedName) > 0 {
+			cm.ScopedNameIsFunc = true
+		}
+		if s, ok := str(m.LocalsConvention); ok {
+			cm.LocalsConvention = s
+		}
+		c.CSSModules = cm
+	}
+	if s, ok := str(raw.Build.Target); ok {
+		c.Target = s
+	} else {
+		var l []string
+		if json.Unmarshal(raw.Build.Target, &l) == nil {
+			c.Target = strings.Join(l, ",")
+		}
+	}
+	if c.Target == "esnext" || c.Target == "modules" || c.Target == "baseline-widely-available" {
+		c.Target = map[string]string{"esnext": "esnext", "modules": "es2020,edge88,firefox78,chrome87,safari14", "baseline-widely-available": ""}[c.Target]
+	}
+	if v, ok := raw.Esbuild["minifySyntax"]; ok {
+		var b bool
+		if json.Unmarshal(v, &b) == nil {
+			c.MinifySyntax = &b
+		}
+	}
+	if v, ok := raw.Esbuild["legalComments"]; ok {
+		c.LegalComments, _ = str(v)
+	}
+	c.Plugins = append(raw.Plugins, raw.WorkerPlugins...)
+	if list.HasErrors() {
+		return nil, list.Err()
+	}
+	return c, nil
+}
+
+// defineValue is a define's replacement as Vite writes it: a string is the expression, any
+// other value its JSON (undefined: the identifier undefined).
+func defineValue(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) == nil {
+		if _, ok := obj["undefined"]; ok && len(obj) == 1 {
+			return "undefined"
+		}
+	}
+	return string(describedJSON(v))
+}
+
+// describedJSON turns the runner's description of a value back into the value's JSON (a
+// nested {undefined: true} dropped, as JSON.stringify drops it).
+func describedJSON(v json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) == nil {
+		if _, ok := obj["undefined"]; ok && len(obj) == 1 {
+			return nil
+		}
+		keys := orderedKeys(v)
+		var b strings.Builder
+		b.WriteByte('{')
+		n := 0
+		for _, k := range keys {
+			x := describedJSON(obj[k])
+			if x == nil {
+				continue
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			kj, _ := json.Marshal(k)
+			b.Write(kj)
+			b.WriteByte(':')
+			b.Write(x)
+			n++
+		}
+		b.WriteByte('}')
+		return json.RawMessage(b.String())
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) == nil {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, x := range arr {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if y := describedJSON(x); y != nil {
+				b.Write(y)
+			} else {
+				b.WriteString("null")
+			}
+		}
+		b.WriteByte(']')
+		return json.RawMessage(b.String())
+	}
+	return v
+}
+
+// orderedKeys returns an object's keys in the order written.
+func orderedKeys(raw json.RawMessage) []string {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		dec.Decode(&skip)
+	}
+	return keys
+}
+
+func parseAliases(raw json.RawMessage, bad func(key, why string)) []viteAlias {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var out []viteAlias
+	var arr []struct {
+		Find           json.RawMessage `json:"find"`
+		Replacement    string          `json:"replacement"`
+		CustomResolver json.RawMessage `json:"customResolver"`
+	}
+	if json.Unmarshal(raw, &arr) == nil {
+		for i, a := range arr {
+			al := viteAlias{Replacement: a.Replacement, Custom: len(a.CustomResolver) > 0 && string(a.CustomResolver) != "null"}
+			var s string
+			var re struct{ Regex, Flags string }
+			switch {
+			case json.Unmarshal(a.Find, &s) == nil:
+				al.Find = s
+			case json.Unmarshal(a.Find, &re) == nil && re.Regex != "":
+				rx, err := jsRegexp(re.Regex, re.Flags)
+				if err != nil {
+					bad(fmt.Sprintf("resolve.alias[%d].find", i), fmt.Sprintf("/%s/%s is a regular expression bundle cannot read (%v)", re.Regex, re.Flags, err))
+					continue
+				}
+				al.Regex = rx
+			default:
+				bad(fmt.Sprintf("resolve.alias[%d].find", i), "is neither a string nor a regular expression")
+				continue
+			}
+			out = append(out, al)
+		}
+		return out
+	}
+	var obj map[string]string
+	if json.Unmarshal(raw, &obj) == nil {
+		for _, k := range orderedKeys(raw) {
+			out = append(out, viteAlias{Find: k, Replacement: obj[k]})
+		}
+	}
+	return out
+}
+
+func parseAssets(raw json.RawMessage, bad func(key, why string)) []viteAsset {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		items = []json.RawMessage{raw}
+	}
+	var out []viteAsset
+	for _, it := range items {
+		var s string
+		var re struct{ Regex, Flags string }
+		switch {
+		case json.Unmarshal(it, &s) == nil:
+			out = append(out, viteAsset{Glob: s})
+		case json.Unmarshal(it, &re) == nil && re.Regex != "":
+			rx, err := jsRegexp(re.Regex, re.Flags)
+			if err != nil {
+				bad("assetsInclude", fmt.Sprintf("/%s/%s is a regular expression bundle cannot read (%v)", re.Regex, re.Flags, err))
+				continue
+			}
+			out = append(out, viteAsset{Regex: rx})
+		}
+	}
+	return out
+}
+
+// jsRegexp compiles a JavaScript regular expression's source and flags as Go's RE2 reads
+// them (i, m and s flags); one RE2 does not take (a lookahead, a backreference) is an error.
+func jsRegexp(src, flags string) (*regexp.Regexp, error) {
+	var f string
+	for _, c := range flags {
+		if strings.ContainsRune("ims", c) {
+			f += string(c)
+		}
+	}
+	if f != "" {
+		src = "(?" + f + ")" + src
+	}
+	return regexp.Compile(src)
+}
+
+// jsReplace replaces the first match of rx in s as JavaScript's String.prototype.replace
+// does with a replacement string: $$, $&, $` and $', $1 to $99, $<name>.
+func jsReplace(rx *regexp.Regexp, s, repl string) string {
+	m := rx.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:m[0]])
+	groups := len(m)/2 - 1
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '$' || i+1 == len(repl) {
+			b.WriteByte(c)
+			continue
+		}
+		n := repl[i+1]
+		switch {
+		case n == '$':
+			b.WriteByte('$')
+			i++
+		case n == '&':
+			b.WriteString(s[m[0]:m[1]])
+			i++
+		case n == '`':
+			b.WriteString(s[:m[0]])
+			i++
+		case n == '\'':
+			b.WriteString(s[m[1]:])
+			i++
+		case n >= '0' && n <= '9':
+			// Two digits when they name a group, else one (JavaScript's rule).
+			num, width := int(n-'0'), 1
+			if i+2 < len(repl) && repl[i+2] >= '0' && repl[i+2] <= '9' {
+				if two := num*10 + int(repl[i+2]-'0'); two >= 1 && two <= groups {
+					num, width = two, 2
+				}
+			}
+			if num < 1 || num > groups {
+				b.WriteByte(c)
+				continue
+			}
+			if m[2*num] >= 0 {
+				b.WriteString(s[m[2*num]:m[2*num+1]])
+			}
+			i += width
+		case n == '<':
+			end := strings.IndexByte(repl[i:], '>')
+			if end < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			name := repl[i+2 : i+end]
+			if k := rx.SubexpIndex(name); k > 0 && m[2*k] >= 0 {
+				b.WriteString(s[m[2*k]:m[2*k+1]])
+			}
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(s[m[1]:])
+	return b.String()
+}
+
+// apply returns the import spec as the alias rewrites it, and whether it matched.
+func (a viteAlias) apply(spec string) (string, bool) {
+	if a.Regex != nil {
+		if !a.Regex.MatchString(spec) {
+			return "", false
+		}
+		return jsReplace(a.Regex, spec, a.Replacement), true
+	}
+	if spec == a.Find {
+		return a.Replacement, true
+	}
+	if strings.HasPrefix(spec, a.Find+"/") {
+		return a.Replacement + spec[len(a.Find):], true
+	}
+	return "", false
+}
+
+// knownPlugins says, for the plugins bundle does not run that it knows, what a page built by
+// bundle may miss, by the name the plugin gives itself (a prefix for families).
+var knownPlugins = []struct{ prefix, what string }{
+	{"vite:react-babel", "@vitejs/plugin-react's Babel transforms (its babel options, the React Compiler): bundle compiles JSX with esbuild and React's automatic runtime"},
+	{"vite:react-refresh", "fast refresh, a dev server's"},
+	{"vite:react", "@vitejs/plugin-react: bundle compiles JSX with esbuild and React's automatic runtime"},
+	{"vite:react-swc", "@vitejs/plugin-react-swc's SWC plugins: bundle compiles JSX with esbuild and React's automatic runtime"},
+	{"vite:vue", "Vue single-file components: bundle refuses .vue files (build with Vite, then bundle check the page)"},
+	{"vite-plugin-svelte", "Svelte components: bundle refuses .svelte files (build with Vite, then bundle check the page)"},
+	{"solid", "Solid's JSX: esbuild compiles JSX for React's runtime (build with Vite, then bundle check the page)"},
+	{"vite:singlefile", "nothing: a bundle is one file already"},
+	{"vite-plugin-pwa", "its service worker and web app manifest: a bundle registers neither, and the host's frame would not keep them"},
+	{"vite:legacy", "the legacy browsers' build: bundle writes one page for build.target"},
+	{"vite-plugin-svgr", "SVG files as React components (import X from './x.svg?react' is refused)"},
+	{"vite-tsconfig-paths", "nothing: bundle follows tsconfig paths itself"},
+}
+
+// handledPlugins are plugins whose work bundle does itself, another way: no warning.
+var handledPlugins = []string{"@tailwindcss/vite"}
+
+// pluginWarning is the one warning that names the plugins of the config bundle does not run,
+// with what the page may miss; nil when there are none.
+func (c *viteConfig) pluginWarning() *diag.Message {
+	if c == nil {
+		return nil
+	}
+	var lines []string
+	seen := map[string]bool{}
+	for _, p := range c.Plugins {
+		if p.Apply == "serve" || seen[p.Name] {
+			continue
+		}
+		seen[p.Name] = true
+		handled := false
+		for _, h := range handledPlugins {
+			handled = handled || strings.HasPrefix(p.Name, h)
+		}
+		if handled {
+			continue
+		}
+		what := ""
+		for _, k := range knownPlugins {
+			if strings.HasPrefix(p.Name, k.prefix) {
+				what = k.what
+				break
+			}
+		}
+		if what == "" {
+			hooks := slicesFilter(p.Hooks, func(h string) bool {
+				return map[string]bool{"resolveId": true, "load": true, "transform": true, "transformIndexHtml": true, "renderChunk": true,
+					"generateBundle": true, "writeBundle": true, "closeBundle": true, "buildStart": true, "buildEnd": true}[h]
+			})
+			if len(hooks) == 0 {
+				continue // it changes nothing a build makes (config hooks, a dev server's)
+			}
+			sort.Strings(hooks)
+			what = "what its " + strings.Join(hooks, ", ") + " do"
+		}
+		lines = append(lines, strconv.Quote(p.Name)+": "+what)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	noun := "plugin"
+	if len(lines) > 1 {
+		noun = "plugins"
+	}
+	return &diag.Message{Severity: diag.Warning, File: filepath.ToSlash(c.File),
+		Text: fmt.Sprintf("bundle does not run the config's %s %s", noun, strings.Join(lines, "; ")),
+		Note: "the page may miss what they do; if it needs it, build with Vite (vite-plugin-singlefile makes one file) and run bundle check on the page"}
+}
+
+func slicesFilter(s []string, keep func(string) bool) []string {
+	var out []string
+	for _, x := range s {
+		if keep(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// loadViteConfig reads the app's vite.config, if it has one, on Node inside the fence.
+func loadViteConfig(ctx context.Context, dir string, opts Options) (*viteConfig, error) {
+	if findViteConfig(dir) == "" {
+		return nil, nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, err
+	}
+	readRoot, _ := workspaceRoot(root)
+	cfg, err := readViteConfig(ctx, root, readRoot, opts.TempDir, opts.NoFence)
+	if err != nil {
+		return nil, err
+	}
+	if cfg != nil && cfg.Root != "" {
+		if real, err := filepath.EvalSymlinks(cfg.Root); err == nil {
+			cfg.Root = real
+		}
+		if rel, err := filepath.Rel(root, cfg.Root); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, diag.List{{File: filepath.ToSlash(cfg.File), Text: fmt.Sprintf("root %s is outside the app folder", cfg.Root),
+				Note: "set root to a folder inside the app folder (the one that holds index.html)"}}.Err()
+		}
+	}
+	return cfg, nil
+}
+
+// entry is the default entry the config gives: root's index.html, as a path in the app
+// folder dir; "" for none.
+func (c *viteConfig) entry(dir string) string {
+	if c == nil || c.Root == "" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(real, filepath.Join(c.Root, "index.html"))
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// apply makes the config's root the app's root (the folder of index.html, of root-relative
+// imports and of the public folder), and gives the manifest's [build] what it does not set
+// itself: the target and the public folder.
+func (c *viteConfig) apply(m *manifest.Manifest) {
+	if c == nil {
+		return
+	}
+	if c.Root != "" && c.Root != m.Root {
+		if rel, err := filepath.Rel(m.Root, c.Root); err == nil && strings.HasPrefix(m.Entry, filepath.ToSlash(rel)+"/") {
+			m.Entry = strings.TrimPrefix(m.Entry, filepath.ToSlash(rel)+"/")
+			m.Root = c.Root
+		}
+	}
+	if m.Build.Target == "" && c.Target != "" {
+		m.Build.Target = c.Target
+	}
+	if m.Build.PublicDir == "" && c.PublicDir != nil {
+		if *c.PublicDir == "" {
+			m.Build.PublicDir = "" // publicDir: false: there is none
+		} else if rel, err := filepath.Rel(m.Root, *c.PublicDir); err == nil && !strings.HasPrefix(rel, "..") {
+			m.Build.PublicDir = filepath.ToSlash(rel)
+		}
+	}
+}
+
+// defines are the build's define: import.meta.env (the public variables, Vite's own, the
+// config's import.meta.env.* defines in it), then the config's define, then the manifest's.
+func (c *viteConfig) defines(env map[string]string, user map[string]string) map[string]string {
+	base := "/"
+	merged := map[string]string{}
+	var envRaw map[string]string
+	if c != nil {
+		if c.Base != "" {
+			base = c.Base
+		}
+		for k, v := range c.Define {
+			if name, ok := strings.CutPrefix(k, "import.meta.env."); ok {
+				if envRaw == nil {
+					envRaw = map[string]string{}
+				}
+				envRaw[name] = v
+			}
+			merged[k] = v
+		}
+	}
+	for k, v := range user {
+		merged[k] = v
+	}
+	return definesWith(env, merged, base, envRaw)
+}
+
+// conditions are esbuild's Conditions: Vite's client conditions (module, browser,
+// production), or the config's resolve.conditions.
+func (c *viteConfig) conditions() []string {
+	if c == nil || c.Conditions == nil {
+		return []string{"module", "production"}
+	}
+	var out []string
+	for _, k := range c.Conditions {
+		if k == "development|production" {
+			k = "production"
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// extensions are the config's resolve.extensions, else esbuild's with Vite's .mjs and .mts
+// after them (import './worker' of worker.mjs resolves in Vite).
+func (c *viteConfig) extensions() []string {
+	if c == nil || c.Extensions == nil {
+		return []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs", ".mts"}
+	}
+	return c.Extensions
+}
+
+// alias returns the import spec as the config's first alias that matches rewrites it.
+func (c *viteConfig) alias(spec string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	for _, a := range c.Alias {
+		if to, ok := a.apply(spec); ok {
+			return to, true
+		}
+	}
+	return "", false
+}
+
+// aliases reports whether an alias of the config rewrites the import spec.
+func (c *viteConfig) aliases(spec string) bool {
+	if c == nil {
+		return false
+	}
+	for _, a := range c.Alias {
+		if _, ok := a.apply(spec); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// mainFields are the config's resolve.mainFields with main last, as Vite falls back to it;
+// nil for esbuild's.
+func (c *viteConfig) mainFields() []string {
+	if c == nil || c.MainFields == nil {
+		return nil
+	}
+	out := append([]string(nil), c.MainFields...)
+	if !slices.Contains(out, "main") {
+		out = append(out, "main")
+	}
+	return out
+}
+
+// minifySyntax is esbuild.minifySyntax, true unless the config turns it off.
+func (c *viteConfig) minifySyntax() bool { return c == nil || c.MinifySyntax == nil || *c.MinifySyntax }
+
+// envPrefixes are the prefixes of public variables: the config's envPrefix, else Vite's and
+// bundle's own.
+func (c *viteConfig) envPrefixes() []string {
+	if c == nil || c.EnvPrefix == nil {
+		return publicPrefixes
+	}
+	return c.EnvPrefix
+}
