@@ -439,8 +439,20 @@ func (a *assembler) assemble() *assembled {
 		}
 		r, text := markup.Range{Start: t.off, End: t.off + len(t.raw)}, ""
 		switch {
-		case foreignText(e), t.name == "head", t.name == "meta":
+		case foreignText(e), t.name == "head":
 			continue
+		case t.name == "meta":
+			// An Open Graph or Twitter image, video or audio of the app's files is inlined,
+			// as Vite rewrites the URL it names; any other <meta> goes through as written.
+			c, ok := t.get("content")
+			if !ok || !metaAsset(t) {
+				continue
+			}
+			d, ok := a.inlineAttr(c)
+			if !ok {
+				continue
+			}
+			text = t.render(nil, map[string]string{"content": d})
 		case t.name == "script" || t.name == "style":
 			// An HTML one: its raw text and end tag are the element's, replaced whole.
 			body, textOff, end, whole := e.text()
@@ -724,6 +736,9 @@ func (a *assembler) dataURL(rel string) (string, error) {
 		return "", err
 	}
 	u := encodeDataURL(rel, b)
+	if strings.EqualFold(path.Ext(rel), ".svg") {
+		u = svgDataURL(b) // as Vite inlines an SVG the page names (<img src="icon.svg">)
+	}
 	a.inlined[rel] = u
 	a.b.inputs[rel] += len(u)
 	return u, nil
@@ -736,7 +751,7 @@ func mimeOf(name string) string {
 		".avif": "image/avif", ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf",
 		".otf": "font/otf", ".json": "application/json", ".webmanifest": "application/manifest+json",
 		".mp3": "audio/mpeg", ".mp4": "video/mp4", ".webm": "video/webm", ".vtt": "text/vtt",
-		".txt": "text/plain", ".css": "text/css", ".js": "text/javascript"}
+		".txt": "text/plain", ".css": "text/css", ".js": "text/javascript", ".mjs": "text/javascript"}
 	if m, ok := known[ext]; ok {
 		return m
 	}
@@ -744,6 +759,22 @@ func mimeOf(name string) string {
 		return m
 	}
 	return "application/octet-stream"
+}
+
+// metaAsset reports whether a <meta> names a file in its content, as Vite's HTML plugin reads
+// one: og:image (and its :url, :secure_url), og:audio, og:video, twitter:image and the like.
+func metaAsset(t *tag) bool {
+	for _, k := range []string{"property", "name"} {
+		if v, ok := t.get(k); ok {
+			switch strings.ToLower(v.val) {
+			case "og:image", "og:image:url", "og:image:secure_url", "og:audio", "og:audio:secure_url", "og:video", "og:video:secure_url",
+				"twitter:image", "msapplication-tileimage", "msapplication-square70x70logo", "msapplication-square150x150logo",
+				"msapplication-wide310x150logo", "msapplication-square310x310logo", "msapplication-config":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // encodeDataURL encodes b as a data: URL, base64 (deterministic, and safe in any attribute).
@@ -842,19 +873,40 @@ func (a *assembler) plugin(t *tag, at attr) {
 // to write; one with an escape is left to the offline check; each one inlined is the assembler's to report (a missing file), placed at
 // the URL when the attribute is written without character references.
 func (a *assembler) styleURLs(at attr) (string, bool) {
-	if markup.IndexFold(at.val, "url(") < 0 {
+	if markup.IndexFold(at.val, "url(") < 0 && markup.IndexFold(at.val, "image-set(") < 0 {
 		return at.val, false
 	}
 	exact := at.off+at.n <= len(a.src) && string(a.src[at.off:at.off+at.n]) == at.val
 	var b strings.Builder
 	changed := false
 	l := css.NewLexer(parse.NewInputString(at.val))
+	depth := 0 // inside an image-set(), whose strings are URLs (CSS Images 4), as imageSetURLs reads them
 	for pos := 0; ; {
 		tt, data := l.Next()
 		if tt == css.ErrorToken {
 			break
 		}
 		text := string(data)
+		switch tt {
+		case css.FunctionToken:
+			if depth > 0 {
+				depth++
+			} else if name := strings.ToLower(text); name == "image-set(" || name == "-webkit-image-set(" {
+				depth = 1
+			}
+		case css.LeftParenthesisToken:
+			if depth > 0 {
+				depth++
+			}
+		case css.RightParenthesisToken:
+			if depth > 0 {
+				depth--
+			}
+		case css.StringToken:
+			if depth == 1 {
+				tt, text = css.URLToken, "url("+text+")"
+			}
+		}
 		u, ok := urlArg(text)
 		place := attr{key: at.key, val: u, off: at.off, n: at.n}
 		if exact {
@@ -873,6 +925,9 @@ func (a *assembler) styleURLs(at attr) (string, bool) {
 			if d, ok := a.inlineAttr(place); ok {
 				text, changed = "url("+d+")", true
 			}
+		}
+		if tt == css.URLToken && text == "url("+string(data)+")" {
+			text = string(data) // an image-set() string not inlined stays as written
 		}
 		pos += len(data)
 		b.WriteString(text)

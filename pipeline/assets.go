@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -26,7 +25,7 @@ const queryNamespace = "miniapp-query"
 // new Worker(new URL(…, import.meta.url)):
 //
 //	?raw                 the file's text
-//	?url                 the file's URL: a data: URL, or a blob: URL for a script (&inline
+//	?url                 the file's URL: a data: URL, a script's too (&inline
 //	                     too; &no-inline asks for a file beside the page, which a bundle
 //	                     does not have: a warning, and a data: URL all the same)
 //	?inline              a stylesheet's processed CSS as a string (not added to the page);
@@ -82,11 +81,10 @@ func parseQuery(q string) viteQuery {
 
 // known reports whether the query asks for something bundle does.
 func (v viteQuery) known() bool {
-	return len(v.unknown) == 0 && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg)
+	// With ?url, ?raw or ?inline the module is the file's URL or text whatever else the
+	// query holds (new URL(`./${x}.png?abc`) globs ?abc&url, and keeps ?abc for a server).
+	return (len(v.unknown) == 0 || v.url || v.raw || v.inline) && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg)
 }
-
-// scriptExts are the files that ?url and new URL() turn into blob: URLs of scripts.
-var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".jsx", ".tsx"}
 
 // queryPlugin resolves imports with a query suffix to generated modules.
 func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
@@ -291,6 +289,17 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 			return "", fmt.Errorf("%s", l[0].Text)
 		}
 		return "export default " + str(c.css), nil
+	case v.url && (ext == ".css" || isSass(file)):
+		// The stylesheet as built (its url()s inlined, Sass compiled), as Vite's CSS
+		// pipeline emits the file a ?url names; a page links it (style-src data:) or
+		// fetches it (connect-src data:).
+		c, l := b.entry(b.rel(file))
+		if l.HasErrors() {
+			return "", fmt.Errorf("%s", l[0].Text)
+		}
+		b.setFlag(&b.flags.assetURLs)
+		b.setFlag(&b.flags.styleData)
+		return "export default " + str("data:text/css;base64,"+base64.StdEncoding.EncodeToString([]byte(c.css))), nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -309,10 +318,8 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 	if ext == ".wasm" && !b.m.Wasm {
 		return "", errNeedsWasm
 	}
-	if slices.Contains(scriptExts, ext) {
-		b.setFlag(&b.flags.blobs)
-		return "export default " + blobURL(string(data)), nil
-	}
+	// A script too is its data: URL, as Vite inlines it (data:text/javascript;base64,…): the
+	// page may fetch it (connect-src data:); a worker is ?worker's, which bundles it.
 	return "export default " + str(encodeDataURL(file, data)), nil
 }
 

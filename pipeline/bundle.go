@@ -182,6 +182,11 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 	for k, v := range assetLoaders {
 		loaders[k] = v
 	}
+	for _, ext := range b.vite.assetExtensions() {
+		if _, ok := loaders[ext]; !ok {
+			loaders[ext] = api.LoaderDataURL
+		}
+	}
 	for ext, name := range b.m.Build.Loader {
 		loaders[ext] = loaderNames[name]
 	}

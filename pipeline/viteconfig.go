@@ -769,7 +769,9 @@ func (c *viteConfig) apply(m *manifest.Manifest) {
 	if m.Build.Target == "" && c.Target != "" {
 		m.Build.Target = c.Target
 	}
-	if m.Build.PublicDir == "" && c.PublicDir != nil {
+	// The manifest's publicDir when it names one; its default ("public") gives way to the
+	// config's.
+	if (m.Build.PublicDir == "" || m.Build.PublicDir == manifest.DefaultPublicDir) && c.PublicDir != nil {
 		if *c.PublicDir == "" {
 			m.Build.PublicDir = "" // publicDir: false: there is none
 		} else if rel, err := filepath.Rel(m.Root, *c.PublicDir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -870,6 +872,30 @@ func (c *viteConfig) mainFields() []string {
 
 // minifySyntax is esbuild.minifySyntax, true unless the config turns it off.
 func (c *viteConfig) minifySyntax() bool { return c == nil || c.MinifySyntax == nil || *c.MinifySyntax }
+
+// assetExtensions are the extensions assetsInclude names (a glob's last segment *.ext, with
+// {a,b} braces spread): files the app imports as their URL, as images are.
+func (c *viteConfig) assetExtensions() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range c.AssetsInclude {
+		last := a.Glob[strings.LastIndexByte(a.Glob, '/')+1:]
+		rest, ok := strings.CutPrefix(last, "*.")
+		if !ok {
+			continue
+		}
+		if inner, ok := strings.CutPrefix(rest, "{"); ok && strings.HasSuffix(inner, "}") {
+			for _, e := range strings.Split(strings.TrimSuffix(inner, "}"), ",") {
+				out = append(out, "."+e)
+			}
+		} else if !strings.ContainsAny(rest, "*?[]{}") {
+			out = append(out, "."+rest)
+		}
+	}
+	return out
+}
 
 // envPrefixes are the prefixes of public variables: the config's envPrefix, else Vite's and
 // bundle's own.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -28,6 +29,9 @@ const browserFalseNamespace = "miniapp-browser-false"
 func (b *bundler) viteResolve() api.Plugin {
 	return api.Plugin{Name: "vite-resolve", Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `^[dD][aA][tT][aA]:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+				return api.OnResolveResult{}, nil // a stylesheet's url(data:…) stays in it
+			}
 			return api.OnResolveResult{Path: a.Path, Namespace: dataNamespace}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: dataNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -53,6 +57,28 @@ func (b *bundler) viteResolve() api.Plugin {
 			}
 			return b.exportsFallback(a), nil
 		})
+		if exts := b.vite.assetExtensions(); len(exts) > 0 {
+			// assetsInclude's files are their URL, of the type their extension names
+			// (application/octet-stream for one no registry knows), as Vite inlines them.
+			var alt []string
+			for _, e := range exts {
+				if _, builtin := assetLoaders[strings.ToLower(e)]; !builtin {
+					alt = append(alt, regexp.QuoteMeta(e))
+				}
+			}
+			if len(alt) > 0 {
+				pb.OnLoad(api.OnLoadOptions{Filter: `(?i)(` + strings.Join(alt, "|") + `)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+					data, err := os.ReadFile(a.Path)
+					if err != nil {
+						return api.OnLoadResult{}, nil // esbuild reports it
+					}
+					u, _ := json.Marshal(encodeDataURL(a.Path, data))
+					s := "export default " + string(u)
+					b.setFlag(&b.flags.assetURLs)
+					return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
+				})
+			}
+		}
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: browserFalseNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			empty := "module.exports = {}"
 			return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
