@@ -182,6 +182,13 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 	for k, v := range assetLoaders {
 		loaders[k] = v
 	}
+	// An extension of the config's resolve.extensions that no loader knows is a module of
+	// script, as Vite reads one (custom-ext.es).
+	for _, ext := range b.vite.extensions() {
+		if _, ok := loaders[ext]; !ok && !slices.Contains([]string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs", ".mts", ".cjs", ".cts"}, ext) {
+			loaders[ext] = api.LoaderJS
+		}
+	}
 	for _, ext := range b.vite.assetExtensions() {
 		if _, ok := loaders[ext]; !ok {
 			loaders[ext] = api.LoaderDataURL

@@ -458,6 +458,27 @@ func (b *bundler) absGlob(p, importer, base string) (abs, msg string) {
 // import of the importer's package (#x/*) or a package name, to an absolute pattern whose
 // folders are escaped and whose own part is as written.
 func (b *bundler) globAlias(p, importer string) (string, bool) {
+	// The config's resolve.alias first, as Vite's alias plugin sees the pattern: its
+	// replacement's folder escaped, the rest of the pattern as written.
+	if b.vite != nil {
+		for _, al := range b.vite.Alias {
+			if al.Regex != nil {
+				if to, ok := al.apply(p); ok && filepath.IsAbs(to) {
+					return to, true
+				}
+				continue
+			}
+			if p != al.Find && !strings.HasPrefix(p, al.Find+"/") {
+				continue
+			}
+			rest := strings.TrimPrefix(p, al.Find)
+			if filepath.IsAbs(al.Replacement) {
+				return escapeGlob(filepath.ToSlash(filepath.Clean(al.Replacement))) + rest, true
+			}
+			p = al.Replacement + rest // an alias to a package, or a path relative to the importer
+			break
+		}
+	}
 	keys := make([]string, 0, len(b.m.Build.Alias))
 	for k := range b.m.Build.Alias {
 		keys = append(keys, k)

@@ -51,8 +51,29 @@ const globAll = `{
   "/dir/quote'.js": {"msg": "single-quote"}
 }`
 
+// What bundle does not do yet, where Vite does (gaps, each a row of work).
+const (
+	gapGlobCSS         = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
+	gapSelfFolder      = "a variable import of ../<its own folder>/${x}.js finds no module"
+	gapDynamicShake    = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
+	gapCSSOrder        = "a stylesheet imported with import() is in the page from the start, where Vite adds it when the import runs: a <style> the page adds between comes before it, not after"
+	gapJSONAttribute   = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
+	gapWasmESM         = "an import of a .wasm module (Vite 8's ES module integration) has no loader: use ?init"
+	gapTsconfigPerDir  = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
+	gapTsconfigPathsIn = "tsconfig paths reach scripts only: not a glob's pattern, a stylesheet's @import or Sass's @use"
+	gapInlineStyle     = "a <style> of the page is copied as written: not minified, nor its closing tag escaped"
+	gapMinifySyntax    = "esbuild.minifySyntax = false is read for scripts; stylesheets are still minified to color:red"
+)
+
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
+	{name: "tailwind", checks: []check{
+		tText("should render", "#pagetitle", "Page title"),
+		// The spec checks colors in serve mode only; the build's are checked here the same way.
+		tColor("(colors, as the serve-mode checks read them)", ".html", "oklch(0.623 0.214 259.815)"),
+		tColor("(colors, as the serve-mode checks read them)", "#pagetitle", "oklch(0.541 0.281 293.009)"),
+		tColor("(colors, as the serve-mode checks read them)", "#view1-text", "oklch(0.627 0.194 149.214)"),
+	}},
 	{name: "assets", checks: []check{
 		tMatch("load raw js from /public", ".raw-js", "\\[success\\]"),
 		tColor("load raw css from /public", ".raw-css", "red"),
@@ -201,11 +222,13 @@ var playgrounds = []playground{
 		tJS("init function returns WebAssembly.Instance", `(__pg.click(".init-returns-instance .run"), __pg.text(".init-returns-instance .result"))`, "~true"),
 		tMatch("?url", ".url", "^data:application/wasm"),
 		tMatch("should work when wasm in worker", ".worker-wasm .result", "3"),
-		tMatch("direct wasm import", ".direct-wasm .result", "3"),
-		tMatch("direct wasm import with wasm imports", ".direct-wasm-with-imports .result", "42"),
-		tMatch("direct wasm import unwraps exported WebAssembly.Global", ".direct-wasm-global .result", "42 number"),
-		tMatch("wasm importing a global from another wasm", ".direct-wasm-global-import .result", "43"),
-		tMatch("wasm reading a mutable global mutated by another wasm", ".direct-wasm-mutable-global-import .result", "9"),
+	}},
+	{name: "wasm-esm", checks: []check{
+		tMatch("direct wasm import", ".direct-wasm .result", "3").notYet(gapWasmESM),
+		tMatch("direct wasm import with wasm imports", ".direct-wasm-with-imports .result", "42").notYet(gapWasmESM),
+		tMatch("direct wasm import unwraps exported WebAssembly.Global", ".direct-wasm-global .result", "42 number").notYet(gapWasmESM),
+		tMatch("wasm importing a global from another wasm", ".direct-wasm-global-import .result", "43").notYet(gapWasmESM),
+		tMatch("wasm reading a mutable global mutated by another wasm", ".direct-wasm-mutable-global-import .result", "9").notYet(gapWasmESM),
 	}},
 	{name: "worker", checks: []check{
 		tMatch("normal", ".pong", "pong"),
@@ -301,8 +324,8 @@ var playgrounds = []playground{
 		"Resolve doesn't interrupt page request that clashes with local project package.json, public dir is not copied: Vite's preview server and output folder",
 	}},
 	{name: "glob-import", checks: []check{
-		tJSON("should work", ".result", globAll),
-		tJSON("should work", ".result-eager", globAll),
+		tJSON("should work", ".result", globAll).notYet(gapGlobCSS),
+		tJSON("should work", ".result-eager", globAll).notYet(gapGlobCSS),
 		tJSON("should work", ".result-node_modules", `{"/dir/node_modules/hoge.js": {"msg": "hoge"}}`),
 		tJSON("import glob raw", ".globraw", `{"/dir/baz.json": {"msg": "baz"}}`),
 		tJSON("import property access", ".property-access", `{"msg": "baz"}`),
@@ -342,8 +365,6 @@ var playgrounds = []playground{
 		tJS("should load dynamic import with vars", `(__pg.click(".bar"), __pg.text(".view"))`, "~Bar view"),
 		tJS("should load dynamic import with css", `(__pg.click(".css"), __pg.color(".view"))`, jsonString(cssColors["red"])),
 		tMatch("should load dynamic import with vars", ".vars", "hello"),
-		tMatch("should load dynamic import with vars ignored", ".vars-ignored", "hello"),
-		tMatch("should load dynamic import with double slash ignored", ".vars-double-slash-ignored", "hello"),
 		tMatch("should load dynamic import with vars multiline", ".vars-multiline", "hello"),
 		tMatch("should load dynamic import with vars alias", ".vars-alias", "hi"),
 		tMatch("should load dynamic import with vars subpath imports", ".vars-subpath", "hi"),
@@ -351,8 +372,8 @@ var playgrounds = []playground{
 		tJS("should load dynamic import with vars url", `__pg.file(JSON.parse(__pg.text(".vars-url")).default)`, `"alias/url.js"`),
 		tMatch("should load dynamic import with vars worker", ".vars-worker", "load worker"),
 		tJS("should load dynamic import with css in package", `(__pg.click(".pkg-css"), __pg.color(".pkg-css"))`, jsonString(cssColors["blue"])),
-		tMatch("should work with load ../ and itself directory", ".self", "self"),
-		tMatch("should work with load ../ and contain itself directory", ".nested-self", "nested self"),
+		tMatch("should work with load ../ and itself directory", ".self", "self").notYet(gapSelfFolder),
+		tMatch("should work with load ../ and contain itself directory", ".nested-self", "nested self").notYet(gapSelfFolder),
 		tMatch("should load css of nested dynamic import", ".then-css-outer", "then-css-outer"),
 		tColor("should load css of nested dynamic import", ".then-css-outer", "red"),
 		tMatch("should load css of nested dynamic import", ".then-css-inner", "then-css-inner"),
@@ -362,8 +383,13 @@ var playgrounds = []playground{
 		tJS("dynamic import treeshaken log", `["foo", "bar", "baz1", "baz2", "baz3", "baz4", "baz5", "baz6", "default"].filter((n) => !__pg.logs().includes("shaken " + n))`, "[]"),
 		tJS("dynamic import treeshaken log", `__pg.logs().includes("shaken removed")`, "false"),
 		tJS("dynamic import syntax parsing", `["syntax foo", "syntax default"].filter((n) => !__pg.logs().includes(n))`, "[]"),
+	}, refusals: []playRefusal{
+		{spec: "should load dynamic import with vars ignored", files: map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><script type=\"module\">import(/* @vite-ignore */ `https://localhost`).catch(() => {})</script>"},
+			want: `the import of "https://localhost" loads from outside the bundle at run time`},
+		{spec: "should load dynamic import with double slash ignored", files: map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><script type=\"module\">import(/* @vite-ignore */ `https://localhost//${'test'}`).catch(() => {})</script>"},
+			want: `loads from outside the bundle at run time`},
 	}, output: []outputCheck{
-		{spec: "dynamic import treeshaken file", contains: "shaken removed", not: true},
+		{spec: "dynamic import treeshaken file", contains: "shaken removed", not: true, gap: gapDynamicShake},
 	}, skipped: []string{
 		"should not preload for non-analyzable urls: the text of Vite's preload helper",
 	}},
@@ -371,7 +397,7 @@ var playgrounds = []playground{
 		tText("not contain `.mjs`", "#app", "Hello from the browser build"),
 	}},
 	{name: "import-attribute", checks: []check{
-		tText("from source code", ".src", "from the app"),
+		tText("from source code", ".src", "from the app").notYet(gapJSONAttribute),
 		tText("from dependency", ".dep", "from a dependency"),
 	}},
 	{name: "preserve-symlinks", checks: []check{
@@ -412,7 +438,7 @@ var playgrounds = []playground{
 		tMatch("should load dynamic import with module", ".dynamic-module", "_mod_|mod"),
 		tColor("should load dynamic import with module", ".mod", "yellow"),
 		tColor("style order should be consistent when style tag is inserted by JS", ".order", "orange"),
-		tJS("style order should be consistent when style tag is inserted by JS", `(__pg.click(".order-update"), __pg.color(".order"))`, jsonString(cssColors["green"])),
+		tJS("style order should be consistent when style tag is inserted by JS", `(__pg.click(".order-update"), __pg.color(".order"))`, jsonString(cssColors["green"])).notYet(gapCSSOrder),
 	}, skipped: []string{
 		"css-codesplit-consistent (10) and build (8): the names and contents of the files beside Vite's page, and its manifest",
 	}},

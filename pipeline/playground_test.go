@@ -46,6 +46,9 @@ type check struct {
 	// plugin bundle does not run): the check then runs on Vite's page only, and the row is
 	// shown in the table with the reason.
 	byDesign string
+	// gap, when set, says why bundle's page does not pass it yet, where Vite's does: a row of
+	// work to do, not a refusal. The test fails when a gap's check passes (the row must go).
+	gap string
 }
 
 // refusal is a spec assertion that cannot hold for one offline file: the build refuses the
@@ -80,6 +83,7 @@ type outputCheck struct {
 	contains string
 	not      bool
 	log      bool
+	gap      string // as check's
 }
 
 // pgResult is one page's outcome, check by check.
@@ -315,7 +319,7 @@ func visit(t *testing.T, b *browsertest.Browser, dir string, files map[string][]
 // many of its checks each passes.
 func TestPlayground(t *testing.T) {
 	b := browsertest.StartWith(t, browsertest.Config{InitScript: logRecorder})
-	type count struct{ bundle, vite, total, byDesign int }
+	type count struct{ bundle, vite, total, byDesign, gaps int }
 	var table []string
 	var sum count
 	for _, pg := range playgrounds {
@@ -339,7 +343,13 @@ func TestPlayground(t *testing.T) {
 			} else {
 				viteRes, _ = visit(t, b, dir, viteFiles, pg.base, page, pg.checks)
 			}
-			if err != nil {
+			allGaps := len(pg.checks) > 0
+			for _, ch := range pg.checks {
+				allGaps = allGaps && ch.gap != ""
+			}
+			if err != nil && allGaps {
+				t.Logf("bundle build (every check is a gap): %v", err)
+			} else if err != nil {
 				t.Errorf("bundle build: %v", err)
 			} else {
 				bundleRes, bundleReqs = visit(t, b, dir, map[string][]byte{page: res.HTML}, pg.base, page, pg.checks)
@@ -366,6 +376,13 @@ func TestPlayground(t *testing.T) {
 				}
 				if ch.byDesign != "" {
 					c.byDesign++
+				}
+				if ch.gap != "" {
+					c.gaps++
+					if bu {
+						t.Errorf("%s: %s: bundle's page passes it now: remove its gap (%s)", ch.spec, ch.js, ch.gap)
+					}
+					continue
 				}
 				switch {
 				case v && !bu && ch.byDesign == "":
@@ -402,6 +419,11 @@ func TestPlayground(t *testing.T) {
 				}
 				if err == nil && strings.Contains(bundleText.String(), oc.contains) != oc.not {
 					c.bundle++
+					if oc.gap != "" {
+						t.Errorf("%s: bundle passes it now: remove its gap (%s)", oc.spec, oc.gap)
+					}
+				} else if oc.gap != "" {
+					c.gaps++
 				} else {
 					t.Errorf("%s: bundle's %s %s %q", oc.spec, map[bool]string{true: "warnings", false: "page"}[oc.log], map[bool]string{true: "hold", false: "lack"}[oc.not], oc.contains)
 				}
@@ -417,13 +439,14 @@ func TestPlayground(t *testing.T) {
 			sum.vite += c.vite
 			sum.total += c.total
 			sum.byDesign += c.byDesign
-			table = append(table, fmt.Sprintf("%-24s %4d %6d %4d %7d   %6.0f ms %6.0f ms", pg.name, c.total, c.bundle, c.vite, c.byDesign,
+			sum.gaps += c.gaps
+			table = append(table, fmt.Sprintf("%-24s %4d %6d %4d %7d %4d   %6.0f ms %6.0f ms", pg.name, c.total, c.bundle, c.vite, c.byDesign, c.gaps,
 				float64(bundleTook.Milliseconds()), float64(viteTook.Milliseconds())))
 		})
 	}
 	sort.Strings(table)
-	t.Logf("playground assertions (bundle's build time in process, Vite's as a command):\n%-24s %4s %6s %4s %7s   %9s %9s\n%s\n%-24s %4d %6d %4d %7d",
-		"playground", "all", "bundle", "vite", "refused", "bundle", "vite", strings.Join(table, "\n"), "total", sum.total, sum.bundle, sum.vite, sum.byDesign)
+	t.Logf("playground assertions (bundle's build time in process, Vite's as a command):\n%-24s %4s %6s %4s %7s %4s   %9s %9s\n%s\n%-24s %4d %6d %4d %7d %4d",
+		"playground", "all", "bundle", "vite", "refused", "gaps", "bundle", "vite", strings.Join(table, "\n"), "total", sum.total, sum.bundle, sum.vite, sum.byDesign, sum.gaps)
 }
 
 // playgroundRefusal builds r's app and returns an error unless the build fails with r.want.
@@ -533,5 +556,8 @@ func tJS(spec, expr, want string) check { return check{spec: spec, js: expr, wan
 
 // byDesign marks c as one bundle's page cannot pass, saying why.
 func (c check) byDesignBecause(why string) check { c.byDesign = why; return c }
+
+// notYet marks c as one bundle's page does not pass yet, saying what is missing.
+func (c check) notYet(why string) check { c.gap = why; return c }
 
 var _ = regexp.MustCompile

@@ -66,8 +66,6 @@ on('.pkg-css', async () => {
 let base = 'hello'
 import(`../alias/${base}.js`).then((mod) => show('.vars', mod.hello()))
 
-import(/* @vite-ignore */ `https://localhost`).catch(() => show('.vars-ignored', 'hello'))
-import(/* @vite-ignore */ `https://localhost//${'test'}`).catch(() => show('.vars-double-slash-ignored', 'hello'))
 
 // prettier-ignore
 import(
