@@ -60,9 +60,8 @@ const (
 	gapJSONAttribute   = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
 	gapWasmESM         = "an import of a .wasm module (Vite 8's ES module integration) has no loader: use ?init"
 	gapTsconfigPerDir  = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
-	gapTsconfigPathsIn = "tsconfig paths reach scripts only: not a glob's pattern, a stylesheet's @import or Sass's @use"
+	gapTsconfigPathsIn = "tsconfig paths reach scripts only, not a glob's pattern (the build refuses import.meta.glob('@/glob/**/*'), so no page is built), nor a stylesheet's @import or Sass's @use"
 	gapInlineStyle     = "a <style> of the page is copied as written: not minified, nor its closing tag escaped"
-	gapMinifySyntax    = "esbuild.minifySyntax = false is read for scripts; stylesheets are still minified to color:red"
 )
 
 // playgrounds are the ported playgrounds, in the issue's order.
@@ -195,24 +194,24 @@ var playgrounds = []playground{
 		tMatch("custom resolver", ".custom-resolver", "\\[success\\] alias to custom-resolver path").byDesignBecause(customResolver),
 	}},
 	{name: "resolve-tsconfig-paths", checks: []check{
-		tMatch("import from .ts", ".ts", "\\[success\\]"),
-		tMatch("import from .js", ".js", "\\[success\\]"),
-		tMatch("import using # prefixed path", ".hash", "\\[success\\]"),
-		tMatch("fallback works", ".fallback", "\\[success\\]"),
-		tMatch("nested tsconfig.json & references / include works", ".nested-a", "\\[success\\] a"),
-		tMatch("nested tsconfig.json & references / include works", ".nested-b", "\\[success\\] b"),
-		tText("import.meta.glob resolves tsconfig paths", ".glob-eager", "[success] glob-a [success] glob-b"),
-		tColor("css @import resolves tsconfig paths", ".paths-css", "darkcyan"),
-		tColor("sass @use resolves tsconfig paths", ".paths-scss", "seagreen"),
-		tColor("less @import does not resolve tsconfig paths (unsupported)", ".paths-less", "navy"),
+		tMatch("import from .ts", ".ts", "\\[success\\]").notYet(gapTsconfigPathsIn),
+		tMatch("import from .js", ".js", "\\[success\\]").notYet(gapTsconfigPathsIn),
+		tMatch("import using # prefixed path", ".hash", "\\[success\\]").notYet(gapTsconfigPathsIn),
+		tMatch("fallback works", ".fallback", "\\[success\\]").notYet(gapTsconfigPathsIn),
+		tMatch("nested tsconfig.json & references / include works", ".nested-a", "\\[success\\] a").notYet(gapTsconfigPathsIn),
+		tMatch("nested tsconfig.json & references / include works", ".nested-b", "\\[success\\] b").notYet(gapTsconfigPathsIn),
+		tText("import.meta.glob resolves tsconfig paths", ".glob-eager", "[success] glob-a [success] glob-b").notYet(gapTsconfigPathsIn),
+		tColor("css @import resolves tsconfig paths", ".paths-css", "darkcyan").notYet(gapTsconfigPathsIn),
+		tColor("sass @use resolves tsconfig paths", ".paths-scss", "seagreen").notYet(gapTsconfigPathsIn),
+		tColor("less @import does not resolve tsconfig paths (unsupported)", ".paths-less", "navy").notYet(gapTsconfigPathsIn),
 	}},
 	{name: "tsconfig-json", checks: []check{
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("main side effect")`, "true"),
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in MainBase")`, "false"),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner side effect")`, "false"),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerBase")`, "true"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner side effect")`, "false").notYet(gapTsconfigPerDir),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerBase")`, "true").notYet(gapTsconfigPerDir),
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner-extends side effect")`, "true"),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerExtendsBase")`, "true"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerExtendsBase")`, "true").notYet(gapTsconfigPerDir),
 	}, skipped: []string{
 		"transformWithEsbuild (4): Vite's API, not a page",
 	}},
@@ -451,8 +450,8 @@ var playgrounds = []playground{
 		{spec: "no minifySyntax", contains: `console.log("hello world")`},
 		{spec: "no minifySyntax", contains: "/*! a legal comment */", not: true},
 		{spec: "no minifySyntax", contains: "color:#ff0000"},
-		{spec: "minifies inline style with esbuild", contains: "<style>.inline-style{color:#ff0000}</style>"},
-		{spec: "escapes closing style tags with esbuild", contains: `<style>.closing-tag{content:"<\/style>"}</style>`},
+		{spec: "minifies inline style with esbuild", contains: "<style>.inline-style{color:#ff0000}</style>", gap: gapInlineStyle},
+		{spec: "escapes closing style tags with esbuild", contains: `<style>.closing-tag{content:"<\/style>"}</style>`, gap: gapInlineStyle},
 	}},
 	{name: "nested-deps", checks: []check{
 		tText("handle nested package", ".a", "A@2.0.0"),

@@ -1,0 +1,117 @@
+// Command playground measures, for each fixture app of pipeline's TestPlayground (Vite's
+// playground, ported), bundle build against vite build of the same app in the same run: median
+// whole-process wall time over interleaved runs and peak RSS of each. It is not run in CI;
+// TestPlayground counts the assertions each build's page passes.
+//
+//	(cd pipeline/testdata/playground && npm ci) && go run ./bench/playground -runs 5
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	runs := flag.Int("runs", 5, "builds of each tool, interleaved")
+	only := flag.String("app", "", "the fixtures to build, comma-separated (default: all)")
+	flag.Parse()
+	root, _ := filepath.Abs(filepath.Join("pipeline", "testdata", "playground"))
+	vite := filepath.Join(root, "node_modules", "vite", "bin", "vite.js")
+	if _, err := os.Stat(vite); err != nil {
+		fmt.Fprintln(os.Stderr, "playground: Vite is not installed: run npm ci in", root)
+		os.Exit(2)
+	}
+	work, err := os.MkdirTemp("", "bench-playground")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "playground:", err)
+		os.Exit(3)
+	}
+	defer os.RemoveAll(work)
+	bin := filepath.Join(work, "bundle")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/bundle").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "playground: go build: %v\n%s", err, out)
+		os.Exit(3)
+	}
+	entries, _ := os.ReadDir(root)
+	var apps []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(root, e.Name(), "miniapp.toml")); err == nil && (*only == "" || strings.Contains(","+*only+",", ","+e.Name()+",")) {
+			apps = append(apps, e.Name())
+		}
+	}
+	fmt.Printf("%-24s %12s %10s %12s %10s %8s\n", "playground", "bundle wall", "bundle RSS", "vite wall", "vite RSS", "speedup")
+	for _, app := range apps {
+		dir := filepath.Join(root, app)
+		bundle := func() *exec.Cmd {
+			return exec.Command(bin, "build", "--out", filepath.Join(work, "out-"+app), dir)
+		}
+		viteCmd := func() *exec.Cmd {
+			c := exec.Command("node", vite, "build", "--outDir", filepath.Join(work, "vite-"+app), "--emptyOutDir", "--logLevel", "error")
+			c.Dir = dir
+			return c
+		}
+		var tb, tv []time.Duration
+		var rb, rv int64
+		failed := ""
+		for i := 0; i < *runs && failed == ""; i++ {
+			for j := 0; j < 2; j++ {
+				if (i+j)%2 == 0 {
+					d, r, err := timed(bundle())
+					if err != nil {
+						failed = "bundle: " + firstLine(err.Error())
+						break
+					}
+					tb, rb = append(tb, d), max(rb, r)
+				} else {
+					d, r, err := timed(viteCmd())
+					if err != nil {
+						failed = "vite: " + firstLine(err.Error())
+						break
+					}
+					tv, rv = append(tv, d), max(rv, r)
+				}
+			}
+		}
+		if failed != "" {
+			fmt.Printf("%-24s %s\n", app, failed)
+			continue
+		}
+		mb, mv := median(tb), median(tv)
+		fmt.Printf("%-24s %10dms %8.1fMB %10dms %8.1fMB %7.1fx\n", app, mb.Milliseconds(), float64(rb)/1024, mv.Milliseconds(), float64(rv)/1024, float64(mv)/float64(mb))
+	}
+}
+
+func timed(c *exec.Cmd) (time.Duration, int64, error) {
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	start := time.Now()
+	err := c.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%v: %s", err, out.String())
+	}
+	var rss int64
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KB on Linux
+	}
+	return d, rss, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
