@@ -557,8 +557,6 @@ var playgrounds = []playground{
 		tMatch("?url", ".url", "^data:application/json"),
 		tText("?raw", ".raw", fixtureText("json", "data.json")),
 		tText("require(json) returns object without default export", ".require", `{"200":"ok"}`),
-	}, refusals: []playRefusal{
-		{spec: "fetch", files: map[string]string{"index.html": `<script type="module">fetch('/public.json').then((r) => r.json())</script>`, "public/public.json": "{}"},
-			want: "the bundle is one file with nothing beside it"},
+		tText("fetch", ".fetch", compactJSON("json", "public/public.json")),
 	}},
 }
