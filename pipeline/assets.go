@@ -283,13 +283,13 @@ func (b *bundler) querySource(file, q string, chain workerChain) (string, error)
 		}
 		return `const b = Uint8Array.from(atob(` + str(base64.StdEncoding.EncodeToString(data)) + `), (c) => c.charCodeAt(0));
 export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.instance);`, nil
-	case v.inline && !v.url && (ext == ".css" || isSass(file)):
+	case v.inline && !v.url && isStylesheet(file):
 		c, l := b.entry(b.rel(file))
 		if l.HasErrors() {
 			return "", fmt.Errorf("%s", l[0].Text)
 		}
 		return "export default " + str(c.css), nil
-	case v.url && (ext == ".css" || isSass(file)):
+	case v.url && isStylesheet(file):
 		// The stylesheet as built (its url()s inlined, Sass compiled), as Vite's CSS
 		// pipeline emits the file a ?url names; a page links it (style-src data:) or
 		// fetches it (connect-src data:).

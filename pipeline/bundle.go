@@ -159,6 +159,9 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	if cfg != nil && cfg.WorkerFormat != "" {
 		b.workerFormat = cfg.WorkerFormat
 	}
+	if cfg != nil {
+		b.css.preprocessorOptions, b.css.viteFile, b.css.aliases = cfg.Preprocessor, cfg.File, cfg.nodeAliases()
+	}
 	return b, nil
 }
 
@@ -446,7 +449,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 				}
 				return api.OnLoadResult{}, nil
 			}
-			if !strings.HasSuffix(lower, ".css") && !isSass(lower) {
+			if !isStylesheet(lower) {
 				return api.OnLoadResult{}, nil
 			}
 			src, err := os.ReadFile(a.Path)
@@ -760,7 +763,7 @@ func isCSSModule(path string) bool {
 }
 
 // cssModuleExts end the names of CSS Modules.
-var cssModuleExts = []string{".module.css", ".module.scss", ".module.sass"}
+var cssModuleExts = []string{".module.css", ".module.scss", ".module.sass", ".module.less", ".module.styl", ".module.stylus"}
 
 // hasCSSModule reports whether a metafile's text names a CSS Module, for a metafile that does
 // not decode.
@@ -1065,7 +1068,8 @@ func goLoaderAdvice(note string) (string, bool) {
 }
 
 // noLoader says what to do about a file esbuild has no loader for: the components of
-// frameworks that need their own compiler, and WebAssembly.
+// frameworks that need their own compiler, and WebAssembly. (Less and Stylus stylesheets are
+// compiled by the app's own less and stylus, cssTools.)
 func noLoader(text string, m *manifest.Manifest) (string, bool) {
 	ext, ok := strings.CutPrefix(text, "No loader is configured for \"")
 	if !ok {
@@ -1076,10 +1080,6 @@ func noLoader(text string, m *manifest.Manifest) (string, bool) {
 	case ".vue", ".svelte", ".astro", ".marko":
 		name := map[string]string{".vue": "Vue single-file components", ".svelte": "Svelte components", ".astro": "Astro components", ".marko": "Marko templates"}[ext]
 		return name + " need their framework's own compiler, which bundle does not run: build the app with its tool (Vite and the framework's plugin), then check the page with bundle check", true
-	case ".less":
-		return "Less stylesheets need the Less compiler (the npm package less), which bundle does not run yet: write the stylesheet in CSS or Sass (.scss), which bundle compiles, or compile it to CSS with lessc and import the .css", true
-	case ".styl", ".stylus":
-		return "Stylus stylesheets need the Stylus compiler, which bundle does not run: write the stylesheet in CSS or Sass (.scss), which bundle compiles, or compile it to CSS and import the .css", true
 	case ".wasm":
 		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(m.File)), true
 	}

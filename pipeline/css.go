@@ -2,11 +2,13 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -24,7 +26,8 @@ var postcssConfigs = []string{"postcss.config.mjs", "postcss.config.js", "postcs
 var tailwindImport = regexp.MustCompile(`@import\s+(url\()?\s*["']tailwindcss(/[^"']*)?["']|@tailwind\s+(base|components|utilities)\b`)
 
 // cssTools runs the app's own npm CSS tools on the stylesheets esbuild loads: Sass for .scss
-// and .sass, then PostCSS when the app has a PostCSS config, or else Tailwind CSS's compiler
+// and .sass, Less for .less, Stylus for .styl and .stylus (as Vite compiles them when the app
+// installs the package), then PostCSS when the app has a PostCSS config, or else Tailwind CSS's compiler
 // when a stylesheet imports it. It is safe for concurrent use (esbuild loads files in
 // parallel).
 type cssTools struct {
@@ -36,6 +39,11 @@ type cssTools struct {
 	// refused at the first stylesheet.
 	configOutside string
 	runner        *nodetool.Runner
+	// preprocessorOptions is the vite.config's css.preprocessorOptions by language (scss,
+	// sass, less, styl, stylus), read from viteFile; nil without one.
+	preprocessorOptions map[string]map[string]json.RawMessage
+	viteFile            string
+	aliases             []nodetool.Alias // its resolve.alias, for Sass's and Less's imports
 }
 
 // newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
@@ -74,13 +82,30 @@ func (c *cssTools) close() { c.runner.Close() }
 
 // needed reports whether a stylesheet at path with the source src goes through a tool.
 func (c *cssTools) needed(path string, src []byte) bool {
-	return isSass(path) || c.postcssConfig() != "" || c.configOutside != "" || tailwindImport.Match(src)
+	return preprocessor(path) != "" || c.postcssConfig() != "" || c.configOutside != "" || tailwindImport.Match(src)
 }
 
-func isSass(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".scss" || ext == ".sass"
+// preprocessor returns the npm package (and the runner's tool) that compiles a stylesheet of
+// the language its extension says to CSS, as Vite's CSS plugin picks it; "" for CSS.
+func preprocessor(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".scss", ".sass":
+		return "sass"
+	case ".less":
+		return "less"
+	case ".styl", ".stylus":
+		return "stylus"
+	}
+	return ""
 }
+
+// isStylesheet reports whether a file is CSS or a language a preprocessor compiles to it.
+func isStylesheet(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), ".css") || preprocessor(path) != ""
+}
+
+// preprocessorNames are the tools' names in messages.
+var preprocessorNames = map[string]string{"sass": "Sass", "less": "Less", "stylus": "Stylus"}
 
 // process runs the tools a stylesheet needs and returns its CSS, or esbuild messages at the
 // stylesheet's place that say what failed and what to do.
@@ -88,9 +113,13 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 	r := c.runner
 	css := string(src)
 	var err error
-	if isSass(path) {
-		if css, err = r.Run(ctx, nodetool.Request{Tool: "sass", File: path}); err != nil {
-			return "", c.failure(path, "Sass", "sass", err)
+	if pre := preprocessor(path); pre != "" {
+		opts, msg := c.options(path)
+		if msg != nil {
+			return "", []api.Message{*msg}
+		}
+		if css, err = r.Run(ctx, nodetool.Request{Tool: pre, File: path, Options: opts, Aliases: c.aliases}); err != nil {
+			return "", c.failure(path, preprocessorNames[pre], pre, err)
 		}
 	}
 	switch config := c.postcssConfig(); {
@@ -110,6 +139,109 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 		}
 	}
 	return css, nil
+}
+
+// options returns the config's css.preprocessorOptions for the language of the stylesheet at
+// path, as JSON for the runner (nil for none), as Vite passes them to the compiler
+// (additionalData, which it prepends, included). A value bundle cannot pass, a function
+// (additionalData as a function, a Sass importer, a Less plugin) or a regular expression, is
+// an error at the config that names it: bundle runs none of the config's code at build
+// time. Sass's logger, which only hears warnings, is left out.
+func (c *cssTools) options(path string) (json.RawMessage, *api.Message) {
+	lang := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	raw := c.preprocessorOptions[lang]
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := map[string]any{}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var v any
+		if err := json.Unmarshal(raw[k], &v); err != nil {
+			continue
+		}
+		top := v
+		v, bad := plainValue(v)
+		switch {
+		case bad == "" && v != nil:
+			out[k] = v
+		case bad == "function" && k == "logger" && (lang == "scss" || lang == "sass"):
+		case bad == "undefined":
+		case bad != "":
+			what := map[string]string{"function": "a function", "regex": "a regular expression", "unreadable": "a value JSON cannot hold"}[bad]
+			if marker(top) != "" {
+				what = "is " + what
+			} else {
+				what = "holds " + what
+			}
+			fix := "write it as a string: Vite prepends it to each " + lang + " stylesheet"
+			if k != "additionalData" {
+				fix = "remove it, or do what it does in the stylesheets themselves"
+			}
+			why := "which bundle does not call: it runs none of the config's code when it builds"
+			if bad != "function" {
+				why = "which bundle cannot pass to the compiler: the config's values reach it as JSON"
+			}
+			return nil, &api.Message{Text: fmt.Sprintf("css.preprocessorOptions.%s.%s in %s %s, %s", lang, k, filepath.Base(c.viteFile), what, why),
+				Location: &api.Location{File: c.viteFile}, Notes: []api.Note{{Text: fix}}}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b, nil
+}
+
+// plainValue returns v, as the runner described a config's value, with what JSON cannot
+// hold left out of objects and arrays; at the top, bad names what it is (function, regex,
+// unreadable, undefined).
+func plainValue(v any) (any, string) {
+	if m := marker(v); m != "" {
+		return nil, m
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			e, bad := plainValue(e)
+			if bad == "undefined" {
+				continue
+			}
+			if bad != "" {
+				return nil, bad
+			}
+			out[k] = e
+		}
+		return out, ""
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, e := range x {
+			e, bad := plainValue(e)
+			if bad != "" {
+				return nil, bad
+			}
+			out = append(out, e)
+		}
+		return out, ""
+	}
+	return v, ""
+}
+
+// marker returns what the runner's description of a value says it was, when JSON could not
+// hold it: {function: name}, {regex, flags}, {unreadable: true}, {undefined: true}.
+func marker(v any) string {
+	x, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, mark := range []string{"function", "regex", "unreadable", "undefined"} {
+		if _, ok := x[mark]; ok && (len(x) == 1 || mark == "regex" && len(x) == 2) {
+			return mark
+		}
+	}
+	return ""
 }
 
 // failure turns a tool's error into a message at the stylesheet, with the fix.

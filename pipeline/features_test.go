@@ -40,7 +40,9 @@ func TestFeaturesInChromium(t *testing.T) {
 		{"postcss", "apps/postcss", []string{`"rgb(4, 5, 6)"`}, nil},
 		{"tailwind_through_postcss", "apps/tailwind-postcss", []string{`"weight":"700"`, `"padding":"16px"`, `"color":"oklch(0.637 0.237 25.331)"`}, nil},
 		{"tailwind_without_postcss", "apps/tailwind", []string{`"background":"rgb(10, 20, 30)"`, `"decoration":"underline"`, `"margin":"32px"`}, nil},
-		{"sass", "apps/sass", []string{`"color":"rgb(7, 8, 9)"`, `"weight":"700"`, `"border":"rgb(7, 8, 9)"`}, nil},
+		{"sass", "apps/sass", []string{`"bg":"url(\"data:image/png;base64,`, `"color":"rgb(7, 8, 9)"`, `"weight":"700"`, `"border":"rgb(7, 8, 9)"`}, nil},
+		{"less", "apps/less", []string{`"bg":"url(\"data:image/png;base64,`, `"di":"url(\"data:image/png;base64,`, `"color":"rgb(7, 8, 9)"`, `"weight":"700"`, `"border":"rgb(7, 8, 9)"`}, nil},
+		{"stylus", "apps/stylus", []string{`"bg":"url(\"data:image/png;base64,`, `"color":"rgb(7, 8, 9)"`, `"weight":"700"`, `"border":"rgb(7, 8, 9)"`}, nil},
 		{"monorepo", "apps/monorepo", []string{`"badge":"[shared]"`, `"hoisted":true`}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -233,7 +233,7 @@ func (b *bundler) resolveMessage(m api.Message, d *diag.Message) (ok, noModules 
 // one, or (code written in a page) the place is a url() or the line an @import.
 func inCSS(importer string, l *api.Location) bool {
 	switch strings.ToLower(filepath.Ext(importer)) {
-	case ".css", ".scss", ".sass", ".less":
+	case ".css", ".scss", ".sass", ".less", ".styl", ".stylus":
 		return true
 	case ".html", ".htm":
 		at := l.LineText[min(l.Column, len(l.LineText)):]

@@ -206,7 +206,9 @@ func TestViteRefusals(t *testing.T) {
 		{"vite_ignore", map[string]string{"main.ts": "const u = location.hash;\nconsole.log(new URL(/* @vite-ignore */ u, import.meta.url));\nawait import(/* @vite-ignore */ u).catch(() => {});"},
 			nil, true},
 		{"less", map[string]string{"main.ts": "import './a.less';", "a.less": "@c: red;\np { color: @c; }"},
-			[]string{"Less stylesheets need the Less compiler (the npm package less), which bundle does not run yet"}, false},
+			[]string{"a.less: error: Less needs the npm package less, which is not installed in the app", "npm install -D less"}, false},
+		{"stylus", map[string]string{"main.ts": "import './a.styl';", "a.styl": "p\n  color red"},
+			[]string{"a.styl: error: Stylus needs the npm package stylus, which is not installed in the app", "npm install -D stylus"}, false},
 		{"no_inline", map[string]string{"main.ts": "import u from './a.svg?url&no-inline';\nconsole.log(u);", "a.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`},
 			[]string{`main.ts:1:15: warning: "./a.svg?url&no-inline" asks for the file beside the page (?no-inline)`}, true},
 	} {

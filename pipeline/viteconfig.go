@@ -27,7 +27,8 @@ import (
 // exports a function. What a page built by bundle takes from it: resolve.alias (objects and
 // arrays, a regular expression's find), resolve.extensions, mainFields and conditions,
 // define (and environments.client.define), envPrefix, envDir, base (import.meta.env.BASE_URL),
-// publicDir, root, assetsInclude, css.modules, css.preprocessorOptions, worker.format,
+// publicDir, root, assetsInclude, css.preprocessorOptions (the CSS tools', with the aliases:
+// cssTools.options, nodeAliases), worker.format,
 // build.target, esbuild.minifySyntax and legalComments, and the variables the config sets in
 // process.env (which .env files expand). The manifest's [build] wins over it. Each plugin it
 // lists that bundle does not run is named in one warning, with what the page may miss.
@@ -65,6 +66,8 @@ type viteConfig struct {
 type viteAlias struct {
 	Find        string
 	Regex       *regexp.Regexp
+	Source      string // the regular expression as JavaScript writes it, and its flags
+	Flags       string
 	Replacement string
 	Custom      bool // it has a customResolver, a function bundle does not call
 }
@@ -483,7 +486,7 @@ func parseAliases(raw json.RawMessage, bad func(key, why string)) []viteAlias {
 					bad(fmt.Sprintf("resolve.alias[%d].find", i), fmt.Sprintf("/%s/%s is a regular expression bundle cannot read (%v)", re.Regex, re.Flags, err))
 					continue
 				}
-				al.Regex = rx
+				al.Regex, al.Source, al.Flags = rx, re.Regex, re.Flags
 			default:
 				bad(fmt.Sprintf("resolve.alias[%d].find", i), "is neither a string nor a regular expression")
 				continue
@@ -829,6 +832,21 @@ func (c *viteConfig) extensions() []string {
 		return []string{".tsx", ".ts", ".jsx", ".js", ".css", ".json", ".mjs", ".mts"}
 	}
 	return c.Extensions
+}
+
+// nodeAliases are the config's aliases for the CSS tools' runner, which applies them to Sass's
+// and Less's imports as Vite's resolvers do; a customResolver's are left out.
+func (c *viteConfig) nodeAliases() []nodetool.Alias {
+	if c == nil {
+		return nil
+	}
+	var out []nodetool.Alias
+	for _, a := range c.Alias {
+		if !a.Custom {
+			out = append(out, nodetool.Alias{Find: a.Find, Regex: a.Source, Flags: a.Flags, Replacement: a.Replacement})
+		}
+	}
+	return out
 }
 
 // alias returns the import spec as the config's first alias that matches rewrites it.

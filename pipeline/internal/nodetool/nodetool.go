@@ -91,8 +91,8 @@ func (e *ToolError) Error() string { return e.Message }
 
 // Request is one job. Tool is "postcss" (Config names the PostCSS config file), "tailwind"
 // (Base is the folder Tailwind scans for class names, Ignore folders it must not scan),
-// "sass" (File is read by Sass itself), or "viteconfig" (File is a vite.config, CSS the
-// module it bundles to; the answer is the config as JSON).
+// "sass", "less" or "stylus" (File is read by the compiler itself), or "viteconfig" (File
+// is a vite.config, CSS the module it bundles to; the answer is the config as JSON).
 type Request struct {
 	Tool   string   `json:"tool"`
 	File   string   `json:"file"`
@@ -100,6 +100,20 @@ type Request struct {
 	Config string   `json:"config,omitempty"`
 	Base   string   `json:"base,omitempty"`
 	Ignore []string `json:"ignore,omitempty"`
+	// Options are a preprocessor's options (a vite.config's css.preprocessorOptions for the
+	// stylesheet's language, additionalData among them), as JSON.
+	Options json.RawMessage `json:"options,omitempty"`
+	// Aliases are a vite.config's resolve.alias, which Sass's and Less's imports go through.
+	Aliases []Alias `json:"aliases,omitempty"`
+}
+
+// Alias is one of resolve.alias: Find a string, or Regex a JavaScript regular expression's
+// source (with Flags), and what replaces the match.
+type Alias struct {
+	Find        string `json:"find,omitempty"`
+	Regex       string `json:"regex,omitempty"`
+	Flags       string `json:"flags,omitempty"`
+	Replacement string `json:"replacement"`
 }
 
 // Runner runs requests on one Node process in Dir, confined to Root.

@@ -1,9 +1,9 @@
 // The Node side of nodetool: runs the app's own CSS tools (PostCSS and its plugins, Tailwind
-// CSS v4's compiler, Sass), resolved from the app's node_modules, never installed or fetched.
+// CSS v4's compiler, Sass, Less, Stylus), resolved from the app's node_modules, never installed or fetched.
 // Requests arrive as JSON lines on stdin, answers leave as JSON lines on stdout:
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
-//   {id, tool: "sass", file} → {id, css}
+//   {id, tool: "sass" | "less" | "stylus", file, options} → {id, css}
 //   {id, tool: "viteconfig", file, css: the config bundled} → {id, css: the config as JSON}
 // A failure answers {id, error: {message, file?, line?, column?, missing?, outside?}};
 // `missing` names an npm package the app has not installed, `outside` a file outside the root
@@ -345,7 +345,50 @@ function sassFile(p, fromImport) {
   return exts(p) ?? exts(path.join(p, "index"));
 }
 
-async function sass({ file }) {
+// rebaseUrls is Vite's rebaseUrls (plugins/css.ts): the contents of a Sass or Less file that
+// another (the entry, rootFile) loads from another folder, with each relative url(), Less's
+// data-uri() and @import "x.css" rewritten to name the same file from the entry's folder,
+// since the compiled CSS is read as the entry's. Vite's own expressions find them; a URL with a
+// scheme, a data: URL, a fragment, a function call, a root-relative path, or what skip says is
+// the language's variable, stays. Vite's resolver (its aliases, packages) comes first where a
+// relative path names no file; here such a URL stays for the build's resolver, which applies
+// the aliases from the entry. Stylus has none: Vite leaves its url()s as written.
+const cssUrlRE = /(?<!@import\s+)(?<=^|[^\w\-\u0080-\uffff])url\((\s*('[^']+'|"[^"]+")\s*|(?:\\.|[^'")\\])+)\)/g;
+const cssDataUriRE = /(?<=^|[^\w\-\u0080-\uffff])data-uri\((\s*('[^']+'|"[^"]+")\s*|[^'")]+)\)/g;
+const importCssRE = /@import\s+(?:url\()?('[^']+\.css'|"[^"]+\.css"|[^'"\s)]+\.css)/g;
+const functionCallRE = /^[A-Z_][.\w-]*\(/i;
+function rebaseUrls(content, file, rootFile, skip) {
+  const fileDir = path.dirname(file), rootDir = path.dirname(rootFile);
+  if (fileDir === rootDir) return content;
+  const rebase = (unquoted, raw) => {
+    if (skip(unquoted, raw) || unquoted[0] === "/") return false;
+    const abs = path.resolve(fileDir, unquoted);
+    if (!/^\.\.?\//.test(unquoted) && !fs.existsSync(abs)) return false;
+    const rel = path.relative(rootDir, abs).split(path.sep).join("/");
+    return rel.startsWith("../") ? rel : "./" + rel;
+  };
+  // Vite's doUrlReplace and doImportCSSReplace: quotes kept, added where the new URL needs them.
+  const replace = (raw, matched, fn) => {
+    let wrap = raw[0] === '"' || raw[0] === "'" ? raw[0] : "";
+    let u = wrap ? raw.slice(1, -1) : raw;
+    if (/^([a-z]+:)?\/\//i.test(u) || /^\s*data:/i.test(u) || u[0] === "#" || functionCallRE.test(u)) return matched;
+    const out = rebase(u.replace(/\\(\W)/g, "$1"), raw);
+    if (out === false) return matched;
+    if (fn === null) return `@import ${matched.includes("url(") ? "url(" : ""}${wrap}${out}${wrap}`;
+    if (wrap === "" && (out !== encodeURI(out) || out.includes(")"))) wrap = '"';
+    if (wrap === "'" && out.includes("'")) wrap = '"';
+    return `${fn}(${wrap}${wrap === '"' ? out.replace(/(?<!\\)"/g, '\\"') : out}${wrap})`;
+  };
+  return content
+    .replace(importCssRE, (m, raw) => replace(raw, m, null))
+    .replace(cssUrlRE, (m, raw) => replace(raw.trim(), m, "url"))
+    .replace(cssDataUriRE, (m, raw) => replace(raw.trim(), m, "data-uri"));
+}
+// Vite's skipRebaseUrls: Sass's url($var) and #{…} interpolations, Less's @var and @{…}.
+const sassVariable = (u, raw) => (!(raw[0] === '"' || raw[0] === "'") && u[0] === "$") || u.startsWith("#{");
+const lessVariable = (u) => u[0] === "@";
+
+async function sass({ file, options, aliases }) {
   let s;
   try {
     s = await load("sass");
@@ -366,13 +409,130 @@ async function sass({ file }) {
     },
     load(canonical) {
       const f = fileURLToPath(canonical);
-      return { contents: fs.readFileSync(f, "utf8"), syntax: syntax(f) };
+      return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: syntax(f) };
     },
   };
-  const src = fs.readFileSync(file, "utf8");
-  return { css: s.compileString(src, { url: pathToFileURL(file), syntax: syntax(file), importer, style: "expanded" }).css };
+  // An import the config's aliases rewrite (@use "@/styles/vars"), as Vite's Sass resolver
+  // reads it, once Sass found no file relative to the importing one.
+  const aliased = {
+    canonicalize(url, context) {
+      const to = applyAlias(url, aliases, context?.containingUrl ? fileURLToPath(context.containingUrl) : file);
+      return to === null ? null : importer.canonicalize(pathToFileURL(to).href, context);
+    },
+    load: importer.load,
+  };
+  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  try {
+    return { css: s.compileString(code, { ...rest, url: pathToFileURL(file), syntax: syntax(file), importer, importers: [aliased], style: "expanded" }).css };
+  } catch (e) {
+    const span = e?.span;
+    if (!span?.start) throw e;
+    throw place(Object.assign(new Error(e.sassMessage ?? e.message), { file: span.url ? fileURLToPath(span.url) : file, line: span.start.line + 1, column: span.start.column + 1 }));
+  }
 }
 
+// applyAlias rewrites an import by the first of the config's aliases that matches it, as
+// @rollup/plugin-alias does (a string matches the import or its start before a "/", a
+// regular expression as String.prototype.replace applies it), and returns the file it names:
+// an absolute path as written, else one under the app folder when it starts with "/" (Vite's
+// root-relative), else relative to the importing file. null when no alias matches.
+function applyAlias(id, aliases, importer) {
+  for (const a of aliases ?? []) {
+    let to = null;
+    if (a.regex !== undefined) {
+      if (new RegExp(a.regex, a.flags).test(id)) to = id.replace(new RegExp(a.regex, a.flags), a.replacement);
+    } else if (id === a.find || id.startsWith(a.find + "/")) {
+      to = a.replacement + id.slice(a.find.length);
+    }
+    if (to === null) continue;
+    if (to.startsWith("file:")) return fileURLToPath(to);
+    if (path.isAbsolute(to) && fs.existsSync(path.dirname(to))) return to;
+    if (to.startsWith("/")) return path.join(cwd, to);
+    return path.resolve(path.dirname(importer), to);
+  }
+  return null;
+}
+
+// withData is Vite's getSource: the config's additionalData (css.preprocessorOptions.<lang>)
+// written before the stylesheet's text, sep between, and the other options; place moves an
+// error's line in the stylesheet back to its own, and says one in the additionalData is there.
+function withData(src, file, options, sep) {
+  const { additionalData, ...rest } = options ?? {};
+  if (typeof additionalData !== "string" || additionalData === "") return { code: src, rest, place: (e) => e };
+  const head = additionalData + sep;
+  const lines = head.split("\n");
+  const n = lines.length - 1, last = lines[n].length;
+  const place = (e) => {
+    if (e.file !== file || typeof e.line !== "number") return e;
+    if (e.line <= n || (e.line === n + 1 && e.column <= last)) {
+      e.message += ` (in css.preprocessorOptions.${path.extname(file).slice(1).toLowerCase()}.additionalData)`;
+      delete e.line;
+      return e;
+    }
+    if (e.line === n + 1) e.column -= last;
+    e.line -= n;
+    return e;
+  };
+  return { code: head + src, rest, place };
+}
+
+
+// less compiles a Less stylesheet with the app's own less, as Vite's Less plugin does: its
+// imports found by Less (relative, then node_modules), each read inside the root, its url()s
+// rebased (rebaseUrls); a JavaScript @plugin is run as Less runs it.
+async function less({ file, options, aliases }) {
+  const lessc = await load("less");
+  class Manager extends lessc.FileManager {
+    supports(filename) {
+      return !/^(?:https?:)?\/\//.test(filename);
+    }
+    supportsSync() {
+      return false;
+    }
+    async loadFile(filename, dir, opts, env) {
+      const to = applyAlias(filename, aliases, path.join(dir, "_"));
+      const r = await super.loadFile(to ?? filename, dir, opts, env);
+      if (!within(real(r.filename), root)) throw refused(r.filename, "read");
+      if (opts?.mime === "application/javascript") return r;
+      return { filename: r.filename, contents: rebaseUrls(r.contents, r.filename, file, lessVariable) };
+    }
+  }
+  const plugin = { install: (_, pm) => pm.addFileManager(new Manager()), minVersion: [3, 0, 0] };
+  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  try {
+    const out = await lessc.render(code, { paths: [path.join(cwd, "node_modules")], ...rest, filename: file, plugins: [plugin] });
+    return { css: out.css };
+  } catch (e) {
+    if (e?.missing || e?.outside || typeof e?.line !== "number") throw e;
+    // Less's error: its place with a 0-based column.
+    throw place(Object.assign(new Error(e.message), { file: e.filename || file, line: e.line, column: (e.column ?? 0) + 1 }));
+  }
+}
+
+// stylus compiles a Stylus stylesheet with the app's own stylus, as Vite's Stylus plugin does
+// (node_modules on its import path; url()s as written).
+async function stylus({ file, options }) {
+  const st = await load("stylus");
+  // Vite's: a new line between the additionalData and the stylesheet, define's values defined.
+  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "\n");
+  const { define, ...opts } = rest;
+  try {
+    const ref = st(code, { paths: [path.join(cwd, "node_modules")], ...opts, filename: file });
+    for (const [k, v] of Object.entries(define ?? {})) {
+      if (v !== null && typeof v === "object" && "lineno" in v && "filename" in v) {
+        // A Stylus node the config made (new stylus.nodes.RGBA(…)) reaches here as its fields.
+        throw new Error(`css.preprocessorOptions.${path.extname(file).slice(1)}.define.${k} is a Stylus node made by the config, which bundle cannot pass to Stylus: give a string, number or boolean, or define it in a stylesheet the others import`);
+      }
+      ref.define(k, v);
+    }
+    return { css: ref.render() };
+  } catch (e) {
+    // Stylus's error: "file:line:col", the lines around, a blank line, then what is wrong.
+    const m = /^(\/[^\n]*?):(\d+):(\d+)\n[\s\S]*?\n\n([\s\S]+)$/.exec(String(e?.message ?? ""));
+    if (e?.outside || !m) throw e;
+    throw place(Object.assign(new Error(m[4].trim()), { file: m[1], line: Number(m[2]), column: Number(m[3]) }));
+  }
+}
 
 // viteconfig imports a Vite config as Vite's loadConfigFromFile does: the config file,
 // bundled to one ES module by the caller (esbuild, its packages left to import, its source
@@ -474,7 +634,7 @@ function configError(e, file) {
   return err;
 }
 
-const tools = { postcss, tailwind, sass, viteconfig };
+const tools = { postcss, tailwind, sass, less, stylus, viteconfig };
 
 function failure(e) {
   const err = { message: String(e?.reason ?? e?.message ?? e) };
