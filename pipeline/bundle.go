@@ -97,6 +97,11 @@ type bundler struct {
 	ctx context.Context
 	// tsconfigRaw is the tsconfig esbuild applies (tsconfig.go), read for each build.
 	tsconfigRaw string
+	// tsconfigFile is the tsconfig it was read from ("" for none); projects holds, for each
+	// file, folder and project read, the project of a file of the app where another than
+	// the app's (tsfolders.go).
+	tsconfigFile string
+	projects     sync.Map
 	// cjs is what the build found of default imports of CommonJS modules (cjs.go).
 	cjs cjsState
 	// folders holds the folders the build listed and the resolutions the barrel rewriting

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type cssTools struct {
 	preprocessorOptions map[string]map[string]json.RawMessage
 	viteFile            string
 	aliases             []nodetool.Alias // its resolve.alias, for Sass's and Less's imports
+	// pathAliases are the app tsconfig's paths, which Vite's Sass resolver applies too (its
+	// Less one does not): set by each build.
+	pathAliases []nodetool.Alias
 }
 
 // newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
@@ -118,7 +122,7 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 		if msg != nil {
 			return "", []api.Message{*msg}
 		}
-		if css, err = r.Run(ctx, nodetool.Request{Tool: pre, File: path, Options: opts, Aliases: c.aliases}); err != nil {
+		if css, err = r.Run(ctx, nodetool.Request{Tool: pre, File: path, Options: opts, Aliases: c.importAliases(pre)}); err != nil {
 			return "", c.failure(path, preprocessorNames[pre], pre, err)
 		}
 	}
@@ -139,6 +143,31 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 		}
 	}
 	return css, nil
+}
+
+// importAliases are the aliases a preprocessor's imports go through: the config's, then for
+// Sass the tsconfig's paths.
+func (c *cssTools) importAliases(pre string) []nodetool.Alias {
+	if pre != "sass" {
+		return c.aliases
+	}
+	return append(slices.Clip(c.aliases), c.pathAliases...)
+}
+
+// pathAliases renders a tsconfig's paths as aliases for the runner: a key's * as a regular
+// expression's group, its first target the replacement.
+func pathAliases(paths []tsPath) []nodetool.Alias {
+	var out []nodetool.Alias
+	for _, t := range paths {
+		pre, suf, wild := strings.Cut(t.key, "*")
+		to := strings.ReplaceAll(filepath.FromSlash(t.targets[0]), "$", "$$")
+		if !wild {
+			out = append(out, nodetool.Alias{Regex: "^" + regexp.QuoteMeta(t.key) + "$", Replacement: to})
+			continue
+		}
+		out = append(out, nodetool.Alias{Regex: "^" + regexp.QuoteMeta(pre) + "(.*)" + regexp.QuoteMeta(suf) + "$", Replacement: strings.Replace(to, "*", "$1", 1)})
+	}
+	return out
 }
 
 // options returns the config's css.preprocessorOptions for the language of the stylesheet at

@@ -495,6 +495,9 @@ func (b *bundler) globAlias(p, importer string) (string, bool) {
 		p = v + strings.TrimPrefix(p, k) // an alias to a package
 		break
 	}
+	if to, ok := b.tsPathGlob(p); ok {
+		return to, true
+	}
 	if strings.HasPrefix(p, "#") {
 		return b.subpathImport(p, importer)
 	}

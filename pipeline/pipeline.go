@@ -190,6 +190,8 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		return nil, tsList.Err()
 	}
 	b.tsconfigRaw = raw
+	b.css.pathAliases = pathAliases(b.tsPaths())
+	b.projects.Clear() // a session's rebuild reads the folders' tsconfigs again
 
 	// Assemble the page.
 	file, src, err := entryPage(m)

@@ -53,15 +53,14 @@ const globAll = `{
 
 // What bundle does not do yet, where Vite does (gaps, each a row of work).
 const (
-	gapGlobCSS         = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
-	gapSelfFolder      = "a variable import of ../<its own folder>/${x}.js finds no module"
-	gapDynamicShake    = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
-	gapCSSOrder        = "a stylesheet imported with import() is in the page from the start, where Vite adds it when the import runs: a <style> the page adds between comes before it, not after"
-	gapJSONAttribute   = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
-	gapWasmESM         = "an import of a .wasm module (Vite 8's ES module integration) has no loader: use ?init"
-	gapTsconfigPerDir  = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
-	gapTsconfigPathsIn = "tsconfig paths reach scripts only, not a glob's pattern (the build refuses import.meta.glob('@/glob/**/*'), so no page is built), nor a stylesheet's @import or Sass's @use"
-	gapInlineStyle     = "a <style> of the page is copied as written: not minified, nor its closing tag escaped"
+	gapGlobCSS        = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
+	gapSelfFolder     = "a variable import of ../<its own folder>/${x}.js finds no module"
+	gapDynamicShake   = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
+	gapCSSOrder       = "a stylesheet imported with import() is in the page from the start, where Vite adds it when the import runs: a <style> the page adds between comes before it, not after"
+	gapJSONAttribute  = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
+	gapWasmESM        = "an import of a .wasm module (Vite 8's ES module integration) has no loader: use ?init"
+	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
+	gapInlineStyle    = "a <style> of the page is copied as written: not minified, nor its closing tag escaped"
 )
 
 // playgrounds are the ported playgrounds, in the issue's order.
@@ -194,16 +193,16 @@ var playgrounds = []playground{
 		tMatch("custom resolver", ".custom-resolver", "\\[success\\] alias to custom-resolver path").byDesignBecause(customResolver),
 	}},
 	{name: "resolve-tsconfig-paths", checks: []check{
-		tMatch("import from .ts", ".ts", "\\[success\\]").notYet(gapTsconfigPathsIn),
-		tMatch("import from .js", ".js", "\\[success\\]").notYet(gapTsconfigPathsIn),
-		tMatch("import using # prefixed path", ".hash", "\\[success\\]").notYet(gapTsconfigPathsIn),
-		tMatch("fallback works", ".fallback", "\\[success\\]").notYet(gapTsconfigPathsIn),
-		tMatch("nested tsconfig.json & references / include works", ".nested-a", "\\[success\\] a").notYet(gapTsconfigPathsIn),
-		tMatch("nested tsconfig.json & references / include works", ".nested-b", "\\[success\\] b").notYet(gapTsconfigPathsIn),
-		tText("import.meta.glob resolves tsconfig paths", ".glob-eager", "[success] glob-a [success] glob-b").notYet(gapTsconfigPathsIn),
-		tColor("css @import resolves tsconfig paths", ".paths-css", "darkcyan").notYet(gapTsconfigPathsIn),
-		tColor("sass @use resolves tsconfig paths", ".paths-scss", "seagreen").notYet(gapTsconfigPathsIn),
-		tColor("less @import does not resolve tsconfig paths (unsupported)", ".paths-less", "navy").notYet(gapTsconfigPathsIn),
+		tMatch("import from .ts", ".ts", "\\[success\\]"),
+		tMatch("import from .js", ".js", "\\[success\\]"),
+		tMatch("import using # prefixed path", ".hash", "\\[success\\]"),
+		tMatch("fallback works", ".fallback", "\\[success\\]"),
+		tMatch("nested tsconfig.json & references / include works", ".nested-a", "\\[success\\] a"),
+		tMatch("nested tsconfig.json & references / include works", ".nested-b", "\\[success\\] b"),
+		tText("import.meta.glob resolves tsconfig paths", ".glob-eager", "[success] glob-a [success] glob-b"),
+		tColor("css @import resolves tsconfig paths", ".paths-css", "darkcyan"),
+		tColor("sass @use resolves tsconfig paths", ".paths-scss", "seagreen"),
+		tColor("less @import does not resolve tsconfig paths (unsupported)", ".paths-less", "navy"),
 	}},
 	{name: "tsconfig-json", checks: []check{
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("main side effect")`, "true"),

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -256,31 +254,10 @@ func (b *bundler) abs(p string) string {
 // tsPath returns the first file the tsconfig's paths (as esbuild was given them) map spec to,
 // for a message.
 func (b *bundler) tsPath(spec string) (string, bool) {
-	var cfg struct {
-		CompilerOptions struct {
-			BaseURL string              `json:"baseUrl"`
-			Paths   map[string][]string `json:"paths"`
-		} `json:"compilerOptions"`
-	}
-	if json.Unmarshal([]byte(b.tsconfigRaw), &cfg) != nil {
-		return "", false
-	}
-	for pattern, targets := range cfg.CompilerOptions.Paths {
-		if len(targets) == 0 {
-			continue
+	for _, t := range b.tsPaths() {
+		if m, ok := t.match(spec); ok {
+			return filepath.Clean(filepath.FromSlash(strings.Replace(t.targets[0], "*", m, 1))), true
 		}
-		pre, post, star := strings.Cut(pattern, "*")
-		if !(star && strings.HasPrefix(spec, pre) && strings.HasSuffix(spec, post) && len(spec) >= len(pre)+len(post) || !star && spec == pattern) {
-			continue
-		}
-		t := targets[0]
-		if star {
-			t = strings.Replace(t, "*", spec[len(pre):len(spec)-len(post)], 1)
-		}
-		if !filepath.IsAbs(t) {
-			t = filepath.Join(cmp.Or(cfg.CompilerOptions.BaseURL, b.root), t)
-		}
-		return filepath.Clean(t), true
 	}
 	return "", false
 }

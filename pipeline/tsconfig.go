@@ -78,6 +78,7 @@ func (b *bundler) tsconfig() (string, diag.List) {
 		return "{}", nil
 	}
 	r.configDir = filepath.Dir(file)
+	b.tsconfigFile = file
 	if msg := b.outside(file); msg != nil {
 		return "{}", diag.List{{File: b.display(b.rel(file)), Text: fmt.Sprintf("%s is a symbolic link to a file outside %s", filepath.Base(file), b.rootName()),
 			Note: "bundle reads only files inside " + b.rootName() + ": copy the config in instead of linking to it"}}
@@ -501,4 +502,103 @@ func appScripts(root, outDir string) []string {
 		return nil
 	})
 	return out
+}
+
+// tsPaths are the paths of the tsconfig the build gives esbuild (b.tsconfigRaw, its targets
+// absolute), as TypeScript matches them: a key without * only the import itself, else its
+// prefix and suffix around the *, the longest prefix first (TypeScript's
+// matchPatternOrExact).
+func (b *bundler) tsPaths() []tsPath { return pathsOf(b.tsconfigRaw) }
+
+// pathsOf reads the paths of a tsconfig as tsconfigReader.raw renders it (targets absolute,
+// or relative to its baseUrl), sorted as TypeScript tries them.
+func pathsOf(tsconfigRaw string) []tsPath {
+	var raw struct {
+		CompilerOptions struct {
+			BaseURL string              `json:"baseUrl"`
+			Paths   map[string][]string `json:"paths"`
+		} `json:"compilerOptions"`
+	}
+	if json.Unmarshal([]byte(tsconfigRaw), &raw) != nil {
+		return nil
+	}
+	var out []tsPath
+	for key, targets := range raw.CompilerOptions.Paths {
+		var abs []string
+		for _, t := range targets {
+			if !filepath.IsAbs(t) {
+				if raw.CompilerOptions.BaseURL == "" {
+					continue
+				}
+				t = filepath.Join(raw.CompilerOptions.BaseURL, t)
+			}
+			abs = append(abs, filepath.ToSlash(t))
+		}
+		if len(abs) > 0 && strings.Count(key, "*") <= 1 {
+			out = append(out, tsPath{key: key, targets: abs})
+		}
+	}
+	sortTsPaths(out)
+	return out
+}
+
+// sortTsPaths puts keys in the order TypeScript tries them: exact keys, then the longest
+// prefix before the *.
+func sortTsPaths(out []tsPath) {
+	slices.SortFunc(out, func(x, y tsPath) int {
+		xs, ys := !strings.Contains(x.key, "*"), !strings.Contains(y.key, "*")
+		if xs != ys { // exact keys first
+			if xs {
+				return -1
+			}
+			return 1
+		}
+		px, _, _ := strings.Cut(x.key, "*")
+		py, _, _ := strings.Cut(y.key, "*")
+		if len(px) != len(py) {
+			return len(py) - len(px)
+		}
+		return strings.Compare(x.key, y.key)
+	})
+}
+
+// tsPath is one key of a tsconfig's paths and its absolute targets.
+type tsPath struct {
+	key     string
+	targets []string
+}
+
+// match returns what the key's * matched in the import spec, and whether the key matches.
+func (t tsPath) match(spec string) (string, bool) {
+	pre, suf, wild := strings.Cut(t.key, "*")
+	if !wild {
+		return "", spec == t.key
+	}
+	if len(spec) < len(pre)+len(suf) || !strings.HasPrefix(spec, pre) || !strings.HasSuffix(spec, suf) {
+		return "", false
+	}
+	return spec[len(pre) : len(spec)-len(suf)], true
+}
+
+// tsPathGlob resolves a glob pattern that a key of the tsconfig's paths starts, as Vite's
+// resolve.tsconfigPaths reads the pattern: the target's folder escaped, the pattern's own part
+// as written; of several targets, the first whose folder is there.
+func (b *bundler) tsPathGlob(p string) (string, bool) {
+	for _, t := range b.tsPaths() {
+		m, ok := t.match(p)
+		if !ok {
+			continue
+		}
+		for _, target := range t.targets {
+			pre, suf, wild := strings.Cut(target, "*")
+			if !wild {
+				return escapeGlob(target), true
+			}
+			if st, err := os.Stat(filepath.Dir(filepath.FromSlash(pre + "x"))); err != nil || !st.IsDir() {
+				continue
+			}
+			return escapeGlob(pre) + m + escapeGlob(suf), true
+		}
+	}
+	return "", false
 }

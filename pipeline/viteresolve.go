@@ -52,6 +52,9 @@ func (b *bundler) viteResolve() api.Plugin {
 			if r, ok := b.aliased(pb, a); ok {
 				return r, nil
 			}
+			if r, ok := b.projectPathsResolve(pb, a); ok {
+				return r, nil
+			}
 			if r, err := b.browserMapped(pb, a); err != nil || r.Path != "" || len(r.Errors) > 0 {
 				return r, err
 			}
