@@ -207,10 +207,10 @@ var playgrounds = []playground{
 	{name: "tsconfig-json", checks: []check{
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("main side effect")`, "true"),
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in MainBase")`, "false"),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner side effect")`, "false").notYet(gapTsconfigPerDir),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerBase")`, "true").notYet(gapTsconfigPerDir),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner side effect")`, "false"),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerBase")`, "true"),
 		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("inner-extends side effect")`, "true"),
-		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerExtendsBase")`, "true").notYet(gapTsconfigPerDir),
+		tJS("should respected each `tsconfig.json`s compilerOptions", `__pg.logs().includes("data setter in InnerExtendsBase")`, "true"),
 	}, skipped: []string{
 		"transformWithEsbuild (4): Vite's API, not a page",
 	}},

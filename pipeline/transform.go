@@ -65,6 +65,18 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	} else {
 		b.written.Delete(path) // a bundle dev session's file that no longer needs them
 	}
+	if p := b.projectOf(path); p != nil && p.compile != "" {
+		// A project of its own, whose compiler options esbuild's one tsconfig would not give.
+		code := out
+		if code == "" {
+			code = string(src)
+		}
+		js, cerrs := b.projectCompile(p, path, code, b.loaderFor(path))
+		if len(cerrs) > 0 {
+			return api.OnLoadResult{Errors: append(errs, cerrs...), Warnings: warnings}, nil
+		}
+		return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, Errors: errs, Warnings: warnings}, nil
+	}
 	if out == "" && len(errs) == 0 {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}

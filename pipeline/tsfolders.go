@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,10 +22,13 @@ import (
 // tsPathData marks a resolve that a project's paths already rewrote.
 type tsPathData struct{}
 
-// project is the tsconfig of a project of the app and its paths, targets absolute.
+// project is the tsconfig of a project of the app and its paths, targets absolute; compile
+// is its TsconfigRaw when the compiler options esbuild reads differ from the app's ("" when
+// they do not), with which each of its scripts is compiled on its own (projectCompile).
 type project struct {
-	file  string
-	paths []tsPath
+	file    string
+	paths   []tsPath
+	compile string
 }
 
 // projectPathsResolve resolves a bare import of a file of the app by the paths of its own
@@ -136,9 +142,48 @@ func (b *bundler) readProject(file, configDir string) *project {
 	r := &tsconfigReader{b: b, configDir: configDir}
 	o, ok := r.read(file, nil)
 	p := &project{file: file}
-	if !ok || o.paths == nil {
+	if !ok {
 		return p
 	}
-	p.paths = pathsOf(r.raw(o, file))
+	raw := r.raw(o, file)
+	p.paths = pathsOf(raw)
+	if !sameOptions(raw, b.tsconfigRaw) {
+		p.compile = raw
+	}
 	return p
+}
+
+// sameOptions reports whether two TsconfigRaw give esbuild the same compiler options
+// (esbuildTSOptions; paths and baseUrl are resolution's).
+func sameOptions(x, y string) bool {
+	pick := func(raw string) map[string]string {
+		var c struct {
+			CompilerOptions map[string]json.RawMessage `json:"compilerOptions"`
+		}
+		json.Unmarshal([]byte(raw), &c)
+		out := map[string]string{}
+		for _, k := range esbuildTSOptions {
+			if v, ok := c.CompilerOptions[k]; ok {
+				var buf bytes.Buffer
+				json.Compact(&buf, v)
+				out[k] = strings.ToLower(buf.String()) // "ESNext" and "esnext" are one target
+			}
+		}
+		return out
+	}
+	return maps.Equal(pick(x), pick(y))
+}
+
+// projectCompile compiles a script of a project whose compiler options differ from the app's
+// with its own tsconfig, as Vite's esbuild plugin compiles each file with the tsconfig that
+// holds it (useDefineForClassFields, experimentalDecorators, verbatimModuleSyntax, jsx…): the
+// build then takes it as JavaScript, its source map inline when the build keeps one.
+func (b *bundler) projectCompile(p *project, path, code string, loader api.Loader) (string, []api.Message) {
+	sm := api.SourceMapNone
+	if b.sourcemap {
+		sm = api.SourceMapInline
+	}
+	r := api.Transform(code, api.TransformOptions{Loader: loader, TsconfigRaw: p.compile, Sourcefile: path, Sourcemap: sm,
+		JSX: api.JSXAutomatic, Target: api.ESNext, Platform: api.PlatformBrowser, LogLevel: api.LogLevelSilent})
+	return string(r.Code), r.Errors
 }
