@@ -274,6 +274,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	if w := cfg.pluginWarning(); w != nil {
 		warnings = append(warnings, *w)
 	}
+	if w := cfg.cssModulesWarning(b.inputs); w != nil {
+		warnings = append(warnings, *w)
+	}
 	if opts.Sourcemap && a.jsMap == nil {
 		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: b.display(file),
 			Text: fmt.Sprintf("--sourcemap: no %s.js.map is written: the page has no module script, and classic scripts are minified in place without a map", m.ID),

@@ -700,6 +700,42 @@ func (c *viteConfig) pluginWarning() *diag.Message {
 		Note: "the page may miss what they do; if it needs it, build with Vite (vite-plugin-singlefile makes one file) and run bundle check on the page"}
 }
 
+// cssModulesWarning names what the config's css.modules asks that a build of the app's CSS
+// Modules (esbuild's local-css: class names File_name, exported as written) does not do,
+// with what the page may miss; nil when the config asks nothing of it or the build holds no
+// CSS Module (inputs, the build's).
+func (c *viteConfig) cssModulesWarning(inputs map[string]int) *diag.Message {
+	if c == nil || c.CSSModules == nil {
+		return nil
+	}
+	used := false
+	for in := range inputs {
+		used = used || isCSSModule(in)
+	}
+	if !used {
+		return nil
+	}
+	m := c.CSSModules
+	var lines []string
+	switch m.LocalsConvention {
+	case "", "none":
+	default:
+		lines = append(lines, fmt.Sprintf("localsConvention %q (a class is exported by its name as written: styles.fooBar is undefined for .foo-bar; write styles[\"foo-bar\"])", m.LocalsConvention))
+	}
+	if m.ScopedName != "" || m.ScopedNameIsFunc {
+		lines = append(lines, "generateScopedName (class names are File_name, not the config's: a selector or test that reads them by the pattern finds none)")
+	}
+	if m.ScopeBehaviourAll {
+		lines = append(lines, `scopeBehaviour "global" (a module's classes are scoped to it all the same: mark them :global(…))`)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return &diag.Message{Severity: diag.Warning, File: filepath.ToSlash(c.File),
+		Text: "bundle does not apply the config's css.modules " + strings.Join(lines, "; "),
+		Note: "CSS Modules are esbuild's in a bundle: class names File_name, exported as written"}
+}
+
 func slicesFilter(s []string, keep func(string) bool) []string {
 	var out []string
 	for _, x := range s {
