@@ -589,6 +589,10 @@ var playgrounds = []playground{
 		"sass-file-absolute, virtual-dep and the other custom Sass importers: functions of the config, which bundle does not call (a refusal row above shows the message)",
 		"stylus-options-define-func and a Stylus node made by the config (new stylus.nodes.RGBA): functions and objects of the config, which bundle cannot pass to Stylus",
 	}},
+	{name: "css-modules-locals", checks: []check{
+		tText("localsConvention: camelCase", ".keys", `[["-dash-first","dashFirst"],["ALL-CAPS","allCaps"],["Leading","leading"],["XMLHttpRequest","xmlHttpRequest"],["a"],["already-camelCase","alreadyCamelCase"],["apply-color","applyColor"],["btn--primary","btnPrimary"],["col-2","col2"],["grid-12col","grid12Col"],["h1Title"],["snakeCaseName","snake_case_name"],["the-2nd-row","the2NdRow"]]`),
+		tJS("localsConvention: camelCase", `__pg.color(".by-camel")`, `"rgb(1, 2, 3)"`),
+	}},
 	{name: "json", checks: []check{
 		tText("default import", ".whole", compactJSON("json", "data.json")),
 		tText("named import", ".named", "hello from json"),

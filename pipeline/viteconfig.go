@@ -347,6 +347,8 @@ func parseViteConfig(file, dir, out string) (*viteConfig, error) {
 		}
 		if s, ok := str(m.LocalsConvention); ok {
 			cm.LocalsConvention = s
+		} else if len(m.LocalsConvention) > 0 && string(m.LocalsConvention) != "null" {
+			cm.LocalsConvention = "(a function)" // a function of the config's, which bundle does not call
 		}
 		c.CSSModules = cm
 	}
@@ -717,10 +719,14 @@ func (c *viteConfig) cssModulesWarning(inputs map[string]int) *diag.Message {
 	}
 	m := c.CSSModules
 	var lines []string
-	switch m.LocalsConvention {
-	case "", "none":
+	switch {
+	case m.LocalsConvention == "", m.LocalsConvention == "none", localsConventions[m.LocalsConvention]:
 	default:
-		lines = append(lines, fmt.Sprintf("localsConvention %q (a class is exported by its name as written: styles.fooBar is undefined for .foo-bar; write styles[\"foo-bar\"])", m.LocalsConvention))
+		conv := strconv.Quote(m.LocalsConvention)
+		if m.LocalsConvention == "(a function)" {
+			conv = "as a function"
+		}
+		lines = append(lines, fmt.Sprintf("localsConvention %s (a class is exported by its name as written: styles.fooBar is undefined for .foo-bar; write styles[\"foo-bar\"])", conv))
 	}
 	if m.ScopedName != "" || m.ScopedNameIsFunc {
 		lines = append(lines, "generateScopedName (class names are File_name, not the config's: a selector or test that reads them by the pattern finds none)")

@@ -28,6 +28,7 @@ const browserFalseNamespace = "miniapp-browser-false"
 
 func (b *bundler) viteResolve() api.Plugin {
 	return api.Plugin{Name: "vite-resolve", Setup: func(pb api.PluginBuild) {
+		b.cssModuleConvention(pb)
 		onAppResolve(pb, `^[dD][aA][tT][aA]:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil // a stylesheet's url(data:…) stays in it

@@ -1,0 +1,7 @@
+export default {
+  css: {
+    modules: {
+      localsConvention: 'camelCase',
+    },
+  },
+}
