@@ -412,11 +412,14 @@ async function sass({ file, options, aliases }) {
       return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: syntax(f) };
     },
   };
-  // An import the config's aliases rewrite (@use "@/styles/vars"), as Vite's Sass resolver
-  // reads it, once Sass found no file relative to the importing one.
+  // An import the config's aliases rewrite (@use "@/styles/vars"), or of a package (its
+  // exports by the conditions sass and style, else its sass or style field, else a file of
+  // it), as Vite's Sass resolver reads it, once Sass found no file relative to the importing
+  // one.
   const aliased = {
     canonicalize(url, context) {
-      const to = applyAlias(url, aliases, context?.containingUrl ? fileURLToPath(context.containingUrl) : file);
+      const from = context?.containingUrl ? fileURLToPath(context.containingUrl) : file;
+      const to = applyAlias(url, aliases, from) ?? packageStyle(url, from, ["sass", "style"], [".scss", ".sass", ".css"]);
       return to === null ? null : importer.canonicalize(pathToFileURL(to).href, context);
     },
     load: importer.load,
@@ -451,6 +454,75 @@ function applyAlias(id, aliases, importer) {
     return path.resolve(path.dirname(importer), to);
   }
   return null;
+}
+
+// packageStyle finds the stylesheet a bare import names in a package, as Vite's CSS
+// resolvers do (mainFields and conditions fields, production, default): the package's folder in
+// the node_modules nearest above the importing file (inside the root); its exports for the
+// subpath by Node's rules with those conditions; without exports, the field for the package
+// itself, or the subpath's file. The path (for Sass to find its partial or index), or null.
+function packageStyle(spec, from, fields, exts) {
+  const m = /^((?:@[^/]+\/)?[^/.@][^/]*)(\/.*)?$/.exec(spec);
+  if (!m || spec.includes(":")) return null;
+  const [, name, rest = ""] = m;
+  let dir = null;
+  for (let d = path.dirname(from); within(d, root); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "node_modules", name, "package.json"))) {
+      dir = path.join(d, "node_modules", name);
+      break;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  if (dir === null) return null;
+  let pkg;
+  try {
+    pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  } catch {
+    return null;
+  }
+  const sub = "." + rest;
+  if (pkg.exports != null) {
+    const conds = new Set([...fields, "production", "default"]);
+    let exp = pkg.exports;
+    if (typeof exp === "string" || Array.isArray(exp) || !Object.keys(exp).some((k) => k.startsWith("."))) exp = { ".": exp };
+    const target = (t, star) => {
+      if (typeof t === "string") return t.startsWith("./") ? path.join(dir, star === undefined ? t : t.replaceAll("*", star)) : null;
+      if (Array.isArray(t)) {
+        for (const x of t) {
+          const r = target(x, star);
+          if (r != null) return r;
+        }
+        return null;
+      }
+      if (t !== null && typeof t === "object") {
+        for (const k of Object.keys(t)) {
+          if (conds.has(k)) {
+            const r = target(t[k], star);
+            if (r !== undefined) return r;
+          }
+        }
+        return undefined;
+      }
+      return null;
+    };
+    if (Object.hasOwn(exp, sub)) return exts.includes(path.extname(target(exp[sub]) ?? "")) ? target(exp[sub]) : null;
+    // A pattern: the longest prefix before its * (Node's PATTERN_KEY_COMPARE).
+    let best = null;
+    for (const k of Object.keys(exp)) {
+      const star = k.indexOf("*");
+      if (star < 0 || !sub.startsWith(k.slice(0, star)) || !sub.endsWith(k.slice(star + 1)) || sub.length < k.length - 1) continue;
+      if (best === null || star > best.indexOf("*")) best = k;
+    }
+    if (best === null) return null;
+    const star = best.indexOf("*");
+    const r = target(exp[best], sub.slice(star, sub.length - (best.length - star - 1)));
+    return r && exts.includes(path.extname(r)) ? r : null;
+  }
+  if (rest === "") {
+    for (const f of fields) if (typeof pkg[f] === "string") return path.join(dir, pkg[f]);
+    return path.join(dir, "index");
+  }
+  return path.join(dir, rest);
 }
 
 // withData is Vite's getSource: the config's additionalData (css.preprocessorOptions.<lang>)
@@ -490,7 +562,11 @@ async function less({ file, options, aliases }) {
       return false;
     }
     async loadFile(filename, dir, opts, env) {
-      const to = applyAlias(filename, aliases, path.join(dir, "_"));
+      let to = applyAlias(filename, aliases, path.join(dir, "_"));
+      if (to === null && !/^\.{0,2}\//.test(filename) && !["", ".less", ".css"].some((e) => fs.existsSync(path.join(dir, filename + e)))) {
+        // A package, as Vite's Less resolver reads it (less and style), once no file beside.
+        to = packageStyle(filename, path.join(dir, "_"), ["less", "style"], [".less", ".css"]);
+      }
       const r = await super.loadFile(to ?? filename, dir, opts, env);
       if (!within(real(r.filename), root)) throw refused(r.filename, "read");
       if (opts?.mime === "application/javascript") return r;
