@@ -1182,7 +1182,8 @@ func (a *assembler) style(t *tag, text string, textOff int, end string) string {
 	a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 	c, l := a.inline(text, textOff, api.LoaderCSS)
 	a.list = append(a.list, l...)
-	return t.render(nil, nil) + a.hold(escapeStyle(c.css)) + "</style>"
+	// Without the line break esbuild ends its output with, as Vite writes an inline <style>.
+	return t.render(nil, nil) + a.hold(escapeStyle(strings.TrimSuffix(c.css, "\n"))) + "</style>"
 }
 
 // shift moves esbuild's positions inside inline code (named after the page) to positions in
