@@ -443,6 +443,13 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			if scriptFile.MatchString(lower) {
 				return b.loadScript(a.Path, pb.Resolve, chain)
 			}
+			if _, own := b.m.Build.Loader[".wasm"]; filepath.Ext(lower) == ".wasm" && !own {
+				data, err := os.ReadFile(a.Path)
+				if err != nil {
+					return api.OnLoadResult{}, err
+				}
+				return b.loadWasm(a.Path, data), nil
+			}
 			if _, sniffed := signatures[filepath.Ext(lower)]; sniffed {
 				data, err := os.ReadFile(a.Path)
 				if err != nil {

@@ -58,7 +58,6 @@ const (
 	gapDynamicShake   = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
 	gapCSSOrder       = "a stylesheet imported with import() is in the page from the start, where Vite adds it when the import runs: a <style> the page adds between comes before it, not after"
 	gapJSONAttribute  = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
-	gapWasmESM        = "an import of a .wasm module (Vite 8's ES module integration) has no loader: use ?init"
 	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
 )
 
@@ -221,11 +220,11 @@ var playgrounds = []playground{
 		tMatch("should work when wasm in worker", ".worker-wasm .result", "3"),
 	}},
 	{name: "wasm-esm", checks: []check{
-		tMatch("direct wasm import", ".direct-wasm .result", "3").notYet(gapWasmESM),
-		tMatch("direct wasm import with wasm imports", ".direct-wasm-with-imports .result", "42").notYet(gapWasmESM),
-		tMatch("direct wasm import unwraps exported WebAssembly.Global", ".direct-wasm-global .result", "42 number").notYet(gapWasmESM),
-		tMatch("wasm importing a global from another wasm", ".direct-wasm-global-import .result", "43").notYet(gapWasmESM),
-		tMatch("wasm reading a mutable global mutated by another wasm", ".direct-wasm-mutable-global-import .result", "9").notYet(gapWasmESM),
+		tMatch("direct wasm import", ".direct-wasm .result", "3"),
+		tMatch("direct wasm import with wasm imports", ".direct-wasm-with-imports .result", "42"),
+		tMatch("direct wasm import unwraps exported WebAssembly.Global", ".direct-wasm-global .result", "42 number"),
+		tMatch("wasm importing a global from another wasm", ".direct-wasm-global-import .result", "43"),
+		tMatch("wasm reading a mutable global mutated by another wasm", ".direct-wasm-mutable-global-import .result", "9"),
 	}},
 	{name: "worker", checks: []check{
 		tMatch("normal", ".pong", "pong"),

@@ -209,13 +209,20 @@ func TestViteRefusals(t *testing.T) {
 			[]string{"a.less: error: Less needs the npm package less, which is not installed in the app", "npm install -D less"}, false},
 		{"stylus", map[string]string{"main.ts": "import './a.styl';", "a.styl": "p\n  color red"},
 			[]string{"a.styl: error: Stylus needs the npm package stylus, which is not installed in the app", "npm install -D stylus"}, false},
+		{"wasm_direct_without_opt_in", map[string]string{"main.ts": "import { f } from './a.wasm';\nconsole.log(f);", "a.wasm": "\x00asm\x01\x00\x00\x00"},
+			[]string{"a.wasm: error: WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true", "add wasm = true to miniapp.toml"}, false},
+		{"wasm_direct_malformed", map[string]string{"main.ts": "import { f } from './a.wasm';\nconsole.log(f);", "a.wasm": "\x00asm\x01\x00\x00\x00\x07\x05\x01",
+			"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A refusal.\"\nentry = \"main.ts\"\nwasm = true\n"},
+			[]string{"a.wasm: error: a.wasm cannot be imported as a WebAssembly module: section 7 at byte 10 runs past the end"}, false},
 		{"no_inline", map[string]string{"main.ts": "import u from './a.svg?url&no-inline';\nconsole.log(u);", "a.svg": `<svg xmlns="http://www.w3.org/2000/svg"/>`},
 			[]string{`main.ts:1:15: warning: "./a.svg?url&no-inline" asks for the file beside the page (?no-inline)`}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), c.name)
 			os.MkdirAll(dir, 0o755)
-			c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A refusal.\"\nentry = \"main.ts\"\n"
+			if c.files["miniapp.toml"] == "" {
+				c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A refusal.\"\nentry = \"main.ts\"\n"
+			}
 			for name, body := range c.files {
 				os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 			}
