@@ -400,8 +400,8 @@ type assembled struct {
 	policy, charset, css, sdk int
 	// dev is the offset of Options.DevScript's <script>, just before the SDK's (-1 in a
 	// build for hosts).
-	dev int
-	body                      markup.Range
+	dev  int
+	body markup.Range
 	// bodyAt is where body went in the page as the app wrote it, for messages.
 	bodyAt int
 }
