@@ -18,6 +18,7 @@ type hit struct {
 	url         string // the URL as written, after decoding by its language
 	text, note  string // overrides of the default message and note
 	via         string // the readings of nested resources that find it, when not UTF-8
+	rel         string // a <link>'s rel, for the wording of Options.SingleFile's notes
 	// cond marks a string of a custom property, which loads only if the document reads a
 	// custom property as a URL somewhere; marker marks such a place (var() inside
 	// image-set()). The document resolves both (resolveConditional).

@@ -58,6 +58,7 @@ func needsText(e *elem) bool { return e.name == "style" || e.name == "script" }
 // element judges one element: every attribute that loads or navigates, its text where it is a
 // stylesheet or a script, and what it declares (refresh).
 func (c *checker) element(e *elem, sc scope, s sink) {
+	c.handlerHits(e, sc, s)
 	for i, a := range e.attrs {
 		switch a.name {
 		case "href":
@@ -241,6 +242,11 @@ func (c *checker) urlAttr(e *elem, name, v string, sc scope) []hit {
 	tag := e.name
 	place := fmt.Sprintf("<%s %s>", tag, name)
 	sch, _ := scheme(cleanURL(v))
+	if sch == "javascript" && (name == "href" && (tag == "a" || tag == "area") || name == "action" || name == "formaction") {
+		if hits := c.javascriptHit(place, v, sc); hits != nil {
+			return hits
+		}
+	}
 	switch {
 	case name == "href" && (tag == "a" || tag == "area"):
 		if sch == "javascript" && sc.depth == 0 {
@@ -277,7 +283,7 @@ func (c *checker) urlAttr(e *elem, name, v string, sc scope) []hit {
 	rel, _ := e.get("rel")
 	rel = strings.ToLower(rel)
 	if !isOwn(v) {
-		h := hit{off: -1, place: place, url: v}
+		h := hit{off: -1, place: place, url: v, rel: rel}
 		switch {
 		case tag == "link" && (strings.Contains(rel, "preconnect") || strings.Contains(rel, "dns-prefetch")):
 			h.note = notePreconnect
@@ -339,8 +345,10 @@ func (c *checker) scriptHits(kind scriptKind, text string, sc scope) []hit {
 	switch kind {
 	case scriptClassic:
 		hits = c.checkScript(text, false, "<script>", sc)
+		hits = append(hits, c.connectHits(text, false, "<script>", sc)...)
 	case scriptModule:
 		hits = c.checkScript(text, true, `<script type="module">`, sc)
+		hits = append(hits, c.connectHits(text, true, `<script type="module">`, sc)...)
 	case scriptImportMap:
 		hits = c.checkImportMap(text)
 	case scriptSpeculation:

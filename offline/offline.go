@@ -71,6 +71,22 @@ type Options struct {
 	// of the page whose text, as the tree has it, is a key is judged by those records rather
 	// than parsed again; every other script (a data: module inside it too) is parsed.
 	Emitted map[string][]Import
+	// SingleFile words every note for someone who can change only this one file (a model
+	// that writes a page no build reads, which a host pins as it is): write the script or
+	// stylesheet in the page, an image or a font as a data: URL, open links through the
+	// host. It also reports what breaks such a page under the policy the host then gives it
+	// (the build's): event-handler attributes, javascript: URLs that run script, and a
+	// script's fetch, WebSocket, EventSource, sendBeacon or XMLHttpRequest of a literal URL
+	// outside the page whose origin AllowedDomains does not list. Every other finding is
+	// the same, at the same place, with the same text.
+	SingleFile bool
+	// AllowedDomains are the origins (https://api.example.com, https://*.example.com) a
+	// SingleFile page may connect to: those its host grants, as a manifest's allowedDomains.
+	AllowedDomains []string
+	// FileSize, when set, gives the size of the file a relative URL of the page names (the
+	// caller knows the files beside it), so that a SingleFile note says what its data: URL
+	// adds; false when it does not know.
+	FileSize func(url string) (int64, bool)
 }
 
 // Finding is one place in a document that would load something from outside it.
@@ -160,7 +176,9 @@ func (c *checker) findings(fs Findings, seen map[string]bool, name string, r rea
 		}
 		f.Text += h.via
 		f.Note = h.note
-		if n, ok := URLNote(h.url, h.place); ok && h.text == "" {
+		if c.opts.SingleFile {
+			f.Note = c.pageNote(h, h.note)
+		} else if n, ok := URLNote(h.url, h.place); ok && h.text == "" {
 			f.Note = n // what the URL serves, from npm
 		} else if f.Note == "" {
 			f.Note = noteInline

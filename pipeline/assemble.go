@@ -746,13 +746,7 @@ func (a *assembler) dataURL(rel string) (string, error) {
 
 func mimeOf(name string) string {
 	ext := strings.ToLower(path.Ext(name))
-	known := map[string]string{".svg": "image/svg+xml", ".ico": "image/x-icon", ".png": "image/png",
-		".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
-		".avif": "image/avif", ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf",
-		".otf": "font/otf", ".json": "application/json", ".webmanifest": "application/manifest+json",
-		".mp3": "audio/mpeg", ".mp4": "video/mp4", ".webm": "video/webm", ".vtt": "text/vtt",
-		".txt": "text/plain", ".css": "text/css", ".js": "text/javascript", ".mjs": "text/javascript"}
-	if m, ok := known[ext]; ok {
+	if m := offline.MediaType(ext); m != "" {
 		return m
 	}
 	if m := mime.TypeByExtension(ext); m != "" {

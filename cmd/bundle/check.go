@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/miniapp/bundle/offline"
@@ -25,9 +28,14 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 
   # annotate a GitHub Actions run
   bundle check --format github dist/*.html
+
+  # a page a model wrote, that no build reads: notes it can follow in that one file
+  bundle check --single-file --allowed-domains https://api.example.com --format json page.html
 `)
 	format := fs.String("format", "text", "output `format`: text, json or github")
 	links := fs.String("link-domains", "", "comma-separated `hosts` that <a href> may link to")
+	single := fs.Bool("single-file", false, "word every note for someone who can change only this file (no build), and report\nwhat breaks it under a host's policy: event handlers, javascript: URLs, fetch of other origins")
+	allowed := fs.String("allowed-domains", "", "with --single-file, comma-separated `origins` the host lets the page connect to")
 	if code, ok := parseFlags(e, fs, args); !ok {
 		return code
 	}
@@ -38,12 +46,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "bundle check: no files given\nRun \"bundle check -h\" for usage.")
 		return exitUsage
 	}
-	opts := offline.Options{}
-	for _, h := range strings.Split(*links, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			opts.LinkDomains = append(opts.LinkDomains, h)
-		}
+	if *allowed != "" && !*single {
+		fmt.Fprintln(e.stderr, "bundle check: --allowed-domains needs --single-file (a built page's policy holds its own)\nRun \"bundle check -h\" for usage.")
+		return exitUsage
 	}
+	opts := offline.Options{SingleFile: *single, LinkDomains: splitList(*links), AllowedDomains: splitList(*allowed)}
 	all := offline.Findings{}
 	var clean []string // the files with nothing to report
 	type file struct {
@@ -68,8 +75,11 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		fileOpts := opts
-		if *links == "" {
+		if *links == "" && !*single {
 			fileOpts.LinkDomains = entryLinkDomains(e, name)
+		}
+		if *single && name != "-" {
+			fileOpts.FileSize = besideSize(name)
 		}
 		found, err := offline.Check(display, src, fileOpts)
 		if err != nil {
@@ -108,6 +118,44 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		code = max(code, exitRefused)
 	}
 	return code
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// besideSize gives the size of the file a relative URL of the page name names, beside it,
+// for the data: URL sizes of --single-file's notes.
+func besideSize(name string) func(string) (int64, bool) {
+	dir := filepath.Dir(name)
+	return func(u string) (int64, bool) {
+		p, ok := relativePath(u)
+		if !ok {
+			return 0, false
+		}
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil || !st.Mode().IsRegular() {
+			return 0, false
+		}
+		return st.Size(), true
+	}
+}
+
+// relativePath is the path a relative URL names (no scheme, no host), percent-decoded,
+// without its query and fragment; false for any other URL.
+func relativePath(u string) (string, bool) {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || p.Scheme != "" || p.Host != "" || p.Path == "" || strings.HasPrefix(p.Path, "/") {
+		return "", false
+	}
+	return path.Clean(p.Path), true
 }
 
 func plural(n int, one, many string) string {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCheckSingleFile: bundle check --single-file gives notes for one file, at the places and
+// with the exit codes of bundle check, and --format json carries each note.
+func TestCheckSingleFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	dirty := write("dirty.html", "<p>\n<img src=\"https://cdn.example/a.png\"></p>")
+	beside := write("beside.html", `<img src="logo.png">`)
+	write("logo.png", string(make([]byte, 3000)))
+	fetch := write("fetch.html", `<script>fetch("https://api.example.com/q")</script>`)
+	clean := write("clean.html", `<p>hi</p><script>document.body.append("x")</script>`)
+	handler := write("handler.html", `<button onclick="go()">go</button>`)
+	runRows(t, []cliRow{
+		{"same_place_note_for_the_page", []string{"check", "--single-file", dirty}, 1, "", "dirty.html:2:11: error: <img src> loads \"https://cdn.example/a.png\" from outside the bundle\n", ""},
+		{"note_for_the_page", []string{"check", "--single-file", dirty}, 1, "", `write the image into the page as a data: URL in place of "https://cdn.example/a.png"`, ""},
+		{"json_carries_the_note", []string{"check", "--single-file", "--format", "json", dirty}, 1, `"note": "write the image into the page as a data: URL`, "", ""},
+		{"size_of_the_file_beside", []string{"check", "--single-file", beside}, 1, "", "the 3000-byte file adds 4022 bytes to the page", ""},
+		{"fetch_refused", []string{"check", "--single-file", fetch}, 1, "", "fetch.html:1:15: error: fetch() connects to https://api.example.com at run time", ""},
+		{"fetch_granted", []string{"check", "--single-file", "--allowed-domains", "https://api.example.com", fetch}, 0, "clean", "", ""},
+		{"handler_located", []string{"check", "--single-file", handler}, 1, "", `handler.html:1:18: error: inline event handler onclick="go()"`, ""},
+		{"clean", []string{"check", "--single-file", clean}, 0, "clean", "", ""},
+		{"stdin", []string{"check", "--single-file", "-"}, 1, "", "<stdin>:1:14: error: <script src>", `<script src="x.js"></script>`},
+		{"missing_file", []string{"check", "--single-file", filepath.Join(dir, "nope.html")}, 2, "", "cannot read", ""},
+		{"allowed_domains_needs_single_file", []string{"check", "--allowed-domains", "https://api.example.com", fetch}, 2, "", "--allowed-domains needs --single-file", ""},
+	})
+}

@@ -1,0 +1,268 @@
+package offline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/miniapp/bundle/registry"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// What Options.SingleFile adds to the check: the places where a page that a host pins as it
+// is (bundle pin) breaks under the policy it then runs under, the build's: an event-handler
+// attribute and a javascript: URL do not run (the policy hashes the page's scripts and has no
+// 'unsafe-inline'), and a script's request to an origin the host has not granted
+// (Options.AllowedDomains) is blocked (connect-src). bundle build refuses the first two in
+// the source and warns of the third; a page no build reads learns of them here.
+
+// handlerHits reports the event-handler attributes of an element (any attribute whose name
+// starts with "on", as the build refuses them: the HTML Standard's list grows, and a name
+// that is not a handler today runs nothing either way).
+func (c *checker) handlerHits(e *elem, sc scope, s sink) {
+	if !c.opts.SingleFile || sc.depth > 0 {
+		return
+	}
+	for i, a := range e.attrs {
+		if a.dup || len(a.name) <= 2 || !strings.HasPrefix(strings.ToLower(a.name), "on") {
+			continue
+		}
+		event := strings.ToLower(a.name[2:])
+		s.add(i, []hit{{off: -1, place: fmt.Sprintf("<%s %s>", e.name, a.name),
+			text: fmt.Sprintf("inline event handler %s=%q does not run under the policy a host gives the page (it runs only the page's own <script> elements, by their hashes)", a.name, a.value),
+			note: noteHandler(e.name, event)}})
+	}
+}
+
+// javascriptHit reports a javascript: URL that would run script (a link's href, a form's
+// action), which the policy blocks.
+func (c *checker) javascriptHit(place, v string, sc scope) []hit {
+	if !c.opts.SingleFile || sc.depth > 0 {
+		return nil
+	}
+	return []hit{{off: -1, place: place, url: v,
+		text: fmt.Sprintf("%s runs a javascript: URL, which does not run under the policy a host gives the page", place),
+		note: noteJavascriptURL}}
+}
+
+// connectHits reports the requests a script makes at run time to a literal URL outside the
+// page: fetch(url), new WebSocket(url), new EventSource(url), navigator.sendBeacon(url) and
+// XMLHttpRequest's open(method, url), read by tdewolff's JavaScript parser (a string or a
+// comment that says fetch( is neither). An origin Options.AllowedDomains lists is allowed; a
+// URL the script computes is not seen (the policy's connect-src still blocks it).
+func (c *checker) connectHits(src string, module bool, place string, sc scope) []hit {
+	if !c.opts.SingleFile || sc.depth > 0 {
+		return nil
+	}
+	if !hasWord(src, "fetch") && !hasWord(src, "WebSocket") && !hasWord(src, "EventSource") &&
+		!hasWord(src, "sendBeacon") && !hasWord(src, "open") {
+		return nil
+	}
+	buf := make([]byte, len(src), len(src)+1)
+	copy(buf, src)
+	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
+	if err != nil {
+		return nil // esbuild's parse of the same text reports it (checkScript)
+	}
+	f := &connectFinder{c: c, buf: buf, place: place}
+	js.Walk(f, ast)
+	return f.hits
+}
+
+type connectFinder struct {
+	c     *checker
+	buf   []byte
+	place string
+	hits  []hit
+}
+
+func (f *connectFinder) Exit(js.INode) {}
+
+func (f *connectFinder) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.CallExpr:
+		switch name := calleeName(n.X); {
+		case name == "fetch" || name == "sendBeacon":
+			f.arg(name+"()", n.Args.List, 0)
+		case name == "open" && len(n.Args.List) >= 2:
+			// XMLHttpRequest's open(method, url): window.open(url) has one URL first.
+			if m, ok := n.Args.List[0].Value.(*js.LiteralExpr); ok && m.TokenType == js.StringToken {
+				f.arg("XMLHttpRequest open()", n.Args.List, 1)
+			}
+		}
+	case *js.NewExpr:
+		if name := calleeName(n.X); (name == "WebSocket" || name == "EventSource") && n.Args != nil {
+			f.arg("new "+name+"()", n.Args.List, 0)
+		}
+	}
+	return f
+}
+
+// calleeName is the name a call is made by: fetch, window.fetch, navigator.sendBeacon.
+func calleeName(x js.IExpr) string {
+	switch x := x.(type) {
+	case *js.Var:
+		return string(x.Data)
+	case *js.DotExpr:
+		switch y := x.Y.(type) {
+		case js.LiteralExpr:
+			return string(y.Data)
+		case *js.LiteralExpr:
+			return string(y.Data)
+		}
+		if y, ok := x.Y.(*js.Var); ok {
+			return string(y.Data)
+		}
+	}
+	return ""
+}
+
+// arg judges the URL argument i of a call.
+func (f *connectFinder) arg(call string, args []js.Arg, i int) {
+	if i >= len(args) || args[i].Rest {
+		return
+	}
+	var raw []byte // the literal as written, quotes included
+	var u string
+	switch v := args[i].Value.(type) {
+	case *js.LiteralExpr:
+		if v.TokenType != js.StringToken {
+			return
+		}
+		raw, u = v.Data, jsString(v.Data)
+	case *js.TemplateExpr:
+		if v.Tag != nil {
+			return
+		}
+		if len(v.List) == 0 {
+			raw, u = v.Tail, jsString(v.Tail)
+		} else {
+			// A template with substitutions: its head names the origin.
+			raw = v.List[0].Value
+			u = strings.TrimSuffix(strings.TrimPrefix(string(raw), "`"), "${")
+		}
+	default:
+		return
+	}
+	if isOwn(u) {
+		return
+	}
+	if origin, ok := connectOrigin(u); ok && (registry.Entry{AllowedDomains: f.c.opts.AllowedDomains}).Connects(origin) {
+		return
+	}
+	off := -1
+	if len(raw) > 0 {
+		d := uintptr(unsafe.Pointer(unsafe.SliceData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(f.buf)))
+		if d < uintptr(len(f.buf)) {
+			off = int(d)
+		}
+	}
+	h := hit{off: off, length: len(raw), place: call + " in " + f.place, url: u, note: noteConnect}
+	if off < 0 {
+		h.length = 0
+	}
+	if origin, ok := connectOrigin(u); ok {
+		h.text = fmt.Sprintf("%s connects to %s at run time, which the host has not granted (allowedDomains): the request is blocked", call, origin)
+	} else {
+		h.text = fmt.Sprintf("%s requests %q at run time, and a page has nothing beside it: the request fails", call, u)
+		h.note = noteConnectLocal
+	}
+	f.hits = append(f.hits, h)
+}
+
+// connectOrigin returns the origin of an http:, https:, ws: or wss: URL (a scheme-relative
+// one is https:, as the page's host serves it).
+func connectOrigin(u string) (string, bool) {
+	c := strings.ReplaceAll(cleanURL(u), "\\", "/")
+	if strings.HasPrefix(c, "//") {
+		c = "https:" + c
+	}
+	sch, rest := scheme(c)
+	switch sch {
+	case "http", "https", "ws", "wss":
+	default:
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, "/")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+		rest = rest[j+1:]
+	}
+	if rest == "" {
+		return "", false
+	}
+	return sch + "://" + strings.ToLower(rest), true
+}
+
+// jsString decodes a JavaScript string literal (quotes included), its escapes as the language
+// reads them; what does not decode is kept as written.
+func jsString(lit []byte) string {
+	if len(lit) < 2 {
+		return string(lit)
+	}
+	s := string(lit[1 : len(lit)-1])
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0':
+			b.WriteByte(0)
+		case '\n':
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case 'x':
+			if i+2 < len(s) {
+				if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+					b.WriteRune(rune(v))
+					i += 2
+					continue
+				}
+			}
+			b.WriteByte('x')
+		case 'u':
+			hex, n := "", 0
+			if i+1 < len(s) && s[i+1] == '{' {
+				if j := strings.IndexByte(s[i:], '}'); j > 0 {
+					hex, n = s[i+2:i+j], j
+				}
+			} else if i+4 < len(s) {
+				hex, n = s[i+1:i+5], 4
+			}
+			if v, err := strconv.ParseUint(hex, 16, 32); err == nil && n > 0 && utf8.ValidRune(rune(v)) {
+				b.WriteRune(rune(v))
+				i += n
+				continue
+			}
+			b.WriteByte('u')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
