@@ -24,6 +24,9 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := Check("f.html", []byte(doc), Options{SingleFile: true}); err != nil {
+			t.Fatal(err)
+		}
 		reported := map[string]bool{}
 		for _, f := range fs {
 			reported[f.URL] = true

@@ -51,15 +51,8 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	opts := offline.Options{SingleFile: *single, LinkDomains: splitList(*links), AllowedDomains: splitList(*allowed)}
-	all := offline.Findings{}
+	var report offline.Report
 	var clean []string // the files with nothing to report
-	type file struct {
-		File     string `json:"file"`
-		Clean    bool   `json:"clean"`
-		Findings int    `json:"findings"`
-		Error    string `json:"error,omitempty"`
-	}
-	files := []file{}
 	code := exitOK
 	for _, name := range fs.Args() {
 		display := name
@@ -70,7 +63,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			// Check every file it can; report this one and exit with the worst code.
 			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
-			files = append(files, file{File: display, Error: err.Error()})
+			report.AddError(display, err)
 			code = max(code, exitUsage)
 			continue
 		}
@@ -86,21 +79,15 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "bundle check: %v\n", err)
 			return exitInternal
 		}
-		all = append(all, found...)
-		files = append(files, file{File: display, Clean: len(found) == 0, Findings: len(found)})
+		report.Add(display, found)
 		if len(found) == 0 {
 			clean = append(clean, display)
 		}
 	}
+	all := report.Findings
 	switch *format {
 	case "json":
-		out := struct {
-			SchemaVersion int              `json:"schema_version"`
-			Clean         bool             `json:"clean"`
-			Files         []file           `json:"files"`
-			Findings      offline.Findings `json:"findings"`
-		}{1, len(all) == 0 && code == exitOK, files, all}
-		if err := writeJSON(e, out); err != nil {
+		if err := report.Encode(e.stdout); err != nil {
 			return exitInternal
 		}
 	case "github":
