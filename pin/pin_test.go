@@ -1,0 +1,186 @@
+package pin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/host"
+	"github.com/miniapp/bundle/registry"
+)
+
+const clock = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Clock</title><style>body{font:2rem system-ui}</style></head>
+<body><p id="t"></p><button id="b">Now</button>
+<script>
+const t = document.getElementById('t');
+document.getElementById('b').addEventListener('click', () => { t.textContent = new Date().toLocaleTimeString(); });
+</script>
+<script type="module">document.body.dataset.ready = "1";</script>
+</body></html>
+`
+
+var flags = Options{ID: "clock", Name: "Clock", Description: "Shows the time", Hosts: []string{"https://chat.example.com"}}
+
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// verify runs what bundle verify runs on the written page and its entry.
+func verify(t *testing.T, htmlPath, entryPath string) []byte {
+	t.Helper()
+	page, err := os.ReadFile(htmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := registry.ReadEntry(entryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Verify(htmlPath, page, e); err != nil {
+		t.Fatalf("bundle verify refuses the pinned page: %v", err)
+	}
+	return page
+}
+
+// TestPinVerifies: a page and the options give a bundle that bundle verify passes, with the
+// SDK, a policy hashing each inline script, registry.json; the same bytes again; and
+// --no-sdk leaves the SDK out.
+func TestPinVerifies(t *testing.T) {
+	dir := t.TempDir()
+	page := write(t, dir, "clock.html", clock)
+	res, err := Page(context.Background(), page, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "dist", "clock.html"); res.HTMLPath != want {
+		t.Errorf("written to %s, want %s", res.HTMLPath, want)
+	}
+	first := verify(t, res.HTMLPath, res.EntryPath)
+	if !bytes.Contains(first, []byte("modelContext")) {
+		t.Error("the pinned page has no SDK")
+	}
+	if n := strings.Count(res.Entry.CSP, "'sha256-"); n < 3 {
+		t.Errorf("the policy hashes %d scripts, want the SDK and the page's two: %s", n, res.Entry.CSP)
+	}
+	reg, err := os.ReadFile(filepath.Join(dir, "dist", "registry.json"))
+	if err != nil || !bytes.Contains(reg, []byte(`"clock"`)) {
+		t.Errorf("registry.json: %v %s", err, reg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dist", workDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the build's folder is left in the output: %v", err)
+	}
+	again, err := Page(context.Background(), page, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Entry.SHA256 != res.Entry.SHA256 {
+		t.Errorf("pinned twice: %s, then %s", res.Entry.SHA256, again.Entry.SHA256)
+	}
+	noSDK := flags
+	noSDK.NoSDK = true
+	noSDK.OutDir = filepath.Join(dir, "bare")
+	bare, err := Page(context.Background(), page, noSDK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := verify(t, bare.HTMLPath, bare.EntryPath); bytes.Contains(b, []byte("modelContext")) {
+		t.Error("--no-sdk page has the SDK")
+	}
+}
+
+// TestPinManifestBeside: the miniapp.toml beside the page gives the manifest, and its
+// mistakes are placed in it.
+func TestPinManifestBeside(t *testing.T) {
+	dir := t.TempDir()
+	page := write(t, dir, "weather.html", clock)
+	write(t, dir, "miniapp.toml", "id = \"weather\"\nname = \"Weather\"\ndescription = \"Today's weather\"\nhosts = [\"https://chat.example.com\"]\n")
+	res, err := Page(context.Background(), page, Options{OutDir: filepath.Join(dir, "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify(t, res.HTMLPath, res.EntryPath)
+	if res.Entry.ID != "weather" {
+		t.Errorf("id %q", res.Entry.ID)
+	}
+	manifestPath := write(t, dir, "miniapp.toml", "id = \"Weather!\"\nname = \"Weather\"\ndescription = \"Today's weather\"\n")
+	_, err = Page(context.Background(), page, Options{})
+	var el *diag.ListError
+	if !errors.As(err, &el) || el.List[0].File != manifestPath || el.List[0].Line != 1 || !strings.Contains(el.List[0].Text, "id") {
+		t.Errorf("a bad id in the manifest beside: %v", err)
+	}
+	_, err = Page(context.Background(), page, flags)
+	if !errors.As(err, &el) || !strings.Contains(el.List[0].Text, "has a manifest beside it, and the options give another") {
+		t.Errorf("options and a manifest: %v", err)
+	}
+}
+
+// TestPinRefuses: what bundle build refuses in a page, and what loads from outside it, is
+// refused at its place in the page, with the note for one file, and nothing is written; a
+// bad option names the flag.
+func TestPinRefuses(t *testing.T) {
+	rows := []struct {
+		name, html string
+		opts       Options
+		file       string // "" for the page
+		line, col  int
+		text, note string
+	}{
+		{"event_handler", `<!doctype html><button onclick="go()">go</button>`, flags, "", 1, 33, `inline event handler onclick="go()"`, `addEventListener("click"`},
+		{"javascript_url", `<!doctype html><a href="javascript:go()">go</a>`, flags, "", 1, 25, "runs a javascript: URL", "use a <button>"},
+		{"remote_script", `<!doctype html><script src="https://cdn.example/x.js"></script>`, flags, "", 1, 29, `loads "https://cdn.example/x.js"`, "a <script> element with no src"},
+		{"fetch_not_granted", `<!doctype html><script>fetch("https://api.example.com/q")</script>`, flags, "", 1, 30, "fetch() connects to https://api.example.com", "no network at run time"},
+		{"remote_image", `<!doctype html><img src="https://cdn.example/a.png">`, flags, "", 1, 26, "<img src> loads", "as a data: URL"},
+		{"bad_id_flag", `<!doctype html><p>hi</p>`, Options{ID: "Clock!", Name: "Clock", Description: "d"}, "bundle pin --id", 0, 0, "", ""},
+		{"no_manifest", `<!doctype html><p>hi</p>`, Options{}, "", 0, 0, "has no manifest", "give --id, --name and --description"},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			dir := t.TempDir()
+			page := write(t, dir, "p.html", row.html)
+			_, err := Page(context.Background(), page, row.opts)
+			var el *diag.ListError
+			if !errors.As(err, &el) {
+				t.Fatalf("not refused: %v", err)
+			}
+			m := el.List[0]
+			file := row.file
+			if file == "" {
+				file = page
+			}
+			if m.File != file || m.Line != row.line || m.Column != row.col || !strings.Contains(m.Text, row.text) || !strings.Contains(m.Note, row.note) {
+				t.Errorf("%s:%d:%d: %s\n  %s\nwant %s:%d:%d %q, note with %q", m.File, m.Line, m.Column, m.Text, m.Note, file, row.line, row.col, row.text, row.note)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "dist", "clock.html")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused page was written")
+			}
+		})
+	}
+}
+
+// TestPinGrantedFetch: a fetch of an origin the manifest grants is pinned, with the origin in
+// the policy's connect-src.
+func TestPinGrantedFetch(t *testing.T) {
+	dir := t.TempDir()
+	page := write(t, dir, "p.html", `<!doctype html><p id=o></p><script>fetch("https://api.example.com/q").then(r => r.text()).then(t => { document.getElementById("o").textContent = t })</script>`)
+	o := flags
+	o.AllowedDomains = []string{"https://api.example.com"}
+	res, err := Page(context.Background(), page, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify(t, res.HTMLPath, res.EntryPath)
+	if !strings.Contains(res.Entry.CSP, "connect-src https://api.example.com") {
+		t.Errorf("csp %s", res.Entry.CSP)
+	}
+}
