@@ -208,8 +208,9 @@ func page100KB() []byte {
 }
 
 // BenchmarkWasmCheck100KB checks a 100 KB page natively (the timed loop) and, in the same run,
+// with the native CLI (bundle check --single-file --format json -, a process per page) and
 // through the WebAssembly build under Node (each check a fresh instance of the compiled
-// module, as check.mjs runs it): wasm-ms/page, native-ms/page and their ratio.
+// module, as check.mjs runs it): native-ms/page, cli-ms/page, wasm-ms/page and the ratios.
 func BenchmarkWasmCheck100KB(b *testing.B) {
 	page := page100KB()
 	q := Request{Name: "p.html", SingleFile: true}
@@ -221,6 +222,19 @@ func BenchmarkWasmCheck100KB(b *testing.B) {
 	native := time.Since(t0).Seconds() * 1000 / float64(b.N)
 	b.StopTimer()
 	n := max(5, min(b.N, 50))
+	cli := filepath.Join(b.TempDir(), "bundle")
+	if out, err := exec.Command("go", "build", "-o", cli, "../cmd/bundle").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	t1 := time.Now()
+	for i := 0; i < n; i++ {
+		cmd := exec.Command(cli, "check", "--single-file", "--format", "json", "-")
+		cmd.Stdin = bytes.NewReader(page)
+		if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"clean": true`)) {
+			b.Fatalf("bundle check: %v\n%s", err, out)
+		}
+	}
+	cliMS := time.Since(t1).Seconds() * 1000 / float64(n)
 	var r struct {
 		MS float64 `json:"ms_per_check"`
 	}
@@ -228,6 +242,8 @@ func BenchmarkWasmCheck100KB(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(native, "native-ms/page")
+	b.ReportMetric(cliMS, "cli-ms/page")
 	b.ReportMetric(r.MS, "wasm-ms/page")
 	b.ReportMetric(r.MS/native, "wasm/native")
+	b.ReportMetric(r.MS/cliMS, "wasm/cli")
 }

@@ -136,7 +136,8 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 
 	// The check a host's filter runs, with the manifest's links and connections: a place it
 	// refuses is said in the page, with a note for one file.
-	fs, err := offline.Check(path, page, offline.Options{SingleFile: true, LinkDomains: m.LinkDomains, AllowedDomains: m.AllowedDomains})
+	fs, err := offline.Check(path, page, offline.Options{SingleFile: true, LinkDomains: m.LinkDomains, AllowedDomains: m.AllowedDomains,
+		FileSize: offline.SizesBeside(dir)})
 	if err != nil {
 		return nil, err
 	}

@@ -141,6 +141,7 @@ func TestPinRefuses(t *testing.T) {
 		{"remote_script", `<!doctype html><script src="https://cdn.example/x.js"></script>`, flags, "", 1, 29, `loads "https://cdn.example/x.js"`, "a <script> element with no src"},
 		{"fetch_not_granted", `<!doctype html><script>fetch("https://api.example.com/q")</script>`, flags, "", 1, 30, "fetch() connects to https://api.example.com", "no network at run time"},
 		{"remote_image", `<!doctype html><img src="https://cdn.example/a.png">`, flags, "", 1, 26, "<img src> loads", "as a data: URL"},
+		{"image_beside", `<!doctype html><img src="logo.png">`, flags, "", 1, 26, `<img src> loads "logo.png"`, "the 3000-byte file adds 4022 bytes to the page"},
 		{"bad_id_flag", `<!doctype html><p>hi</p>`, Options{ID: "Clock!", Name: "Clock", Description: "d"}, "bundle pin --id", 0, 0, "", ""},
 		{"no_manifest", `<!doctype html><p>hi</p>`, Options{}, "", 0, 0, "has no manifest", "give --id, --name and --description"},
 	}
@@ -148,6 +149,7 @@ func TestPinRefuses(t *testing.T) {
 		t.Run(row.name, func(t *testing.T) {
 			dir := t.TempDir()
 			page := write(t, dir, "p.html", row.html)
+			write(t, dir, "logo.png", string(make([]byte, 3000)))
 			_, err := Page(context.Background(), page, row.opts)
 			var el *diag.ListError
 			if !errors.As(err, &el) {

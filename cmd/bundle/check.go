@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -72,7 +70,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			fileOpts.LinkDomains = entryLinkDomains(e, name)
 		}
 		if *single && name != "-" {
-			fileOpts.FileSize = besideSize(name)
+			fileOpts.FileSize = offline.SizesBeside(filepath.Dir(name))
 		}
 		found, err := offline.Check(display, src, fileOpts)
 		if err != nil {
@@ -116,33 +114,6 @@ func splitList(v string) []string {
 		}
 	}
 	return out
-}
-
-// besideSize gives the size of the file a relative URL of the page name names, beside it,
-// for the data: URL sizes of --single-file's notes.
-func besideSize(name string) func(string) (int64, bool) {
-	dir := filepath.Dir(name)
-	return func(u string) (int64, bool) {
-		p, ok := relativePath(u)
-		if !ok {
-			return 0, false
-		}
-		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
-		if err != nil || !st.Mode().IsRegular() {
-			return 0, false
-		}
-		return st.Size(), true
-	}
-}
-
-// relativePath is the path a relative URL names (no scheme, no host), percent-decoded,
-// without its query and fragment; false for any other URL.
-func relativePath(u string) (string, bool) {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil || p.Scheme != "" || p.Host != "" || p.Path == "" || strings.HasPrefix(p.Path, "/") {
-		return "", false
-	}
-	return path.Clean(p.Path), true
 }
 
 func plural(n int, one, many string) string {
