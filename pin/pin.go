@@ -52,6 +52,11 @@ type Options struct {
 	NoSDK bool
 	// NoWrite computes everything and writes nothing.
 	NoWrite bool
+	// Confine, when set, is called just before the build with the folder it builds from and
+	// its options, and returns the options to build with: bundle pin fences its process
+	// there (pipeline.Fence), as bundle build does. The page and its manifest are read by
+	// then.
+	Confine func(dir string, o pipeline.Options) (pipeline.Options, error)
 }
 
 // HasManifest reports whether the options give a manifest's fields.
@@ -145,7 +150,13 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 		return nil, fs.Diagnostics().Err()
 	}
 
-	res, err := pipeline.Build(ctx, tmp, pipeline.Options{OutDir: out, NoSDK: opts.NoSDK, NoWrite: opts.NoWrite})
+	bopts := pipeline.Options{OutDir: out, NoSDK: opts.NoSDK, NoWrite: opts.NoWrite}
+	if opts.Confine != nil {
+		if bopts, err = opts.Confine(tmp, bopts); err != nil {
+			return nil, err
+		}
+	}
+	res, err := pipeline.Build(ctx, tmp, bopts)
 	if err != nil {
 		return nil, relocate(err, names, fromFlags)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/pin"
+	"github.com/miniapp/bundle/pipeline"
 )
 
 func runPin(ctx context.Context, e *env, args []string) int {
@@ -61,9 +62,20 @@ func runPin(ctx context.Context, e *env, args []string) int {
 		}
 		return exitUsage
 	}
+	unfence := func() {}
 	res, err := pin.Page(ctx, page, pin.Options{ID: *id, Name: *name, Description: *desc, Version: *version,
 		Hosts: splitList(*hosts), LinkDomains: splitList(*links), AllowedDomains: splitList(*allowed),
-		OutDir: *out, NoSDK: *noSDK})
+		OutDir: *out, NoSDK: *noSDK, Confine: func(dir string, o pipeline.Options) (pipeline.Options, error) {
+			// The process builds inside the kernel's fence, as bundle build does: it reads
+			// the folder holding the page and its manifest, and writes the output folder.
+			o, confined, done, err := fence(e, []string{dir}, o)
+			unfence = done
+			if err == nil && e.fence && *format != "json" {
+				fmt.Fprintf(e.stderr, "bundle pin: confined: %s\n", confined)
+			}
+			return o, err
+		}})
+	unfence()
 	var el *diag.ListError
 	switch {
 	case errors.As(err, &el):
