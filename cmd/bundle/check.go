@@ -66,7 +66,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		fileOpts := opts
-		if *links == "" && !*single {
+		if *links == "" {
 			fileOpts.LinkDomains = entryLinkDomains(e, name)
 		}
 		if *single && name != "-" {
