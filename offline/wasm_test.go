@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,6 +18,8 @@ import (
 
 // The WebAssembly build of the check (cmd/bundle-check-wasm, built by scripts/build-wasm) run
 // under Node through check.mjs, against the native check, on the checker's own tables.
+
+var wasmAll = flag.Bool("wasm-all", false, "TestWasmSameVerdicts: run every page through the command module too, not every fourth of the tables")
 
 var (
 	wasmOnce sync.Once
@@ -66,8 +69,14 @@ type wasmResult struct {
 	Error  string `json:"error"`
 }
 
-// runWasm runs cases through check.mjs in one Node process.
-func runWasm(t testing.TB, cases []wasmCase, env ...string) []byte {
+// The two modules scripts/build-wasm builds.
+const (
+	wasmCommand = "bundle-check.wasm"         // options and page on standard input
+	wasmReactor = "bundle-check-reactor.wasm" // started once, called per page
+)
+
+// runWasm runs cases through check.mjs and the module named module, in one Node process.
+func runWasm(t testing.TB, module string, cases []wasmCase, env ...string) []byte {
 	dir := buildWasm(t)
 	tmp := t.TempDir()
 	in, out := filepath.Join(tmp, "cases.json"), filepath.Join(tmp, "out.json")
@@ -75,7 +84,7 @@ func runWasm(t testing.TB, cases []wasmCase, env ...string) []byte {
 	if err := os.WriteFile(in, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", "--no-warnings", "testdata/wasm/run.mjs", filepath.Join(dir, "check.mjs"), in, out)
+	cmd := exec.Command("node", "--no-warnings", "testdata/wasm/run.mjs", filepath.Join(dir, "check.mjs"), filepath.Join(dir, module), in, out)
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node: %v\n%s", err, msg)
@@ -106,8 +115,8 @@ func nativeReport(t testing.TB, q Request, page []byte) ([]byte, int) {
 // TestWasmSameVerdicts runs every page of the checker's tables (refuse, pass, tree, policy and
 // single-file rows, each as bundle check and as bundle check --single-file), the model pages
 // and arbitrary bytes through the WebAssembly build under Node, and compares each report with
-// the native one byte for byte. It takes about a minute of CPU (a fresh WebAssembly instance
-// per page, and the build): it is the only test of that build.
+// the native one byte for byte, through both modules. It takes about a minute of CPU (the two
+// builds, and the command's fresh instance per page): it is the only test of that build.
 func TestWasmSameVerdicts(t *testing.T) {
 	var cases []wasmCase
 	add := func(q Request, page []byte) {
@@ -130,6 +139,7 @@ func TestWasmSameVerdicts(t *testing.T) {
 	for _, r := range policyRows {
 		add(Request{Name: "p.html", Policy: builtPolicy}, []byte(r.html))
 	}
+	tables := len(cases)
 	for _, r := range singleRows {
 		add(Request{Name: "p.html", SingleFile: true, LinkDomains: r.opts.LinkDomains, AllowedDomains: r.opts.AllowedDomains,
 			FileSizes: map[string]int64{"logo.png": 3000}}, []byte(r.html))
@@ -156,34 +166,52 @@ func TestWasmSameVerdicts(t *testing.T) {
 	}
 	add(Request{}, nil)
 
-	var got []wasmResult
-	if err := json.Unmarshal(runWasm(t, cases), &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(cases) {
-		t.Fatalf("%d results for %d cases", len(got), len(cases))
-	}
+	// The command starts an instance per page (about 100 ms on a busy machine): it runs every
+	// fourth page of the tables, and every model page and arbitrary input, unless -wasm-all.
+	var some []wasmCase
 	for i, c := range cases {
-		page, _ := base64.StdEncoding.DecodeString(c.Page)
-		want, code := nativeReport(t, c.Options, page)
-		if got[i].Code != code || got[i].Stdout != string(want) {
-			t.Errorf("case %d (%+v) %.120q: wasm exit %d %s\n%s\nnative exit %d\n%s", i, c.Options, page, got[i].Code, got[i].Error, got[i].Stdout, code, want)
+		if *wasmAll || i%4 == 0 || i >= tables {
+			some = append(some, c)
 		}
 	}
-	t.Logf("%d pages: the WebAssembly check's reports are the native ones, byte for byte", len(cases))
+	for _, module := range []string{wasmReactor, wasmCommand} {
+		cases := cases
+		if module == wasmCommand {
+			cases = some
+		}
+		var got []wasmResult
+		if err := json.Unmarshal(runWasm(t, module, cases), &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(cases) {
+			t.Fatalf("%s: %d results for %d cases", module, len(got), len(cases))
+		}
+		for i, c := range cases {
+			page, _ := base64.StdEncoding.DecodeString(c.Page)
+			want, code := nativeReport(t, c.Options, page)
+			if got[i].Code != code || got[i].Stdout != string(want) {
+				t.Errorf("%s: case %d (%+v) %.120q: wasm exit %d %s\n%s\nnative exit %d\n%s", module, i, c.Options, page, got[i].Code, got[i].Error, got[i].Stdout, code, want)
+			}
+		}
+	}
+	t.Logf("the reports of the WebAssembly modules are the native ones, byte for byte: the reactor's of %d pages, the command's of %d", len(cases), len(some))
 }
 
-// TestWasmBadOptions: options that are not JSON are said, exit 2, through the wrapper.
+// TestWasmBadOptions: options that are not JSON are said, exit 2, through the wrapper, by
+// either module.
 func TestWasmBadOptions(t *testing.T) {
 	dir := buildWasm(t)
-	script := fmt.Sprintf(`import { check } from %q;
-try { await check("<p>", { nope: 1 }); console.log("no error"); } catch (e) { console.log(e.code, e.message); }`, filepath.Join(dir, "check.mjs"))
-	out, err := exec.Command("node", "--no-warnings", "--input-type=module", "-e", script).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if !strings.HasPrefix(string(out), "2 bundle-check-wasm: the first line of standard input must be the options as JSON") || !strings.Contains(string(out), `unknown field "nope"`) {
-		t.Errorf("got %s", out)
+	for _, module := range []string{wasmReactor, wasmCommand} {
+		script := fmt.Sprintf(`import { check } from %q;
+try { await check("<p>", { nope: 1 }, { wasm: %q }); console.log("no error"); } catch (e) { console.log(e.code, e.message); }`,
+			filepath.Join(dir, "check.mjs"), filepath.Join(dir, module))
+		out, err := exec.Command("node", "--no-warnings", "--input-type=module", "-e", script).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !strings.HasPrefix(string(out), "2 bundle-check-wasm: the first line of standard input must be the options as JSON") || !strings.Contains(string(out), `unknown field "nope"`) {
+			t.Errorf("%s: got %s", module, out)
+		}
 	}
 }
 
@@ -209,8 +237,9 @@ func page100KB() []byte {
 
 // BenchmarkWasmCheck100KB checks a 100 KB page natively (the timed loop) and, in the same run,
 // with the native CLI (bundle check --single-file --format json -, a process per page) and
-// through the WebAssembly build under Node (each check a fresh instance of the compiled
-// module, as check.mjs runs it): native-ms/page, cli-ms/page, wasm-ms/page and the ratios.
+// through the WebAssembly modules under Node, as check.mjs runs them (the reactor started
+// once and called per page; the command a fresh instance per page): the milliseconds per
+// page of each and their ratios.
 func BenchmarkWasmCheck100KB(b *testing.B) {
 	page := page100KB()
 	q := Request{Name: "p.html", SingleFile: true}
@@ -235,15 +264,21 @@ func BenchmarkWasmCheck100KB(b *testing.B) {
 		}
 	}
 	cliMS := time.Since(t1).Seconds() * 1000 / float64(n)
-	var r struct {
-		MS float64 `json:"ms_per_check"`
-	}
-	if err := json.Unmarshal(runWasm(b, []wasmCase{{Options: q, Page: base64.StdEncoding.EncodeToString(page)}}, fmt.Sprintf("BENCH=%d", n)), &r); err != nil {
-		b.Fatal(err)
+	wasmMS := map[string]float64{}
+	for _, module := range []string{wasmReactor, wasmCommand} {
+		var r struct {
+			MS float64 `json:"ms_per_check"`
+		}
+		if err := json.Unmarshal(runWasm(b, module, []wasmCase{{Options: q, Page: base64.StdEncoding.EncodeToString(page)}}, fmt.Sprintf("BENCH=%d", n)), &r); err != nil {
+			b.Fatal(err)
+		}
+		wasmMS[module] = r.MS
 	}
 	b.ReportMetric(native, "native-ms/page")
 	b.ReportMetric(cliMS, "cli-ms/page")
-	b.ReportMetric(r.MS, "wasm-ms/page")
-	b.ReportMetric(r.MS/native, "wasm/native")
-	b.ReportMetric(r.MS/cliMS, "wasm/cli")
+	b.ReportMetric(wasmMS[wasmReactor], "reactor-ms/page")
+	b.ReportMetric(wasmMS[wasmCommand], "command-ms/page")
+	b.ReportMetric(wasmMS[wasmReactor]/native, "reactor/native")
+	b.ReportMetric(wasmMS[wasmReactor]/cliMS, "reactor/cli")
+	b.ReportMetric(wasmMS[wasmCommand]/cliMS, "command/cli")
 }
