@@ -689,7 +689,11 @@ func (a *assembler) locate(u string) (string, []string, error) {
 		u = d
 	}
 	var cands []string
-	if to, ok := a.b.vite.alias(u); ok && filepath.IsAbs(to) {
+	var cfg *viteConfig // Entries' assembler has no build
+	if a.b != nil {
+		cfg = a.b.vite
+	}
+	if to, ok := cfg.alias(u); ok && filepath.IsAbs(to) {
 		// The config's alias, as Vite resolves the page's URLs (<script src="/@/main.js">).
 		rel, err := filepath.Rel(a.m.Root, to)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -97,7 +97,7 @@ func TestSrcsetWithDataCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(res.HTML), `srcset="data:image/png;base64,iVBORw0KGgo= 1x, data:image/svg+xml;base64,`) {
+	if !strings.Contains(string(res.HTML), `srcset="data:image/png;base64,iVBORw0KGgo= 1x, data:image/svg+xml,%3csvg%20xmlns=%27http://www.w3.org/2000/svg%27/%3e 2x"`) {
 		t.Errorf("srcset was not rewritten candidate by candidate: %s", res.HTML)
 	}
 }

@@ -87,7 +87,7 @@ func TestFeatureRefusals(t *testing.T) {
 	}{
 		{"escapes_the_workspace", nil, []string{"outside-the-workspace.txt is outside the workspace root", `because of its package.json's "workspaces"`}, false},
 		{"wasm_without_the_field", map[string]string{"main.ts": `import init from "./add.wasm?init"; init({});`}, []string{"WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true"}, false},
-		{"wasm_import_without_query", map[string]string{"main.ts": `import x from "./add.wasm"; console.log(x);`}, []string{`No loader is configured for ".wasm" files`, `"./x.wasm?init"`}, false},
+		{"wasm_import_without_opt_in", map[string]string{"main.ts": `import x from "./add.wasm"; console.log(x);`}, []string{`add.wasm: error: WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true`, "add wasm = true to miniapp.toml"}, false},
 		{"vue_component", map[string]string{"main.ts": `import App from "./App.vue"; console.log(App);`, "App.vue": "<template><p>hi</p></template>"}, []string{"Vue single-file components need their framework's own compiler", "bundle check"}, false},
 		{"javascript_url", map[string]string{"index.html": `<!doctype html><meta charset="utf-8"><title>x</title><a href="javascript:void(0)">x</a>`}, []string{`a javascript: URL (href="javascript:void(0)")`, "addEventListener"}, false},
 		{"fetch_outside_allowed_domains", map[string]string{"main.ts": "fetch(\"https://api.example.com/v1/items\");\nnew WebSocket(`wss://live.example.com/feed`);"}, []string{`main.ts:1:8: warning: fetch connects to https://api.example.com`, `add "https://api.example.com" to allowedDomains`, `main.ts:2:16: warning: WebSocket connects to wss://live.example.com`}, true},

@@ -335,7 +335,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 			return nil, diag.List{m.Message(diag.Error, "icon", fmt.Sprintf("the icon %s cannot be used: %v", m.Icon, err), "replace it with the real SVG or PNG file")}.Err()
 		}
 	}
-	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, icon), Warnings: warnings, Inputs: inputs,
+	res = &Result{Manifest: m, HTML: page, Entry: pin(m, page, csp, registryIcon(icon)), Warnings: warnings, Inputs: inputs,
 		CodeInputs: slices.Sorted(maps.Keys(b.codeIn)), StyleInputs: slices.Sorted(maps.Keys(b.styleIn))}
 	if a.jsMap != nil && (opts.Sourcemap || opts.KeepSourceMap) {
 		// The map's sources are relative to esbuild's output folder, "out" in the app folder.
@@ -535,4 +535,17 @@ func foreignRegistry(outDir string) error {
 	name := filepath.ToSlash(p)
 	return diag.List{{File: name, Text: fmt.Sprintf("%s is %s, and bundle would replace it with the registry of the folder", name, why),
 		Note: "move it away, or build into another folder (--out): bundle writes registry.json beside the pages it builds"}}.Err()
+}
+
+// registryIcon is the registry entry's icon as base64 (data:image/svg+xml;base64,…), the
+// form hosts have always been given, whatever form the page's own copy of an SVG takes (Vite's
+// svgToDataURL form, percent-encoded).
+func registryIcon(d string) string {
+	if !strings.HasPrefix(d, "data:image/svg+xml,") {
+		return d
+	}
+	if _, _, payload, ok := offline.DataURL(d); ok {
+		return encodeDataURL("icon.svg", payload)
+	}
+	return d
 }

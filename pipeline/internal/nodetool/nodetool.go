@@ -260,9 +260,10 @@ func (r *Runner) start() error {
 
 // Run runs req and returns the CSS the tool produced.
 func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
-	if !HasPackages(r.Dir, r.Root) {
+	if req.Tool != "viteconfig" && !HasPackages(r.Dir, r.Root) {
 		// Nothing to load a tool from: said without starting Node, which a fenced build of
-		// such an app cannot run (see HasPackages).
+		// such an app cannot run (see HasPackages). A vite.config, which may import no
+		// package, is loaded all the same (the fence lets Node in for an app that has one).
 		return "", &MissingError{}
 	}
 	r.mu.Lock()
