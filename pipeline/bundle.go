@@ -113,6 +113,11 @@ type bundler struct {
 	// folder's listing (hostframe.go).
 	routes routes
 	public publicListing
+	// components keeps the styles of the components compiled (frameworks.go); solid says,
+	// once known, whether the app's JSX is Solid's.
+	components componentState
+	solidOnce  sync.Once
+	solid      bool
 }
 
 // inlineNamespace is the esbuild namespace of the code written in the page (an inline module
@@ -167,6 +172,7 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	if cfg != nil {
 		b.css.preprocessorOptions, b.css.viteFile, b.css.aliases = cfg.Preprocessor, cfg.File, cfg.nodeAliases()
 	}
+	b.frameworkDefines()
 	return b, nil
 }
 
@@ -332,6 +338,7 @@ const legalNamespace = "miniapp-legal"
 // through the app's CSS tools, images and fonts checked against their extension).
 func (b *bundler) confine(chain workerChain) api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
+		b.componentPlugin(pb)
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
 		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -440,6 +447,12 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
 			}
 			lower := strings.ToLower(a.Path)
+			if isSvelteModule(lower) {
+				return b.loadSvelteModule(a.Path, pb.Resolve, chain)
+			}
+			if fw, ok := componentFramework(lower); ok {
+				return b.loadComponent(a.Path, fw, pb.Resolve, chain)
+			}
 			if scriptFile.MatchString(lower) {
 				return b.loadScript(a.Path, pb.Resolve, chain)
 			}
@@ -807,6 +820,12 @@ func (b *bundler) record(m outputMeta) {
 		if n, ok := b.inlineName(in); ok {
 			name = n
 		}
+		if p, ok := strings.CutPrefix(in, componentCSSNamespace+":"); ok {
+			// A component's styles count as the component's, named as esbuild names it.
+			if rel, err := filepath.Rel(b.root, p); err == nil {
+				name = filepath.ToSlash(rel)
+			}
+		}
 		if strings.HasPrefix(in, sdkNamespace+":") {
 			name = sdkImported // the author knows these modules by the one import specifier
 		}
@@ -898,7 +917,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			}
 			d.Note = fmt.Sprintf("the target is %q (build.target in %s): raise it, or leave it out for Vite 8's default %q", target, b.m.File, defaultTarget)
 		} else if strings.Contains(m.Text, "solid-js/jsx-runtime") || strings.Contains(m.Text, "solid-js/h/jsx-runtime") {
-			d.Note = "Solid's JSX needs its own compiler (babel-preset-solid), which bundle does not run: build the app with Vite and vite-plugin-solid, then check the page with bundle check"
+			d.Note = "Solid's JSX needs its own compiler: bundle runs the app's babel-preset-solid on the app's .jsx and .tsx files when tsconfig's jsxImportSource is solid-js, or when it names none and the app depends on solid-js and not on React or Preact; set \"jsxImportSource\": \"solid-js\" in tsconfig.json"
 		} else if text, note, ok := sdkExportMessage(m.Text); ok {
 			d.Text, d.Note = text, note
 		} else if ok, noModules := b.resolveMessage(m, &d); ok {
@@ -1089,8 +1108,8 @@ func noLoader(text string, m *manifest.Manifest) (string, bool) {
 	}
 	ext, _, _ = strings.Cut(ext, "\"")
 	switch ext {
-	case ".vue", ".svelte", ".astro", ".marko":
-		name := map[string]string{".vue": "Vue single-file components", ".svelte": "Svelte components", ".astro": "Astro components", ".marko": "Marko templates"}[ext]
+	case ".astro", ".marko":
+		name := map[string]string{".astro": "Astro components", ".marko": "Marko templates"}[ext]
 		return name + " need their framework's own compiler, which bundle does not run: build the app with its tool (Vite and the framework's plugin), then check the page with bundle check", true
 	case ".wasm":
 		return fmt.Sprintf(`import it as Vite does, "./x.wasm?init" (init(imports) resolves with the instance), or with new URL("./x.wasm", import.meta.url); WebAssembly also needs wasm = true in %s`, filepath.Base(m.File)), true

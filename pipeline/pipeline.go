@@ -46,6 +46,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/miniapp/bundle/diag"
@@ -191,7 +192,8 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	b.tsconfigRaw = raw
 	b.css.pathAliases = pathAliases(b.tsPaths())
-	b.projects.Clear() // a session's rebuild reads the folders' tsconfigs again
+	b.projects.Clear()        // a session's rebuild reads the folders' tsconfigs again
+	b.solidOnce = sync.Once{} // the tsconfig and the dependencies may have changed since
 
 	// Assemble the page.
 	file, src, err := entryPage(m)

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,23 @@ func installed(root, readRoot, name string) bool {
 		}
 		if dir == readRoot || filepath.Dir(dir) == dir || !underDir(dir, readRoot) {
 			return false
+		}
+	}
+}
+
+// installedVersion returns the version of the package name installed from root up to
+// readRoot, "" when none is.
+func installedVersion(root, readRoot, name string) string {
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
+			var pj struct {
+				Version string `json:"version"`
+			}
+			json.Unmarshal(data, &pj)
+			return pj.Version
+		}
+		if dir == readRoot || filepath.Dir(dir) == dir || !underDir(dir, readRoot) {
+			return ""
 		}
 	}
 }

@@ -59,7 +59,15 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	out, errs, warnings := b.appScript(path, string(src), b.loaderFor(path), resolve, chain)
+	loader := b.loaderFor(path)
+	if (loader == api.LoaderJSX || loader == api.LoaderTSX) && b.solidJSX() {
+		c, msgs := b.compileSolid(path, loader == api.LoaderTSX)
+		if msgs != nil {
+			return api.OnLoadResult{Errors: msgs}, nil
+		}
+		return b.compiled(path, c, resolve, chain)
+	}
+	out, errs, warnings := b.appScript(path, string(src), loader, resolve, chain)
 	if b.sourcemap && out != "" {
 		b.written.Store(path, string(src))
 	} else {
@@ -83,7 +91,7 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	if out == "" {
 		out = string(src)
 	}
-	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path), Errors: errs, Warnings: warnings}, nil
+	return api.OnLoadResult{Contents: &out, Loader: loader, Errors: errs, Warnings: warnings}, nil
 }
 
 // appScript applies to a script of the app's own (a file, or an inline module script of the

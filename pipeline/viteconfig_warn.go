@@ -21,9 +21,6 @@ var knownPlugins = []struct{ prefix, what string }{
 	{"vite:react-refresh", "fast refresh, a dev server's"},
 	{"vite:react", "@vitejs/plugin-react: bundle compiles JSX with esbuild and React's automatic runtime"},
 	{"vite:react-swc", "@vitejs/plugin-react-swc's SWC plugins: bundle compiles JSX with esbuild and React's automatic runtime"},
-	{"vite:vue", "Vue single-file components: bundle refuses .vue files (build with Vite, then bundle check the page)"},
-	{"vite-plugin-svelte", "Svelte components: bundle refuses .svelte files (build with Vite, then bundle check the page)"},
-	{"solid", "Solid's JSX: esbuild compiles JSX for React's runtime (build with Vite, then bundle check the page)"},
 	{"vite:singlefile", "nothing: a bundle is one file already"},
 	{"vite-plugin-pwa", "its service worker and web app manifest: a bundle registers neither, and the host's frame would not keep them"},
 	{"vite:legacy", "the legacy browsers' build: bundle writes one page for build.target"},
@@ -31,8 +28,10 @@ var knownPlugins = []struct{ prefix, what string }{
 	{"vite-tsconfig-paths", "nothing: bundle follows tsconfig paths itself"},
 }
 
-// handledPlugins are plugins whose work bundle does itself, another way: no warning.
-var handledPlugins = []string{"@tailwindcss/vite"}
+// handledPlugins are plugins whose work bundle does itself, another way: no warning. The
+// frameworks' (frameworks.go): @vitejs/plugin-vue (vite:vue), @sveltejs/vite-plugin-svelte
+// (vite-plugin-svelte, vite-plugin-svelte:*), vite-plugin-solid (solid).
+var handledPlugins = []string{"@tailwindcss/vite", "vite:vue", "vite-plugin-svelte", "solid"}
 
 // pluginWarning is the one warning that names the plugins of the config bundle does not run,
 // with what the page may miss; nil when there are none.

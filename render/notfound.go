@@ -25,25 +25,27 @@ const textWorld = "bundle-render-text"
 // routerPages finds, in the app's document, the pages the common routers show by default when
 // no route matches: React Router's error element (an h2 "Unexpected Application Error!" and
 // an h3 with the status, "404 Not Found"), TanStack Router's DefaultGlobalNotFound (a p with
-// "Not Found" alone). It returns {router, text, path}: the router ("" for none), the text it
-// shows, and the frame's path as the app left it.
+// "Not Found" alone). It returns {router, text, path, body}: the router ("" for none), the
+// text it shows, the frame's path as the app left it, and the text of the whole document as
+// rendered (innerText: what is hidden left out).
 const routerPages = `(() => {
   const text = (e) => (e.textContent || "").replace(/\s+/g, " ").trim();
   const shown = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e); return r.width > 0 && r.height > 0 && s.visibility !== "hidden"; };
   const path = location.pathname + location.search + location.hash;
+  const body = document.body ? document.body.innerText : "";
   for (const h2 of document.querySelectorAll("h2")) {
     if (text(h2) !== "Unexpected Application Error!" || !shown(h2)) continue;
     const h3 = h2.nextElementSibling;
-    return { router: "React Router", text: h3 && h3.tagName === "H3" ? text(h3) : "", path };
+    return { router: "React Router", text: h3 && h3.tagName === "H3" ? text(h3) : "", path, body };
   }
   for (const p of document.querySelectorAll("p")) {
-    if (p.childElementCount === 0 && text(p) === "Not Found" && shown(p)) return { router: "TanStack Router", text: "Not Found", path };
+    if (p.childElementCount === 0 && text(p) === "Not Found" && shown(p)) return { router: "TanStack Router", text: "Not Found", path, body };
   }
-  return { router: "", text: "", path };
+  return { router: "", text: "", path, body };
 })()`
 
-// notFound reads the app's frame in tab and adds an error to rep when it shows a known
-// router's not-found or error page.
+// notFound reads the app's frame in tab: what it shows (rep.Text), and an error when it shows
+// a known router's not-found or error page.
 func (r *Renderer) notFound(tab context.Context, rep *Report) {
 	ctx, cancel := context.WithTimeout(tab, 5*time.Second)
 	defer cancel()
@@ -62,8 +64,12 @@ func (r *Renderer) notFound(tab context.Context, rep *Report) {
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
 		return
 	}
-	var shown struct{ Router, Text, Path string }
-	if json.Unmarshal(res.Result.Value, &shown) != nil || shown.Router == "" {
+	var shown struct{ Router, Text, Path, Body string }
+	if json.Unmarshal(res.Result.Value, &shown) != nil {
+		return
+	}
+	rep.Text = shown.Body
+	if shown.Router == "" {
 		return
 	}
 	fix := map[string]string{

@@ -145,8 +145,11 @@ type Report struct {
 	File string `json:"file"`
 	// Handshake says the app sent ui/initialize and was answered; Initialized, that it then
 	// sent ui/notifications/initialized.
-	Handshake   bool            `json:"handshake"`
-	Initialized bool            `json:"initialized"`
+	Handshake   bool `json:"handshake"`
+	Initialized bool `json:"initialized"`
+	// Initializes counts the ui/initialize requests the app sent (render answers each): one
+	// client, one.
+	Initializes int             `json:"initializes"`
 	AppInfo     json.RawMessage `json:"appInfo,omitempty"`
 	Tools       []Tool          `json:"tools"`
 	Calls       []CallResult    `json:"calls"`
@@ -164,6 +167,9 @@ type Report struct {
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
 	} `json:"size,omitempty"`
+	// Text is what the app's frame shows once the page is judged: its document's rendered
+	// text (innerText).
+	Text string `json:"text"`
 	// Screenshot is the PNG of the frame (not in JSON; the caller writes it).
 	Screenshot []byte `json:"-"`
 	// Millis is how long the page took, from navigation to the last call's answer.

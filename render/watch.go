@@ -240,6 +240,7 @@ func (w *watch) handle(e event) bool {
 	case "initialize":
 		w.handshake = true
 		rep.Handshake = true
+		rep.Initializes++
 		var p struct {
 			AppInfo json.RawMessage `json:"appInfo"`
 		}

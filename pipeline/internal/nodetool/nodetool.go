@@ -1,5 +1,6 @@
 // Package nodetool runs an app's own npm CSS tools (PostCSS and its plugins, Tailwind CSS v4,
-// Sass) on Node.js, as Hugo's pipes do: Node from PATH, packages resolved from the app's
+// Sass) and its frameworks' compilers (Vue's compiler-sfc, Svelte's compiler, Solid's Babel
+// preset) on Node.js, as Hugo's pipes do: Node from PATH, packages resolved from the app's
 // node_modules, nothing installed or downloaded.
 //
 //	r := nodetool.New(appDir, root, "")
@@ -51,7 +52,11 @@ var ErrNoNode = errors.New("Node.js is not on PATH")
 // MissingError says that the app has not installed an npm package a tool needs. Package is
 // empty when the app has no node_modules folder at all (HasPackages): then the tool's own
 // package is missing, which the caller names.
-type MissingError struct{ Package string }
+type MissingError struct {
+	Package string
+	// Want is the package and the range to install ("vue@^3.3.0"), where the tool says.
+	Want string
+}
 
 func (e *MissingError) Error() string {
 	if e.Package == "" {
@@ -85,14 +90,35 @@ type ToolError struct {
 	File         string
 	Line, Column int
 	Outside      string
+	// Note is what the tool adds to its message (a link to its documentation).
+	Note string
+	// Crashed names the compiler and its version when the error is the compiler's own fault
+	// ("svelte 5.0.0"), not a refusal of its input.
+	Crashed string
 }
 
 func (e *ToolError) Error() string { return e.Message }
 
+// VersionError says that the app has installed a compiler of a major version the runner does
+// not run: Want is the package and the range to install ("svelte@^5.0.0").
+type VersionError struct{ Message, Want string }
+
+func (e *VersionError) Error() string { return e.Message }
+
+// Output is what a framework's compiler made of a component: code in Loader's language ("js"
+// or "ts"), the component's CSS ("" for none), the compiler's warnings, and the code's
+// source map (JSON) when the request asked for one.
+type Output struct {
+	JS, Loader, CSS, Map string
+	Warnings             []ToolError
+}
+
 // Request is one job. Tool is "postcss" (Config names the PostCSS config file), "tailwind"
 // (Base is the folder Tailwind scans for class names, Ignore folders it must not scan),
 // "sass", "less" or "stylus" (File is read by the compiler itself), or "viteconfig" (File
-// is a vite.config, CSS the module it bundles to; the answer is the config as JSON).
+// is a vite.config, CSS the module it bundles to; the answer is the config as JSON); for
+// Compile, "vue", "svelte" or "solid" (TS: the file is TypeScript), each reading File, or
+// "svelte-module" (Code).
 type Request struct {
 	Tool   string   `json:"tool"`
 	File   string   `json:"file"`
@@ -100,6 +126,11 @@ type Request struct {
 	Config string   `json:"config,omitempty"`
 	Base   string   `json:"base,omitempty"`
 	Ignore []string `json:"ignore,omitempty"`
+	TS     bool     `json:"ts,omitempty"`
+	Map    bool     `json:"map,omitempty"` // Compile: a source map of the code too
+	// Code is the module "svelte-module" compiles (File names it): a name.svelte.js file's
+	// text, or a name.svelte.ts file's without its types.
+	Code string `json:"code,omitempty"`
 	// Options are a preprocessor's options (a vite.config's css.preprocessorOptions for the
 	// stylesheet's language, additionalData among them), as JSON.
 	Options json.RawMessage `json:"options,omitempty"`
@@ -135,11 +166,23 @@ type Runner struct {
 }
 
 type reply struct {
-	ID    int    `json:"id"`
-	CSS   string `json:"css"`
+	ID       int    `json:"id"`
+	CSS      string `json:"css"`
+	JS       string `json:"js"`
+	Loader   string `json:"loader"`
+	Map      string `json:"map"`
+	Warnings []struct {
+		Message string `json:"message"`
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+	} `json:"warnings"`
 	Error *struct {
 		Message string `json:"message"`
 		Missing string `json:"missing"`
+		Want    string `json:"want"`
+		Note    string `json:"note"`
+		Crashed string `json:"crashed"`
 		File    string `json:"file"`
 		Line    int    `json:"line"`
 		Column  int    `json:"column"`
@@ -159,6 +202,16 @@ func (r *Runner) Fence() confine.Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.fence
+}
+
+// Pid returns the id of the Node process, 0 before it has started.
+func (r *Runner) Pid() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cmd == nil || r.cmd.Process == nil {
+		return 0
+	}
+	return r.cmd.Process.Pid
 }
 
 // environ is Node's environment: what the tools need and nothing of the caller's (its tokens,
@@ -260,16 +313,35 @@ func (r *Runner) start() error {
 
 // Run runs req and returns the CSS the tool produced.
 func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
+	rep, err := r.call(ctx, req)
+	return rep.CSS, err
+}
+
+// Compile runs a framework's compiler (req.Tool "vue", "svelte" or "solid") on req.File.
+func (r *Runner) Compile(ctx context.Context, req Request) (Output, error) {
+	rep, err := r.call(ctx, req)
+	if err != nil {
+		return Output{}, err
+	}
+	out := Output{JS: rep.JS, Loader: rep.Loader, CSS: rep.CSS, Map: rep.Map}
+	for _, w := range rep.Warnings {
+		out.Warnings = append(out.Warnings, ToolError{Message: w.Message, File: w.File, Line: w.Line, Column: w.Column})
+	}
+	return out, nil
+}
+
+// call sends req to Node and waits for its answer.
+func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	if req.Tool != "viteconfig" && !HasPackages(r.Dir, r.Root) {
 		// Nothing to load a tool from: said without starting Node, which a fenced build of
 		// such an app cannot run (see HasPackages). A vite.config, which may import no
 		// package, is loaded all the same (the fence lets Node in for an app that has one).
-		return "", &MissingError{}
+		return reply{}, &MissingError{}
 	}
 	r.mu.Lock()
 	if err := r.start(); err != nil {
 		r.mu.Unlock()
-		return "", err
+		return reply{}, err
 	}
 	r.nextID++
 	id := r.nextID
@@ -284,22 +356,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
 	}
 	r.mu.Unlock()
 	if err != nil {
-		return "", fmt.Errorf("send to node: %w", err)
+		return reply{}, fmt.Errorf("send to node: %w", err)
 	}
 	select {
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return reply{}, ctx.Err()
 	case rep := <-ch:
 		switch {
 		case rep.gone != nil:
-			return "", rep.gone
+			return reply{}, rep.gone
 		case rep.Error != nil && rep.Error.Missing != "":
-			return "", &MissingError{Package: rep.Error.Missing}
+			return reply{}, &MissingError{Package: rep.Error.Missing, Want: rep.Error.Want}
+		case rep.Error != nil && rep.Error.Want != "":
+			return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
 		case rep.Error != nil:
 			e := rep.Error
-			return "", &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside}
+			return reply{}, &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed}
 		}
-		return rep.CSS, nil
+		return rep, nil
 	}
 }
 

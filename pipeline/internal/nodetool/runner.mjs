@@ -15,6 +15,7 @@
 // the root, ES modules are refused outside it by a resolve hook), and the fs functions the
 // tools read and write with refuse a path outside the root (reads) or the temporary folder
 // (writes), links followed.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { Module, createRequire, register, syncBuiltinESMExports } from "node:module";
 import path from "node:path";
@@ -122,6 +123,7 @@ Module._resolveFilename = function (request, ...rest) {
 
 // ES modules: a resolve hook, on the loaders' thread, refuses a file outside the root.
 const hooks = `
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -388,17 +390,16 @@ function rebaseUrls(content, file, rootFile, skip) {
 const sassVariable = (u, raw) => (!(raw[0] === '"' || raw[0] === "'") && u[0] === "$") || u.startsWith("#{");
 const lessVariable = (u) => u[0] === "@";
 
-async function sass({ file, options, aliases }) {
-  let s;
-  try {
-    s = await load("sass");
-  } catch (e) {
-    s = await load("sass-embedded").catch(() => Promise.reject(e));
-  }
-  const syntax = (f) => (f.endsWith(".sass") ? "indented" : f.endsWith(".css") ? "css" : "scss");
-  // Every load goes through this importer, the entry's too: relative and absolute paths
-  // (Sass resolves them against the loading file's URL), each found inside the root or
-  // refused where the @use is written.
+const sassSyntax = (f) => (f.endsWith(".sass") ? "indented" : f.endsWith(".css") ? "css" : "scss");
+
+// sassImporters are the importers of a Sass compile whose entry is file (a stylesheet, or a
+// Vue component whose <style lang="scss"> is compiled). Every load goes through importer, the
+// entry's too: relative and absolute paths (Sass resolves them against the loading file's
+// URL), each found inside the root or refused where the @use is written. aliased finds an
+// import the config's aliases rewrite (@use "@/styles/vars"), or of a package (its exports by
+// the conditions sass and style, else its sass or style field, else a file of it), as Vite's
+// Sass resolver reads it, once Sass found no file relative to the importing one.
+function sassImporters(file, aliases) {
   const importer = {
     canonicalize(url, context) {
       if (!url.startsWith("file:")) return null;
@@ -409,13 +410,9 @@ async function sass({ file, options, aliases }) {
     },
     load(canonical) {
       const f = fileURLToPath(canonical);
-      return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: syntax(f) };
+      return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: sassSyntax(f) };
     },
   };
-  // An import the config's aliases rewrite (@use "@/styles/vars"), or of a package (its
-  // exports by the conditions sass and style, else its sass or style field, else a file of
-  // it), as Vite's Sass resolver reads it, once Sass found no file relative to the importing
-  // one.
   const aliased = {
     canonicalize(url, context) {
       const from = context?.containingUrl ? fileURLToPath(context.containingUrl) : file;
@@ -424,6 +421,18 @@ async function sass({ file, options, aliases }) {
     },
     load: importer.load,
   };
+  return { importer, aliased };
+}
+
+async function sass({ file, options, aliases }) {
+  let s;
+  try {
+    s = await load("sass");
+  } catch (e) {
+    s = await load("sass-embedded").catch(() => Promise.reject(e));
+  }
+  const syntax = sassSyntax;
+  const { importer, aliased } = sassImporters(file, aliases);
   const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
   try {
     return { css: s.compileString(code, { ...rest, url: pathToFileURL(file), syntax: syntax(file), importer, importers: [aliased], style: "expanded" }).css };
@@ -710,12 +719,256 @@ function configError(e, file) {
   return err;
 }
 
-const tools = { postcss, tailwind, sass, less, stylus, viteconfig };
+// ---- Frameworks: Vue single-file components, Svelte components and Solid's JSX, each with the
+// app's own compiler, as @vitejs/plugin-vue, @sveltejs/vite-plugin-svelte and vite-plugin-solid
+// run them for a production build. Each reads its file (inside the root) and answers
+//   {id, js, loader, css, warnings: [{message, file, line, column}], map?}
+// js in the loader named ("js" or "ts"); css the component's styles ("" for none); map, when
+// the request asks for it (map: true), js's source map to the file, as JSON. A compiler
+// of a major version the code here does not speak is refused: {error: {message, want}}, want
+// the package and range to install.
+
+// pkgOf returns the package.json (parsed, with its folder) of the package name, from a file
+// the resolver found inside it.
+function pkgOf(file, name) {
+  for (let d = path.dirname(file); path.dirname(d) !== d; d = path.dirname(d)) {
+    try {
+      const pj = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8"));
+      if (pj.name === name) return { ...pj, dir: d };
+    } catch {}
+  }
+  return null;
+}
+
+// compiler loads the module spec of the package name, whose major version must be one of
+// majors, and at least min ([major, minor]) where given (want is the range to install
+// otherwise); it returns the module and the package.
+async function compiler(spec, name, majors, want, min) {
+  const file = find(spec, cwd);
+  if (file === null) throw Object.assign(new Error(`${name} is not installed`), { missing: name, want: `${name}@${want}` });
+  const pj = pkgOf(file, name);
+  const [major, minor] = String(pj?.version ?? "").split(".").map(Number);
+  if (!majors.includes(major) || (min && (major < min[0] || (major === min[0] && minor < min[1])))) {
+    throw Object.assign(new Error(`${name} ${pj?.version ?? "(no version)"} is installed, and bundle runs the compiler of ${name} ${want}`), { want: `${name}@${want}` });
+  }
+  const m = await import(pathToFileURL(file).href);
+  return { mod: m.default && typeof m.default === "object" ? { ...m.default, ...m } : m, pkg: pj };
+}
+
+// located is an error at a place of file (line 1-based, column 1-based).
+const located = (message, file, line, column, note) => Object.assign(new Error(message), { place: { file, line, column }, note });
+
+// firstLine is a compiler's message without the code frame or links it appends.
+const firstLine = (m) => String(m).split("\n")[0].trim();
+
+// crashed is what a compiler threw that is not a refusal of the component (which has its
+// place) nor a package to install: the compiler's own fault, named with its version.
+const crashed = (e, pkg) =>
+  e?.place || e?.missing || e?.want || e?.outside ? e : Object.assign(new Error(firstLine(`${e?.name ?? "Error"}: ${e?.message ?? e}`)), { crashed: `${pkg?.name} ${pkg?.version}` });
+
+async function vue(req) {
+  // 3.3 is the first whose compileScript names the component (genDefaultAs).
+  const { mod: sfc, pkg } = await compiler("vue/compiler-sfc", "vue", [3], "^3.3.0", [3, 3]);
+  try {
+    return await compileVue(sfc, req);
+  } catch (e) {
+    throw crashed(e, pkg);
+  }
+}
+
+// sassOptions are the options of a Vue component's Sass: the importers of the app's .scss files.
+function sassOptions(file) {
+  const { importer, aliased } = sassImporters(file);
+  return { importer, importers: [aliased], style: "expanded" };
+}
+
+async function compileVue(sfc, { file, map: wantMap }) {
+  const src = fs.readFileSync(file, "utf8");
+  // The component's id, as @vitejs/plugin-vue makes it for a production build: a hash of
+  // its path (from the root, the same on every machine) and its source.
+  const rel = path.relative(root, file).split(path.sep).join("/");
+  const id = createHash("sha256").update(rel + "\n" + src).digest("hex").slice(0, 8);
+  const { descriptor, errors } = sfc.parse(src, { filename: file, sourceMap: false });
+  if (errors.length > 0) throw vueError(errors[0], file);
+  if (!descriptor.template && !descriptor.script && !descriptor.scriptSetup) {
+    throw located("the component has no <template> and no <script>", file, 1, 1);
+  }
+  for (const b of [descriptor.template, descriptor.script, descriptor.scriptSetup, ...descriptor.styles]) {
+    if (b?.src) throw located(`<${b.type} src="${b.src}"> is not supported: write the ${b.type} inside the component`, file, b.loc.start.line, b.loc.start.column);
+  }
+  if (descriptor.template?.lang) {
+    throw located(`<template lang="${descriptor.template.lang}"> is not supported: write the template in HTML`, file, descriptor.template.loc.start.line, descriptor.template.loc.start.column);
+  }
+  const scoped = descriptor.styles.some((s) => s.scoped);
+  const scopeId = `data-v-${id}`;
+  const ts = [descriptor.script?.lang, descriptor.scriptSetup?.lang].some((l) => l === "ts" || l === "tsx");
+  const templateOptions = { id, scoped, slotted: descriptor.slotted, isProd: true, filename: file, compilerOptions: { scopeId: scoped ? scopeId : undefined, isTS: ts } };
+  // Types a <script setup> imports are read as TypeScript reads them: with the app's
+  // typescript, where it has one.
+  const tsFile = find("typescript", cwd);
+  if (tsFile && typeof sfc.registerTS === "function") sfc.registerTS(() => createRequire(import.meta.url)(tsFile));
+  let code = "const _sfc_main = {};\n";
+  let bindings, map;
+  if (descriptor.script || descriptor.scriptSetup) {
+    try {
+      const s = sfc.compileScript(descriptor, {
+        id, isProd: true, inlineTemplate: true, genDefaultAs: "_sfc_main", sourceMap: !!wantMap, templateOptions,
+        fs: { fileExists: (f) => fs.existsSync(f), readFile: (f) => fs.readFileSync(f, "utf8"), realpath: (f) => realpath(f) },
+      });
+      code = s.content + "\n";
+      bindings = s.bindings;
+      map = s.map;
+    } catch (e) {
+      throw vueScriptError(e, sfc, descriptor, file);
+    }
+  }
+  if (descriptor.template && !descriptor.scriptSetup) {
+    const t = sfc.compileTemplate({
+      ...templateOptions, source: descriptor.template.content, ast: descriptor.template.ast,
+      compilerOptions: { ...templateOptions.compilerOptions, bindingMetadata: bindings },
+    });
+    if (t.errors.length > 0) throw vueError(t.errors[0], file);
+    // The template's render function, named as @vitejs/plugin-vue names it.
+    code += t.code.replace(/\nexport (function|const) (render|ssrRender)/, "\n$1 _sfc_$2") + "\n_sfc_main.render = _sfc_render;\n";
+  }
+  let css = "";
+  const modules = {};
+  const warnings = [];
+  for (const style of descriptor.styles) {
+    const r = await sfc.compileStyleAsync({
+      source: style.content, filename: file, id: scopeId, scoped: style.scoped, modules: !!style.module, isProd: true,
+      // Sass through the importer of .scss files, which reads only inside the root.
+      preprocessLang: style.lang, preprocessOptions: style.lang === "scss" || style.lang === "sass" ? sassOptions(file) : undefined,
+      preprocessCustomRequire: (name) => {
+        const f = find(name, cwd);
+        if (f === null) throw Object.assign(new Error(`${name} is not installed`), { missing: name });
+        return createRequire(import.meta.url)(f);
+      },
+    });
+    if (r.errors.length > 0) throw styleError(r.errors[0], style, file);
+    css += r.code + "\n";
+    if (style.module) modules[typeof style.module === "string" ? style.module : "$style"] = r.modules ?? {};
+  }
+  if (scoped) code += `_sfc_main.__scopeId = ${JSON.stringify(scopeId)};\n`;
+  if (Object.keys(modules).length > 0) code += `_sfc_main.__cssModules = ${JSON.stringify(modules)};\n`;
+  code += "export default _sfc_main;\n";
+  return { js: code, loader: ts ? "ts" : "js", css, warnings, map: wantMap && map ? JSON.stringify(map) : undefined };
+}
+
+// vueError places a compiler-core error (its loc is in the file: the template's AST is the
+// descriptor's).
+function vueError(e, file) {
+  if (typeof e === "string") return located(e, file, 1, 1);
+  const at = e.loc?.start;
+  return at ? located(firstLine(e.message), file, at.line, at.column) : located(firstLine(e.message), file, 1, 1);
+}
+
+// vueScriptError places an error of compileScript: a template error (its loc in the file), a
+// syntax error of a script block (Babel's position is in the block: the block that does not
+// parse, parsed again with the same parser, says which), or compileScript's own (no place: at
+// the <script setup> tag).
+function vueScriptError(e, sfc, descriptor, file) {
+  if (e?.loc?.start) return vueError(e, file);
+  const msg = firstLine(e?.message ?? e).replace(/^\[@?vue\/compiler-sfc\] /, "");
+  for (const block of [descriptor.scriptSetup, descriptor.script]) {
+    if (!block) continue;
+    const plugins = block.lang === "ts" || block.lang === "tsx" ? ["typescript"] : [];
+    if (block.lang === "tsx" || block.lang === "jsx") plugins.push("jsx");
+    try {
+      sfc.babelParse(block.content, { plugins, sourceType: "module" });
+    } catch (pe) {
+      if (!pe.loc) continue;
+      const line = block.loc.start.line + pe.loc.line - 1;
+      const column = (pe.loc.line === 1 ? block.loc.start.column - 1 : 0) + pe.loc.column + 1;
+      return located(firstLine(pe.message).replace(/ \(\d+:\d+\)$/, ""), file, line, column);
+    }
+  }
+  const b = descriptor.scriptSetup ?? descriptor.script;
+  return located(msg, file, b.loc.start.line, b.loc.start.column);
+}
+
+// styleError places a style's error: a preprocessor's (Sass's span, PostCSS's line) is in the
+// style block.
+function styleError(e, style, file) {
+  if (e?.missing) return e;
+  const line = e?.span?.start ? e.span.start.line + 1 : e?.line;
+  const column = e?.span?.start ? e.span.start.column + 1 : e?.column ?? 1;
+  const msg = firstLine(e?.sassMessage ?? e?.reason ?? e?.message ?? e);
+  if (!line) return located(msg, file, style.loc.start.line, style.loc.start.column);
+  return located(msg, file, style.loc.start.line + line - 1, (line === 1 ? style.loc.start.column - 1 : 0) + column);
+}
+
+async function svelte({ file, map }) {
+  const { mod, pkg } = await compiler("svelte/compiler", "svelte", [5], "^5.0.0");
+  const src = fs.readFileSync(file, "utf8");
+  let r;
+  try {
+    // As @sveltejs/vite-plugin-svelte compiles for a production build, its CSS emitted.
+    r = mod.compile(src, { filename: file, generate: "client", dev: false, css: "external" });
+  } catch (e) {
+    if (e?.start?.line) {
+      const [message, ...rest] = String(e.message).split("\n");
+      throw located(message, file, e.start.line, e.start.column + 1, rest.join(" ").trim() || undefined);
+    }
+    throw crashed(e, pkg);
+  }
+  const warnings = (r.warnings ?? []).map((w) => ({ message: firstLine(w.message), file, line: w.start?.line ?? 0, column: (w.start?.column ?? 0) + 1 }));
+  return { js: r.js.code, loader: "js", css: r.css?.code ?? "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
+}
+
+async function solid({ file, ts, map }) {
+  const { mod: babel, pkg } = await compiler("@babel/core", "@babel/core", [7], "^7.20.0");
+  const preset = find("babel-preset-solid", cwd);
+  if (preset === null) throw Object.assign(new Error("babel-preset-solid is not installed"), { missing: "babel-preset-solid" });
+  const src = fs.readFileSync(file, "utf8");
+  try {
+    // As vite-plugin-solid: the app's Babel config not read, TypeScript's syntax kept for
+    // esbuild to remove.
+    const r = await babel.transformAsync(src, {
+      filename: file, sourceFileName: file, babelrc: false, configFile: false, sourceMaps: !!map, compact: false,
+      presets: [[preset, { generate: "dom", hydratable: false }]],
+      parserOpts: { plugins: ts ? ["jsx", "typescript"] : ["jsx"] },
+    });
+    return { js: r.code, loader: ts ? "ts" : "js", css: "", warnings: [], map: map && r.map ? JSON.stringify(r.map) : undefined };
+  } catch (e) {
+    if (e?.loc?.line) {
+      const msg = firstLine(e.message).replace(file + ": ", "").replace(/ \(\d+:\d+\)$/, "");
+      throw located(msg, file, e.loc.line, e.loc.column + 1);
+    }
+    throw crashed(e, pkg);
+  }
+}
+
+// svelteModule compiles a module that uses runes (name.svelte.js, or name.svelte.ts whose
+// types the caller has removed: code), as @sveltejs/vite-plugin-svelte does.
+async function svelteModule({ file, code, map }) {
+  const { mod, pkg } = await compiler("svelte/compiler", "svelte", [5], "^5.0.0");
+  try {
+    const r = mod.compileModule(code, { filename: file, generate: "client", dev: false });
+    const warnings = (r.warnings ?? []).map((w) => ({ message: firstLine(w.message), file, line: w.start?.line ?? 0, column: (w.start?.column ?? 0) + 1 }));
+    return { js: r.js.code, loader: "js", css: "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
+  } catch (e) {
+    if (e?.start?.line) {
+      const [message, ...rest] = String(e.message).split("\n");
+      throw located(message, file, e.start.line, e.start.column + 1, rest.join(" ").trim() || undefined);
+    }
+    throw crashed(e, pkg);
+  }
+}
+
+const frameworkTools = { vue, svelte, "svelte-module": svelteModule, solid };
+// ---- end of frameworks
+
+const tools = { postcss, tailwind, sass, less, stylus, viteconfig, ...frameworkTools };
 
 function failure(e) {
   const err = { message: String(e?.reason ?? e?.message ?? e) };
   if (e?.missing) err.missing = e.missing;
   if (e?.outside) err.outside = e.outside;
+  if (e?.want) err.want = e.want;
+  if (e?.note) err.note = e.note;
+  if (e?.crashed) err.crashed = e.crashed;
+  if (e?.place) return Object.assign(err, e.place);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
   else if (e?.file) err.file = e.file;

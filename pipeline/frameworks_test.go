@@ -1,0 +1,386 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/diag"
+)
+
+// examples is the npm workspace of the apps shaped like the official MCP Apps examples
+// (basic-server-vue, -svelte, -solid, -preact, -react, -vanillajs), each with a miniapp.toml
+// added; render's TestRenderFrameworkExamples runs them in a host frame.
+var examples = filepath.Join("testdata", "examples")
+
+// buildAt writes files into dir and builds it, returning its diagnostics one a line (each
+// "file:line:col: error: text" and its note), paths relative to dir.
+func buildAt(t *testing.T, dir string, files map[string]string) (string, *Result, error) {
+	t.Helper()
+	for f, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	var list diag.List
+	var el *diag.ListError
+	switch {
+	case errors.As(err, &el):
+		list = el.List
+	case err != nil:
+		t.Fatal(err)
+	default:
+		list = res.Warnings
+	}
+	var lines []string
+	for _, d := range list {
+		if d.Path == "hosts" {
+			continue
+		}
+		lines = append(lines, d.String()+"\n  "+d.Note)
+	}
+	return strings.ReplaceAll(strings.Join(lines, "\n"), filepath.ToSlash(dir)+"/", ""), res, err
+}
+
+// inExamples is a folder of the examples' workspace for one test (its compilers installed),
+// removed after it.
+func inExamples(t *testing.T, name string) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(examples, "node_modules", "vue")); err != nil {
+		t.Fatalf("the examples need their npm packages: run (cd %s && npm ci), as scripts/test does", examples)
+	}
+	dir, _ := filepath.Abs(filepath.Join(examples, "tmp-"+name))
+	os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+const frameworkManifest = "id = \"f\"\nname = \"F\"\ndescription = \"A component.\"\nentry = \"main.ts\"\nmaxKB = 1024\n"
+
+// TestFrameworkComponents: Vue single-file components (script setup in TypeScript, scoped,
+// module and Sass styles), Svelte 5 components (runes, scoped style) and Solid's JSX build
+// with the workspace's own compilers; the production flags of Vue are defined as
+// @vitejs/plugin-vue defines them; nothing of the compilers' development builds is left.
+func TestFrameworkComponents(t *testing.T) {
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		want  []string // in the page
+		not   []string // not in the page
+	}{
+		{"vue", map[string]string{
+			"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
+			"App.vue": "<script setup lang=\"ts\">\nimport { ref } from \"vue\";\nconst n = ref<number>(41);\n</script>\n<template><p class=\"x\" :class=\"$style.m\" @click=\"n++\">{{ n + 1 }}</p></template>\n" +
+				"<style scoped lang=\"scss\">\n$c: rgb(1, 2, 3);\n.x { color: $c; }\n</style>\n<style module>\n.m { margin: 7px }\n</style>\n",
+		}, []string{"color:#010203", "[data-v-", "margin:7px"}, []string{"__VUE_OPTIONS_API__", "__VUE_PROD_DEVTOOLS__", "$c", "<template>"}},
+		{"vue_scss_use", map[string]string{
+			"main.ts":            "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
+			"App.vue":            "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n@use \"./styles/theme\" as t;\n.x { color: t.$ink; }\n</style>\n",
+			"styles/_theme.scss": "$ink: rgb(7, 8, 9);\n",
+		}, []string{"color:#070809"}, nil},
+		{"vue_options_api", map[string]string{
+			"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
+			"App.vue": "<script>\nexport default { data: () => ({ who: \"options\" }) };\n</script>\n<template><b>{{ who }}</b></template>\n",
+		}, []string{"options"}, []string{"__VUE_OPTIONS_API__"}},
+		{"svelte", map[string]string{
+			"main.ts":    "import { mount } from \"svelte\";\nimport App from \"./App.svelte\";\nmount(App, { target: document.body });\n",
+			"App.svelte": "<script lang=\"ts\">\n  let count: number = $state(0);\n  const double = $derived(count * 2);\n</script>\n<button onclick={() => count++}>{double}</button>\n<style>\n  button { outline: 3px solid rgb(4, 5, 6); }\n</style>\n",
+		}, []string{"outline:3px solid rgb(4,5,6)", "button.svelte-"}, nil},
+		{"svelte_rune_modules", map[string]string{
+			"main.ts":           "import { mount } from \"svelte\";\nimport App from \"./App.svelte\";\nmount(App, { target: document.body });\n",
+			"App.svelte":        "<script>\n  import { counter } from \"./counter.svelte.ts\";\n  import { label } from \"./label.svelte.js\";\n</script>\n<button onclick={() => counter.count++}>{label} {counter.count}</button>\n",
+			"counter.svelte.ts": "export const counter: { count: number } = $state({ count: 0 });\n",
+			"label.svelte.js":   "let text = $state(\"runes in a module\");\nexport const label = text;\n",
+		}, []string{"runes in a module"}, []string{"$state({ count", "$state(\"runes"}},
+		{"solid", map[string]string{
+			"package.json": `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"main.ts":      "import { render } from \"solid-js/web\";\nimport { Counter } from \"./Counter\";\nrender(Counter, document.body);\n",
+			"Counter.tsx":  "import { createSignal } from \"solid-js\";\nexport function Counter() {\n  const [n, setN] = createSignal<number>(1);\n  return <button type=\"button\" onClick={() => setN(n() + 1)}>solid {n()}</button>;\n}\n",
+		}, []string{"<button type=button>solid "}, []string{"jsx-runtime"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := inExamples(t, row.name)
+			row.files["miniapp.toml"] = frameworkManifest
+			text, res, err := buildAt(t, dir, row.files)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, text)
+			}
+			page := string(res.HTML)
+			for _, in := range res.Inputs {
+				if strings.Contains(in.Path, componentCSSNamespace) || filepath.IsAbs(in.Path) {
+					t.Errorf("an input is named %q, not as esbuild names the app's files", in.Path)
+				}
+			}
+			for _, w := range row.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			for _, w := range row.not {
+				if strings.Contains(page, w) {
+					t.Errorf("the page has %q: %s", w, page[max(strings.Index(page, w)-200, 0):min(strings.Index(page, w)+100, len(page))])
+				}
+			}
+			again, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil || string(again.HTML) != page {
+				t.Errorf("a second build gave other bytes (%v)", err)
+			}
+		})
+	}
+}
+
+// TestFrameworkErrors: a component the compiler refuses is reported at its place in the
+// component with the compiler's message; a compiler that is missing, of another major version,
+// or that crashes is said once at the component with what to install.
+func TestFrameworkErrors(t *testing.T) {
+	vueMain := "import App from \"./App.vue\";\nconsole.log(App);\n"
+	svelteMain := "import App from \"./App.svelte\";\nconsole.log(App);\n"
+	for _, row := range []struct {
+		name      string
+		workspace bool // in the examples' workspace, with its compilers; else a folder of its own
+		files     map[string]string
+		want      []string
+	}{
+		{"vue_template_syntax", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<script setup>\nconst a = 1;\n</script>\n<template>\n  <div>{{ a </div>\n</template>\n"},
+			[]string{"App.vue:5:8: error: Interpolation end sign was not found."}},
+		{"vue_unclosed_element", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<template>\n  <section>\n    <p>hi</p>\n</template>\n"},
+			[]string{"App.vue:2:3: error: Element is missing end tag."}},
+		{"vue_script_syntax", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<template><p>{{ n }}</p></template>\n<script setup lang=\"ts\">\nconst n: number = 1;\nconst m = ;\n</script>\n"},
+			[]string{"App.vue:4:11: error: Unexpected token"}},
+		{"vue_scss_error", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n.x {\n  color: $nope;\n}\n</style>\n"},
+			[]string{"App.vue:4:10: error: Undefined variable."}},
+		{"vue_scss_use_outside", true, map[string]string{"main.ts": vueMain,
+			// A partial of another app's, outside this one's workspace root.
+			"App.vue": "<template><p class=\"x\">x</p></template>\n<style lang=\"scss\">\n@use \"../../apps/sass/colors\" as c;\n</style>\n"},
+			[]string{"App.vue:3:1: error:", "is outside", "bundle lets Sass read only files inside it"}},
+		{"svelte_syntax", true, map[string]string{"main.ts": svelteMain,
+			"App.svelte": "<script>\n  let n = $state(0);\n</script>\n<p>{n +}</p>\n"},
+			[]string{"App.svelte:4:8: error: Unexpected token", "svelte.dev/e/js_parse_error"}},
+		{"solid_syntax", true, map[string]string{"main.ts": "import { C } from \"./C\";\nconsole.log(C);\n",
+			"package.json": `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"C.tsx":        "export const C = () => (\n  <div>\n    <span>open\n  </div>\n);\n"},
+			[]string{"C.tsx:4:9: error: Unterminated JSX contents."}},
+		{"vue_not_installed", false, map[string]string{"main.ts": vueMain, "package-lock.json": "{}",
+			"App.vue": "<template><p>x</p></template>\n"},
+			[]string{"App.vue: error: Vue single-file components need the npm package vue, which is not installed in the app\n  npm install vue@^3.3.0"}},
+		{"svelte_4", false, map[string]string{"main.ts": svelteMain, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+			"App.svelte":                       "<p>x</p>\n",
+			"node_modules/svelte/package.json": `{ "name": "svelte", "version": "4.2.19", "exports": { "./compiler": "./compiler.cjs" } }`,
+			"node_modules/svelte/compiler.cjs": "exports.compile = () => ({ js: { code: '' } });\n",
+		}, []string{"App.svelte: error: svelte 4.2.19 is installed, and bundle runs the compiler of svelte ^5.0.0\n  pnpm add -D svelte@^5.0.0"}},
+		{"vue_2", false, map[string]string{"main.ts": vueMain,
+			"App.vue":                                "<template><p>x</p></template>\n",
+			"node_modules/vue/package.json":          `{ "name": "vue", "version": "2.7.16", "exports": { "./compiler-sfc": "./compiler-sfc/index.js" } }`,
+			"node_modules/vue/compiler-sfc/index.js": "exports.parse = () => ({});\n",
+		}, []string{"App.vue: error: vue 2.7.16 is installed, and bundle runs the compiler of vue ^3.3.0\n  npm install vue@^3.3.0"}},
+		{"vue_3_2", false, map[string]string{"main.ts": vueMain, "yarn.lock": "",
+			"App.vue":                                "<template><p>x</p></template>\n",
+			"node_modules/vue/package.json":          `{ "name": "vue", "version": "3.2.47", "exports": { "./compiler-sfc": "./compiler-sfc/index.js" } }`,
+			"node_modules/vue/compiler-sfc/index.js": "exports.parse = () => ({});\n",
+		}, []string{"App.vue: error: vue 3.2.47 is installed, and bundle runs the compiler of vue ^3.3.0\n  yarn add vue@^3.3.0"}},
+		{"svelte_crash", false, map[string]string{"main.ts": svelteMain,
+			"App.svelte":                       "<p>x</p>\n",
+			"node_modules/svelte/package.json": `{ "name": "svelte", "version": "5.0.0", "type": "module", "exports": { "./compiler": "./compiler.js" } }`,
+			"node_modules/svelte/compiler.js":  "export function compile(src, opts) { return opts.nope.deeper; }\n",
+		}, []string{"App.svelte: error: the compiler of Svelte components (svelte 5.0.0) crashed: TypeError: Cannot read properties of undefined (reading 'deeper')"}},
+		{"solid_no_babel", false, map[string]string{"main.ts": "import { C } from \"./C\";\nconsole.log(C);\n",
+			"package.json":                       `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"C.tsx":                              "export const C = () => <div />;\n",
+			"node_modules/solid-js/package.json": `{ "name": "solid-js", "version": "1.9.19" }`,
+		}, []string{"C.tsx: error: Solid's JSX files need the npm package @babel/core, which is not installed in the app\n  npm install -D @babel/core@^7.20.0"}},
+		{"solid_no_preset", false, map[string]string{"main.ts": "import { C } from \"./C\";\nconsole.log(C);\n",
+			"package.json":                          `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"C.tsx":                                 "export const C = () => <div />;\n",
+			"node_modules/solid-js/package.json":    `{ "name": "solid-js", "version": "1.9.19" }`,
+			"node_modules/@babel/core/package.json": `{ "name": "@babel/core", "version": "7.29.0", "main": "index.js" }`,
+			"node_modules/@babel/core/index.js":     "exports.transformAsync = async () => { throw new Error(\"not reached\"); };\n",
+		}, []string{"C.tsx: error: Solid's JSX files need the npm package babel-preset-solid, which is not installed in the app\n  npm install -D babel-preset-solid@^1.9.0"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			var dir string
+			if row.workspace {
+				dir = inExamples(t, row.name)
+			} else {
+				dir = t.TempDir()
+			}
+			row.files["miniapp.toml"] = frameworkManifest
+			text, _, err := buildAt(t, dir, row.files)
+			if err == nil {
+				t.Fatalf("built; want an error\n%s", text)
+			}
+			for _, w := range row.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("want %q in:\n%s", w, text)
+				}
+			}
+			if strings.Count(text, ": error: ") != 1 {
+				t.Errorf("want one error:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestFrameworkSourceMaps: a place in the page maps through each compiler's source map to the
+// author's component, line and column, in a build that keeps its map; the page is the same as
+// without.
+func TestFrameworkSourceMaps(t *testing.T) {
+	for _, row := range []struct {
+		name, component string
+		files           map[string]string
+	}{
+		{"vue", "App.vue", map[string]string{
+			"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
+			"App.vue": "<template><p @click=\"mark\">x</p></template>\n<script setup lang=\"ts\">\nconst n: number = 1;\nfunction mark() {\n  (window as any).marker = \"MARK_ME\" + n;\n}\n</script>\n",
+		}},
+		{"svelte", "App.svelte", map[string]string{
+			"main.ts":    "import { mount } from \"svelte\";\nimport App from \"./App.svelte\";\nmount(App, { target: document.body });\n",
+			"App.svelte": "<script>\n  let n = $state(1);\n  function mark() {\n    window.marker = \"MARK_ME\" + n;\n  }\n</script>\n<button onclick={mark}>{n}</button>\n",
+		}},
+		{"solid", "C.tsx", map[string]string{
+			"package.json": `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"main.ts":      "import { render } from \"solid-js/web\";\nimport { C } from \"./C\";\nrender(C, document.body);\n",
+			"C.tsx":        "export function C() {\n  const n: string = document.title;\n  const mark = () => {\n    (window as any).marker = \"MARK_ME\" + n;\n  };\n  return <button onClick={mark}>{n}</button>;\n}\n",
+		}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := inExamples(t, "map-"+row.name)
+			row.files["miniapp.toml"] = frameworkManifest
+			text, plain, err := buildAt(t, dir, row.files)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, text)
+			}
+			kept, err := Build(context.Background(), dir, Options{NoWrite: true, KeepSourceMap: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(kept.HTML) != string(plain.HTML) {
+				t.Fatal("keeping the source map changed the page")
+			}
+			page := string(kept.HTML)
+			off := strings.Index(page, `"MARK_ME"`)
+			if off < 0 {
+				t.Fatal("no marker in the page")
+			}
+			line := strings.Count(page[:off], "\n") + 1
+			col := len(page[strings.LastIndexByte(page[:off], '\n')+1:off]) + 1 // ASCII: bytes are UTF-16 units
+			pos, ok := kept.SourceMap.Locate(line, col)
+			src := row.files[row.component]
+			wantLine := strings.Count(src[:strings.Index(src, `"MARK_ME"`)], "\n") + 1
+			if !ok || pos.File != filepath.ToSlash(filepath.Join(dir, row.component)) || pos.Line != wantLine || !strings.Contains(pos.LineText, "MARK_ME") {
+				t.Errorf("page %d:%d is %+v (%v), want %s:%d", line, col, pos, ok, row.component, wantLine)
+			}
+		})
+	}
+}
+
+// TestSolidJSXChoice: the app's JSX goes through Solid's compiler when tsconfig's
+// jsxImportSource says solid-js, or, where it names none, when the nearest package.json that
+// declares Solid, React or Preact declares Solid; else esbuild compiles it as React's.
+func TestSolidJSXChoice(t *testing.T) {
+	const jsx = "export const C = () => <b class=\"k\">hi</b>;\nconsole.log(C());\n"
+	solid := `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`
+	react := `{ "name": "r", "private": true, "dependencies": { "react": "19.3.1" } }`
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		solid bool
+	}{
+		{"tsconfig_solid", map[string]string{"tsconfig.json": `{ "compilerOptions": { "jsx": "preserve", "jsxImportSource": "solid-js" } }`}, true},
+		{"tsconfig_react_over_dependency", map[string]string{"tsconfig.json": `{ "compilerOptions": { "jsx": "react-jsx", "jsxImportSource": "react" } }`, "app/package.json": solid}, false},
+		{"dependency", map[string]string{"app/package.json": solid}, true},
+		{"app_solid_parent_react", map[string]string{"package.json": react, "app/package.json": solid}, true},
+		{"app_react_parent_solid", map[string]string{"package.json": solid, "app/package.json": react}, false},
+		{"neither", nil, false},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := inExamples(t, "jsx-"+row.name)
+			files := map[string]string{"app/miniapp.toml": strings.Replace(frameworkManifest, "main.ts", "C.jsx", 1), "app/C.jsx": jsx}
+			for f, body := range row.files {
+				if f == "tsconfig.json" {
+					f = "app/" + f
+				}
+				files[f] = body
+			}
+			for f, body := range files {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text, res, err := buildAt(t, filepath.Join(dir, "app"), nil)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, text)
+			}
+			// Solid's compiler makes a template of the element; React's JSX a call with its props.
+			if got := strings.Contains(string(res.HTML), `<b class=k>hi`); got != row.solid {
+				t.Errorf("compiled as Solid's: %v, want %v", got, row.solid)
+			}
+		})
+	}
+}
+
+// TestFrameworkSessionWarm: bundle dev's rebuilds after a change to a component compile it
+// again with the compiler already loaded, in the one Node process of the session's first
+// build, and show the change.
+func TestFrameworkSessionWarm(t *testing.T) {
+	dir := inExamples(t, "warm")
+	app := "<script setup>\nconst word = \"WORD_ONE\";\n</script>\n<template><p>{{ word }}</p></template>\n"
+	files := map[string]string{"miniapp.toml": frameworkManifest, "App.vue": app,
+		"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n"}
+	text, _, err := buildAt(t, dir, files)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	session := NewSession()
+	defer session.Close()
+	var pid int
+	for i, word := range []string{"WORD_ONE", "WORD_TWO", "WORD_THREE"} {
+		if err := os.WriteFile(filepath.Join(dir, "App.vue"), []byte(strings.Replace(app, "WORD_ONE", word, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(res.HTML), word) || (i > 0 && strings.Contains(string(res.HTML), "WORD_ONE")) {
+			t.Errorf("build %d does not show %s alone", i+1, word)
+		}
+		switch p := session.b.css.runner.Pid(); {
+		case p == 0:
+			t.Fatalf("build %d: no Node process", i+1)
+		case i == 0:
+			pid = p
+		case p != pid:
+			t.Errorf("build %d ran in Node process %d, not the session's %d", i+1, p, pid)
+		}
+	}
+}
+
+// TestFrameworkExamplesQuiet: the examples' vite.config plugins of the frameworks
+// (@vitejs/plugin-vue, @sveltejs/vite-plugin-svelte, vite-plugin-solid) are not warned of as
+// plugins bundle does not run: bundle does their work.
+func TestFrameworkExamplesQuiet(t *testing.T) {
+	for _, app := range []string{"basic-server-vue", "basic-server-svelte", "basic-server-solid"} {
+		t.Run(app, func(t *testing.T) {
+			dir, _ := filepath.Abs(filepath.Join(examples, app))
+			text, _, err := buildAt(t, dir, nil)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, text)
+			}
+			if strings.Contains(text, `"vite:vue"`) || strings.Contains(text, `"vite-plugin-svelte`) || strings.Contains(text, `"solid"`) || strings.Contains(text, "refuses") {
+				t.Errorf("a warning of a framework's plugin:\n%s", text)
+			}
+		})
+	}
+}

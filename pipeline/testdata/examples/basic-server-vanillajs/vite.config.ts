@@ -1,0 +1,9 @@
+import { defineConfig } from "vite";
+import { viteSingleFile } from "vite-plugin-singlefile";
+
+const INPUT = process.env.INPUT ?? "mcp-app.html";
+
+export default defineConfig({
+  plugins: [viteSingleFile()],
+  build: { rollupOptions: { input: INPUT }, outDir: "dist", emptyOutDir: false },
+});
