@@ -66,6 +66,8 @@ type assembler struct {
 	// sprites holds the SVG files whose elements a <use> names (sprite.go), in the order
 	// found (spriteOrder, of which spritesWritten are in the page), with the place of the
 	// first <use> of each; pageIDs, the ids of the page's own elements.
+	// mgraph is the page's module graph (graph.go), read once.
+	mgraph         *moduleGraph
 	sprites        map[string]*sprite
 	spriteOrder    []string
 	spritesWritten int
@@ -104,11 +106,15 @@ type pageEntry struct {
 	rel    string
 	inline *inlineCode
 	off    int
+	graph  *moduleGraph // or the page's module graph (graph.go)
 }
 
 // key is what prebuild keeps the entry's code by until the walk comes to it: a file's path,
 // or, for code in the page, its offset after a NUL, which no path holds.
 func (e pageEntry) key() string {
+	if e.graph != nil {
+		return graphKey
+	}
 	if e.inline != nil {
 		return inlineKey(e.off)
 	}
@@ -130,13 +136,17 @@ func (a *assembler) prebuild() {
 	if len(list) < prebuildMin {
 		return
 	}
-	codes, warnings, ok := a.b.entries(list)
+	codes, warnings, ok := a.b.entries(list, a.file)
 	if !ok {
 		return
 	}
 	a.prebuilt = map[string]prebuilt{}
 	for i, e := range list {
-		a.prebuilt[e.key()] = prebuilt{c: codes[i], l: warnings[i]}
+		l := a.b.messages(warnings[i], diag.Warning)
+		if e.graph != nil {
+			l = a.graphMessages(warnings[i], diag.Warning)
+		}
+		a.prebuilt[e.key()] = prebuilt{c: codes[i], l: l}
 	}
 }
 
@@ -146,11 +156,18 @@ func (a *assembler) entryList() []pageEntry {
 		return nil
 	}
 	var list []pageEntry
+	g := a.graph()
 	for _, e := range a.elements() {
 		if foreignText(e) {
 			continue // as the walk leaves it
 		}
 		t := e.tag()
+		if t.name == "script" && g.at[t.off] {
+			if t.off == g.first {
+				list = append(list, pageEntry{graph: g})
+			}
+			continue
+		}
 		u, ok := "", false
 		switch t.name {
 		case "link":
@@ -210,6 +227,14 @@ func Entries(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range newAssembler(nil, m, file, src).entryList() {
+		if e.graph != nil {
+			for _, g := range e.graph.members {
+				if g.inline == nil && !slices.Contains(out, filepath.Join(m.Root, filepath.FromSlash(g.rel))) {
+					out = append(out, filepath.Join(m.Root, filepath.FromSlash(g.rel)))
+				}
+			}
+			continue
+		}
 		if e.inline == nil {
 			out = append(out, filepath.Join(m.Root, filepath.FromSlash(e.rel)))
 		}
@@ -1089,6 +1114,22 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	typ := scriptType(t)
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
+	if g := a.graph(); g.at[t.off] {
+		if src, ok := t.get("src"); ok {
+			a.handled = append(a.handled, [2]int{src.off, src.off + src.n})
+		} else {
+			a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
+		}
+		if t.off != g.first {
+			return t.render(drop, nil) + "</script>" // the graph runs it, once
+		}
+		c, l := a.graphCode()
+		a.list = append(a.list, l...)
+		if c.css != "" {
+			a.css = append(a.css, c.css)
+		}
+		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
+	}
 	if u, src, ok := bundledModule(t); ok { // entryList (prebuild) decides by the same test
 		rel, ok := a.resolve(u, src)
 		if !ok {

@@ -140,6 +140,9 @@ type inlineCode struct {
 	contents string
 	name     string // the page, relative to the app folder: its name in messages and maps
 	loader   api.Loader
+	// graph: the entry of the page's module graph (graph.go), which alone may import the
+	// code of its members, inlineNamespace:key.j.
+	graph bool
 }
 
 // inlineName returns the name of the page for esbuild's name of code written in it (p), and
@@ -341,8 +344,9 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 		b.componentPlugin(pb)
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
-		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if a.Kind != api.ResolveEntryPoint {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			member := a.Namespace == inlineNamespace && b.inline[a.Importer].graph && strings.HasPrefix(a.Path, inlineNamespace+":"+a.Importer+".")
+			if a.Kind != api.ResolveEntryPoint && !member {
 				return api.OnResolveResult{}, nil
 			}
 			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, inlineNamespace+":"), Namespace: inlineNamespace}, nil
@@ -1151,16 +1155,21 @@ func (b *bundler) entry(rel string) (code, diag.List) {
 
 // entries bundles several entries of the page in one esbuild build, as esbuild's CLI does
 // with several entry points: the builds share one start, one scan and both cores, and each
-// entry's code is what entry (a file) or inlineEntry (code written in the page) gives for it alone
+// entry's code is what entry (a file), inlineEntry (code written in the page) or graphEntry (the
+// page's module graph, named after the page) gives for it alone
 // (without splitting, a module two entries import is in both), with its warnings. ok is
 // false, and nothing is recorded, when the build fails: each entry is then built alone, so
 // that the entries that build still give their warnings.
-func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List, ok bool) {
+func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings [][]api.Message, ok bool) {
 	opts := b.options()
 	b.inline = map[string]inlineCode{}
 	for i, e := range list {
 		in := b.abs(e.rel)
-		if e.inline != nil {
+		switch {
+		case e.graph != nil:
+			b.addGraph(strconv.Itoa(i), page, e.graph)
+			in = inlineNamespace + ":" + strconv.Itoa(i)
+		case e.inline != nil:
 			b.inline[strconv.Itoa(i)] = *e.inline
 			in = inlineNamespace + ":" + strconv.Itoa(i)
 		}
@@ -1184,7 +1193,7 @@ func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List,
 	// Each warning goes with the first entry whose bundle holds its file, so that the page's
 	// warnings come in the order of the walk, as when each entry is built alone (a module two
 	// entries share is warned of once, not twice).
-	per := make([][]api.Message, len(list))
+	warnings = make([][]api.Message, len(list))
 	for _, w := range ws {
 		i := 0
 		if w.Location != nil {
@@ -1192,11 +1201,7 @@ func (b *bundler) entries(list []pageEntry) (codes []code, warnings []diag.List,
 				i = j
 			}
 		}
-		per[i] = append(per[i], w)
-	}
-	warnings = make([]diag.List, len(list))
-	for i := range per {
-		warnings[i] = b.messages(per[i], diag.Warning)
+		warnings[i] = append(warnings[i], w)
 	}
 	return codes, warnings, true
 }

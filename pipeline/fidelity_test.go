@@ -27,7 +27,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	for _, f := range files {
 		b.Serve("/src/"+f.Name(), mustRead(t, filepath.Join(src, f.Name())), ctypeOf(f.Name()))
 	}
-	for _, page := range []string{"whitespace.html", "quirks.html", "stylesheets.html", "scripts.html"} {
+	for _, page := range []string{"whitespace.html", "quirks.html", "stylesheets.html", "scripts.html", "modules.html"} {
 		t.Run(strings.TrimSuffix(page, ".html"), func(t *testing.T) {
 			dir := t.TempDir()
 			for _, f := range files {

@@ -1,4 +1,4 @@
-// Each entry bundles its own copy of this module: the order is kept on window.
+// The page's three module scripts import it: the browser evaluates it once.
 export function mark(name) {
   (window.order ||= []).push(name);
 }

@@ -1,0 +1,192 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
+)
+
+// The page's module scripts, as the browser runs them: a document has one module map, so a
+// module that two module scripts import is evaluated once and its state is theirs to share,
+// and a module script that names a module already evaluated runs nothing (HTML Standard,
+// "fetch a single module script": the map is keyed by URL). Bundled one entry a script,
+// each bundle holds its own copy of every module it imports; so when a page has two or more
+// live module scripts, the build bundles them as one entry, an ES module that imports each
+// in the page's order (graphSource): esbuild then evaluates each module once, in the order
+// the browser does (module scripts without async run after parsing, in document order; a
+// module the page names twice is imported twice and evaluated at its first import).
+//
+// The graph's code goes where its first script was; every later member keeps its element,
+// emptied (with no text and no src, a script runs nothing), so that the page's elements stay
+// as written. An async module script joins the graph too: async promises no order, neither
+// among scripts nor against parsing, and the one graph runs it in one of the orders the
+// browser may choose, with the modules it shares with the page's other scripts shared.
+
+// moduleGraph is the page's live module scripts that the build bundles as one entry.
+type moduleGraph struct {
+	members []graphMember
+	// at holds the offsets of the members' start tags; first is the first one's.
+	at    map[int]bool
+	first int
+}
+
+// graphMember is one module script of the graph: a local file (rel, relative to the app
+// folder) or code written in the page (inline, whose text starts at textOff).
+type graphMember struct {
+	rel     string
+	inline  *inlineCode
+	textOff int
+}
+
+// oneGraph says the build bundles a page's module scripts as one graph; BenchmarkOneGraph
+// clears it for its baseline, each script bundled alone, as builds did before.
+var oneGraph = true
+
+// graphKey is what prebuild keeps the graph's code by: no path and no inlineKey is it.
+const graphKey = "\x00graph"
+
+// graph returns the page's module graph, read once: its live module scripts that bundle
+// (their file found, or code written in the page) when there are two or more; else an empty
+// graph, and each module script is bundled alone, as before.
+func (a *assembler) graph() *moduleGraph {
+	if a.mgraph != nil {
+		return a.mgraph
+	}
+	g := &moduleGraph{at: map[int]bool{}}
+	a.mgraph = g
+	if !a.wellFormed() {
+		return g
+	}
+	var members []graphMember
+	var at []int
+	for _, e := range a.elements() {
+		if e.inert || foreignText(e) || e.n.Name != "script" {
+			continue
+		}
+		t := e.tag()
+		if u, _, ok := bundledModule(t); ok {
+			if rel, _, err := a.locate(u); err == nil {
+				members, at = append(members, graphMember{rel: rel}), append(at, t.off)
+			}
+			continue
+		}
+		if text, textOff, _, _ := e.text(); a.inlineModule(t, text) {
+			members, at = append(members, graphMember{inline: a.pageCode(text, api.LoaderJS), textOff: textOff}), append(at, t.off)
+		}
+	}
+	if len(members) < 2 || !oneGraph {
+		return g
+	}
+	g.members, g.first = members, at[0]
+	for _, off := range at {
+		g.at[off] = true
+	}
+	return g
+}
+
+// graphSource is the entry that imports each member of the graph in order: a file by its
+// path relative to the page's folder dir (as the page names it, so that it resolves as the
+// browser resolves the script's src), code written in the page by its name in
+// inlineNamespace, key.j for the j-th member of the graph whose own name is key.
+func graphSource(key, dir string, g *moduleGraph) string {
+	var b strings.Builder
+	for j, m := range g.members {
+		spec := inlineNamespace + ":" + key + "." + strconv.Itoa(j)
+		if m.inline == nil {
+			spec = relPath(dir, m.rel)
+		}
+		q, _ := json.Marshal(spec)
+		b.WriteString("import " + string(q) + ";\n")
+	}
+	return b.String()
+}
+
+// relPath is the path of rel (relative to the app folder) from the folder dir, as an import
+// specifier: "./x.js", "../x.js".
+func relPath(dir, rel string) string {
+	if dir == "." || dir == "" {
+		return "./" + rel
+	}
+	up := ""
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		if p, ok := strings.CutPrefix(rel, d+"/"); ok {
+			return "./" + up + p
+		}
+		up += "../"
+	}
+	return up + rel
+}
+
+// addGraph puts the graph's entry and its members' code in b.inline under key, as entries and
+// graphEntry give it to esbuild.
+func (b *bundler) addGraph(key, page string, g *moduleGraph) {
+	b.inline[key] = inlineCode{contents: graphSource(key, path.Dir(page), g), name: page, loader: api.LoaderJS, graph: true}
+	for j, m := range g.members {
+		if m.inline != nil {
+			b.inline[key+"."+strconv.Itoa(j)] = *m.inline
+		}
+	}
+}
+
+// graphEntry bundles the graph alone, as entries bundles it with the page's other entries;
+// its messages are esbuild's, each named by the code it is in (see graphMessages).
+func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, []api.Message) {
+	opts := b.options()
+	b.inline = map[string]inlineCode{}
+	b.addGraph("0", page, g)
+	opts.EntryPoints = []string{inlineNamespace + ":0"}
+	res := b.build(opts)
+	if len(res.Errors) > 0 {
+		return code{}, nil, res.Errors
+	}
+	c, l := b.result(res, opts)
+	if l.Err() != nil {
+		return code{}, nil, nil // cannot be: result only fails on errors
+	}
+	return c, res.Warnings, nil
+}
+
+// graphCode is the code of the graph, from prebuild or bundled now, with its diagnostics at
+// their places in the page.
+func (a *assembler) graphCode() (code, diag.List) {
+	if p, ok := a.prebuilt[graphKey]; ok {
+		delete(a.prebuilt, graphKey)
+		return p.c, p.l
+	}
+	c, ws, errs := a.b.graphEntry(a.file, a.graph())
+	if errs != nil {
+		return c, a.graphMessages(errs, diag.Error)
+	}
+	return c, a.graphMessages(ws, diag.Warning)
+}
+
+// graphMessages turns esbuild's messages of a graph's build into diagnostics: those in code
+// written in the page are placed in the page, at the member they are in.
+func (a *assembler) graphMessages(ms []api.Message, sev diag.Severity) diag.List {
+	g := a.graph()
+	groups := make([][]api.Message, len(g.members)+1) // the last: files of the app
+	for _, m := range ms {
+		i := len(g.members)
+		if m.Location != nil {
+			if k, ok := strings.CutPrefix(m.Location.File, inlineNamespace+":"); ok {
+				if _, j, ok := strings.Cut(k, "."); ok {
+					if n, err := strconv.Atoi(j); err == nil && n >= 0 && n < len(g.members) {
+						i = n
+					}
+				}
+			}
+		}
+		groups[i] = append(groups[i], m)
+	}
+	out := a.b.messages(groups[len(g.members)], sev)
+	for j, grp := range groups[:len(g.members)] {
+		if len(grp) > 0 {
+			out = append(out, a.shift(a.b.messages(grp, sev), g.members[j].textOff)...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModuleGraph: a page's module scripts are bundled as one graph (a module that several
+// import is in the page once, and evaluated once: TestBuildKeepsWhatThePageDoes/modules shows
+// it in Chromium), each later script's element kept, emptied; a diagnostic in the code of a
+// later inline module script is placed at its line in the page; a page of 50 module scripts
+// builds, each of its modules once.
+func TestModuleGraph(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	var page strings.Builder
+	page.WriteString("<!doctype html><title>M</title>\n")
+	files := map[string]string{
+		"miniapp.toml": "id = \"m\"\nname = \"M\"\ndescription = \"Module scripts.\"\nentry = \"index.html\"\n",
+		"store.js":     "window.evals = (window.evals ?? 0) + 1;\nexport const marker = 'STORE-MARKER';\n",
+	}
+	for i := range 50 {
+		name := fmt.Sprintf("m%d.js", i)
+		files[name] = fmt.Sprintf("import { marker } from './store.js';\nconsole.log(marker, %d);\n", i)
+		if i%2 == 0 {
+			fmt.Fprintf(&page, "<script type=\"module\" src=\"./%s\" data-i=\"%d\"></script>\n", name, i)
+		} else {
+			fmt.Fprintf(&page, "<script type=\"module\">import './%s';</script>\n", name)
+		}
+	}
+	page.WriteString("<script type=\"module\">\nlet x = 1;\nx == -0;\n</script>\n")
+	files["index.html"] = page.String()
+	writeFiles(t, dir, files)
+	for _, min := range []int{2, 1 << 30} { // prebuilt with the page's other entries, and alone
+		t.Run(fmt.Sprint("prebuildMin=", min), func(t *testing.T) {
+			defer func(n int) { prebuildMin = n }(prebuildMin)
+			prebuildMin = min
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			html := string(res.HTML)
+			if n := strings.Count(html, "STORE-MARKER"); n != 1 {
+				t.Errorf("store.js is in the page %d times, want once", n)
+			}
+			if n := strings.Count(html, `<script type="module" data-i="2"></script>`); n != 1 {
+				t.Errorf("the third module script's element is not kept, emptied:\n%s", html)
+			}
+			found := false
+			for _, w := range res.Warnings {
+				if strings.Contains(w.Text, "-0") {
+					found = true
+					if w.Line != 54 || w.Column != 6 || filepath.Base(w.File) != "index.html" {
+						t.Errorf("the warning in the last module script is at %s:%d:%d, want index.html:54:6", w.File, w.Line, w.Column)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no warning of the comparison with -0: %v", res.Warnings)
+			}
+		})
+	}
+}
+
+// BenchmarkOneGraph builds, in one run, the order-book sample (one module script) and a page
+// of 50 module scripts sharing a module, with the page's module scripts bundled as one graph
+// and, for the baseline, each bundled alone (as builds did before); bytes are the page's.
+func BenchmarkOneGraph(b *testing.B) {
+	many := filepath.Join(b.TempDir(), "app")
+	files := map[string]string{
+		"miniapp.toml": "id = \"m\"\nname = \"M\"\ndescription = \"Module scripts.\"\nentry = \"index.html\"\n",
+		"store.js":     "export const log = [];\n",
+	}
+	page := "<!doctype html><title>M</title>\n"
+	for i := range 50 {
+		files[fmt.Sprintf("m%d.js", i)] = fmt.Sprintf("import { log } from './store.js';\nlog.push(%d);\n", i)
+		page += fmt.Sprintf("<script type=\"module\" src=\"./m%d.js\"></script>\n", i)
+	}
+	files["index.html"] = page
+	writeFiles(b, many, files)
+	defer func(v bool) { oneGraph = v }(oneGraph)
+	for _, app := range []struct{ name, dir string }{{"order-book", sampleDir(b, "order-book")}, {"50-modules", many}} {
+		for _, mode := range []struct {
+			name  string
+			graph bool
+		}{{"alone", false}, {"graph", true}} {
+			b.Run(app.name+"/"+mode.name, func(b *testing.B) {
+				oneGraph = mode.graph
+				benchBuild(b, app.dir)
+			})
+		}
+	}
+}

@@ -1,0 +1,2 @@
+import { bump } from "./store.js";
+bump("counter");
