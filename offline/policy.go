@@ -11,11 +11,16 @@ import (
 // document holds: a directive, else the first of its fallbacks that the policy has.
 type policy map[string][]string
 
-func parsePolicy(s string) policy {
+func parsePolicy(s string) policy { return ParseDirectives(s) }
+
+// ParseDirectives parses a serialized Content-Security-Policy as CSP Level 3 does ("parse a
+// serialized CSP"): directives split at ";", each name lower-cased, its sources split at
+// ASCII whitespace, the first of a repeated directive kept. nil for an empty policy.
+func ParseDirectives(s string) map[string][]string {
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
-	p := policy{}
+	p := map[string][]string{}
 	for _, d := range strings.Split(s, ";") {
 		f := strings.Fields(d)
 		if len(f) == 0 {
@@ -35,6 +40,8 @@ var fallbacks = map[string][]string{
 	"script-src-elem": {"script-src-elem", "script-src", "default-src"},
 	"script-src-attr": {"script-src-attr", "script-src", "default-src"},
 	"style-src-elem":  {"style-src-elem", "style-src", "default-src"},
+	"style-src-attr":  {"style-src-attr", "style-src", "default-src"},
+	"script-src":      {"script-src", "default-src"},
 	"worker-src":      {"worker-src", "child-src", "script-src", "default-src"},
 	"frame-src":       {"frame-src", "child-src", "default-src"},
 	"img-src":         {"img-src", "default-src"},
@@ -45,6 +52,18 @@ var fallbacks = map[string][]string{
 	"manifest-src":    {"manifest-src", "default-src"},
 	"form-action":     {"form-action"},
 	"base-uri":        {"base-uri"},
+}
+
+// Sources returns the sources that govern a request of kind directive under the parsed policy
+// p (ParseDirectives): those of the directive, else of the first of its fallbacks p has, with
+// that directive's name; ok is false when none applies (the policy does not restrict it).
+func Sources(p map[string][]string, directive string) (srcs []string, name string, ok bool) {
+	for _, n := range fallbacks[directive] {
+		if srcs, ok := p[n]; ok {
+			return srcs, n, true
+		}
+	}
+	return nil, "", false
 }
 
 // blocks returns the directive and its sources when the policy blocks u (an own URL: data:,

@@ -66,8 +66,10 @@ type assembler struct {
 	// sprites holds the SVG files whose elements a <use> names (sprite.go), in the order
 	// found (spriteOrder, of which spritesWritten are in the page), with the place of the
 	// first <use> of each; pageIDs, the ids of the page's own elements.
-	// mgraph is the page's module graph (graph.go), read once.
+	// mgraph is the page's module graph (graph.go), read once; own, the page's own policy
+	// <meta>s (ownpolicy.go).
 	mgraph         *moduleGraph
+	own            []ownPolicy
 	sprites        map[string]*sprite
 	spriteOrder    []string
 	spritesWritten int
@@ -464,6 +466,8 @@ func (a *assembler) assemble() *assembled {
 		}
 		r, text := markup.Range{Start: t.off, End: t.off + len(t.raw)}, ""
 		switch {
+		case t.name == "meta" && !e.inert && a.isOwnPolicy(t.off):
+			// The page's own policy, merged into the build's (ownpolicy.go): one policy.
 		case foreignText(e), t.name == "head":
 			continue
 		case t.name == "meta":

@@ -21,8 +21,13 @@ import (
 // (scriptTexts), read from the exact bytes of the final page or of the page assemble wrote,
 // its texts still placeholders (see assembler.hold).
 func policy(scripts []pageScript, m *manifest.Manifest, fetchable, workers, styleData bool) string {
+	return policyOf(scripts, m, fetchable, workers, styleData).String()
+}
+
+// policyOf is policy in parts, before the page's own policy is merged into it (ownpolicy.go).
+func policyOf(scripts []pageScript, m *manifest.Manifest, fetchable, workers, styleData bool) registry.Policy {
 	return registry.Policy{ScriptHashes: scriptHashes(scripts), Wasm: m.Wasm, Eval: m.Eval, Connect: m.AllowedDomains,
-		ConnectData: fetchable, Workers: workers, StyleData: styleData}.String()
+		ConnectData: fetchable, Workers: workers, StyleData: styleData}
 }
 
 // policyContent is the policy as the content attribute of the policy <meta> writes it.
@@ -64,22 +69,40 @@ func scriptTexts(d *markup.Document, page []byte, texts []string) []pageScript {
 			continue
 		}
 		_, hasSrc := n.AttrValue("src")
-		var b strings.Builder
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != markup.TextNode {
-				continue
-			}
-			if len(c.Raw) == 1 && c.Raw[0].End <= len(page) {
-				if i, ok := placeholderIndex(string(page[c.Raw[0].Start:c.Raw[0].End])); ok && i < len(texts) {
-					b.WriteString(texts[i])
-					continue
-				}
-			}
-			b.WriteString(c.Data)
-		}
-		out = append(out, pageScript{text: b.String(), hasSrc: hasSrc})
+		out = append(out, pageScript{text: childText(n, page, texts), hasSrc: hasSrc})
 	}
 	return out
+}
+
+// styleTexts returns the text of every <style> element (HTML and SVG) of the tree d of page,
+// as scriptTexts does for scripts: what a style-src hash is over.
+func styleTexts(d *markup.Document, page []byte, texts []string) []string {
+	var out []string
+	for n := range d.Root.Descendants() {
+		if n.Is(markup.HTML, "style") || n.Is(markup.SVG, "style") {
+			out = append(out, childText(n, page, texts))
+		}
+	}
+	return out
+}
+
+// childText is the text of n's text children, as the browser's tree holds it (what a CSP
+// hash is over); a child that is a placeholder in page stands for its text, texts[i].
+func childText(n *markup.Node, page []byte, texts []string) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != markup.TextNode {
+			continue
+		}
+		if len(c.Raw) == 1 && c.Raw[0].End <= len(page) {
+			if i, ok := placeholderIndex(string(page[c.Raw[0].Start:c.Raw[0].End])); ok && i < len(texts) {
+				b.WriteString(texts[i])
+				continue
+			}
+		}
+		b.WriteString(c.Data)
+	}
+	return b.String()
 }
 
 // scriptHashes returns the CSP hash source of every inline script of scripts, sorted and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,11 @@ import (
 // TestBuildKeepsWhatThePageDoes loads pages as written and as built in Chromium and compares
 // what a person and the page's scripts observe (testdata/fidelity/fingerprint.js): text and
 // whitespace, boxes, computed styles, attributes, stylesheets, compatibility mode, comments,
-// template content, which scripts ran, data: URLs. The build may add its SDK and policy and
-// must change nothing else.
+// template content, which scripts ran, data: URLs, what the page's scripts record in
+// window.extra; and the console: the policy violations and exceptions of the built page must
+// be those of the source page. The build may add its SDK and policy and must change nothing
+// else; a row whose build is refused names the refusal it wants, and then the page is not
+// compared (bad input gets an error, not a different page).
 func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	src := filepath.Join("testdata", "fidelity")
 	files, err := os.ReadDir(src)
@@ -27,38 +31,82 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	for _, f := range files {
 		b.Serve("/src/"+f.Name(), mustRead(t, filepath.Join(src, f.Name())), ctypeOf(f.Name()))
 	}
-	for _, page := range []string{"whitespace.html", "quirks.html", "stylesheets.html", "scripts.html", "modules.html"} {
-		t.Run(strings.TrimSuffix(page, ".html"), func(t *testing.T) {
+	rows := []struct {
+		page    string
+		refused string // the build's refusal, "" when the page builds and must behave the same
+	}{
+		{"whitespace.html", ""},
+		{"quirks.html", ""},
+		{"stylesheets.html", ""},
+		{"scripts.html", ""},
+		{"modules.html", ""}, // one module graph: store.js evaluated once, a script written twice runs once
+		{"policy.html", ""},  // the page's own policy merged: style hashes, trusted types kept
+		{"policy_blocks_script.html", "blocks this inline script"},
+	}
+	var same, refused int
+	for _, r := range rows {
+		t.Run(strings.TrimSuffix(r.page, ".html"), func(t *testing.T) {
 			dir := t.TempDir()
 			for _, f := range files {
 				os.WriteFile(filepath.Join(dir, f.Name()), mustRead(t, filepath.Join(src, f.Name())), 0o644)
 			}
-			os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"page\"\nname = \"Page\"\ndescription = \"A page the build must not change.\"\nentry = \""+page+"\"\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"page\"\nname = \"Page\"\ndescription = \"A page the build must not change.\"\nentry = \""+r.page+"\"\n"), 0o644)
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if r.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), r.refused) {
+					t.Fatalf("the build gave %v, want a refusal naming %q", err, r.refused)
+				}
+				refused++
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			fp := func(u string) (string, []string) {
+			fp := func(u string) (string, []string, []string) {
 				v := b.Visit(t, u, 0)
 				b.Await(t, `window.fp`)
-				return browsertest.Eval[string](t, b, `window.fp ?? "none"`), v.Requests
+				got := browsertest.Eval[string](t, b, `window.fp ?? "none"`)
+				testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
+				return got, v.Requests, consoleKeys(b.Console())
 			}
-			want, _ := fp(b.URL(0, "/src/"+page))
-			got, reqs := fp(b.Serve("/built/"+page, res.HTML))
+			want, _, wantConsole := fp(b.URL(0, "/src/"+r.page))
+			got, reqs, gotConsole := fp(b.Serve("/built/"+r.page, res.HTML))
 			if got != want {
 				t.Errorf("the built page differs from the source:\n got %s\nwant %s", got, want)
 			}
 			if len(reqs) > 0 {
 				t.Errorf("the built page made requests: %v", reqs)
 			}
-			testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
-			for _, msg := range b.Console() {
-				if strings.Contains(msg, "Content Security Policy") || strings.Contains(msg, "exception") {
-					t.Errorf("console of the built page: %s", msg)
-				}
+			if !slices.Equal(gotConsole, wantConsole) {
+				t.Errorf("console of the built page:\n%q\nof the source page:\n%q\n(all of the built page's: %q)", gotConsole, wantConsole, b.Console())
+			}
+			if !t.Failed() {
+				same++
 			}
 		})
 	}
+	t.Logf("pages compared: %d the same, %d refused, %d different", same, refused, len(rows)-same-refused)
+}
+
+// consoleKeys returns what the console messages say of the page, sorted, without what differs
+// between a source page and its build by design: a violation by what was refused (not by which
+// policy's directive, whose text the merge changed), an exception by its text's first line.
+func consoleKeys(msgs []string) []string {
+	var out []string
+	for _, m := range msgs {
+		switch {
+		case strings.Contains(m, "Content Security Policy"):
+			for _, cut := range []string{" because", " violates"} {
+				m, _, _ = strings.Cut(m, cut)
+			}
+			out = append(out, "csp: "+m)
+		case strings.HasPrefix(m, "exception: "):
+			m, _, _ = strings.Cut(m, "\n")
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func mustRead(t *testing.T, p string) []byte {

@@ -245,6 +245,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	// what is parsed is the markup, not the bundles and fonts (see hold).
 	tree := readBuilt(out.page)
 	scripts := scriptTexts(tree, out.page, a.texts)
+	// The policy, with the page's own merged into it; what cannot be merged is refused at
+	// its place (a.list).
+	pol := a.mergeOwn(policyOf(scripts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData), styleTexts(tree, out.page, a.texts))
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.
@@ -295,7 +298,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	// the page (whitespace the page shows, attributes selectors read, quirks mode). The
 	// policy is computed over the final script text, and written where assemble put its
 	// <meta>, first in <head>.
-	csp := policy(scripts, m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData)
+	csp := pol.String()
 	a.texts[a.policyText] = policyContent(csp)
 	page := a.fill(out.page)
 

@@ -28,6 +28,37 @@ type Policy struct {
 	// FrameAncestors are the origins that may frame the page: the manifest's hosts. None
 	// leaves the directive out (any page may frame it).
 	FrameAncestors []string
+
+	// The parts the page's own policy <meta> adds, where it is stricter than the build's
+	// (bundle build merges it; each can only take away): Narrow keeps, for a directive whose
+	// sources are fixed (img-src, font-src, media-src, worker-src), only those sources of
+	// it, in their order ('none' when none is kept); InlineStyleOff replaces style-src's
+	// 'unsafe-inline' by StyleHashes, the hashes of the page's <style> texts; Extra are
+	// directives that only restrict (Restricting), as the page wrote them, after the others.
+	Narrow         map[string][]string
+	InlineStyleOff bool
+	StyleHashes    []string
+	Extra          []string
+}
+
+// Restricting are the directives a page's own policy may add to the build's (Policy.Extra):
+// each only takes away what a page may do.
+var Restricting = []string{"require-trusted-types-for", "trusted-types", "upgrade-insecure-requests", "block-all-mixed-content"}
+
+// fixedSources are the sources the build writes for the directives that hold no more than
+// what the page needs; Narrow may keep fewer.
+var fixedSources = map[string][]string{"img-src": {"data:", "blob:"}, "font-src": {"data:"}, "media-src": {"data:", "blob:"}, "worker-src": {"blob:"}}
+
+// sources returns the sources of the fixed directive name, narrowed as p says.
+func (p Policy) sources(name string) string {
+	srcs := fixedSources[name]
+	if keep, ok := p.Narrow[name]; ok {
+		srcs = slices.DeleteFunc(slices.Clone(srcs), func(s string) bool { return !slices.Contains(keep, s) })
+	}
+	if len(srcs) == 0 {
+		return "'none'"
+	}
+	return strings.Join(srcs, " ")
 }
 
 // String renders the policy: its directives in the order bundle build writes them, each
@@ -51,23 +82,30 @@ func (p Policy) String() string {
 	if len(connect) == 0 {
 		connect = []string{"'none'"}
 	}
-	style := "style-src 'unsafe-inline'"
+	style := []string{"'unsafe-inline'"}
+	if p.InlineStyleOff {
+		style = slices.Clone(p.StyleHashes)
+	}
 	if p.StyleData {
-		style += " data:"
+		style = append(style, "data:")
+	}
+	if len(style) == 0 {
+		style = []string{"'none'"}
 	}
 	d := []string{
 		"default-src 'none'",
 		"script-src " + strings.Join(script, " "),
-		style,
-		"img-src data: blob:",
-		"font-src data:",
-		"media-src data: blob:",
+		"style-src " + strings.Join(style, " "),
+		"img-src " + p.sources("img-src"),
+		"font-src " + p.sources("font-src"),
+		"media-src " + p.sources("media-src"),
 		"connect-src " + strings.Join(connect, " "),
 	}
 	if p.Workers {
-		d = append(d, "worker-src blob:")
+		d = append(d, "worker-src "+p.sources("worker-src"))
 	}
 	d = append(d, "object-src 'none'", "base-uri 'none'", "form-action 'none'")
+	d = append(d, p.Extra...)
 	if len(p.FrameAncestors) > 0 {
 		d = append(d, "frame-ancestors "+strings.Join(p.FrameAncestors, " "))
 	}
@@ -87,6 +125,24 @@ func (p Policy) Check() error {
 	for _, o := range p.Connect {
 		if !isOriginSource(o) {
 			return fmt.Errorf("connect-src %q is not an origin (https://host or https://*.host, with an optional port)", o)
+		}
+	}
+	for _, h := range p.StyleHashes {
+		if !isHashSource(h) {
+			return fmt.Errorf("style-src %q is not a hash source ('sha256-' and the base64 of 32 bytes, quoted)", h)
+		}
+	}
+	for name, keep := range p.Narrow {
+		for _, s := range keep {
+			if !slices.Contains(fixedSources[name], s) {
+				return fmt.Errorf("%s may keep only some of %q, not %q", name, fixedSources[name], s)
+			}
+		}
+	}
+	for _, x := range p.Extra {
+		f := strings.Fields(x)
+		if len(f) == 0 || !slices.Contains(Restricting, strings.ToLower(f[0])) || strings.ContainsAny(x, ";,") {
+			return fmt.Errorf("%q is not a directive a page's policy may add (%s)", x, strings.Join(Restricting, ", "))
 		}
 	}
 	for _, o := range p.FrameAncestors {
@@ -133,9 +189,10 @@ func isOriginSource(s string) bool {
 	return true
 }
 
-// ParsePolicy reads a policy written as bundle build writes it (String). Anything else is an
-// error naming the part: a directive the build does not write (frame-ancestors, report-uri,
-// sandbox, …), a source it does not write in that directive, a directive out of its order.
+// ParsePolicy reads a policy written as bundle build writes it (String), the page's own
+// policy merged into it or not. Anything else is an error naming the part: a directive the
+// build does not write (frame-ancestors, report-uri, sandbox, …), a source it does not write
+// in that directive, a directive out of its order.
 func ParsePolicy(csp string) (Policy, error) {
 	var p Policy
 	seen := map[string]bool{}
@@ -149,8 +206,11 @@ func ParsePolicy(csp string) (Policy, error) {
 			return Policy{}, fmt.Errorf("%s is given twice (a browser takes the first)", name)
 		}
 		seen[name] = true
-		fixed := map[string]string{"default-src": "'none'", "img-src": "data: blob:", "font-src": "data:",
-			"media-src": "data: blob:", "worker-src": "blob:", "object-src": "'none'", "base-uri": "'none'", "form-action": "'none'"}
+		fixed := map[string]string{"default-src": "'none'", "object-src": "'none'", "base-uri": "'none'", "form-action": "'none'"}
+		if slices.Contains(Restricting, name) {
+			p.Extra = append(p.Extra, strings.Join(f, " "))
+			continue
+		}
 		switch name {
 		case "script-src":
 			for _, s := range srcs {
@@ -167,14 +227,36 @@ func ParsePolicy(csp string) (Policy, error) {
 				}
 			}
 		case "style-src":
+			p.InlineStyleOff = !slices.Contains(srcs, "'unsafe-inline'")
 			for _, s := range srcs {
-				switch s {
-				case "'unsafe-inline'":
-				case "data:":
+				switch {
+				case s == "'unsafe-inline'":
+				case s == "data:":
 					p.StyleData = true
+				case s == "'none'" && len(srcs) == 1:
+				case isHashSource(s) && p.InlineStyleOff:
+					p.StyleHashes = append(p.StyleHashes, s)
 				default:
 					return Policy{}, fmt.Errorf("style-src has %s, which bundle build never writes", s)
 				}
+			}
+		case "img-src", "font-src", "media-src", "worker-src":
+			p.Workers = p.Workers || name == "worker-src"
+			if strings.Join(srcs, " ") == strings.Join(fixedSources[name], " ") {
+				continue
+			}
+			if p.Narrow == nil {
+				p.Narrow = map[string][]string{}
+			}
+			p.Narrow[name] = []string{}
+			if len(srcs) == 1 && srcs[0] == "'none'" {
+				continue
+			}
+			for _, s := range srcs {
+				if !slices.Contains(fixedSources[name], s) {
+					return Policy{}, fmt.Errorf("%s has %s, which bundle build never writes", name, s)
+				}
+				p.Narrow[name] = append(p.Narrow[name], s)
 			}
 		case "connect-src":
 			for _, s := range srcs {
@@ -188,9 +270,6 @@ func ParsePolicy(csp string) (Policy, error) {
 					return Policy{}, fmt.Errorf("connect-src has %s, which is not an origin allowedDomains can hold", s)
 				}
 			}
-		case "worker-src":
-			p.Workers = true
-			fallthrough
 		default:
 			want, known := fixed[name]
 			if !known {
@@ -210,7 +289,7 @@ func ParsePolicy(csp string) (Policy, error) {
 // Policy returns the policy a host serves the bundle with, computed from the entry's fields:
 // wasm and eval (script-src), allowedDomains (connect-src) and hosts (frame-ancestors). The
 // parts no field holds (the hashes of the page's scripts, and whether it uses data: and blob:
-// URLs) come from csp. It fails when csp is not the policy those fields give, such as one
+// URLs, and what the page's own policy took away) come from csp. It fails when csp is not the policy those fields give, such as one
 // that ends in frame-ancestors * (which a host would send first, and browsers obey the
 // first), or when a field holds what is not an origin.
 func (e Entry) Policy() (Policy, error) {

@@ -68,6 +68,15 @@ func TestEntryPolicyRefuses(t *testing.T) {
 			e.CSP = strings.Replace(e.CSP, "https://api.example.com", "https://a.example 'unsafe-inline'", 1)
 		}, "connect-src"},
 		{"not_as_written", func(e *registry.Entry) { e.CSP = strings.ReplaceAll(e.CSP, "; ", ";") }, "not written as bundle build writes it"},
+		// What a page's own policy may only take away, never add.
+		{"img_widened", func(e *registry.Entry) {
+			e.CSP = strings.Replace(e.CSP, "img-src data: blob:", "img-src data: blob: https:", 1)
+		}, "img-src has https:"},
+		{"style_hash_and_inline", func(e *registry.Entry) {
+			e.CSP = strings.Replace(e.CSP, "style-src 'unsafe-inline'", "style-src 'unsafe-inline' "+hash, 1)
+		}, "style-src has"},
+		{"extra_sandbox", func(e *registry.Entry) { e.CSP += "; sandbox allow-scripts" }, "sandbox"},
+		{"font_other", func(e *registry.Entry) { e.CSP = strings.Replace(e.CSP, "font-src data:", "font-src *", 1) }, "font-src has *"},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
@@ -78,6 +87,38 @@ func TestEntryPolicyRefuses(t *testing.T) {
 				t.Errorf("%v, want an error naming %q", err, r.want)
 			}
 		})
+	}
+}
+
+// TestPolicyMerged: a policy with what a page's own policy took away (narrowed sources,
+// hashed styles, restricting directives) parses back to itself, and an entry holds it.
+func TestPolicyMerged(t *testing.T) {
+	for _, p := range []registry.Policy{
+		{ScriptHashes: []string{hash}, Narrow: map[string][]string{"img-src": {"data:"}, "media-src": {}}},
+		{ScriptHashes: []string{hash}, InlineStyleOff: true, StyleHashes: []string{hash}, StyleData: true},
+		{InlineStyleOff: true, Workers: true, Narrow: map[string][]string{"worker-src": {}}},
+		{ScriptHashes: []string{hash}, Extra: []string{"require-trusted-types-for 'script'", "trusted-types default", "upgrade-insecure-requests"}},
+	} {
+		if err := p.Check(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := registry.ParsePolicy(p.String())
+		if err != nil {
+			t.Fatalf("%s: %v", p.String(), err)
+		}
+		if got.String() != p.String() {
+			t.Errorf("%s parses as %s", p.String(), got.String())
+		}
+		e := registry.Entry{CSP: p.String()}
+		if q, err := e.Policy(); err != nil || q.String() != p.String() {
+			t.Errorf("the entry's policy: %v, %v", q.String(), err)
+		}
+	}
+	if err := (registry.Policy{Extra: []string{"script-src *"}}).Check(); err == nil {
+		t.Error("Check passed an added script-src")
+	}
+	if err := (registry.Policy{Narrow: map[string][]string{"img-src": {"https:"}}}).Check(); err == nil {
+		t.Error("Check passed a widened img-src")
 	}
 }
 
