@@ -42,6 +42,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{"modules.html", ""}, // one module graph: store.js evaluated once, a script written twice runs once
 		{"policy.html", ""},  // the page's own policy merged: style hashes, trusted types kept
 		{"policy_blocks_script.html", "blocks this inline script"},
+		{"assets.html", ""}, // two stylesheets each sharing its own image; @namespace kept first
 	}
 	var same, refused int
 	for _, r := range rows {
@@ -64,7 +65,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			}
 			fp := func(u string) (string, []string, []string) {
 				v := b.Visit(t, u, 0)
-				b.Await(t, `window.fp`)
+				if !b.Await(t, `window.fp`) {
+					t.Fatalf("%s never took its fingerprint; console: %q", u, b.Console())
+				}
 				got := browsertest.Eval[string](t, b, `window.fp ?? "none"`)
 				testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
 				return got, v.Requests, consoleKeys(b.Console())
@@ -124,6 +127,8 @@ func ctypeOf(name string) string {
 		return "text/css"
 	case ".js":
 		return "text/javascript"
+	case ".png":
+		return "image/png"
 	}
 	return ""
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/miniapp/bundle/markup"
@@ -150,63 +149,6 @@ func isWoff2(entry string) bool {
 		e = e[:j]
 	}
 	return strings.HasSuffix(e, ".woff2")
-}
-
-// dedupeAssets inlines a large data: URL that a stylesheet uses more than once only once: the
-// first rule that holds it defines a custom property on :root, and each use becomes var().
-// Uses inside @font-face are left as they are, since descriptors do not take var().
-func dedupeAssets(css string) string {
-	const minLen = 1024
-	type use struct {
-		start, end int
-		url        string
-	}
-	var uses []use // in order of appearance
-	count := map[string]int{}
-	blocks := fontFaceBlocks(css)
-	for i := 0; ; {
-		j := markup.IndexFold(css[i:], "url(data:")
-		if j < 0 {
-			break
-		}
-		j += i
-		k := strings.IndexByte(css[j:], ')')
-		if k < 0 {
-			break
-		}
-		k += j + 1
-		i = k
-		for len(blocks) > 0 && blocks[0][1] <= j {
-			blocks = blocks[1:] // the uses come in order, so passed blocks never matter again
-		}
-		if k-j < minLen || (len(blocks) > 0 && blocks[0][0] <= j) {
-			continue
-		}
-		uses = append(uses, use{j, k, css[j:k]})
-		count[css[j:k]]++
-	}
-	names := map[string]string{}
-	var defs []string
-	for _, u := range uses {
-		if count[u.url] > 1 && names[u.url] == "" {
-			names[u.url] = "--miniapp-asset-" + strconv.Itoa(len(defs))
-			defs = append(defs, names[u.url]+":"+u.url)
-		}
-	}
-	if len(defs) == 0 {
-		return css
-	}
-	var b strings.Builder
-	b.WriteString(":root{" + strings.Join(defs, ";") + "}")
-	last := 0
-	for _, u := range uses {
-		if name := names[u.url]; name != "" {
-			b.WriteString(css[last:u.start] + "var(" + name + ")")
-			last = u.end
-		}
-	}
-	b.WriteString(css[last:])
-	return b.String()
 }
 
 // dataFonts counts the @font-face rules in page whose sources include a data: URL.

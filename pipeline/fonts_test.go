@@ -25,15 +25,67 @@ func TestPruneFontFaces(t *testing.T) {
 	}
 }
 
+// TestDedupeAssets: a large data: URL used twice in a stylesheet's rules is defined once, by
+// a name its URL gives (so another stylesheet's can never take it), on :root and :host (so it
+// reaches a shadow tree), after the statements that must come first; descriptors, comments
+// and strings keep theirs.
 func TestDedupeAssets(t *testing.T) {
 	big := "url(data:image/png;base64," + strings.Repeat("A", 2000) + ")"
-	css := "a{background:" + big + "}b{background:" + big + " no-repeat}@font-face{src:" + big + "}c{x:url(data:small)}d{y:url(data:small)}"
-	got := dedupeAssets(css)
-	if strings.Count(got, strings.Repeat("A", 2000)) != 2 {
-		t.Errorf("want the asset once for the rules and once in @font-face: %d", strings.Count(got, strings.Repeat("A", 2000)))
+	other := "url(\"data:image/png;base64," + strings.Repeat("B", 2000) + "\")"
+	rows := []struct {
+		name, in string
+		check    func(got string) string
+	}{
+		{"rules_not_font_face", "a{background:" + big + "}b{background:" + big + " no-repeat}@font-face{src:" + big + "}c{x:url(data:small)}d{y:url(data:small)}",
+			func(got string) string {
+				if strings.Count(got, strings.Repeat("A", 2000)) != 2 || strings.Count(got, "var(--miniapp-asset-") != 2 || strings.Count(got, "url(data:small)") != 2 {
+					return "want the asset once for the rules and once in @font-face, the small ones as they were"
+				}
+				if !strings.HasPrefix(got, ":root,:host{--miniapp-asset-") {
+					return "want the definitions first, on :root and :host"
+				}
+				return ""
+			}},
+		{"statements_first", `@charset "utf-8";@import url(x.css) screen;@namespace svg url(http://www.w3.org/2000/svg);@layer a,b;` + "a{b:" + big + "}c{d:" + big + "}",
+			func(got string) string {
+				if !strings.HasPrefix(got, `@charset "utf-8";@import url(x.css) screen;@namespace svg url(http://www.w3.org/2000/svg);@layer a,b;:root,:host{--miniapp-asset-`) {
+					return "want the definitions after @charset, @import, @namespace, @layer"
+				}
+				return ""
+			}},
+		{"nested_and_grouped", "@media screen{a{b:" + big + "}}a{&:hover{b:" + big + "}}@supports (x:y){c{d:" + other + "}e{f:" + other + "}}",
+			func(got string) string {
+				if strings.Count(got, "var(--miniapp-asset-") != 4 || strings.Count(got, strings.Repeat("A", 2000)) != 1 || strings.Count(got, strings.Repeat("B", 2000)) != 1 {
+					return "want each asset defined once and used by var() four times"
+				}
+				return ""
+			}},
+		{"comments_and_strings", "/* " + big + " */a{content:\"" + big + "\"}b{c:" + big + "}",
+			func(got string) string {
+				if got != "/* "+big+" */a{content:\""+big+"\"}b{c:"+big+"}" {
+					return "a URL in a comment or a string is no use: nothing to share"
+				}
+				return ""
+			}},
+		{"descriptors", "@property --x{syntax:'*';inherits:false;initial-value:" + big + "}@font-face{src:" + big + "}", func(got string) string {
+			if strings.Contains(got, "var(") {
+				return "descriptors do not take var()"
+			}
+			return ""
+		}},
 	}
-	if !strings.HasPrefix(got, ":root{--miniapp-asset-0:url(") || strings.Count(got, "var(--miniapp-asset-0)") != 2 || strings.Count(got, "url(data:small)") != 2 {
-		t.Errorf("dedupe: %.200s", got)
+	for _, r := range rows {
+		got := dedupeAssets(r.in)
+		if msg := r.check(got); msg != "" {
+			t.Errorf("%s: %s: %.300s", r.name, msg, got)
+		}
+	}
+	// Two stylesheets, each with its own image used twice: the names differ, and the same
+	// image gives the same name.
+	a, b := dedupeAssets("x{y:"+big+"}z{w:"+big+"}"), dedupeAssets("x{y:"+other+"}z{w:"+other+"}")
+	name := func(s string) string { return s[strings.Index(s, "--miniapp-asset-"):strings.Index(s, ":url")] }
+	if name(a) == name(b) || name(a) != name(dedupeAssets("q{r:"+big+"}s{t:"+big+"}")) {
+		t.Errorf("names: %s %s", name(a), name(b))
 	}
 	if dedupeAssets("a{b:c}") != "a{b:c}" {
 		t.Error("CSS without repeats changed")
