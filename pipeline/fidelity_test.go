@@ -11,6 +11,7 @@ import (
 
 	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline/browsertest"
+	"golang.org/x/image/font/gofont/goregular"
 )
 
 // TestBuildKeepsWhatThePageDoes loads pages as written and as built in Chromium and compares
@@ -23,13 +24,19 @@ import (
 // compared (bad input gets an error, not a different page).
 func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	src := filepath.Join("testdata", "fidelity")
-	files, err := os.ReadDir(src)
+	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var files []extraFile
+	for _, e := range entries {
+		files = append(files, extraFile{name: e.Name()})
+	}
 	b := browsertest.Start(t)
+	// Fonts that show differently: Go's (golang.org/x/image) and the hello sample's Open Sans.
+	files = append(files, extraFile{"go.ttf", goregular.TTF}, extraFile{"open-sans.woff2", mustRead(t, filepath.Join("..", "samples", "hello", "fonts", "open-sans.woff2"))})
 	for _, f := range files {
-		b.Serve("/src/"+f.Name(), mustRead(t, filepath.Join(src, f.Name())), ctypeOf(f.Name()))
+		b.Serve("/src/"+f.Name(), f.data(t, src), ctypeOf(f.Name()))
 	}
 	rows := []struct {
 		page    string
@@ -43,13 +50,14 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{"policy.html", ""},  // the page's own policy merged: style hashes, trusted types kept
 		{"policy_blocks_script.html", "blocks this inline script"},
 		{"assets.html", ""}, // two stylesheets each sharing its own image; @namespace kept first
+		{"fonts.html", ""},  // tech() and format() as Chromium chooses
 	}
 	var same, refused int
 	for _, r := range rows {
 		t.Run(strings.TrimSuffix(r.page, ".html"), func(t *testing.T) {
 			dir := t.TempDir()
 			for _, f := range files {
-				os.WriteFile(filepath.Join(dir, f.Name()), mustRead(t, filepath.Join(src, f.Name())), 0o644)
+				os.WriteFile(filepath.Join(dir, f.Name()), f.data(t, src), 0o644)
 			}
 			os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte("id = \"page\"\nname = \"Page\"\ndescription = \"A page the build must not change.\"\nentry = \""+r.page+"\"\n"), 0o644)
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
@@ -112,6 +120,21 @@ func consoleKeys(msgs []string) []string {
 	return out
 }
 
+// extraFile is a file of the fidelity pages: in testdata/fidelity, or made by the test.
+type extraFile struct {
+	name  string
+	bytes []byte
+}
+
+func (f extraFile) Name() string { return f.name }
+
+func (f extraFile) data(t *testing.T, dir string) []byte {
+	if f.bytes != nil {
+		return f.bytes
+	}
+	return mustRead(t, filepath.Join(dir, f.name))
+}
+
 func mustRead(t *testing.T, p string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -129,6 +152,10 @@ func ctypeOf(name string) string {
 		return "text/javascript"
 	case ".png":
 		return "image/png"
+	case ".ttf":
+		return "font/ttf"
+	case ".woff2":
+		return "font/woff2"
 	}
 	return ""
 }

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/markup"
@@ -110,6 +112,11 @@ func splitTop(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
+// pruneSrc keeps, in each src descriptor of an @font-face body, what Chromium can reach: it
+// takes the first source it supports (CSS Fonts 4, "src": a url() whose format() and every
+// tech() it supports, or a local() font it has), so the sources after the first supported
+// url() are never loaded (its data: URL does not fail), and an unsupported one before it is
+// skipped; local() ones before it stay. A list without a supported url() is left alone.
 func pruneSrc(body string) string {
 	decls := splitTop(body, ';')
 	for i, d := range decls {
@@ -121,13 +128,15 @@ func pruneSrc(body string) string {
 		var keep []string
 		found := false
 		for _, e := range entries {
-			le := strings.ToLower(e)
-			switch {
-			case strings.Contains(le, "local("):
+			switch kind := fontSource(e); {
+			case kind == "local":
 				keep = append(keep, e)
-			case !found && isWoff2(le):
+			case kind == "supported":
 				keep = append(keep, e)
 				found = true
+			}
+			if found {
+				break
 			}
 		}
 		if found {
@@ -137,18 +146,57 @@ func pruneSrc(body string) string {
 	return strings.Join(decls, ";")
 }
 
-func isWoff2(entry string) bool {
-	if i := strings.Index(entry, "format("); i >= 0 {
-		f := strings.Trim(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(entry[i+len("format("):]), ")")), `"' `)
-		return f == "woff2"
+// fontFormats and fontTechs are the format() and tech() keywords Chromium supports
+// (FontFaceSrcValue, CSSFontFaceSrcValue::IsSupportedFormat and the tech list of CSS Fonts 4
+// it parses): woff2, woff, truetype, opentype, collection and the *-variations forms; not
+// embedded-opentype or svg, nor features-graphite, color-svg or incremental.
+var (
+	fontFormats = []string{"woff2", "woff", "truetype", "opentype", "collection", "woff2-variations", "woff-variations", "truetype-variations", "opentype-variations"}
+	fontTechs   = []string{"features-opentype", "features-aat", "color-colrv0", "color-colrv1", "color-cbdt", "color-sbix", "variations", "palettes"}
+)
+
+// fontSource says what one entry of a src list is for Chromium: "local", "supported" (a url()
+// it loads) or "skipped" (a format or tech it does not support, or no url()).
+func fontSource(entry string) string {
+	e := strings.ToLower(strings.TrimSpace(entry))
+	if strings.HasPrefix(e, "local(") {
+		return "local"
 	}
-	e := strings.TrimSpace(entry)
-	e = strings.TrimSuffix(e, ")")
-	e = strings.Trim(e, `"' `)
-	if j := strings.IndexAny(e, "?#"); j >= 0 {
-		e = e[:j]
+	if !strings.HasPrefix(e, "url(") && !strings.HasPrefix(e, `"`) && !strings.HasPrefix(e, "'") {
+		return "skipped"
 	}
-	return strings.HasSuffix(e, ".woff2")
+	if !strings.Contains(e, "format(") {
+		// No hint: Chromium loads it and reads the file, which an EOT or SVG font fails.
+		u, _, _ := strings.Cut(strings.TrimPrefix(e, "url("), ")")
+		u = strings.Trim(strings.TrimSpace(u), `"'`)
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			u = u[:i]
+		}
+		if ext := path.Ext(u); ext == ".eot" || ext == ".svg" || ext == ".svgz" {
+			return "skipped"
+		}
+	}
+	for _, fn := range []string{"format(", "tech("} {
+		at := strings.Index(e, fn)
+		if at < 0 {
+			continue
+		}
+		args, _, _ := strings.Cut(e[at+len(fn):], ")")
+		list := fontFormats
+		if fn == "tech(" {
+			list = fontTechs
+		}
+		any, all := false, true
+		for _, a := range splitTop(args, ',') {
+			ok := slices.Contains(list, strings.Trim(strings.TrimSpace(a), `"'`))
+			any, all = any || ok, all && ok
+		}
+		// format("woff2", "woff"): one it supports is enough; tech(): it must support each.
+		if fn == "format(" && !any || fn == "tech(" && !all {
+			return "skipped"
+		}
+	}
+	return "supported"
 }
 
 // dataFonts counts the @font-face rules in page whose sources include a data: URL.

@@ -10,13 +10,25 @@ func TestPruneFontFaces(t *testing.T) {
 		{"keeps_woff2", `@font-face{font-family:x;src:url(a.woff2) format("woff2"),url(a.woff) format("woff"),url(a.ttf) format("truetype")}`,
 			`@font-face{font-family:x;src:url(a.woff2) format("woff2")}`},
 		{"keeps_local", `@font-face{src:local("X"),url(a.woff) format('woff'),url(a.woff2) format('woff2');font-weight:400}`,
-			`@font-face{src:local("X"),url(a.woff2) format('woff2');font-weight:400}`},
+			`@font-face{src:local("X"),url(a.woff) format('woff');font-weight:400}`},
 		{"by_extension", `@FONT-FACE { src: url("a.eot?#iefix"), url("a.woff2?v=1"), url("a.woff") }`,
 			`@FONT-FACE { src: url("a.woff2?v=1")}`},
-		{"no_woff2_untouched", `@font-face{src:url(a.woff) format("woff"),url(a.ttf)}`, `@font-face{src:url(a.woff) format("woff"),url(a.ttf)}`},
+		{"first_supported", `@font-face{src:url(a.woff) format("woff"),url(a.ttf)}`, `@font-face{src:url(a.woff) format("woff")}`},
 		{"other_rules_untouched", `a{src:url(x.woff),url(y.woff2)} @font-face{src:url(a.ttf),url(a.woff2)} b{c:d}`,
-			`a{src:url(x.woff),url(y.woff2)} @font-face{src:url(a.woff2)} b{c:d}`},
+			`a{src:url(x.woff),url(y.woff2)} @font-face{src:url(a.ttf)} b{c:d}`},
 		{"strings_with_braces", `@font-face{font-family:"a}b";src:url("x,}.woff2"),url(y.woff)}`, `@font-face{font-family:"a}b";src:url("x,}.woff2")}`},
+		// As Chromium chooses: tech() and the *-variations formats it supports are taken, and
+		// what it does not support is skipped for the next source.
+		{"tech_variations", `@font-face{src:url(v.woff2) format("woff2") tech(variations),url(s.woff2) format("woff2")}`,
+			`@font-face{src:url(v.woff2) format("woff2") tech(variations)}`},
+		{"woff2_variations", `@font-face{src:url(v.woff2) format("woff2-variations"),url(s.woff2) format("woff2")}`,
+			`@font-face{src:url(v.woff2) format("woff2-variations")}`},
+		{"tech_unsupported", `@font-face{src:url(c.woff2) format("woff2") tech(color-SVG),url(s.woff2) format("woff2")}`,
+			`@font-face{src:url(s.woff2) format("woff2")}`},
+		{"tech_all_needed", `@font-face{src:url(c.woff2) tech(variations, incremental),url(s.woff2)}`, `@font-face{src:url(s.woff2)}`},
+		{"format_unsupported", `@font-face{src:url(a.eot) format("embedded-opentype"),url(a.svg#f) format("svg"),url(a.woff) format("woff")}`,
+			`@font-face{src:url(a.woff) format("woff")}`},
+		{"none_supported_untouched", `@font-face{src:url(a.eot) format("embedded-opentype")}`, `@font-face{src:url(a.eot) format("embedded-opentype")}`},
 	}
 	for _, r := range rows {
 		if got := pruneFontFaces(r.in); got != r.want {
