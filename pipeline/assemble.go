@@ -1117,7 +1117,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	_, hasType := t.get("type")
 	typ := scriptType(t)
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
-	drop := []string{"src", "integrity", "crossorigin", "async", "defer"}
+	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset"}
 	if g := a.graph(); g.at[t.off] {
 		if src, ok := t.get("src"); ok {
 			a.handled = append(a.handled, [2]int{src.off, src.off + src.n})
@@ -1166,6 +1166,10 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.errAt(src.off, src.n, fmt.Sprintf("cannot read %q: %v", u, err), "check the file")
 			return ""
 		}
+		if code, err = a.scriptEncoding(t, code); err != nil {
+			a.errAt(src.off, src.n, fmt.Sprintf("cannot decode %q: %v", u, err), "save it as UTF-8 and remove the charset attribute")
+			return ""
+		}
 		if moduleSyntax(string(code)) {
 			a.classicModule(src.off, src.n, u)
 			return ""
@@ -1208,6 +1212,29 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		return t.render(drop, nil) + escapeScript(js) + "</script>"
 	}
 	return string(t.raw) + text + end
+}
+
+// scriptEncoding decodes code, a classic script file the <script> t names, to UTF-8 as the
+// browser decodes it (HTML Standard, "fetch a classic script": a byte-order mark first, then
+// the encoding the charset attribute names, else the page's, UTF-8): a script written in
+// ISO-8859-1 with charset="iso-8859-1" keeps its "café" once it is inline in a UTF-8 page.
+func (a *assembler) scriptEncoding(t *tag, code []byte) ([]byte, error) {
+	cs, ok := t.get("charset")
+	if !ok || bytes.HasPrefix(code, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(code, []byte("\xfe\xff")) || bytes.HasPrefix(code, []byte("\xff\xfe")) {
+		if bytes.HasPrefix(code, []byte("\xfe\xff")) || bytes.HasPrefix(code, []byte("\xff\xfe")) {
+			enc, _ := charset.Lookup("utf-16le")
+			if code[0] == 0xfe {
+				enc, _ = charset.Lookup("utf-16be")
+			}
+			return enc.NewDecoder().Bytes(code[2:])
+		}
+		return bytes.TrimPrefix(code, []byte("\xef\xbb\xbf")), nil
+	}
+	enc, name := charset.Lookup(cs.val)
+	if enc == nil || isUTF8(name) {
+		return code, nil // no encoding of that label: the page's, UTF-8
+	}
+	return enc.NewDecoder().Bytes(code)
 }
 
 // classicModule refuses, at [off, off+n), a script without type="module" whose code (what) is

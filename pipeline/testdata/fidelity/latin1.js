@@ -1,0 +1,1 @@
+window.latin = "café © ½";
