@@ -49,8 +49,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{"modules.html", ""}, // one module graph: store.js evaluated once, a script written twice runs once
 		{"policy.html", ""},  // the page's own policy merged: style hashes, trusted types kept
 		{"policy_blocks_script.html", "blocks this inline script"},
-		{"assets.html", ""},  // two stylesheets each sharing its own image; @namespace kept first
-		{"fonts.html", ""},   // tech() and format() as Chromium chooses
+		{"assets.html", ""}, // two stylesheets each sharing its own image; @namespace kept first
+		{"fonts.html", ""},  // tech() and format() as Chromium chooses
+		{"srcdoc.html", ""}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
+		{"srcdoc_handler.html", "the event handler onclick"},
 		{"charset.html", ""}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
 	}
 	var same, refused int
