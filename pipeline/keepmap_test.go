@@ -13,11 +13,12 @@ import (
 
 // TestKeepSourceMap: a build that keeps its source map in memory makes the same page, warns
 // of nothing --sourcemap would, and maps a place in the page back to the author's file,
-// line and column, past non-ASCII text and a "</script" the build escaped on the same line.
+// line and column, past non-ASCII text and the "<"s the build escaped on the same line (in a
+// string, in template literals, before a regular expression).
 func TestKeepSourceMap(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mapped")
-	src := "const banner = \"héllo 😀 </script> world\";\n" +
-		"document.body.append(banner);\n" +
+	src := "const banner = \"héllo 😀 </script> world\" + String.raw`<!--<script>${1}</script>`;\n" +
+		"document.body.append(banner, String.raw`a</script>`, 1</script/.source.length);\n" +
 		"export function fail(n: number) {\n" +
 		"  return (n as any).toFixed2();\n" +
 		"}\n" +

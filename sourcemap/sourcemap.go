@@ -262,18 +262,26 @@ func (p *Page) Locate(line, col int) (Position, bool) {
 	gline := strings.Count(text, "\n")
 	lineStart := strings.LastIndexByte(text, '\n') + 1
 	gcol := units(text[lineStart:])
-	// The build wrote each "<" that would have ended the script as \x3C (pipeline's
-	// escapeScript): the map counts one unit where the page has four.
-	for i := 0; ; {
-		j := strings.Index(text[lineStart+i:], `\x3C`)
-		if j < 0 {
-			break
+	// The build wrote each "<" that would have ended the script (pipeline's escapeScript) as
+	// \x3C, or as ${"\x3C"} in a template literal: the map counts one unit where the page
+	// has four or nine. (Between tokens esbuild itself writes "< /script", in its map; the
+	// build's own "< " there, after a "<!--" in code, is not counted.)
+	written := text[lineStart:]
+	for i := 0; i < len(written); i++ {
+		var n int
+		switch {
+		case strings.HasPrefix(written[i:], `${"\x3C"}`):
+			n = 9
+		case strings.HasPrefix(written[i:], `\x3C`):
+			n = 4
+		default:
+			continue
 		}
-		at := p.start + lineStart + i + j
-		if markup.BreaksScript("<" + p.src[at+4:min(len(p.src), at+4+16)]) {
-			gcol -= 3
+		at := p.start + lineStart + i + n
+		if rest := p.src[at:min(len(p.src), at+16)]; breaksScript(rest, "/script") || breaksScript(rest, "script") {
+			gcol -= n - 1
+			i += n - 1
 		}
-		i += j + 4
 	}
 	pos, scol, ok := p.m.find(gline, gcol)
 	if !ok {
@@ -334,4 +342,15 @@ func units(s string) int {
 		}
 	}
 	return n
+}
+
+// breaksScript reports whether s begins with name in any ASCII case followed by what ends a
+// tag name in a script's text (whitespace, "/" or ">"): what pipeline's escapeScript escapes
+// the "<" before.
+func breaksScript(s, name string) bool {
+	if len(s) <= len(name) || !markup.HasPrefixFold(s, name) {
+		return false
+	}
+	c := s[len(name)]
+	return markup.IsSpace(c) || c == '/' || c == '>'
 }
