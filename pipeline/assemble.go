@@ -193,6 +193,9 @@ func (a *assembler) entryList() []pageEntry {
 			list = append(list, pageEntry{rel: rel})
 		}
 	}
+	if len(g.members) > 0 && g.first < 0 {
+		list = append(list, pageEntry{graph: g}) // at the end of <body>
+	}
 	return list
 }
 
@@ -504,6 +507,17 @@ func (a *assembler) assemble() *assembled {
 		}
 	}
 	a.inert, a.noscript = false, false
+
+	if g := a.graph(); len(g.members) > 0 && g.first < 0 {
+		// Deferred classic scripts and no module script: the graph runs them after parsing,
+		// from a module script at the end of <body>.
+		c, l := a.graphCode()
+		a.list = append(a.list, l...)
+		if c.css != "" {
+			a.css = append(a.css, c.css)
+		}
+		a.deferred = append(a.deferred, `<script type="module">`+a.emit(c, 0, 0)+"</script>")
+	}
 
 	// The build's own markup, each at its place in the tree.
 	headAt, cssAt := headStart(d), headEnd(d)
@@ -1123,6 +1137,10 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.handled = append(a.handled, [2]int{src.off, src.off + src.n})
 		} else {
 			a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
+		}
+		if m := g.members[g.index[t.off]]; m.classic != "" {
+			a.list = append(a.list, m.warnings...)
+			a.b.inputs[m.rel] += len(m.classic)
 		}
 		if t.off != g.first {
 			return t.render(drop, nil) + "</script>" // the graph runs it, once

@@ -54,6 +54,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{"srcdoc.html", ""}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
 		{"srcdoc_handler.html", "the event handler onclick"},
 		{"escape.html", ""},  // String.raw, templates, strings, regular expressions holding <!--<script> and </script>
+		{"defer.html", ""},   // defer classic scripts run after parsing, in order with module scripts
 		{"charset.html", ""}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
 	}
 	var same, refused int

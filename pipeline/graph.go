@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/json"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -29,8 +30,10 @@ import (
 // moduleGraph is the page's live module scripts that the build bundles as one entry.
 type moduleGraph struct {
 	members []graphMember
-	// at holds the offsets of the members' start tags; first is the first one's.
+	// at holds the offsets of the members' start tags, index the member of each; first is
+	// the first module script's (-1 when the graph has none: it goes at the end of <body>).
 	at    map[int]bool
+	index map[int]int
 	first int
 }
 
@@ -40,6 +43,11 @@ type graphMember struct {
 	rel     string
 	inline  *inlineCode
 	textOff int
+	// classic is, for a classic script with defer (a file: defer does nothing without src),
+	// its code minified (bundler.classic), which the graph runs at its turn as a classic
+	// script (classicRunner); warnings are what minifying it said.
+	classic  string
+	warnings diag.List
 }
 
 // oneGraph says the build bundles a page's module scripts as one graph; BenchmarkOneGraph
@@ -56,18 +64,24 @@ func (a *assembler) graph() *moduleGraph {
 	if a.mgraph != nil {
 		return a.mgraph
 	}
-	g := &moduleGraph{at: map[int]bool{}}
+	g := &moduleGraph{at: map[int]bool{}, index: map[int]int{}}
 	a.mgraph = g
 	if !a.wellFormed() {
 		return g
 	}
 	var members []graphMember
 	var at []int
+	classics := 0
 	for _, e := range a.elements() {
 		if e.inert || foreignText(e) || e.n.Name != "script" {
 			continue
 		}
 		t := e.tag()
+		if m, ok := a.deferredClassic(t); ok {
+			members, at = append(members, m), append(at, t.off)
+			classics++
+			continue
+		}
 		if u, _, ok := bundledModule(t); ok {
 			if rel, _, err := a.locate(u); err == nil {
 				members, at = append(members, graphMember{rel: rel}), append(at, t.off)
@@ -78,14 +92,74 @@ func (a *assembler) graph() *moduleGraph {
 			members, at = append(members, graphMember{inline: a.pageCode(text, api.LoaderJS), textOff: textOff}), append(at, t.off)
 		}
 	}
-	if len(members) < 2 || !oneGraph {
+	if len(members) < 2 && classics == 0 || !oneGraph {
 		return g
 	}
-	g.members, g.first = members, at[0]
-	for _, off := range at {
-		g.at[off] = true
+	g.members, g.first = members, -1
+	for i, off := range at {
+		g.at[off], g.index[off] = true, i
+		if g.first < 0 && members[i].classic == "" {
+			g.first = off // the first module script; with none, the graph goes at the end of <body>
+		}
 	}
 	return g
+}
+
+// deferredClassic returns the graph member of the <script> t when it is a classic script
+// file with defer (and not async, which wins): the browser runs it after parsing, in document
+// order with the module scripts, while the document is "interactive"; inlined in place it ran
+// before them, during parsing. A file that cannot be read, decoded or minified, or that is
+// written as a module, is left to the walk, which says why.
+func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
+	src, ok := t.get("src")
+	typ := scriptType(t)
+	if !ok || a.b == nil || !t.has("defer") || t.has("async") || typ != "" && typ != "text/javascript" && typ != "application/javascript" {
+		return graphMember{}, false
+	}
+	u, _, isLocal := local(src.val)
+	if !isLocal {
+		return graphMember{}, false
+	}
+	rel, _, err := a.locate(u)
+	if err != nil {
+		return graphMember{}, false
+	}
+	p, err := a.m.Resolve(rel)
+	var code []byte
+	if err == nil {
+		code, err = os.ReadFile(p)
+	}
+	if err == nil {
+		code, err = a.scriptEncoding(t, code)
+	}
+	if err != nil || moduleSyntax(string(code)) {
+		return graphMember{}, false
+	}
+	js, l := a.b.classic(string(code), rel)
+	if l.HasErrors() || js == "" {
+		return graphMember{}, false
+	}
+	return graphMember{rel: rel, classic: js, warnings: l}, true
+}
+
+// classicRunner is the module that runs the classic script code when the graph comes to it:
+// an inline classic script inserted runs at once, in the global scope, as the browser runs a
+// deferred script (its hash is in the policy: runnerScripts), and is taken out again.
+func classicRunner(code string) string {
+	q, _ := json.Marshal(code)
+	return "const s = document.createElement(\"script\");\ns.text = " + string(q) + ";\n(document.head || document.documentElement).appendChild(s).remove();\n"
+}
+
+// runnerScripts returns the code of the graph's deferred classic scripts, which the policy
+// allows by their hashes.
+func (a *assembler) runnerScripts() []pageScript {
+	var out []pageScript
+	for _, m := range a.graph().members {
+		if m.classic != "" {
+			out = append(out, pageScript{text: m.classic})
+		}
+	}
+	return out
 }
 
 // graphSource is the entry that imports each member of the graph in order: a file by its
@@ -96,7 +170,7 @@ func graphSource(key, dir string, g *moduleGraph) string {
 	var b strings.Builder
 	for j, m := range g.members {
 		spec := inlineNamespace + ":" + key + "." + strconv.Itoa(j)
-		if m.inline == nil {
+		if m.inline == nil && m.classic == "" {
 			spec = relPath(dir, m.rel)
 		}
 		q, _ := json.Marshal(spec)
@@ -126,8 +200,11 @@ func relPath(dir, rel string) string {
 func (b *bundler) addGraph(key, page string, g *moduleGraph) {
 	b.inline[key] = inlineCode{contents: graphSource(key, path.Dir(page), g), name: page, loader: api.LoaderJS, graph: true}
 	for j, m := range g.members {
-		if m.inline != nil {
+		switch {
+		case m.inline != nil:
 			b.inline[key+"."+strconv.Itoa(j)] = *m.inline
+		case m.classic != "":
+			b.inline[key+"."+strconv.Itoa(j)] = inlineCode{contents: classicRunner(m.classic), name: page, loader: api.LoaderJS}
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/browsertest"
 )
 
 // TestModuleGraph: a page's module scripts are bundled as one graph (a module that several
@@ -91,5 +93,35 @@ func BenchmarkOneGraph(b *testing.B) {
 				benchBuild(b, app.dir)
 			})
 		}
+	}
+}
+
+// TestDeferredClassicOnly: a page whose only scripts are classic ones with defer runs them
+// after parsing, in order, as globals, from a module script the build adds at the end of
+// <body> (each script's element stays, emptied), in Chromium; an async one still runs.
+func TestDeferredClassicOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml": "id = \"d\"\nname = \"D\"\ndescription = \"Deferred scripts.\"\nentry = \"index.html\"\n",
+		"index.html": `<!doctype html><title>D</title><script defer src="./a.js" id="a"></script><script async src="./c.js"></script>` +
+			`<script defer src="./b.js"></script><p id="end">end</p>`,
+		"a.js": "var fromA = 1;\nwindow.order = ['a ' + document.readyState + ' ' + !!document.getElementById('end')];\n",
+		"b.js": "window.order.push('b ' + document.readyState + ' ' + typeof fromA);\n",
+		"c.js": "window.asyncRan = true;\n",
+	})
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.HTML), `<script id="a"></script>`) {
+		t.Errorf("the first deferred script's element is not kept, emptied")
+	}
+	b := browsertest.Start(t)
+	b.Visit(t, b.Serve("/d.html", res.HTML), 0)
+	if !b.Await(t, `window.order?.length === 2 && window.asyncRan`) {
+		t.Fatalf("the scripts did not run: %v %q", browsertest.Eval[any](t, b, `window.order ?? null`), b.Console())
+	}
+	if got := browsertest.Eval[string](t, b, `window.order.join(", ")`); got != "a interactive true, b interactive number" {
+		t.Errorf("order: %s", got)
 	}
 }
