@@ -360,7 +360,16 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			res := api.OnLoadResult{Contents: &c.contents, Loader: c.loader, ResolveDir: filepath.Dir(page)}
 			switch c.loader {
 			case api.LoaderCSS:
-				css := imageSetURLs(pruneFontFaces(c.contents))
+				// A <style> goes through the app's CSS tools as its stylesheet files do (Vite
+				// runs PostCSS on it too), named after the page.
+				css := c.contents
+				if b.css.needed(page, []byte(css)) {
+					var errs []api.Message
+					if css, errs = b.css.process(b.ctx, page, []byte(css)); errs != nil {
+						return api.OnLoadResult{Errors: errs}, nil
+					}
+				}
+				css = imageSetURLs(pruneFontFaces(css))
 				res.Contents = &css
 			case api.LoaderJS:
 				var out string
