@@ -18,7 +18,7 @@ import (
 // what a person and the page's scripts observe (testdata/fidelity/fingerprint.js): text and
 // whitespace, boxes, computed styles, attributes, stylesheets, compatibility mode, comments,
 // template content, which scripts ran, data: URLs, what the page's scripts record in
-// window.extra; and the console: the policy violations and exceptions of the built page must
+// window.extra, and all of it again after a row's scripted interaction; and the console: the policy violations and exceptions of the built page must
 // be those of the source page. The build may add its SDK and policy and must change nothing
 // else; a row whose build is refused names the refusal it wants, and then the page is not
 // compared (bad input gets an error, not a different page).
@@ -41,21 +41,24 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	rows := []struct {
 		page    string
 		refused string // the build's refusal, "" when the page builds and must behave the same
+		// act is a scripted interaction, run in both pages once they have taken their
+		// fingerprint (it may return a promise); they take it again after it.
+		act string
 	}{
-		{"whitespace.html", ""},
-		{"quirks.html", ""},
-		{"stylesheets.html", ""},
-		{"scripts.html", ""},
-		{"modules.html", ""}, // one module graph: store.js evaluated once, a script written twice runs once
-		{"policy.html", ""},  // the page's own policy merged: style hashes, trusted types kept
-		{"policy_blocks_script.html", "blocks this inline script"},
-		{"assets.html", ""}, // two stylesheets each sharing its own image; @namespace kept first
-		{"fonts.html", ""},  // tech() and format() as Chromium chooses
-		{"srcdoc.html", ""}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
-		{"srcdoc_handler.html", "the event handler onclick"},
-		{"escape.html", ""},  // String.raw, templates, strings, regular expressions holding <!--<script> and </script>
-		{"defer.html", ""},   // defer classic scripts run after parsing, in order with module scripts
-		{"charset.html", ""}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
+		{"whitespace.html", "", ""},
+		{"quirks.html", "", ""},
+		{"stylesheets.html", "", ""},
+		{"scripts.html", "", ""},
+		{"modules.html", "", `document.getElementById("bump").click()`}, // one module graph: store.js evaluated once, a script written twice runs once
+		{"policy.html", "", `document.querySelector(".hashed").setAttribute("style", "color: rgb(1, 2, 3)")`}, // the page's own policy merged: style hashes, trusted types kept
+		{"policy_blocks_script.html", "blocks this inline script", ""},
+		{"assets.html", "", ""}, // two stylesheets each sharing its own image; @namespace kept first
+		{"fonts.html", "", ""},  // tech() and format() as Chromium chooses
+		{"srcdoc.html", "", ""}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
+		{"srcdoc_handler.html", "the event handler onclick", ""},
+		{"escape.html", "", ""},  // String.raw, templates, strings, regular expressions holding <!--<script> and </script>
+		{"defer.html", "", ""},   // defer classic scripts run after parsing, in order with module scripts
+		{"charset.html", "", ""}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
 	}
 	var same, refused int
 	for _, r := range rows {
@@ -76,19 +79,28 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fp := func(u string) (string, []string, []string) {
+			// fp visits u and returns its fingerprint, the one after the interaction, its
+			// requests and what its console says.
+			fp := func(u string) (string, string, []string, []string) {
 				v := b.Visit(t, u, 0)
 				if !b.Await(t, `window.fp`) {
 					t.Fatalf("%s never took its fingerprint; console: %q", u, b.Console())
 				}
 				got := browsertest.Eval[string](t, b, `window.fp ?? "none"`)
+				after := ""
+				if r.act != "" {
+					after = browsertest.Eval[string](t, b, `Promise.resolve((() => `+r.act+`)()).then(() => new Promise((r) => requestAnimationFrame(() => r(window.readFP()))))`)
+				}
 				testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
-				return got, v.Requests, consoleKeys(b.Console())
+				return got, after, v.Requests, consoleKeys(b.Console())
 			}
-			want, _, wantConsole := fp(b.URL(0, "/src/"+r.page))
-			got, reqs, gotConsole := fp(b.Serve("/built/"+r.page, res.HTML))
+			want, wantAfter, _, wantConsole := fp(b.URL(0, "/src/"+r.page))
+			got, gotAfter, reqs, gotConsole := fp(b.Serve("/built/"+r.page, res.HTML))
 			if got != want {
 				t.Errorf("the built page differs from the source:\n got %s\nwant %s", got, want)
+			}
+			if gotAfter != wantAfter {
+				t.Errorf("after %s, the built page differs from the source:\n got %s\nwant %s", r.act, gotAfter, wantAfter)
 			}
 			if len(reqs) > 0 {
 				t.Errorf("the built page made requests: %v", reqs)

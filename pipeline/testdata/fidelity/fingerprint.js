@@ -13,5 +13,7 @@ window.fp = JSON.stringify({
   extra: window.extra ?? null,
 });
 };
+// The fingerprint again, after a scripted interaction (TestBuildKeepsWhatThePageDoes's act).
+window.readFP = () => (read(), window.fp);
 if (document.readyState === "complete") read();
 else addEventListener("load", read);
