@@ -1,6 +1,9 @@
 package markup
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Speculate reads the page d was parsed from as Chromium's preload scanner does: ahead of the tree builder, to fetch
 // early what the page will need (HTMLPreloadScanner). Its requests are real, and they follow
@@ -9,7 +12,8 @@ import "strings"
 // of a script, script data; of a style, iframe, xmp, noembed, noframes (and noscript, with
 // scripting on), raw text; of a plaintext, the rest of the input; except, for all but
 // textarea, title and script, between a <select> and the input, keygen, textarea or
-// </select> that ends it. It knows no foreign content: a CDATA section is a bogus comment,
+// </select> that ends it (an older scanner's reading: Chromium 156 reads a select's content
+// as any other, and both readings are given). It knows no foreign content: a CDATA section is a bogus comment,
 // and <svg><style> is raw text, where the tree reads text and markup. So Chromium 156
 // fetches the <img> of `<svg><![CDATA[ ><img src=x> ]]>` and of
 // `<svg><style><!--</style><img src=x>`, which no tree holds (TestSpeculate, and the offline
@@ -26,6 +30,27 @@ import "strings"
 // opts.NoScripting reads <noscript> as the scanner of a page without scripts does: d should
 // then be the tree built so too.
 func (d *Document) Speculate(opts Options) []*Node {
+	out := d.speculate(opts, true)
+	// Chromium 156 parses a <select>'s content as any other (customizable select): its
+	// scanner read <select><svg><style><!--</style><img src=x> as a style's raw text and
+	// fetched the <img>, which the tree holds in a comment. Which way a scanner of another
+	// version reads <select> is not known here: both readings are given.
+	seen := map[[2]Range]bool{}
+	for _, n := range out {
+		seen[[2]Range{n.Tag, textRange(n)}] = true
+	}
+	for _, n := range d.speculate(opts, false) {
+		if !seen[[2]Range{n.Tag, textRange(n)}] {
+			out = append(out, n)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Node) int { return a.Tag.Start - b.Tag.Start })
+	return out
+}
+
+// speculate is one reading of Speculate's; selects says whether a <select> keeps the
+// tokenizer from switching state for the elements in it.
+func (d *Document) speculate(opts Options, selects bool) []*Node {
 	s := d.Src
 	z := newTokenizer(s)
 	if strings.HasPrefix(s, "\uFEFF") {
@@ -94,7 +119,7 @@ func (d *Document) Speculate(opts Options) []*Node {
 			}
 			switch t.data {
 			case "select":
-				inSelect = true
+				inSelect = selects
 			case "input", "keygen", "textarea":
 				inSelect = false
 			}

@@ -65,6 +65,9 @@ func makeTreeRows(host string) []treeRow {
 		{"style_import_unquoted_semicolon", `<style>@import https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
 		{"style_import_unquoted_comment_before", `<style>@import /**/https://cdn.example/i.css;</style>`, "https://cdn.example/i.css;", false},
 		{"style_import_nothing", `<style>@import;</style>`, "", true},
+		// Chromium 156 reads a <select>'s content as any other (page 15,083 of the differential
+		// run, in html5lib-tests' context): its scanner reads the style in the svg as raw text.
+		{"select_svg_style_preload_scanner", `<select><svg><style><!--</style><img src="https://cdn.example/a.png"><!----></style></svg></select>`, "https://cdn.example/a.png", false},
 		{"style_import_open_url", `<style>@import url(</style><img src="https://cdn.example/a.png">`, "url(", false},
 		{"style_import_url_with_spaces", `<style>@import url( https://cdn.example/i.css );</style>`, "url(", false},
 		{"style_import_string", `<style>@import "data:text/css,p{color:red}";</style>`, "", true},
