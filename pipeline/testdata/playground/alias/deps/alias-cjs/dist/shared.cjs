@@ -1,0 +1,2 @@
+'use strict'
+exports.isFunction = (v) => typeof v === 'function'

@@ -1,0 +1,4 @@
+export const tag = 'browser'
+export function mount(sel, text) {
+  document.querySelector(sel).textContent = text
+}

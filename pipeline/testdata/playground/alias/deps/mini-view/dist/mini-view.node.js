@@ -1,0 +1,4 @@
+export const tag = 'node'
+export function mount() {
+  throw new Error('the node build')
+}

@@ -1,0 +1,1 @@
+export function mount() { throw new Error("the Node build") }

@@ -1,0 +1,1 @@
+export function render(el, text) { el.textContent = text }
