@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -9,20 +8,19 @@ import (
 // TestCheckSingleFile: bundle check --single-file gives notes for one file, at the places and
 // with the exit codes of bundle check, and --format json carries each note.
 func TestCheckSingleFile(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	dirty := write("dirty.html", "<p>\n<img src=\"https://cdn.example/a.png\"></p>")
-	beside := write("beside.html", `<img src="logo.png">`)
-	write("logo.png", string(make([]byte, 3000)))
-	fetch := write("fetch.html", `<script>fetch("https://api.example.com/q")</script>`)
-	clean := write("clean.html", `<p>hi</p><script>document.body.append("x")</script>`)
-	handler := write("handler.html", `<button onclick="go()">go</button>`)
+	dir := app(t, map[string]string{
+		"dirty.html":   "<p>\n<img src=\"https://cdn.example/a.png\"></p>",
+		"beside.html":  `<img src="logo.png">`,
+		"logo.png":     string(make([]byte, 3000)),
+		"fetch.html":   `<script>fetch("https://api.example.com/q")</script>`,
+		"clean.html":   `<p>hi</p><script>document.body.append("x")</script>`,
+		"handler.html": `<button onclick="go()">go</button>`,
+	})
+	dirty := filepath.Join(dir, "dirty.html")
+	beside := filepath.Join(dir, "beside.html")
+	fetch := filepath.Join(dir, "fetch.html")
+	clean := filepath.Join(dir, "clean.html")
+	handler := filepath.Join(dir, "handler.html")
 	runRows(t, []cliRow{
 		{"same_place_note_for_the_page", []string{"check", "--single-file", dirty}, 1, "", "dirty.html:2:11: error: <img src> loads \"https://cdn.example/a.png\" from outside the bundle\n", ""},
 		{"note_for_the_page", []string{"check", "--single-file", dirty}, 1, "", `write the image into the page as a data: URL in place of "https://cdn.example/a.png"`, ""},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -9,16 +8,12 @@ import (
 // TestPinCommand: bundle pin writes a bundle that bundle verify passes, refuses a page's
 // mistakes at their places (exit 1), and says a missing page (exit 2).
 func TestPinCommand(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	page := write("clock.html", "<!doctype html><title>Clock</title><p id=t></p><script>document.getElementById('t').textContent = new Date().toISOString()</script>")
-	bad := write("bad.html", "<!doctype html>\n<button onclick=\"go()\">go</button><img src=\"https://cdn.example/a.png\">")
+	dir := app(t, map[string]string{
+		"clock.html": "<!doctype html><title>Clock</title><p id=t></p><script>document.getElementById('t').textContent = new Date().toISOString()</script>",
+		"bad.html":   "<!doctype html>\n<button onclick=\"go()\">go</button><img src=\"https://cdn.example/a.png\">",
+	})
+	page := filepath.Join(dir, "clock.html")
+	bad := filepath.Join(dir, "bad.html")
 	out := filepath.Join(dir, "apps")
 	man := []string{"--id", "clock", "--name", "Clock", "--description", "Shows the time", "--hosts", "https://chat.example.com"}
 	runRows(t, []cliRow{
