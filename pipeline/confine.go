@@ -32,13 +32,18 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 	}
 	readRoot, _ := workspaceRoot(root)
 	f := confine.Fence{Read: []string{readRoot}}
-	if mayRunNode(root, readRoot) {
-		if node, err := exec.LookPath("node"); err == nil {
-			if rt, err := confine.Program(node); err == nil {
-				f.Exec = rt
+	// Node's files are found (reading its ELF headers and the loader's configuration) while
+	// the output folder is made: on a two-core machine the two overlap.
+	exe := make(chan []string, 1) // buffered: an early return leaves the lookup to end alone
+	go func() {
+		var rt []string
+		if mayRunNode(root, readRoot) {
+			if node, err := exec.LookPath("node"); err == nil {
+				rt, _ = confine.Program(node)
 			}
 		}
-	}
+		exe <- rt
+	}()
 	if opts.TempDir != "" {
 		f.Write = append(f.Write, opts.TempDir)
 	}
@@ -55,6 +60,7 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 		// whether another app still claims this one's id.
 		f.Read = append(f.Read, ownerManifests(out)...)
 	}
+	f.Exec = <-exe
 	return f, nil
 }
 

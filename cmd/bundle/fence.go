@@ -49,22 +49,27 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 	}
 	// The private temporary folder (Node's): in an output folder, where the fenced process
 	// may remove it when done, else (dev) in the system's, removed by a process started
-	// before the fence.
-	var tmp string
-	var err error
-	if len(all.Write) > 0 {
-		tmp, err = os.MkdirTemp(all.Write[0], ".bundle-tmp-")
-	} else if tmp, err = os.MkdirTemp("", "bundle-"); err == nil {
-		err = removeAtExit(tmp)
+	// before the fence. Only Node writes temporary files: a build whose fence lets it run
+	// no Node (an app without npm packages or vite.config) gets none, and does not pay for
+	// making and removing it.
+	if len(all.Exec) > 0 {
+		var tmp string
+		var err error
+		if len(all.Write) > 0 {
+			tmp, err = os.MkdirTemp(all.Write[0], ".bundle-tmp-")
+		} else if tmp, err = os.MkdirTemp("", "bundle-"); err == nil {
+			err = removeAtExit(tmp)
+		}
+		if err != nil {
+			return opts, "", done, err
+		}
+		done = func() { os.RemoveAll(tmp) }
+		opts.TempDir = tmp
+		all.Write = append(all.Write, tmp)
+		// The process's temporary folder too, for a build whose options do not name it
+		// (dev's).
+		os.Setenv("TMPDIR", tmp)
 	}
-	if err != nil {
-		return opts, "", done, err
-	}
-	done = func() { os.RemoveAll(tmp) }
-	opts.TempDir = tmp
-	all.Write = append(all.Write, tmp)
-	// The process's temporary folder too, for a build whose options do not name it (dev's).
-	os.Setenv("TMPDIR", tmp)
 	for _, p := range extra {
 		if _, err := os.Stat(p); err == nil {
 			all.Read = append(all.Read, p)
