@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -314,6 +315,12 @@ func TestServeSlowReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := host.NewHTTPServer(srv)
+	var closed atomic.Int64
+	hs.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateClosed {
+			closed.Add(1)
+		}
+	}
 	go hs.Serve(ln)
 	defer hs.Close()
 	before := runtime.NumGoroutine()
@@ -337,8 +344,13 @@ func TestServeSlowReaders(t *testing.T) {
 		conns = append(conns, c)
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
 	}
-	// Each stalls the server's writes, which give up after SendTimeout: the server's
+	// Each stalls the server's writes, which give up after SendTimeout: the server closes
+	// every connection (awaited as the server counts them, not by its goroutines, which are
+	// few also while a loaded machine has yet to accept the last connections), and its
 	// goroutines come back to what they were.
+	if !testwait.For(func() bool { return closed.Load() == 200 }) {
+		t.Fatalf("the server closed %d of 200 slow readers' connections in %s", closed.Load(), testwait.Deadline())
+	}
 	if !testwait.For(func() bool { return runtime.NumGoroutine() <= before+5 }) {
 		t.Fatalf("%d goroutines with 200 slow readers connected %s ago (%d before)", runtime.NumGoroutine(), testwait.Deadline(), before)
 	}
