@@ -11,15 +11,17 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // inFrame evaluates expr in the app's frame (another site than the harness's, so its own
 // target in Chromium) and returns its string value.
 func inFrame(t testing.TB, tab context.Context, expr string) string {
 	t.Helper()
-	// Chromium lists a frame's target a moment after the frame loads: look until it does.
+	// Chromium lists a frame's target a moment after the frame loads: look until it does
+	// (a moment that a loaded machine makes seconds: the suite's one deadline).
 	var n int
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(testwait.Deadline()); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		targets, err := chromedp.Targets(tab)
 		if err != nil {
 			t.Fatal(err)
