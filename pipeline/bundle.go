@@ -109,6 +109,11 @@ type bundler struct {
 	// browsers.
 	folders     folders
 	browserMaps sync.Map
+	// packages holds the package.json files the resolver read, by path, for one build.
+	packages sync.Map
+	// evalScans keeps what evalInPackages found in each module of a package, by path, from
+	// one build of a session to the next.
+	evalScans map[string]evalScan
 	// routes is what the build found of routing on the URL's path, public the public
 	// folder's listing (hostframe.go).
 	routes routes

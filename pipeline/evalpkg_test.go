@@ -1,8 +1,15 @@
 package pipeline
 
 import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/diag"
 )
 
 // TestEvalInPackages: a package the page holds that runs eval when imported (a development
@@ -55,5 +62,78 @@ func TestEvalCallIn(t *testing.T) {
 				t.Errorf("evalCallIn = %d %q %v, want %d %q", off, call, ok, row.at, row.call)
 			}
 		})
+	}
+}
+
+// TestMayCallEval: the search for the text of a call says what the regular expression
+// \b(?:eval|Function)\s*\( says, on each row and on the modules of the test apps' packages.
+func TestMayCallEval(t *testing.T) {
+	re := regexp.MustCompile(`\b(?:eval|Function)\s*\(`)
+	rows := []string{"", "eval(", "eval (", "eval\t\n\f\r (", "xeval(", "_eval(", "9eval(", "$eval(", ".eval(", "evaluate(", "eval", "eval x(",
+		"Function(", "new Function (", "myFunction(", "Function", "évalFunction(", "eval\v(", "evaleval(", "e eval(", "Functio eval  ("}
+	for _, src := range rows {
+		if got, want := mayCallEval([]byte(src)), re.MatchString(src); got != want {
+			t.Errorf("%q: %v, the expression says %v", src, got, want)
+		}
+	}
+	n := 0
+	filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") || !strings.Contains(p, "node_modules") || n >= 2000 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		n++
+		if got, want := mayCallEval(src), re.Match(src); got != want {
+			t.Errorf("%s: %v, the expression says %v", p, got, want)
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Error("no module of a package under testdata: run scripts/test, which installs them")
+	}
+}
+
+// TestEvalInPackagesSession: a session's rebuild, which keeps what it found in each module,
+// warns of a package module that came to call eval since, and stops when the call goes; a
+// package.json whose browser field changes between two builds of a session is read anew.
+func TestEvalInPackagesSession(t *testing.T) {
+	dir := writeApp(t, map[string]string{
+		"miniapp.toml":                      "id = \"e\"\nname = \"E\"\ndescription = \"Eval.\"\nentry = \"main.js\"\nhosts = [\"https://h.example\"]\n",
+		"main.js":                           "import { run } from \"dev-map\";\nrun();\n",
+		"node_modules/dev-map/package.json": `{"name":"dev-map","main":"index.js"}`,
+		"node_modules/dev-map/index.js":     "import { x } from \"./a.js\";\nexport function run() { return x(); }\n",
+		"node_modules/dev-map/a.js":         "export const x = () => \"from-a\";\n",
+		"node_modules/dev-map/b.js":         "export const x = () => \"from-b\";\n",
+	})
+	session := NewSession()
+	defer session.Close()
+	mod := filepath.Join(dir, "node_modules", "dev-map", "index.js")
+	plain, _ := os.ReadFile(mod)
+	for _, step := range []struct {
+		name, index, pkg string
+		warned           bool
+		has              string
+	}{
+		{"plain", string(plain), "", false, "from-a"},
+		{"eval", string(plain) + "eval(\"1\");\n", "", true, "from-a"},
+		{"browser_field", string(plain), `{"name":"dev-map","main":"index.js","browser":{"./a.js":"./b.js"}}`, false, "from-b"},
+	} {
+		os.WriteFile(mod, []byte(step.index), 0o644)
+		if step.pkg != "" {
+			os.WriteFile(filepath.Join(dir, "node_modules", "dev-map", "package.json"), []byte(step.pkg), 0o644)
+		}
+		res, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if warned := strings.Contains(diag.FormatText(res.Warnings, false), "the package dev-map calls eval"); warned != step.warned {
+			t.Errorf("%s: warned %v, want %v:\n%s", step.name, warned, step.warned, diag.FormatText(res.Warnings, false))
+		}
+		if !strings.Contains(string(res.HTML), step.has) {
+			t.Errorf("%s: the page does not hold %q", step.name, step.has)
+		}
 	}
 }

@@ -57,6 +57,7 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 		// What the build listed and found, read anew (hostframe.go, folders.go, cjs.go).
 		b.folders, b.public, b.routes, b.cjs = folders{}, publicListing{}, routes{}, cjsState{}
 		b.browserMaps.Clear()
+		b.packages.Clear()
 		return b, nil
 	}
 	s.reset()

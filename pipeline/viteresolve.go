@@ -131,7 +131,7 @@ func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.On
 		!strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) && !b.inPackage(a.Importer) {
 		return api.OnResolveResult{}, nil
 	}
-	pkgDir, browser := nearestBrowserMap(filepath.Dir(a.Importer), b.readRoot)
+	pkgDir, browser := b.nearestBrowserMap(filepath.Dir(a.Importer))
 	if browser == nil {
 		return api.OnResolveResult{}, nil
 	}
@@ -182,24 +182,17 @@ func (b *bundler) exportsFallback(a api.OnResolveArgs) api.OnResolveResult {
 	sub := strings.TrimPrefix(spec, name)
 	for d := a.ResolveDir; strings.HasPrefix(d, b.readRoot); d = filepath.Dir(d) {
 		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
-		data, err := os.ReadFile(filepath.Join(pkgDir, "package.json"))
-		if err != nil {
+		pkg := b.packageJSON(filepath.Join(pkgDir, "package.json"))
+		if pkg == nil {
 			if filepath.Dir(d) == d {
 				break
 			}
 			continue
 		}
-		var pkg struct {
-			Exports json.RawMessage `json:"exports"`
-		}
-		var exports map[string]json.RawMessage
-		if json.Unmarshal(data, &pkg) != nil || json.Unmarshal(pkg.Exports, &exports) != nil {
+		if pkg.bad || pkg.noExports {
 			return api.OnResolveResult{}
 		}
-		if !strings.HasPrefix(firstKey(pkg.Exports), ".") {
-			exports = map[string]json.RawMessage{".": pkg.Exports}
-		}
-		target, ok := matchExports(exports, "."+sub, resolveConditions)
+		target, ok := matchExports(pkg.exports, "."+sub, resolveConditions)
 		if !ok || !strings.HasPrefix(target, "./") {
 			return api.OnResolveResult{}
 		}
@@ -252,20 +245,54 @@ func (b *bundler) inPackage(p string) bool {
 	return false
 }
 
-// nearestBrowserMap returns the folder of the package.json nearest to dir (not above root),
-// and its "browser" field when that is an object.
-func nearestBrowserMap(dir, root string) (string, map[string]json.RawMessage) {
-	for d := dir; strings.HasPrefix(d, root); d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "package.json"))
-		if err == nil {
-			var pkg struct {
-				Browser json.RawMessage `json:"browser"`
+// packageFields are the fields of a package.json the resolver reads: its "browser" field
+// when that is an object (nil otherwise), and its "exports" as subpaths ("." for the sugar
+// of a single target or a map of conditions), with noExports set when it is no object.
+// bad is set for a file that is not JSON.
+type packageFields struct {
+	browser   map[string]json.RawMessage
+	exports   map[string]json.RawMessage
+	noExports bool
+	bad       bool
+}
+
+// packageJSON reads the package.json at p, once per build: every import written in a package
+// asks for its package's, and a rebuild of an app of a few hundred modules read and decoded
+// them thousands of times. nil when there is none.
+func (b *bundler) packageJSON(p string) *packageFields {
+	if v, ok := b.packages.Load(p); ok {
+		return v.(*packageFields)
+	}
+	var f *packageFields
+	if data, err := os.ReadFile(p); err == nil {
+		var pkg struct {
+			Browser json.RawMessage `json:"browser"`
+			Exports json.RawMessage `json:"exports"`
+		}
+		f = &packageFields{}
+		if json.Unmarshal(data, &pkg) != nil {
+			f.bad = true
+		} else {
+			if json.Unmarshal(pkg.Exports, &f.exports) != nil {
+				f.exports, f.noExports = nil, true
+			} else if !strings.HasPrefix(firstKey(pkg.Exports), ".") {
+				f.exports = map[string]json.RawMessage{".": pkg.Exports}
 			}
-			var m map[string]json.RawMessage
-			if json.Unmarshal(data, &pkg) == nil && json.Unmarshal(pkg.Browser, &m) == nil {
-				return d, m
+			if json.Unmarshal(pkg.Browser, &f.browser) != nil {
+				f.browser = nil
 			}
-			return d, nil
+		}
+	}
+	v, _ := b.packages.LoadOrStore(p, f)
+	return v.(*packageFields)
+}
+
+// nearestBrowserMap returns the folder of the package.json nearest to dir (not above the
+// folder the build reads), and its "browser" field when that is an object.
+func (b *bundler) nearestBrowserMap(dir string) (string, map[string]json.RawMessage) {
+	for d := dir; strings.HasPrefix(d, b.readRoot); d = filepath.Dir(d) {
+		if f := b.packageJSON(filepath.Join(d, "package.json")); f != nil {
+			return d, f.browser
 		}
 		if filepath.Dir(d) == d {
 			break

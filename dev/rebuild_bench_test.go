@@ -1,0 +1,48 @@
+package dev
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/pipeline"
+)
+
+// BenchmarkRebuild times pipeline.Build with bundle dev's options and a Session on
+// testdata/charts, after a script edit and after a stylesheet edit: the build alone, without
+// the harness or the browser (BenchmarkReload has them). -cpuprofile shows where it goes.
+func BenchmarkRebuild(b *testing.B) {
+	for _, kind := range []string{"script", "style"} {
+		b.Run(kind, func(b *testing.B) {
+			dir := chartsApp(b)
+			session := pipeline.NewSession()
+			defer session.Close()
+			opts := pipeline.Options{NoWrite: true, NoGzip: true, Session: session, DevHosts: []string{"http://127.0.0.1:1"}, DevScript: client("http://127.0.0.1:1")}
+			file := filepath.Join(dir, "src", "App.tsx")
+			if kind == "style" {
+				file = filepath.Join(dir, "src", "app.css")
+			}
+			src, _ := os.ReadFile(file)
+			if _, err := pipeline.Build(context.Background(), dir, opts); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				var edited []byte
+				if kind == "script" {
+					edited = []byte(strings.Replace(string(src), "Read the monthly sales.", fmt.Sprintf("Read the monthly sales (%d).", i), 1))
+				} else {
+					edited = append(slices.Clone(src), fmt.Sprintf("\nh1 { letter-spacing: %dpx; }\n", i%50+1)...)
+				}
+				os.WriteFile(file, edited, 0o644)
+				if _, err := pipeline.Build(context.Background(), dir, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
