@@ -1,6 +1,8 @@
 // Package oneshot tunes Go's collector for a process that does one job and exits, as bundle
-// build does. As esbuild's own CLI does, the collector stays off while the process is small:
-// nothing it frees would be used again before the exit. A memory limit brings it back when
+// build does, or one job again and again, as bundle dev's rebuilds of one app. As esbuild's
+// own CLI does, the collector stays off while the process is small: nothing it frees would be
+// used again before the exit (in bundle dev, a collection every few rebuilds frees as much as
+// one every rebuild would). A memory limit brings it back when
 // the process reaches Floor, so that a heavy build stays in bounds (bench/heavy, 12,000
 // modules: 520 MB instead of 750); and when a collection finds most of that limit live, the
 // limit rises to twice what is live, so that a build bigger still does not collect again
