@@ -11,6 +11,7 @@
 package dev
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,6 +103,18 @@ type server struct {
 	session *pipeline.Session
 	// lastLogged is the warnings of the last build that built, as the terminal last showed them.
 	lastLogged string
+	// cuts are the served page's cuts for styleEdits, with its scripts' texts (0) and
+	// without (1), once read; under mu.
+	cuts [2]*pageCut
+}
+
+// cut returns the served page cut for styleEdits, with its scripts' texts (i = 0) or without
+// (1), reading it the first time. s.mu is held.
+func (s *server) cut(i int) *pageCut {
+	if s.cuts[i] == nil {
+		s.cuts[i] = cutOf(s.page, i == 1)
+	}
+	return s.cuts[i]
 }
 
 // Run serves the app in dir until ctx ends. It listens, calls Ready, and then builds, so that
@@ -372,16 +385,25 @@ func (s *server) rebuild(ctx context.Context, changed map[string]bool) {
 		}
 		st.OK = true
 		st.Bytes, st.SHA256, st.MaxBytes = res.Entry.Bytes, res.Entry.SHA256, res.Manifest.MaxKB*1024
+		var cuts [2]*pageCut // res.HTML's, as far as read
 		if s.page != nil {
-			edits, ok := styleEdits(s.page, res.HTML, false)
+			var edits []StyleEdit
+			ok := bytes.Equal(s.page, res.HTML)
+			if ok {
+				cuts = s.cuts
+			} else {
+				cuts[0] = cutOf(res.HTML, false)
+				edits, ok = editsBetween(s.cut(0), cuts[0])
+			}
 			if !ok && onlyStylesheets(s.dir, changed, res) {
-				edits, ok = styleEdits(s.page, res.HTML, true)
+				cuts[1] = cutOf(res.HTML, true)
+				edits, ok = editsBetween(s.cut(1), cuts[1])
 			}
 			if ok {
 				st.Styles, st.Base, st.Same = edits, s.pageVersion, len(edits) == 0
 			}
 		}
-		s.page, s.header, s.pageVersion, s.smap = res.HTML, h, st.Version, nil
+		s.page, s.header, s.pageVersion, s.smap, s.cuts = res.HTML, h, st.Version, nil, cuts
 		if len(res.Warnings) > 0 {
 			st.Diagnostics = diag.FormatText(res.Warnings, false)
 		}

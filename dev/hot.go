@@ -35,9 +35,26 @@ type StyleEdit struct {
 // esbuild's choice of short names (its minifier counts the characters of every file of a
 // script's graph, the stylesheets it imports too, and gives the commonest names first).
 func styleEdits(a, b []byte, scriptsRenamed bool) (edits []StyleEdit, ok bool) {
-	restA, textsA, okA := withoutStyles(a, scriptsRenamed)
-	restB, textsB, okB := withoutStyles(b, scriptsRenamed)
-	if !okA || !okB || len(textsA) != len(textsB) || restA != restB {
+	return editsBetween(cutOf(a, scriptsRenamed), cutOf(b, scriptsRenamed))
+}
+
+// pageCut is a page as styleEdits compares it: withoutStyles's results. bundle dev keeps the
+// served page's, so that a rebuild reads only the new page's tree.
+type pageCut struct {
+	rest  string
+	texts []string
+	ok    bool
+}
+
+func cutOf(page []byte, scripts bool) *pageCut {
+	rest, texts, ok := withoutStyles(page, scripts)
+	return &pageCut{rest, texts, ok}
+}
+
+// editsBetween is styleEdits on the pages cut as a and b.
+func editsBetween(a, b *pageCut) (edits []StyleEdit, ok bool) {
+	restA, textsA, restB, textsB := a.rest, a.texts, b.rest, b.texts
+	if !a.ok || !b.ok || len(textsA) != len(textsB) || restA != restB {
 		return nil, false
 	}
 	seen := map[string]string{}

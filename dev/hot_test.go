@@ -3,6 +3,7 @@ package dev
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +12,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/miniapp/bundle/internal/testwait"
+	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/scaffold"
 )
 
 // inFrame evaluates expr in the app's frame (another site than the harness's, so its own
@@ -100,4 +104,44 @@ func TestRuntimeOverlay(t *testing.T) {
 	}
 	os.WriteFile(main, src, 0o644)
 	waitJS(t, tab, `!document.getElementById("runtime").classList.contains("on") && document.getElementById("status").dataset.handshakes === "3"`)
+}
+
+// TestStyleEditsInARow: each rebuild compares the new page with the page served, whose tree
+// bundle dev keeps from the build before: two stylesheet edits in a row each give their own
+// texts (the second from the first's), a save that changes nothing is the same page, and a
+// script edit after them reloads.
+func TestStyleEditsInARow(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "counter")
+	if _, err := scaffold.Write(dir, "ts", false); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{dir: dir, opts: Options{Log: io.Discard}, subs: map[chan Build]bool{}, session: pipeline.NewSession(), harnessOrigin: "http://127.0.0.1:1"}
+	defer s.session.Close()
+	css, main := filepath.Join(dir, "src", "style.css"), filepath.Join(dir, "src", "main.ts")
+	src, _ := os.ReadFile(css)
+	msrc, _ := os.ReadFile(main)
+	for i, step := range []struct {
+		name, file, text string
+		from, to         string // an edit's texts hold them ("" for none)
+		same, reload     bool
+	}{
+		{"first", css, string(src), "", "", false, true},
+		{"style", css, string(src) + "h1{color:#010203}\n", "", "#010203", false, false},
+		{"style_again", css, string(src) + "h1{color:#040506}\n", "#010203", "#040506", false, false},
+		{"unchanged", css, string(src) + "h1{color:#040506}\n", "", "", true, false},
+		{"script", main, strings.Replace(string(msrc), "Read the current count.", "Read it.", 1), "", "", false, true},
+	} {
+		os.WriteFile(step.file, []byte(step.text), 0o644)
+		s.rebuild(context.Background(), map[string]bool{step.file: true})
+		st := s.state
+		if !st.OK {
+			t.Fatalf("%s: %s", step.name, st.Diagnostics)
+		}
+		if reload := st.Base == 0; reload != step.reload || st.Same != step.same {
+			t.Errorf("%s: reload %v, same %v; want %v, %v", step.name, reload, st.Same, step.reload, step.same)
+		}
+		if step.to != "" && (len(st.Styles) != 1 || !strings.Contains(st.Styles[0].From, step.from) || !strings.Contains(st.Styles[0].To, step.to) || st.Base != i) {
+			t.Errorf("%s: the edits %+v (base %d) do not take %q to %q from the page of build %d", step.name, st.Styles, st.Base, step.from, step.to, i)
+		}
+	}
 }
