@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/offline"
@@ -192,7 +193,7 @@ func (b *bundler) exportsFallback(a api.OnResolveArgs) api.OnResolveResult {
 		if pkg.bad || pkg.noExports {
 			return api.OnResolveResult{}
 		}
-		target, ok := matchExports(pkg.exports, "."+sub, resolveConditions)
+		target, ok := pkg.exportTarget("." + sub)
 		if !ok || !strings.HasPrefix(target, "./") {
 			return api.OnResolveResult{}
 		}
@@ -254,6 +255,24 @@ type packageFields struct {
 	exports   map[string]json.RawMessage
 	noExports bool
 	bad       bool
+	// targets holds each subpath's match in exports under resolveConditions (exportTarget).
+	targets sync.Map
+}
+
+// exportTarget is matchExports of sub in the package's exports under resolveConditions, each
+// subpath matched once per build.
+func (f *packageFields) exportTarget(sub string) (string, bool) {
+	type match struct {
+		target string
+		ok     bool
+	}
+	if v, ok := f.targets.Load(sub); ok {
+		m := v.(match)
+		return m.target, m.ok
+	}
+	t, ok := matchExports(f.exports, sub, resolveConditions)
+	f.targets.Store(sub, match{t, ok})
+	return t, ok
 }
 
 // packageJSON reads the package.json at p, once per build: every import written in a package
