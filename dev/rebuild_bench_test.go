@@ -8,13 +8,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miniapp/bundle/pipeline"
 )
 
 // BenchmarkRebuild times pipeline.Build with bundle dev's options and a Session on
 // testdata/charts, after a script edit and after a stylesheet edit: the build alone, without
-// the harness or the browser (BenchmarkReload has them). -cpuprofile shows where it goes.
+// the harness or the browser (BenchmarkReload has them). Its baseline is the same build
+// without a Session (a fresh build, as bundle build makes), three times after the loop:
+// x-fresh is the median rebuild over the median fresh build. -cpuprofile shows where it goes.
 func BenchmarkRebuild(b *testing.B) {
 	for _, kind := range []string{"script", "style"} {
 		b.Run(kind, func(b *testing.B) {
@@ -30,6 +33,7 @@ func BenchmarkRebuild(b *testing.B) {
 			if _, err := pipeline.Build(context.Background(), dir, opts); err != nil {
 				b.Fatal(err)
 			}
+			var times []time.Duration
 			b.ResetTimer()
 			for i := range b.N {
 				var edited []byte
@@ -39,10 +43,26 @@ func BenchmarkRebuild(b *testing.B) {
 					edited = append(slices.Clone(src), fmt.Sprintf("\nh1 { letter-spacing: %dpx; }\n", i%50+1)...)
 				}
 				os.WriteFile(file, edited, 0o644)
+				start := time.Now()
 				if _, err := pipeline.Build(context.Background(), dir, opts); err != nil {
 					b.Fatal(err)
 				}
+				times = append(times, time.Since(start))
 			}
+			b.StopTimer()
+			fresh := opts
+			fresh.Session = nil
+			var freshTimes []time.Duration
+			for range 3 {
+				start := time.Now()
+				if _, err := pipeline.Build(context.Background(), dir, fresh); err != nil {
+					b.Fatal(err)
+				}
+				freshTimes = append(freshTimes, time.Since(start))
+			}
+			b.ReportMetric(median(times), "ms-median-rebuild")
+			b.ReportMetric(median(freshTimes), "ms-median-fresh")
+			b.ReportMetric(median(times)/median(freshTimes), "x-fresh")
 		})
 	}
 }
