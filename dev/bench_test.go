@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/oneshot"
 	"github.com/miniapp/bundle/scaffold"
 )
 
@@ -25,6 +26,7 @@ import (
 // shows is the baseline beside it: what is not the build is serving and the browser. On the
 // TypeScript template, and on testdata/charts (React 19, recharts, Tailwind CSS v4).
 func BenchmarkReload(b *testing.B) {
+	defer oneshot.Tune(oneshot.Floor)() // as bundle dev runs
 	ts := func(b *testing.B) string {
 		dir := filepath.Join(b.TempDir(), "counter")
 		if _, err := scaffold.Write(dir, "ts", false); err != nil {
@@ -84,6 +86,7 @@ func BenchmarkReload(b *testing.B) {
 // BenchmarkStart measures the time from starting bundle dev to the harness's URL, and to the
 // end of the first build (the harness showing the app's tools), on testdata/charts.
 func BenchmarkStart(b *testing.B) {
+	defer oneshot.Tune(oneshot.Floor)() // as bundle dev runs
 	dir := chartsApp(b)
 	var toURL, toBuild []time.Duration
 	for range b.N {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/oneshot"
 	"github.com/miniapp/bundle/pipeline"
 )
 
@@ -19,6 +20,7 @@ import (
 // without a Session (a fresh build, as bundle build makes), three times after the loop:
 // x-fresh is the median rebuild over the median fresh build. -cpuprofile shows where it goes.
 func BenchmarkRebuild(b *testing.B) {
+	defer oneshot.Tune(oneshot.Floor)() // as bundle dev and bundle build run
 	for _, kind := range []string{"script", "style"} {
 		b.Run(kind, func(b *testing.B) {
 			dir := chartsApp(b)
