@@ -38,12 +38,13 @@ const queryNamespace = "miniapp-query"
 type viteQuery struct {
 	raw, url, inline, noInline, worker, shared, init, workerURL, module bool
 	svg                                                                 bool // a script's import of an SVG
+	lazyCSS                                                             bool // a stylesheet only a dynamic import reaches (lazycss.go)
 	// unknown are the flags (names without a value) that none of these is.
 	unknown []string
 }
 
 // queryFlags are the names parseQuery knows.
-var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module", "miniapp-svg"}
+var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module", "miniapp-svg", lazyQuery}
 
 // parseQuery reads a query ("raw", "url&inline", "inline=true"; with or without its '?').
 func parseQuery(q string) viteQuery {
@@ -72,6 +73,8 @@ func parseQuery(q string) viteQuery {
 			v.module = true
 		case name == "miniapp-svg":
 			v.svg = true
+		case name == lazyQuery:
+			v.lazyCSS = true
 		case !hasValue && !strings.HasPrefix(name, "lang."):
 			v.unknown = append(v.unknown, name)
 		}
@@ -83,7 +86,7 @@ func parseQuery(q string) viteQuery {
 func (v viteQuery) known() bool {
 	// With ?url, ?raw or ?inline the module is the file's URL or text whatever else the
 	// query holds (new URL(`./${x}.png?abc`) globs ?abc&url, and keeps ?abc for a server).
-	return (len(v.unknown) == 0 || v.url || v.raw || v.inline) && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg)
+	return (len(v.unknown) == 0 || v.url || v.raw || v.inline) && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg || v.lazyCSS)
 }
 
 // queryPlugin resolves imports with a query suffix to generated modules.
@@ -289,6 +292,12 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 			return "", fmt.Errorf("%s", l[0].Text)
 		}
 		return "export default " + str(c.css), nil
+	case v.lazyCSS && isStylesheet(file):
+		c, l := b.entry(b.rel(file))
+		if l.HasErrors() {
+			return "", fmt.Errorf("%s", l[0].Text)
+		}
+		return b.lazyModule(b.display(b.rel(file)), c.css), nil
 	case v.url && isStylesheet(file):
 		// The stylesheet as built (its url()s inlined, Sass compiled), as Vite's CSS
 		// pipeline emits the file a ?url names; a page links it (style-src data:) or

@@ -70,8 +70,12 @@ type bundler struct {
 	// stylesheet CSS (Result.CodeInputs, Result.StyleInputs).
 	codeIn, styleIn map[string]bool
 	legal           []string // legal comments, kept out of the bundle
-	sourcemap       bool     // esbuild makes source maps
-	writeMap        bool     // --sourcemap: the map of the first module script is written
+	// lazy are the stylesheets only a dynamic import reaches, with the texts of the <style>s
+	// their modules add to the page (lazycss.go), hashed into style-src where the page's own
+	// policy wants hashes.
+	lazy      []lazyStyle
+	sourcemap bool // esbuild makes source maps
+	writeMap  bool // --sourcemap: the map of the first module script is written
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -617,7 +621,8 @@ func rebuild(ctx context.Context, c api.BuildContext, dispose bool) api.BuildRes
 // run runs esbuild on one entry and turns its result into code, or into diagnostics that keep
 // esbuild's file:line:col and source line.
 func (b *bundler) run(opts api.BuildOptions) (code, diag.List) {
-	return b.result(b.build(opts), opts)
+	res, opts := b.pageBuild(opts)
+	return b.result(res, opts)
 }
 
 // result turns the result of esbuild on opts into code, as run does.
@@ -1189,8 +1194,8 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 		}
 		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: in, OutputPath: "entry" + strconv.Itoa(i)})
 	}
-	res := b.build(opts)
-	if len(res.Errors) > 0 || sharedCSSModule(res.Metafile) {
+	res, opts := b.pageBuild(opts)
+	if _, mixed := lazyStyles(res.Metafile); len(res.Errors) > 0 || sharedCSSModule(res.Metafile) || mixed {
 		return nil, nil, false
 	}
 	each, ws, errs := b.each(res, opts)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,21 +45,31 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// act is a scripted interaction, run in both pages once they have taken their
 		// fingerprint (it may return a promise); they take it again after it.
 		act string
+		// vite says the source page is Vite's build of the page (its semantics are Vite's, as
+		// a lazily imported stylesheet's); see and seeAfter are what the fingerprints of both
+		// pages must hold before and after act, which the row is about.
+		vite          bool
+		see, seeAfter string
 	}{
-		{"whitespace.html", "", ""},
-		{"quirks.html", "", ""},
-		{"stylesheets.html", "", ""},
-		{"scripts.html", "", ""},
-		{"modules.html", "", `document.getElementById("bump").click()`}, // one module graph: store.js evaluated once, a script written twice runs once
-		{"policy.html", "", `document.querySelector(".hashed").setAttribute("style", "color: rgb(1, 2, 3)")`}, // the page's own policy merged: style hashes, trusted types kept
-		{"policy_blocks_script.html", "blocks this inline script", ""},
-		{"assets.html", "", ""}, // two stylesheets each sharing its own image; @namespace kept first
-		{"fonts.html", "", ""},  // tech() and format() as Chromium chooses
-		{"srcdoc.html", "", ""}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
-		{"srcdoc_handler.html", "the event handler onclick", ""},
-		{"escape.html", "", ""},  // String.raw, templates, strings, regular expressions holding <!--<script> and </script>
-		{"defer.html", "", ""},   // defer classic scripts run after parsing, in order with module scripts
-		{"charset.html", "", ""}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
+		{page: "whitespace.html"},
+		{page: "quirks.html"},
+		{page: "stylesheets.html"},
+		{page: "scripts.html"},
+		{page: "modules.html", act: `document.getElementById("bump").click()`},                                       // one module graph: store.js evaluated once, a script written twice runs once
+		{page: "policy.html", act: `document.querySelector(".hashed").setAttribute("style", "color: rgb(1, 2, 3)")`}, // the page's own policy merged: style hashes, trusted types kept
+		{page: "policy_blocks_script.html", refused: "blocks this inline script"},
+		{page: "assets.html"}, // two stylesheets each sharing its own image; @namespace kept first
+		{page: "fonts.html"},  // tech() and format() as Chromium chooses
+		{page: "srcdoc.html"}, // scripts in <iframe srcdoc>, nested too, hashed into the policy
+		{page: "srcdoc_handler.html", refused: "the event handler onclick"},
+		{page: "escape.html"},  // String.raw, templates, strings, regular expressions holding <!--<script> and </script>
+		{page: "defer.html"},   // defer classic scripts run after parsing, in order with module scripts
+		{page: "charset.html"}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
+		// A stylesheet only import() reaches applies from the import on, as Vite links it, under
+		// the page's policy (style-src 'self': the built page's <style> by its hash).
+		{page: "lazycss.html", act: `window.loadLazy()`, vite: true,
+			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)"`},
+		{page: "lazycss_blocked.html", refused: "lazy-part.css), which Vite links from the page's origin"},
 	}
 	var same, refused int
 	for _, r := range rows {
@@ -94,8 +105,19 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
 				return got, after, v.Requests, consoleKeys(b.Console())
 			}
-			want, wantAfter, _, wantConsole := fp(b.URL(0, "/src/"+r.page))
+			source := b.URL(0, "/src/"+r.page)
+			if r.vite {
+				source = serveViteBuild(t, b, src, files, r.page)
+			}
+			want, wantAfter, _, wantConsole := fp(source)
 			got, gotAfter, reqs, gotConsole := fp(b.Serve("/built/"+r.page, res.HTML))
+			for _, f := range []struct{ name, fp, see string }{
+				{"source", want, r.see}, {"built", got, r.see}, {"source after", wantAfter, r.seeAfter}, {"built after", gotAfter, r.seeAfter},
+			} {
+				if !strings.Contains(f.fp, f.see) {
+					t.Errorf("the %s page's fingerprint has no %s: %s", f.name, f.see, f.fp)
+				}
+			}
 			if got != want {
 				t.Errorf("the built page differs from the source:\n got %s\nwant %s", got, want)
 			}
@@ -114,6 +136,32 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		})
 	}
 	t.Logf("pages compared: %d the same, %d refused, %d different", same, refused, len(rows)-same-refused)
+}
+
+// serveViteBuild builds page with Vite (the playground's, testdata/playground) from a folder
+// holding files, serves what it wrote and the files under /vite/, and returns the page's URL.
+func serveViteBuild(t *testing.T, b *browsertest.Browser, src string, files []extraFile, page string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		os.WriteFile(filepath.Join(dir, f.Name()), f.data(t, src), 0o644)
+	}
+	// Relative URLs (base "./"), so that the page works under /vite/; the page as the one input.
+	os.WriteFile(filepath.Join(dir, "vite.config.mjs"), []byte(`export default { base: "./", build: { rollupOptions: { input: `+strconv.Quote(page)+` } } };`+"\n"), 0o644)
+	built, msg, _, err := viteBuild(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg != "" {
+		t.Logf("vite build: %s", msg)
+	}
+	for _, f := range files {
+		b.Serve("/vite/"+f.Name(), f.data(t, src), ctypeOf(f.Name()))
+	}
+	for name, data := range built {
+		b.Serve("/vite/"+name, data, ctypeOf(name))
+	}
+	return b.URL(0, "/vite/"+page)
 }
 
 // consoleKeys returns what the console messages say of the page, sorted, without what differs

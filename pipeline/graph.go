@@ -216,7 +216,7 @@ func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, 
 	b.inline = map[string]inlineCode{}
 	b.addGraph("0", page, g)
 	opts.EntryPoints = []string{inlineNamespace + ":0"}
-	res := b.build(opts)
+	res, opts := b.pageBuild(opts)
 	if len(res.Errors) > 0 {
 		return code{}, nil, res.Errors
 	}

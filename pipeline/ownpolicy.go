@@ -78,15 +78,16 @@ func (a *assembler) isOwnPolicy(off int) bool {
 
 // mergeOwn merges the page's own policies into p, the build's, and reports at its place what
 // cannot be merged. styles are the texts of the built page's <style> elements, hashed when
-// the page's policy allows no inline style.
-func (a *assembler) mergeOwn(p registry.Policy, styles []string) registry.Policy {
+// the page's policy allows no inline style; lazy are the stylesheets the page's scripts add
+// when a dynamic import loads them (lazycss.go), which Vite links from the page's origin.
+func (a *assembler) mergeOwn(p registry.Policy, styles []string, lazy []lazyStyle) registry.Policy {
 	for _, own := range a.ownPolicies() {
-		p = a.mergeOne(p, own, styles)
+		p = a.mergeOne(p, own, styles, lazy)
 	}
 	return p
 }
 
-func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string) registry.Policy {
+func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, lazy []lazyStyle) registry.Policy {
 	c := own.content
 	refuse := func(text, note string) {
 		a.errAt(c.off, max(c.n, 1), "the page's own Content-Security-Policy "+text, note)
@@ -139,8 +140,12 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string) 
 				a.errAt(s.off, s.n, fmt.Sprintf("the page's own Content-Security-Policy (%s %s) blocks %s, which the built page would apply inline", elemName, strings.Join(elem, " "), what), fix)
 			}
 		}
+		if len(lazy) > 0 && !allowsOwn(elem) {
+			refuse(fmt.Sprintf("(%s %s) blocks the stylesheets import() loads (%s), which Vite links from the page's origin and the built page adds as <style>s",
+				elemName, strings.Join(elem, " "), strings.Join(lazyFiles(lazy), ", ")), "add 'self' to "+elemName)
+		}
 		p.InlineStyleOff = true
-		p.StyleHashes = styleHashes(styles)
+		p.StyleHashes = styleHashes(append(slices.Clone(styles), lazyCSS(lazy)...))
 	}
 	if p.StyleData && elemOK && !allowsOwn(elem) && !hasSource(elem, "data:") {
 		refuse(fmt.Sprintf("(%s %s) blocks the page's own stylesheets, which the build links as data: URLs (alternate or disabled ones)", elemName, strings.Join(elem, " ")),

@@ -247,7 +247,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	scripts := scriptTexts(tree, out.page, a.texts)
 	// The policy, with the page's own merged into it; what cannot be merged is refused at
 	// its place (a.list).
-	pol := a.mergeOwn(policyOf(append(append(scripts, a.srcdocScripts()...), a.runnerScripts()...), m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData), styleTexts(tree, out.page, a.texts))
+	pol := a.mergeOwn(policyOf(append(append(scripts, a.srcdocScripts()...), a.runnerScripts()...), m, b.flags.assetURLs, b.flags.blobs, b.flags.styleData), styleTexts(tree, out.page, a.texts), b.lazy)
 	list := a.list
 	// References that the page cannot inline (remote URLs, pages) are reported at their
 	// place in the source page, by the offline check over it.

@@ -56,7 +56,6 @@ const (
 	gapGlobCSS        = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
 	gapSelfFolder     = "a variable import of ../<its own folder>/${x}.js finds no module"
 	gapDynamicShake   = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
-	gapCSSOrder       = "a stylesheet imported with import() is in the page from the start, where Vite adds it when the import runs: a <style> the page adds between comes before it, not after"
 	gapJSONAttribute  = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
 	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
 )
@@ -434,7 +433,7 @@ var playgrounds = []playground{
 		tMatch("should load dynamic import with module", ".dynamic-module", "_mod_|mod"),
 		tColor("should load dynamic import with module", ".mod", "yellow"),
 		tColor("style order should be consistent when style tag is inserted by JS", ".order", "orange"),
-		tJS("style order should be consistent when style tag is inserted by JS", `(__pg.click(".order-update"), __pg.color(".order"))`, jsonString(cssColors["green"])).notYet(gapCSSOrder),
+		tJS("style order should be consistent when style tag is inserted by JS", `(__pg.click(".order-update"), __pg.color(".order"))`, jsonString(cssColors["green"])),
 	}, skipped: []string{
 		"css-codesplit-consistent (10) and build (8): the names and contents of the files beside Vite's page, and its manifest",
 	}},

@@ -1,0 +1,194 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Stylesheets that only a dynamic import reaches. Vite gives the CSS of a chunk that import()
+// loads to that chunk: in a build, the page links it when the import runs (its preload helper
+// appends a <link rel="stylesheet"> to <head> before the chunk's code runs); in dev, the CSS
+// module appends a <style> to <head> when it is evaluated. Either way the style applies from
+// the import on, after what the page's scripts added to <head> meanwhile, not from page load.
+// esbuild without splitting puts every stylesheet a bundle imports in its one CSS output,
+// which the page holds from the start; so when a build's metafile shows a stylesheet that a
+// script imports and no chain of static imports from an entry reaches, the build is run again
+// with those stylesheets imported as modules (?miniapp-lazy-css, querySource) that, evaluated
+// where esbuild evaluates the dynamically imported module (its lazy init), append a <style>
+// holding the stylesheet as built to <head>. The page's own policy, where it allows no inline
+// style, gets the <style>'s hash (bundler.lazy, mergeOwn), as Vite's <link> was allowed by
+// 'self'.
+//
+// A CSS Module (its class names are the module's exports) and a component's styles stay in
+// the page's stylesheet, applied from page load.
+
+// lazyQuery is the query of a stylesheet a script imports only lazily.
+const lazyQuery = "miniapp-lazy-css"
+
+// lazyStyles returns the stylesheets of the app (paths relative to the app folder, as the
+// metafile names them) that a script imports and that no entry of the build reaches by static
+// imports alone; mixed is set when one of them is reached statically from another entry of
+// the build (entries then bundles each entry alone).
+func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
+	if !strings.Contains(metafile, `"dynamic-import"`) {
+		return nil, false
+	}
+	var meta struct {
+		Inputs map[string]struct {
+			Imports []struct {
+				Path     string `json:"path"`
+				Kind     string `json:"kind"`
+				External bool   `json:"external"`
+			} `json:"imports"`
+		} `json:"inputs"`
+		Outputs map[string]struct {
+			EntryPoint string `json:"entryPoint"`
+		} `json:"outputs"`
+	}
+	if json.Unmarshal([]byte(metafile), &meta) != nil {
+		return nil, false
+	}
+	// reach returns what the entry reaches, by static imports only or by any, and the
+	// stylesheets a script imports among the latter.
+	reach := func(entry string, static bool) (map[string]bool, map[string]bool) {
+		seen, styles := map[string]bool{entry: true}, map[string]bool{}
+		todo := []string{entry}
+		for len(todo) > 0 {
+			in := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			for _, im := range meta.Inputs[in].Imports {
+				if im.External || static && im.Kind == "dynamic-import" {
+					continue
+				}
+				switch im.Kind {
+				case "import-statement", "require-call", "dynamic-import":
+					if isLazyCandidate(im.Path) {
+						styles[im.Path] = true
+					}
+				}
+				if !seen[im.Path] {
+					seen[im.Path] = true
+					todo = append(todo, im.Path)
+				}
+			}
+		}
+		return seen, styles
+	}
+	var statics []map[string]bool
+	lazy = map[string]bool{}
+	for _, o := range meta.Outputs {
+		if o.EntryPoint == "" {
+			continue
+		}
+		static, _ := reach(o.EntryPoint, true)
+		_, styles := reach(o.EntryPoint, false)
+		statics = append(statics, static)
+		for s := range styles {
+			if !static[s] {
+				lazy[s] = true
+			}
+		}
+	}
+	for s := range lazy {
+		mixed = mixed || slices.ContainsFunc(statics, func(m map[string]bool) bool { return m[s] })
+	}
+	if len(lazy) == 0 {
+		return nil, false
+	}
+	return lazy, mixed
+}
+
+// isLazyCandidate reports whether the metafile's input in is a stylesheet file of the app
+// that a lazy import can insert: not a CSS Module, nor a module of a plugin's namespace.
+func isLazyCandidate(in string) bool {
+	return !strings.Contains(in, ":") && isStylesheet(in) && !isCSSModule(in)
+}
+
+// pageBuild runs esbuild on opts for the page's scripts (not a worker's, which has no
+// document to add a <style> to): again, with the lazy stylesheets imported as modules that
+// add them, when the first build shows some. It returns the result and the options that gave
+// it, which a later pass of the same bundle (namesKept) must use.
+func (b *bundler) pageBuild(opts api.BuildOptions) (api.BuildResult, api.BuildOptions) {
+	res := b.build(opts)
+	if len(res.Errors) > 0 {
+		return res, opts
+	}
+	lazy, mixed := lazyStyles(res.Metafile)
+	if len(lazy) == 0 || mixed {
+		return res, opts
+	}
+	opts.Plugins = append([]api.Plugin{b.lazyPlugin(lazy)}, opts.Plugins...)
+	return b.build(opts), opts
+}
+
+// lazyResolving marks the resolution lazyPlugin asks of esbuild, which it does not take again.
+type lazyResolving struct{}
+
+// lazyPlugin resolves a script's import of one of the lazy stylesheets (by path relative to
+// the app folder) to the module that adds it to the page.
+func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
+	names := make([]string, 0, len(lazy))
+	for p := range lazy {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
+		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if _, again := a.PluginData.(lazyResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+				return api.OnResolveResult{}, nil
+			}
+			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: lazyResolving{}})
+			if len(r.Errors) > 0 || r.Namespace != "file" {
+				return api.OnResolveResult{}, nil // esbuild reports it, or another plugin has it
+			}
+			rel, err := filepath.Rel(b.root, r.Path)
+			if err != nil || !lazy[filepath.ToSlash(rel)] {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: filepath.ToSlash(rel) + "?" + lazyQuery, Namespace: queryNamespace}, nil
+		})
+	}}
+}
+
+// lazyModule is the module of a lazy stylesheet whose built CSS is css: evaluated, it appends
+// a <style> holding css to <head>, as Vite's dev server does and where its build links the
+// chunk's CSS; the page's policy allows it by its hash (see bundler.lazy).
+func (b *bundler) lazyModule(file, css string) string {
+	b.mu.Lock()
+	if !slices.ContainsFunc(b.lazy, func(l lazyStyle) bool { return l.file == file }) {
+		b.lazy = append(b.lazy, lazyStyle{file, css})
+	}
+	b.mu.Unlock()
+	j, _ := json.Marshal(css)
+	return `const s = document.createElement("style");
+s.textContent = ` + string(j) + `;
+document.head.appendChild(s);`
+}
+
+// lazyStyle is a stylesheet only a dynamic import reaches: its file, for messages, and the
+// text of the <style> its module adds.
+type lazyStyle struct {
+	file, css string
+}
+
+// lazyFiles and lazyCSS return the files and the texts of the lazy stylesheets, sorted.
+func lazyFiles(ls []lazyStyle) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.file)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func lazyCSS(ls []lazyStyle) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.css)
+	}
+	return out
+}

@@ -1,0 +1,1 @@
+document.addEventListener("click", () => import("./lazy-part.js"));
