@@ -1,7 +1,12 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +41,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 	b := browsertest.Start(t)
 	// Fonts that show differently: Go's (golang.org/x/image) and the hello sample's Open Sans.
 	files = append(files, extraFile{"go.ttf", goregular.TTF}, extraFile{"open-sans.woff2", mustRead(t, filepath.Join("..", "samples", "hello", "fonts", "open-sans.woff2"))})
+	files = append(files, manyModules(50)...)
+	files = append(files, manyAssets(1000)...)
 	for _, f := range files {
 		b.Serve("/src/"+f.Name(), f.data(t, src), ctypeOf(f.Name()))
 	}
@@ -50,6 +57,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// pages must hold before and after act, which the row is about.
 		vite          bool
 		see, seeAfter string
+		// built checks the built page's bytes, when set.
+		built func(*testing.T, []byte)
 	}{
 		{page: "whitespace.html"},
 		{page: "quirks.html"},
@@ -69,11 +78,20 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the page's policy (style-src 'self': the built page's <style> by its hash).
 		{page: "lazycss.html", act: `window.loadLazy()`, vite: true,
 			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)"`},
+		// Bad input, large: 50 module scripts (inline and files, one file named twice) sharing
+		// store.js, evaluated once; a stylesheet whose 1,000 rules use two images, each held once.
+		{page: "modules50.html", see: `"storeEvals":1`},
+		{page: "assets1000.html", built: func(t *testing.T, page []byte) {
+			if n := bytes.Count(page, []byte("data:image/png")); n != 2 {
+				t.Errorf("the built page holds %d data:image/png URLs, want 2 (red.png and blue.png, once each)", n)
+			}
+		}},
 		{page: "lazycss_blocked.html", refused: "lazy-part.css), which Vite links from the page's origin"},
 	}
-	var same, refused int
+	var same, refused, ran int
 	for _, r := range rows {
 		t.Run(strings.TrimSuffix(r.page, ".html"), func(t *testing.T) {
+			ran++
 			dir := t.TempDir()
 			for _, f := range files {
 				os.WriteFile(filepath.Join(dir, f.Name()), f.data(t, src), 0o644)
@@ -90,52 +108,152 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// fp visits u and returns its fingerprint, the one after the interaction, its
-			// requests and what its console says.
-			fp := func(u string) (string, string, []string, []string) {
+			// fp visits u and returns what it shows: its fingerprint and screenshot, both again
+			// after the interaction, its requests and what its console says.
+			type shown struct {
+				fp, after       string
+				shot, shotAfter []byte
+				reqs, console   []string
+			}
+			fp := func(u string) shown {
+				var s shown
 				v := b.Visit(t, u, 0)
 				if !b.Await(t, `window.fp`) {
 					t.Fatalf("%s never took its fingerprint; console: %q", u, b.Console())
 				}
-				got := browsertest.Eval[string](t, b, `window.fp ?? "none"`)
-				after := ""
+				s.fp = browsertest.Eval[string](t, b, `window.fp ?? "none"`)
+				s.shot = b.Screenshot(t)
 				if r.act != "" {
-					after = browsertest.Eval[string](t, b, `Promise.resolve((() => `+r.act+`)()).then(() => new Promise((r) => requestAnimationFrame(() => r(window.readFP()))))`)
+					s.after = browsertest.Eval[string](t, b, `Promise.resolve((() => `+r.act+`)()).then(() => new Promise((r) => requestAnimationFrame(() => r(window.readFP()))))`)
+					s.shotAfter = b.Screenshot(t)
 				}
 				testwait.Quiet(50 * time.Millisecond) // a late violation would be reported by then
-				return got, after, v.Requests, consoleKeys(b.Console())
+				s.reqs, s.console = v.Requests, consoleKeys(b.Console())
+				return s
+			}
+			if r.built != nil {
+				r.built(t, res.HTML)
 			}
 			source := b.URL(0, "/src/"+r.page)
 			if r.vite {
 				source = serveViteBuild(t, b, src, files, r.page)
 			}
-			want, wantAfter, _, wantConsole := fp(source)
-			got, gotAfter, reqs, gotConsole := fp(b.Serve("/built/"+r.page, res.HTML))
+			src, built := fp(source), fp(b.Serve("/built/"+r.page, res.HTML))
 			for _, f := range []struct{ name, fp, see string }{
-				{"source", want, r.see}, {"built", got, r.see}, {"source after", wantAfter, r.seeAfter}, {"built after", gotAfter, r.seeAfter},
+				{"source", src.fp, r.see}, {"built", built.fp, r.see}, {"source after", src.after, r.seeAfter}, {"built after", built.after, r.seeAfter},
 			} {
 				if !strings.Contains(f.fp, f.see) {
 					t.Errorf("the %s page's fingerprint has no %s: %s", f.name, f.see, f.fp)
 				}
 			}
-			if got != want {
-				t.Errorf("the built page differs from the source:\n got %s\nwant %s", got, want)
+			if built.fp != src.fp {
+				t.Errorf("the built page differs from the source:\n got %s\nwant %s", built.fp, src.fp)
 			}
-			if gotAfter != wantAfter {
-				t.Errorf("after %s, the built page differs from the source:\n got %s\nwant %s", r.act, gotAfter, wantAfter)
+			if built.after != src.after {
+				t.Errorf("after %s, the built page differs from the source:\n got %s\nwant %s", r.act, built.after, src.after)
 			}
-			if len(reqs) > 0 {
-				t.Errorf("the built page made requests: %v", reqs)
+			samePixels(t, "", src.shot, built.shot)
+			samePixels(t, "after "+r.act, src.shotAfter, built.shotAfter)
+			if len(built.reqs) > 0 {
+				t.Errorf("the built page made requests: %v", built.reqs)
 			}
-			if !slices.Equal(gotConsole, wantConsole) {
-				t.Errorf("console of the built page:\n%q\nof the source page:\n%q\n(all of the built page's: %q)", gotConsole, wantConsole, b.Console())
+			if !slices.Equal(built.console, src.console) {
+				t.Errorf("console of the built page:\n%q\nof the source page:\n%q\n(all of the built page's: %q)", built.console, src.console, b.Console())
 			}
 			if !t.Failed() {
 				same++
 			}
 		})
 	}
-	t.Logf("pages compared: %d the same, %d refused, %d different", same, refused, len(rows)-same-refused)
+	t.Logf("pages compared: %d the same, %d refused, %d different", same, refused, ran-same-refused)
+}
+
+// manyModules returns a page with n module scripts, every other one inline, the others files,
+// one file named twice, each bumping store.js's log (modules<n>.html).
+func manyModules(n int) []extraFile {
+	var page strings.Builder
+	page.WriteString("<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Many module scripts</title>\n</head>\n<body>\n<p>" + strconv.Itoa(n) + " module scripts share store.js.</p>\n")
+	var out []extraFile
+	for i := range n - 1 {
+		if i%2 == 0 {
+			fmt.Fprintf(&page, "<script type=\"module\">\nimport { bump } from \"./store.js\";\nbump(\"inline %d\");\n</script>\n", i)
+			continue
+		}
+		name := fmt.Sprintf("many%d.js", i)
+		if i == n-2 {
+			name = "many1.js" // a module script written twice runs once
+		} else {
+			out = append(out, extraFile{name, fmt.Appendf(nil, "import { bump } from \"./store.js\";\nbump(\"file %d\");\n", i)})
+		}
+		fmt.Fprintf(&page, "<script type=\"module\" src=\"./%s\"></script>\n", name)
+	}
+	page.WriteString("<script type=\"module\" src=\"./fingerprint.js\"></script>\n</body>\n</html>\n")
+	return append(out, extraFile{fmt.Sprintf("modules%d.html", n), []byte(page.String())})
+}
+
+// manyAssets returns a page whose one stylesheet has n rules, each an element's background,
+// red.png in two of three and blue.png in the others (assets<n>.html, assets<n>.css).
+func manyAssets(n int) []extraFile {
+	var page, sheet strings.Builder
+	page.WriteString("<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Many assets</title>\n")
+	fmt.Fprintf(&page, "<link rel=\"stylesheet\" href=\"./assets%d.css\">\n</head>\n<body>\n<p>", n)
+	sheet.WriteString("i { display: inline-block; width: 16px; height: 16px; }\n")
+	for i := range n {
+		img := "red.png"
+		if i%3 == 2 {
+			img = "blue.png"
+		}
+		fmt.Fprintf(&sheet, ".a%d { background: url(%s) 0 0 / 16px 16px; }\n", i, img)
+		fmt.Fprintf(&page, "<i class=\"a%d\"></i>", i)
+	}
+	page.WriteString("</p>\n<script type=\"module\" src=\"./fingerprint.js\"></script>\n</body>\n</html>\n")
+	return []extraFile{{fmt.Sprintf("assets%d.html", n), []byte(page.String())}, {fmt.Sprintf("assets%d.css", n), []byte(sheet.String())}}
+}
+
+// samePixels reports a difference between the screenshots of the source page and the built
+// page, when taken (when, "" or "after" the interaction): every pixel must be the same, since
+// the same Chromium paints the same document with the same fonts and images (no tolerance:
+// nothing in these pages animates, and a caret or focus ring would be a difference). The
+// screenshots of a failure are written to the test's artifact directory (go test -artifacts).
+func samePixels(t *testing.T, when string, src, built []byte) {
+	t.Helper()
+	if src == nil && built == nil {
+		return
+	}
+	a, err := png.Decode(bytes.NewReader(src))
+	if err != nil {
+		t.Fatalf("the source page's screenshot: %v", err)
+	}
+	c, err := png.Decode(bytes.NewReader(built))
+	if err != nil {
+		t.Fatalf("the built page's screenshot: %v", err)
+	}
+	if a.Bounds() != c.Bounds() {
+		t.Errorf("screenshot %s: the built page's is %v, the source page's %v", when, c.Bounds(), a.Bounds())
+		return
+	}
+	n, box := 0, image.Rectangle{}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			if color.RGBAModel.Convert(a.At(x, y)) != color.RGBAModel.Convert(c.At(x, y)) {
+				n++
+				box = box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	if n > 0 {
+		dir := t.ArtifactDir()
+		name := strings.ReplaceAll(strings.TrimSpace("screenshot "+when), " ", "-")
+		name = strings.Map(func(r rune) rune {
+			if r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, name)
+		os.WriteFile(filepath.Join(dir, name+"-source.png"), src, 0o644)
+		os.WriteFile(filepath.Join(dir, name+"-built.png"), built, 0o644)
+		t.Errorf("screenshot %s: %d pixels of the built page differ from the source page's, within %v (both in %s)", when, n, box, dir)
+	}
 }
 
 // serveViteBuild builds page with Vite (the playground's, testdata/playground) from a folder

@@ -447,6 +447,26 @@ func (b *Browser) Await(t testing.TB, cond string) bool {
 	return Eval[bool](t, b, fmt.Sprintf(`new Promise(r => { const end = Date.now() + %d; const w = () => { let v = false; try { v = !!(%s); } catch {} v ? r(true) : Date.now() > end ? r(false) : setTimeout(w, 20); }; w(); })`, ms-ms/10, cond))
 }
 
+// Screenshot returns the last Visit's page as Chromium paints it, a PNG of its viewport (the
+// same size for every Visit: each tab has the browser's window), taken once the page's fonts
+// have loaded (document.fonts.ready) and two frames have been painted since, so that what
+// the page changed before the call is on it.
+func (b *Browser) Screenshot(t testing.TB) []byte {
+	t.Helper()
+	v := b.current()
+	if v == nil {
+		t.Fatal("screenshot: no page; Visit one first")
+	}
+	Eval[bool](t, b, `document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))`)
+	ctx, cancel := context.WithTimeout(v.tab, testwait.Deadline())
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return png
+}
+
 // URL returns path on origin i.
 func (b *Browser) URL(i int, path string) string {
 	u, _ := url.JoinPath(b.Origins[i], path)
