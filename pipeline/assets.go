@@ -355,6 +355,7 @@ type svgResolving struct{}
 // foreignObject or nested quotes), with its quotes, parentheses and spaces encoded too, so
 // that it stands unquoted in CSS (url(${svg})), which Vite's does not.
 func svgDataURL(data []byte) string {
+	data = minifiedSVG(data)
 	s := string(data)
 	if strings.Contains(s, "<text") || strings.Contains(s, "<foreignObject") || nestedQuotes.MatchString(s) {
 		return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)

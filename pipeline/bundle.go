@@ -494,6 +494,11 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 					return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path},
 						Notes: []api.Note{{Text: "replace it with the real file"}}}}}, nil
 				}
+				if _, own := b.m.Build.Loader[".svg"]; svgMinifier != nil && filepath.Ext(lower) == ".svg" && !own {
+					// As a data: URL, as esbuild would load it (assetLoaders).
+					m := string(minifiedSVG(data))
+					return api.OnLoadResult{Contents: &m, Loader: api.LoaderDataURL}, nil
+				}
 				return api.OnLoadResult{}, nil
 			}
 			if !isStylesheet(lower) {
