@@ -152,6 +152,9 @@ type inlineCode struct {
 	// graph: the entry of the page's module graph (graph.go), which alone may import the
 	// code of its members, inlineNamespace:key.j.
 	graph bool
+	// wraps, for the wrapper of a member of a graph with top-level await (graph.go), is the
+	// graph's key: the wrapper alone may import that member.
+	wraps string
 }
 
 // inlineName returns the name of the page for esbuild's name of code written in it (p), and
@@ -354,7 +357,9 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
 		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			member := a.Namespace == inlineNamespace && b.inline[a.Importer].graph && strings.HasPrefix(a.Path, inlineNamespace+":"+a.Importer+".")
+			in := b.inline[a.Importer]
+			member := a.Namespace == inlineNamespace && (in.graph && strings.HasPrefix(a.Path, inlineNamespace+":"+a.Importer+".") ||
+				in.wraps != "" && strings.HasPrefix(a.Path, inlineNamespace+":"+in.wraps+"."))
 			if a.Kind != api.ResolveEntryPoint && !member {
 				return api.OnResolveResult{}, nil
 			}
@@ -1212,6 +1217,12 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 	for _, o := range each {
 		if i, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(o.stem), "entry")); err == nil && i >= 0 && i < len(codes) {
 			codes[i], inputs[i] = o.code, o.inputs
+		}
+	}
+	for i, e := range list {
+		if e.graph != nil && !e.graph.async && topLevelAwait(codes[i].js) {
+			e.graph.async = true // built again alone, in the form for top-level await
+			return nil, nil, false
 		}
 	}
 	// Each warning goes with the first entry whose bundle holds its file, so that the page's

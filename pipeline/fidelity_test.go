@@ -78,6 +78,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the page's policy (style-src 'self': the built page's <style> by its hash).
 		{page: "lazycss.html", act: `window.loadLazy()`, vite: true,
 			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)"`},
+		// Top-level await in the one graph: the scripts after one that awaits start meanwhile,
+		// a module two scripts share that awaits is awaited by both.
+		{page: "tla.html", act: `window.releaseA()`, see: `"log":["a start interactive","b interactive","shared start interactive","shared end interactive","c 2 interactive","d 2 interactive"]`, seeAfter: `"d 2 interactive","a end complete"]`},
 		// Bad input, large: 50 module scripts (inline and files, one file named twice) sharing
 		// store.js, evaluated once; a stylesheet whose 1,000 rules use two images, each held once.
 		{page: "modules50.html", see: `"storeEvals":1`},

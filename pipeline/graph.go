@@ -9,6 +9,8 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
+	"github.com/tdewolff/parse/v2"
+	jsparse "github.com/tdewolff/parse/v2/js"
 )
 
 // The page's module scripts, as the browser runs them: a document has one module map, so a
@@ -35,6 +37,9 @@ type moduleGraph struct {
 	at    map[int]bool
 	index map[int]int
 	first int
+	// async is set once a build of the graph showed top-level await in it: the graph is then
+	// bundled in the form that lets each member start while one before it awaits (graphSource).
+	async bool
 }
 
 // graphMember is one module script of the graph: a local file (rel, relative to the app
@@ -166,17 +171,42 @@ func (a *assembler) runnerScripts() []pageScript {
 // path relative to the page's folder dir (as the page names it, so that it resolves as the
 // browser resolves the script's src), code written in the page by its name in
 // inlineNamespace, key.j for the j-th member of the graph whose own name is key.
+//
+// A graph with top-level await (g.async) is written otherwise. In the browser each module
+// script is evaluated on its own: one that awaits at its top level has run up to its await
+// when the next one starts, and the next does not wait for it (HTML Standard, "run a module
+// script" does not await the evaluation's promise); an entry that imports the members
+// statically is one module, which waits at the first member's await before it evaluates the
+// next. So each member j is imported by a wrapper of its own, key.(n+j) for a graph of n
+// members, that awaits after it, "import member; await 0;": every wrapper is then an async
+// module, and the entry imports the wrappers with import() in order, which esbuild bundles as
+// a call of each wrapper's init, in order and at once (not deferred to a microtask, as it
+// does a module without top-level await): each member runs until it ends or awaits, then the
+// next starts, as in the page; a module two members import is still evaluated once, and a
+// member that imports a module still awaiting waits for it, as the module map has it.
 func graphSource(key, dir string, g *moduleGraph) string {
 	var b strings.Builder
-	for j, m := range g.members {
-		spec := inlineNamespace + ":" + key + "." + strconv.Itoa(j)
-		if m.inline == nil && m.classic == "" {
-			spec = relPath(dir, m.rel)
+	for j := range g.members {
+		if g.async {
+			q, _ := json.Marshal(inlineNamespace + ":" + key + "." + strconv.Itoa(len(g.members)+j))
+			b.WriteString("import(" + string(q) + ");\n")
+			continue
 		}
-		q, _ := json.Marshal(spec)
-		b.WriteString("import " + string(q) + ";\n")
+		b.WriteString("import " + memberSpec(key, dir, g, j) + ";\n")
 	}
 	return b.String()
+}
+
+// memberSpec is the specifier, quoted, by which the graph key's entry (or its wrapper) imports
+// its member j.
+func memberSpec(key, dir string, g *moduleGraph, j int) string {
+	m := g.members[j]
+	spec := inlineNamespace + ":" + key + "." + strconv.Itoa(j)
+	if m.inline == nil && m.classic == "" {
+		spec = relPath(dir, m.rel)
+	}
+	q, _ := json.Marshal(spec)
+	return string(q)
 }
 
 // relPath is the path of rel (relative to the app folder) from the folder dir, as an import
@@ -199,6 +229,12 @@ func relPath(dir, rel string) string {
 // graphEntry give it to esbuild.
 func (b *bundler) addGraph(key, page string, g *moduleGraph) {
 	b.inline[key] = inlineCode{contents: graphSource(key, path.Dir(page), g), name: page, loader: api.LoaderJS, graph: true}
+	if g.async {
+		for j := range g.members {
+			w := "import " + memberSpec(key, path.Dir(page), g, j) + ";\nawait 0;\n"
+			b.inline[key+"."+strconv.Itoa(len(g.members)+j)] = inlineCode{contents: w, name: page, loader: api.LoaderJS, wraps: key}
+		}
+	}
 	for j, m := range g.members {
 		switch {
 		case m.inline != nil:
@@ -223,6 +259,10 @@ func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, 
 	c, l := b.result(res, opts)
 	if l.Err() != nil {
 		return code{}, nil, nil // cannot be: result only fails on errors
+	}
+	if !g.async && topLevelAwait(c.js) {
+		g.async = true
+		return b.graphEntry(page, g)
 	}
 	return c, res.Warnings, nil
 }
@@ -267,3 +307,38 @@ func (a *assembler) graphMessages(ms []api.Message, sev diag.Severity) diag.List
 	}
 	return out
 }
+
+// topLevelAwait reports whether the bundle js awaits at its top level (an await expression or
+// a for await outside every function), as tdewolff/parse's JavaScript parser reads it.
+func topLevelAwait(js string) bool {
+	if !strings.Contains(js, "await") {
+		return false
+	}
+	ast, err := jsparse.Parse(parse.NewInputString(js), jsparse.Options{})
+	if err != nil {
+		return false
+	}
+	v := &awaitFinder{}
+	jsparse.Walk(v, ast)
+	return v.found
+}
+
+// awaitFinder walks a module's top level, not into functions, for an await.
+type awaitFinder struct{ found bool }
+
+func (v *awaitFinder) Enter(n jsparse.INode) jsparse.IVisitor {
+	switch n := n.(type) {
+	case *jsparse.FuncDecl, *jsparse.ArrowFunc, *jsparse.MethodDecl:
+		return nil
+	case *jsparse.UnaryExpr:
+		v.found = v.found || n.Op == jsparse.AwaitToken
+	case *jsparse.ForOfStmt:
+		v.found = v.found || n.Await
+	}
+	if v.found {
+		return nil
+	}
+	return v
+}
+
+func (v *awaitFinder) Exit(jsparse.INode) {}

@@ -125,3 +125,27 @@ func TestDeferredClassicOnly(t *testing.T) {
 		t.Errorf("order: %s", got)
 	}
 }
+
+// TestTopLevelAwait: which bundles await at their top level, as the module graph's form
+// depends on it.
+func TestTopLevelAwait(t *testing.T) {
+	for _, r := range []struct {
+		js   string
+		want bool
+	}{
+		{`await x;`, true},
+		{`const v = await import("./a.js");`, true},
+		{`for await (const x of y) {}`, true},
+		{`if (a) { let b = (await c) + 1; }`, true},
+		{`async function f() { await x; }`, false},
+		{`const f = async () => { await x; };`, false},
+		{`class A { async m() { await x; } }`, false},
+		{`const o = { async m() { for await (const x of y) {} } };`, false},
+		{`const s = "await x";`, false},
+		{`let x = 1; // await`, false},
+	} {
+		if got := topLevelAwait(r.js); got != r.want {
+			t.Errorf("topLevelAwait(%q) = %v, want %v", r.js, got, r.want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+import { v } from "./tla-shared.js";
+import { bump } from "./store.js";
+
+bump("c " + v);
