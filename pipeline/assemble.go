@@ -1141,6 +1141,11 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		if m := g.members[g.index[t.off]]; m.classic != "" {
 			a.list = append(a.list, m.warnings...)
 			a.b.inputs[m.rel] += len(m.classic)
+			// Its element waits for the graph, which runs the code in it (classicRunner).
+			// It keeps its attributes but src (defer, data-*, id: what document.currentScript
+			// shows), and its text goes back once it has run.
+			r := t.render([]string{"src", "type"}, nil)
+			return r[:len(r)-1] + ` type="` + deferredType(g.index[t.off]) + `"></script>`
 		}
 		if t.off != g.first {
 			return t.render(drop, nil) + "</script>" // the graph runs it, once

@@ -81,6 +81,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// Top-level await in the one graph: the scripts after one that awaits start meanwhile,
 		// a module two scripts share that awaits is awaited by both.
 		{page: "tla.html", act: `window.releaseA()`, see: `"log":["a start interactive","b interactive","shared start interactive","shared end interactive","c 2 interactive","d 2 interactive"]`, seeAfter: `"d 2 interactive","a end complete"]`},
+		// document.currentScript in a deferred classic script is its own element, the same file
+		// twice; its text (a config a page may read) is the element's after it ran.
+		{page: "currentscript.html", see: `"seen":[["head","first",true,"","HEAD",true,null,true,"interactive"],["holder","",true,"text/javascript","holder",true,null,true,"interactive"]]`},
 		// Bad input, large: 50 module scripts (inline and files, one file named twice) sharing
 		// store.js, evaluated once; a stylesheet whose 1,000 rules use two images, each held once.
 		{page: "modules50.html", see: `"storeEvals":1`},

@@ -53,6 +53,10 @@ type graphMember struct {
 	// script (classicRunner); warnings are what minifying it said.
 	classic  string
 	warnings diag.List
+	// typ is the type attribute of a classic member's element, hasType whether it had one;
+	// text is the element's text (which a script with src does not run; a page may read it).
+	typ, text string
+	hasType   bool
 }
 
 // oneGraph says the build bundles a page's module scripts as one graph; BenchmarkOneGraph
@@ -83,6 +87,8 @@ func (a *assembler) graph() *moduleGraph {
 		}
 		t := e.tag()
 		if m, ok := a.deferredClassic(t); ok {
+			text, _, _, _ := e.text()
+			m.text = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text) // as the DOM holds it
 			members, at = append(members, m), append(at, t.off)
 			classics++
 			continue
@@ -144,15 +150,39 @@ func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	if l.HasErrors() || js == "" {
 		return graphMember{}, false
 	}
-	return graphMember{rel: rel, classic: js, warnings: l}, true
+	tv, hasType := t.get("type")
+	return graphMember{rel: rel, classic: js, warnings: l, typ: tv.val, hasType: hasType}, true
 }
 
-// classicRunner is the module that runs the classic script code when the graph comes to it:
-// an inline classic script inserted runs at once, in the global scope, as the browser runs a
-// deferred script (its hash is in the policy: runnerScripts), and is taken out again.
-func classicRunner(code string) string {
-	q, _ := json.Marshal(code)
-	return "const s = document.createElement(\"script\");\ns.text = " + string(q) + ";\n(document.head || document.documentElement).appendChild(s).remove();\n"
+// classicRunner is the module that runs the classic script code of member j when the graph
+// comes to it: in the browser, document.currentScript is then the script's own element, with
+// its id, data-* attributes and place in the page. That element stays in the built page,
+// emptied, its type the marker deferredType(j) (an empty script runs nothing while parsed and
+// is not marked started, HTML Standard "prepare the script element"); the runner gives the
+// element its type back (typ, or none when it had none) and its text: the browser then runs
+// the text at once, in the global scope, as the element's own (its hash is in the policy:
+// runnerScripts), and the element gets its text in the page back (none, most often). Unlike
+// in the page, while it runs the element has no src and its text is the code. An element the page removed meanwhile is
+// not found: the code then runs from an element inserted and taken out, as the browser would
+// still run the script.
+func classicRunner(m graphMember, j int) string {
+	q, _ := json.Marshal(m.classic)
+	sel, _ := json.Marshal(`script[type="` + deferredType(j) + `"]`)
+	text, _ := json.Marshal(m.text)
+	restore := `el.removeAttribute("type");`
+	if m.hasType {
+		t, _ := json.Marshal(m.typ)
+		restore = `el.setAttribute("type", ` + string(t) + `);`
+	}
+	return "const code = " + string(q) + ";\nconst el = document.querySelector(" + string(sel) + ");\n" +
+		"if (el) {\n  " + restore + "\n  el.text = code;\n  el.text = " + string(text) + ";\n} else {\n" +
+		"  const s = document.createElement(\"script\");\n  s.text = code;\n  (document.head || document.documentElement).appendChild(s).remove();\n}\n"
+}
+
+// deferredType is the type the element of the graph's member j, a classic script with defer,
+// has in the built page until the graph runs it: a type no browser runs, which no page uses.
+func deferredType(j int) string {
+	return "miniapp-deferred-" + strconv.Itoa(j)
 }
 
 // runnerScripts returns the code of the graph's deferred classic scripts, which the policy
@@ -240,7 +270,7 @@ func (b *bundler) addGraph(key, page string, g *moduleGraph) {
 		case m.inline != nil:
 			b.inline[key+"."+strconv.Itoa(j)] = *m.inline
 		case m.classic != "":
-			b.inline[key+"."+strconv.Itoa(j)] = inlineCode{contents: classicRunner(m.classic), name: page, loader: api.LoaderJS}
+			b.inline[key+"."+strconv.Itoa(j)] = inlineCode{contents: classicRunner(m, j), name: page, loader: api.LoaderJS}
 		}
 	}
 }

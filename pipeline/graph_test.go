@@ -98,14 +98,15 @@ func BenchmarkOneGraph(b *testing.B) {
 
 // TestDeferredClassicOnly: a page whose only scripts are classic ones with defer runs them
 // after parsing, in order, as globals, from a module script the build adds at the end of
-// <body> (each script's element stays, emptied), in Chromium; an async one still runs.
+// <body> (each script's element stays, emptied, and runs the code as its own:
+// document.currentScript is it), in Chromium; an async one still runs.
 func TestDeferredClassicOnly(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	writeFiles(t, dir, map[string]string{
 		"miniapp.toml": "id = \"d\"\nname = \"D\"\ndescription = \"Deferred scripts.\"\nentry = \"index.html\"\n",
 		"index.html": `<!doctype html><title>D</title><script defer src="./a.js" id="a"></script><script async src="./c.js"></script>` +
 			`<script defer src="./b.js"></script><p id="end">end</p>`,
-		"a.js": "var fromA = 1;\nwindow.order = ['a ' + document.readyState + ' ' + !!document.getElementById('end')];\n",
+		"a.js": "var fromA = 1;\nwindow.order = ['a ' + document.readyState + ' ' + !!document.getElementById('end')];\nwindow.current = document.currentScript.id;\n",
 		"b.js": "window.order.push('b ' + document.readyState + ' ' + typeof fromA);\n",
 		"c.js": "window.asyncRan = true;\n",
 	})
@@ -113,8 +114,8 @@ func TestDeferredClassicOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(res.HTML), `<script id="a"></script>`) {
-		t.Errorf("the first deferred script's element is not kept, emptied")
+	if !strings.Contains(string(res.HTML), `<script defer id="a" type="miniapp-deferred-0"></script>`) {
+		t.Errorf("the first deferred script's element is not kept, emptied, waiting for the graph")
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/d.html", res.HTML), 0)
@@ -123,6 +124,9 @@ func TestDeferredClassicOnly(t *testing.T) {
 	}
 	if got := browsertest.Eval[string](t, b, `window.order.join(", ")`); got != "a interactive true, b interactive number" {
 		t.Errorf("order: %s", got)
+	}
+	if got := browsertest.Eval[string](t, b, `window.current + " " + document.getElementById("a").outerHTML`); got != `a <script defer="" id="a"></script>` {
+		t.Errorf("document.currentScript and the element after: %s", got)
 	}
 }
 
