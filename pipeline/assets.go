@@ -164,7 +164,7 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 					// module, as in Vite; a file of another kind would change meaning
 					// (?react is a plugin's component, not the file's URL).
 					if a.Kind == api.ResolveJSImportStatement || a.Kind == api.ResolveJSDynamicImport || a.Kind == api.ResolveJSRequireCall {
-						r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
+						r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: queryResolving{}})
 						if len(r.Errors) == 0 && r.Namespace == "file" && scriptModule(r.Path) {
 							return api.OnResolveResult{Path: r.Path}, nil
 						}
@@ -174,7 +174,7 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 				// Only values bundle does not read (?v=2): the file, as Vite loads it.
 				return api.OnResolveResult{}, nil
 			}
-			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file"})
+			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: queryResolving{}})
 			if len(r.Errors) > 0 {
 				return api.OnResolveResult{Errors: r.Errors}, nil
 			}
@@ -346,6 +346,11 @@ func blobURL(code string) string {
 	j, _ := json.Marshal(code)
 	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
 }
+
+// queryResolving marks the resolve of the file an import with a query names, which the query
+// plugin makes itself: the import is of the module the query gives, not of the file (the
+// lazy stylesheet plugin leaves it).
+type queryResolving struct{}
 
 // svgResolving marks the resolve of an SVG's path that the SVG import callback makes itself.
 type svgResolving struct{}

@@ -1208,6 +1208,12 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 	if _, mixed := lazyStyles(res.Metafile); len(res.Errors) > 0 || sharedCSSModule(res.Metafile) || mixed {
 		return nil, nil, false
 	}
+	for i, e := range list {
+		if e.graph != nil && !e.graph.async && outputAwaits(res, "entry"+strconv.Itoa(i)) {
+			e.graph.async = true // built again alone, in the form for top-level await
+			return nil, nil, false
+		}
+	}
 	each, ws, errs := b.each(res, opts)
 	if errs != nil {
 		return nil, nil, false // a names-kept pass failed: as it does built alone
@@ -1219,12 +1225,7 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 			codes[i], inputs[i] = o.code, o.inputs
 		}
 	}
-	for i, e := range list {
-		if e.graph != nil && !e.graph.async && topLevelAwait(codes[i].js) {
-			e.graph.async = true // built again alone, in the form for top-level await
-			return nil, nil, false
-		}
-	}
+
 	// Each warning goes with the first entry whose bundle holds its file, so that the page's
 	// warnings come in the order of the walk, as when each entry is built alone (a module two
 	// entries share is warned of once, not twice).

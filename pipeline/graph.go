@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -286,13 +287,13 @@ func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, 
 	if len(res.Errors) > 0 {
 		return code{}, nil, res.Errors
 	}
+	if !g.async && outputAwaits(res, "") {
+		g.async = true // before result records what the build read: it is built again
+		return b.graphEntry(page, g)
+	}
 	c, l := b.result(res, opts)
 	if l.Err() != nil {
 		return code{}, nil, nil // cannot be: result only fails on errors
-	}
-	if !g.async && topLevelAwait(c.js) {
-		g.async = true
-		return b.graphEntry(page, g)
 	}
 	return c, res.Warnings, nil
 }
@@ -336,6 +337,17 @@ func (a *assembler) graphMessages(ms []api.Message, sev diag.Severity) diag.List
 		}
 	}
 	return out
+}
+
+// outputAwaits reports whether the script esbuild wrote for the entry whose output is named
+// stem (any, "" in a build of one entry) awaits at its top level.
+func outputAwaits(res api.BuildResult, stem string) bool {
+	for _, f := range res.OutputFiles {
+		if name := filepath.Base(f.Path); stem == "" && strings.HasSuffix(name, ".js") || name == stem+".js" {
+			return topLevelAwait(string(f.Contents))
+		}
+	}
+	return false
 }
 
 // topLevelAwait reports whether the bundle js awaits at its top level (an await expression or

@@ -61,7 +61,9 @@ func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
 			in := todo[len(todo)-1]
 			todo = todo[:len(todo)-1]
 			for _, im := range meta.Inputs[in].Imports {
-				if im.External || static && im.Kind == "dynamic-import" {
+				// The graph's own import() of its members' wrappers (graph.go: top-level
+				// await) is no lazy import: each runs when the page's scripts do.
+				if im.External || static && im.Kind == "dynamic-import" && !strings.HasPrefix(im.Path, inlineNamespace+":") {
 					continue
 				}
 				switch im.Kind {
@@ -138,7 +140,8 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 	slices.Sort(names)
 	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if _, again := a.PluginData.(lazyResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+			_, query := a.PluginData.(queryResolving)
+			if _, again := a.PluginData.(lazyResolving); again || query || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
 			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: lazyResolving{}})

@@ -26,6 +26,7 @@ func TestLazyStyles(t *testing.T) {
 		{"sass", []string{"main.js"}, []string{"main.js dynamic-import lazy.js", "lazy.js require-call b.scss"}, []string{"b.scss"}, false},
 		{"CSS Module", []string{"main.js"}, []string{"main.js dynamic-import lazy.js", "lazy.js import-statement b.module.css"}, nil, false},
 		{"a plugin's", []string{"main.js"}, []string{"main.js dynamic-import lazy.js", "lazy.js import-statement miniapp-component-css:x.vue.css"}, nil, false},
+		{"a graph's wrappers", []string{"miniapp-inline:0"}, []string{"miniapp-inline:0 dynamic-import miniapp-inline:0.2", "miniapp-inline:0.2 import-statement m.js", "m.js import-statement a.css"}, nil, false},
 		{"two entries, lazy in both", []string{"e1.js", "e2.js"}, []string{"e1.js dynamic-import lazy.js", "e2.js dynamic-import lazy.js", "lazy.js import-statement b.css"}, []string{"b.css"}, false},
 		{"two entries, static in one", []string{"e1.js", "e2.js"}, []string{"e1.js dynamic-import lazy.js", "e2.js import-statement b.css", "lazy.js import-statement b.css"}, []string{"b.css"}, true},
 	}
