@@ -53,7 +53,7 @@ var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
 // esbuild would (it reads it), one of the app's with the source transforms applied.
 func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
 	if strings.Contains(filepath.ToSlash(path), "/node_modules/") {
-		return api.OnLoadResult{}, nil
+		return b.loadPackageModule(path, resolve), nil
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {

@@ -1,0 +1,481 @@
+package pipeline
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Namespaces imported by name. A package may export a module's namespace object under a
+// name (zod's index: import * as z from "./external.js"; export { z }), which another
+// package imports by that name and reads only by property (import { z } from "zod/v4";
+// z.object(…)). Rollup and Rolldown, and so Vite, follow the property reads to the exports
+// they name and leave the rest of the namespace's module out; esbuild does so only for a
+// namespace imported as one (import * as z from "…"), and for a namespace imported by name
+// it keeps the whole object and every module it reaches (all of zod's 50 locales, 195 KB of
+// the 613 KB page of the official MCP Apps examples). A package's module that imports such a
+// name is given to esbuild with the name imported as the namespace it is:
+//
+//	import { z as Q } from "zod/v4"
+//	→ import {} from "zod/v4";import * as Q from "../../../../zod/v4/classic/external.js";
+//
+// The page does what it did: the binding is the same object (a module has one namespace),
+// the module first imported is still imported (and dropped, as before, when its package says
+// it has no side effects), and the namespace's module is imported right after it, where it
+// was evaluated before (as that module's dependency). Which binding a name is follows the
+// ECMAScript ResolveExport algorithm over each module's import and export declarations, read
+// by tdewolff's JavaScript parser: explicit exports first, then export * (a name two of them
+// give is left as written), never "default" through a star; a module the parser cannot read,
+// a CommonJS module, a module outside the folder the build reads, or a name the lookup
+// cannot settle leaves the import as written.
+
+// mayImportByName finds, before a parse says what they are, the import declarations with a
+// list of names: import { a, b as c } from "x", import d, { a } from "x".
+var mayImportByName = regexp.MustCompile(`\bimport\s*(?:[\w$]+\s*,\s*)?\{([^{}]*)\}\s*from\s*["']([^"'\n]+)["']`)
+
+// mayExportBinding finds the declarations that let a module export a binding it does not
+// declare itself: a namespace import, export * (as x) from, export { … } (of an import, or
+// from another module). A module without any exports only its own declarations.
+var mayExportBinding = regexp.MustCompile(`\*\s*as\b|\bexport\s*[*{]`)
+
+// exportTable is what a module's top-level import and export declarations say of the names
+// it exports.
+type exportTable struct {
+	local    map[string]bool     // names bound by the module's own declarations
+	indirect map[string]reexport // names bound in another module; name "*": its namespace
+	stars    []string            // the specifiers of export * from
+	opaque   bool                // it exports names the table does not list (a destructuring)
+}
+
+// moduleFile is a module read once per file version: whether it may export a binding it
+// does not declare, and its table, parsed when a lookup needs it.
+type moduleFile struct {
+	size    int64
+	modTime time.Time
+	reexp   bool // mayExportBinding matches its text
+	once    sync.Once
+	table   *exportTable // nil: the parser could not read it
+}
+
+// moduleFiles caches moduleFile by path.
+var moduleFiles sync.Map
+
+// moduleOf returns what the module at p is, or nil when it cannot be read.
+func moduleOf(p string) *moduleFile {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	if c, ok := moduleFiles.Load(p); ok {
+		if f := c.(*moduleFile); f.size == st.Size() && f.modTime.Equal(st.ModTime()) {
+			return f
+		}
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	f := &moduleFile{size: st.Size(), modTime: st.ModTime(), reexp: mayExportBinding.Match(src)}
+	moduleFiles.Store(p, f)
+	return f
+}
+
+// exports returns the module's table, parsed once; nil when the parser cannot read it.
+func (f *moduleFile) exports(p string) *exportTable {
+	f.once.Do(func() {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return
+		}
+		ast, err := js.Parse(parse.NewInputBytes(src), js.Options{})
+		if err != nil {
+			return
+		}
+		f.table = readExports(ast)
+	})
+	return f.table
+}
+
+// readExports reads the export table of a module from its top-level statements.
+func readExports(ast *js.AST) *exportTable {
+	t := &exportTable{local: map[string]bool{}, indirect: map[string]reexport{}}
+	imported := map[string]reexport{} // local binding → where it is bound
+	var listed [][2]string            // export { a as b } of bindings: local, exported
+	for _, s := range ast.BlockStmt.List {
+		switch s := s.(type) {
+		case *js.ImportStmt:
+			spec, ok := moduleSpec(s.Module)
+			if !ok {
+				t.opaque = true
+				continue
+			}
+			if s.Default != nil {
+				imported[string(s.Default)] = reexport{spec: spec, name: "default"}
+			}
+			for _, a := range s.List {
+				if a.Binding == nil {
+					continue
+				}
+				name, ok := aliasName(a)
+				if !ok {
+					t.opaque = true
+					continue
+				}
+				imported[string(a.Binding)] = reexport{spec: spec, name: name}
+			}
+		case *js.ExportStmt:
+			if s.Decl != nil {
+				if s.Default {
+					t.local["default"] = true
+					continue
+				}
+				switch d := s.Decl.(type) {
+				case *js.VarDecl:
+					for _, e := range d.List {
+						if v, ok := e.Binding.(*js.Var); ok {
+							t.local[string(v.Name())] = true
+						} else {
+							t.opaque = true // export const { a, b } = …
+						}
+					}
+				case *js.FuncDecl:
+					if d.Name != nil {
+						t.local[string(d.Name.Name())] = true
+					}
+				case *js.ClassDecl:
+					if d.Name != nil {
+						t.local[string(d.Name.Name())] = true
+					}
+				default:
+					t.opaque = true
+				}
+				continue
+			}
+			if s.Module == nil {
+				for _, a := range s.List {
+					if a.Binding == nil {
+						continue
+					}
+					exported, ok := unquoteName(a.Binding)
+					local := exported
+					if a.Name != nil {
+						local = string(a.Name)
+					}
+					if !ok {
+						t.opaque = true
+						continue
+					}
+					listed = append(listed, [2]string{local, exported})
+				}
+				continue
+			}
+			spec, ok := moduleSpec(s.Module)
+			if !ok {
+				t.opaque = true
+				continue
+			}
+			if len(s.List) == 1 && s.List[0].Name == nil && string(s.List[0].Binding) == "*" {
+				t.stars = append(t.stars, spec) // export * from
+				continue
+			}
+			for _, a := range s.List {
+				if a.Binding == nil {
+					continue
+				}
+				exported, ok := unquoteName(a.Binding)
+				name := exported
+				if a.Name != nil {
+					name, ok = unquoteName(a.Name) // "*" for export * as x from
+				}
+				if !ok {
+					t.opaque = true
+					continue
+				}
+				t.indirect[exported] = reexport{spec: spec, name: name}
+			}
+		}
+	}
+	for _, l := range listed {
+		if r, ok := imported[l[0]]; ok {
+			t.indirect[l[1]] = r
+		} else {
+			t.local[l[1]] = true
+		}
+	}
+	return t
+}
+
+// moduleSpec returns the specifier of a module string token, without escapes.
+func moduleSpec(tok []byte) (string, bool) {
+	if len(tok) < 2 || tok[0] != tok[len(tok)-1] || tok[0] != '"' && tok[0] != '\'' {
+		return "", false
+	}
+	s := string(tok[1 : len(tok)-1])
+	return s, !strings.ContainsAny(s, "\\\n\r")
+}
+
+// unquoteName returns a module export name as written: an identifier or a string token.
+func unquoteName(tok []byte) (string, bool) {
+	if len(tok) > 0 && (tok[0] == '"' || tok[0] == '\'') {
+		return moduleSpec(tok)
+	}
+	s := string(tok)
+	return s, !strings.Contains(s, "\\")
+}
+
+// aliasName is the name an import list's alias imports: a in { a as b }, a in { a }.
+func aliasName(a js.Alias) (string, bool) {
+	if a.Name != nil {
+		return unquoteName(a.Name)
+	}
+	return unquoteName(a.Binding)
+}
+
+// The outcomes of a lookup of an exported name.
+const (
+	nsUnknown = iota // the lookup cannot settle it
+	nsNone           // the module does not export the name
+	nsOther          // a binding that is not a module's namespace
+	nsFound          // the namespace of a module
+)
+
+// exportedNamespace resolves the name exported by the module at p, as ResolveExport does;
+// when it is the namespace of a module, it returns nsFound and that module's path. byStar
+// says the lookup is of a module an export * names, where a module that declares all its
+// exports itself must be read to say whether it has the name.
+func (b *bundler) exportedNamespace(resolve func(string, api.ResolveOptions) api.ResolveResult, p, name string, byStar bool, seen map[string]bool) (int, string) {
+	key := p + "\x00" + name
+	if seen[key] {
+		return nsNone, "" // a cycle of export *: ResolveExport's null
+	}
+	seen[key] = true
+	f := moduleOf(p)
+	if f == nil {
+		return nsUnknown, ""
+	}
+	if !f.reexp && !byStar {
+		return nsOther, "" // every name it exports is its own
+	}
+	t := f.exports(p)
+	if t == nil {
+		return nsUnknown, ""
+	}
+	if r, ok := t.indirect[name]; ok {
+		target, ok := b.barrelTarget(resolve, p, r.spec)
+		if !ok {
+			return nsUnknown, ""
+		}
+		if r.name == "*" {
+			return nsFound, target
+		}
+		return b.exportedNamespace(resolve, target, r.name, false, seen)
+	}
+	if t.local[name] {
+		return nsOther, ""
+	}
+	if name == "default" {
+		return nsNone, ""
+	}
+	if t.opaque {
+		return nsUnknown, ""
+	}
+	out, found := nsNone, ""
+	for _, spec := range t.stars {
+		target, ok := b.barrelTarget(resolve, p, spec)
+		if !ok {
+			return nsUnknown, ""
+		}
+		r, ns := b.exportedNamespace(resolve, target, name, true, seen)
+		switch {
+		case r == nsUnknown:
+			return nsUnknown, ""
+		case r == nsNone:
+		case out == nsNone:
+			out, found = r, ns
+		case r != nsFound || out != nsFound || ns != found:
+			return nsUnknown, "" // two stars give the name: ambiguous, or the same binding
+		}
+	}
+	return out, found
+}
+
+// namespaceImports rewrites the import declarations of src, the package module at file, that
+// import a module's namespace by name, so that it is imported as a namespace; "" when there
+// is nothing to rewrite.
+func (b *bundler) namespaceImports(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+	if resolve == nil {
+		return ""
+	}
+	// The candidates, from the text: only a parse says which are declarations.
+	type key struct{ spec, name string }
+	namespaces := map[key]string{}
+	for _, m := range mayImportByName.FindAllStringSubmatch(src, -1) {
+		for _, item := range strings.Split(m[1], ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
+			if name == "" || name == "type" {
+				continue
+			}
+			k := key{m[2], name}
+			if _, done := namespaces[k]; done {
+				continue
+			}
+			namespaces[k] = ""
+			target, ok := b.barrelTarget(resolve, file, m[2])
+			if !ok {
+				continue
+			}
+			if r, ns := b.exportedNamespace(resolve, target, name, false, map[string]bool{}); r == nsFound && b.outside(ns) == nil {
+				namespaces[k] = ns
+			}
+		}
+	}
+	found := false
+	for _, ns := range namespaces {
+		found = found || ns != ""
+	}
+	if !found {
+		return ""
+	}
+	n := len(src)
+	buf := make([]byte, n, n+1)
+	copy(buf, src)
+	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
+	if err != nil {
+		return ""
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+	offset := func(data []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - base) }
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	for _, s := range ast.BlockStmt.List {
+		imp, ok := s.(*js.ImportStmt)
+		if !ok || len(imp.List) == 0 || imp.List[0].Name != nil && string(imp.List[0].Name) == "*" {
+			continue
+		}
+		spec, ok := moduleSpec(imp.Module)
+		if !ok {
+			continue
+		}
+		var aliases []js.Alias
+		for _, a := range imp.List {
+			if a.Binding != nil {
+				aliases = append(aliases, a)
+			}
+		}
+		start := func(a js.Alias) int {
+			if a.Name != nil {
+				return offset(a.Name)
+			}
+			return offset(a.Binding)
+		}
+		end := func(a js.Alias) int { return offset(a.Binding) + len(a.Binding) }
+		var removed []int
+		var added []string
+		for i, a := range aliases {
+			name, ok := aliasName(a)
+			if !ok {
+				continue
+			}
+			if ns := namespaces[key{spec, name}]; ns != "" {
+				rel, err := filepath.Rel(filepath.Dir(file), ns)
+				if err != nil {
+					continue
+				}
+				removed = append(removed, i)
+				added = append(added, "import * as "+string(a.Binding)+" from "+jsString(dotted(filepath.ToSlash(rel)))+";")
+			}
+		}
+		if len(removed) == 0 {
+			continue
+		}
+		// Each name taken out with the comma after it; the last with the comma before it,
+		// back to the last name kept.
+		isRemoved := map[int]bool{}
+		for _, i := range removed {
+			isRemoved[i] = true
+		}
+		last := len(aliases) - 1
+		for _, i := range removed {
+			if i < last {
+				edits = append(edits, edit{start(aliases[i]), start(aliases[i+1]), ""})
+				continue
+			}
+			kept := -1
+			for j := i - 1; j >= 0; j-- {
+				if !isRemoved[j] {
+					kept = j
+					break
+				}
+			}
+			if kept >= 0 {
+				edits = append(edits, edit{end(aliases[kept]), end(aliases[i]), ""})
+			} else {
+				edits = append(edits, edit{start(aliases[0]), end(aliases[i]), ""})
+			}
+		}
+		// The namespaces after the declaration, on its line: its ; or the end of its line.
+		at := offset(imp.Module) + len(imp.Module)
+		j := at
+		for j < n && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		text := strings.Join(added, "")
+		switch {
+		case j < n && src[j] == ';':
+			at = j + 1
+		case j == n || src[j] == '\n' || src[j] == '\r' || strings.HasPrefix(src[j:], "//") || strings.HasPrefix(src[j:], "/*"):
+			text = ";" + text
+		default:
+			return "" // import attributes, or what the parser read otherwise
+		}
+		edits = append(edits, edit{at, at, text})
+	}
+	if len(edits) == 0 {
+		return ""
+	}
+	// Apply in order; deletions that overlap (a name's comma range within the last's) merge.
+	slices.SortStableFunc(edits, func(x, y edit) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.end, y.end)) })
+	var out strings.Builder
+	pos := 0
+	for _, e := range edits {
+		if e.start < pos {
+			if e.end > pos {
+				pos = e.end
+			}
+			out.WriteString(e.text)
+			continue
+		}
+		out.WriteString(src[pos:e.start])
+		out.WriteString(e.text)
+		pos = max(pos, e.end)
+	}
+	out.WriteString(src[pos:])
+	return out.String()
+}
+
+// loadPackageModule loads a package's module: as esbuild reads it, or with its namespaces
+// imported by name imported as namespaces.
+func (b *bundler) loadPackageModule(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) api.OnLoadResult {
+	src, err := os.ReadFile(path)
+	if err != nil || !mayImportByName.Match(src) {
+		return api.OnLoadResult{} // esbuild reads it, and reports what it cannot
+	}
+	out := b.namespaceImports(path, string(src), resolve)
+	if out == "" {
+		return api.OnLoadResult{}
+	}
+	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path)}
+}
