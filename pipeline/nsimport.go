@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"bytes"
 	"cmp"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +41,17 @@ import (
 // give is left as written), never "default" through a star; a module the parser cannot read,
 // a CommonJS module, a module outside the folder the build reads, or a name the lookup
 // cannot settle leaves the import as written.
+//
+// Constants imported by name. Rolldown also puts the value of a constant a module exports in
+// the modules that import it, and drops the code it decides: esm-env's DEV (export default
+// false, in the file its production condition names) makes Svelte's every "if (DEV)" branch
+// dead, its dev messages and checks. esbuild decides such branches only for a define, and
+// does not even inline a literal exported as default. A package's module that imports by name
+// a binding that is a literal (true, false, null, a number, a string) declared const or
+// exported as default by a module that imports nothing (so that it is evaluated before, and
+// never changes), is given to esbuild without that name in its import list and with the
+// literal defined for the name in that module alone (esbuild's define replaces only the
+// references that bound to the import, not a name declared in an inner scope).
 
 // mayImportByName finds, before a parse says what they are, the import declarations with a
 // list of names: import { a, b as c } from "x", import d, { a } from "x".
@@ -48,6 +62,9 @@ var mayImportByName = regexp.MustCompile(`\bimport\s*(?:[\w$]+\s*,\s*)?\{([^{}]*
 // from another module). A module without any exports only its own declarations.
 var mayExportBinding = regexp.MustCompile(`\*\s*as\b|\bexport\s*[*{]`)
 
+// mayExportConst finds a literal exported as default, or declared const.
+var mayExportConst = regexp.MustCompile(`\bexport\s+default\s+(?:true|false|null|[0-9.]|["'])|\bconst\s+[\w$]+\s*=\s*(?:true|false|null|[0-9.]|["'])`)
+
 // exportTable is what a module's top-level import and export declarations say of the names
 // it exports.
 type exportTable struct {
@@ -55,6 +72,11 @@ type exportTable struct {
 	indirect map[string]reexport // names bound in another module; name "*": its namespace
 	stars    []string            // the specifiers of export * from
 	opaque   bool                // it exports names the table does not list (a destructuring)
+	// consts are the exported names bound to a literal (export default false, export const
+	// a = 1, const b = "x"; export { b }), as JSON; alone says the module has no import and
+	// no export … from.
+	consts map[string]string
+	alone  bool
 }
 
 // moduleFile is a module read once per file version: whether it may export a binding it
@@ -63,8 +85,11 @@ type moduleFile struct {
 	size    int64
 	modTime time.Time
 	reexp   bool // mayExportBinding matches its text
-	once    sync.Once
-	table   *exportTable // nil: the parser could not read it
+	// consts: it may export a literal and imports nothing (mayExportConst, and no "import"
+	// or "from" in its text).
+	consts bool
+	once   sync.Once
+	table  *exportTable // nil: the parser could not read it
 }
 
 // moduleFiles caches moduleFile by path.
@@ -85,7 +110,8 @@ func moduleOf(p string) *moduleFile {
 	if err != nil {
 		return nil
 	}
-	f := &moduleFile{size: st.Size(), modTime: st.ModTime(), reexp: mayExportBinding.Match(src)}
+	f := &moduleFile{size: st.Size(), modTime: st.ModTime(), reexp: mayExportBinding.Match(src),
+		consts: mayExportConst.Match(src) && !bytes.Contains(src, []byte("import")) && !bytes.Contains(src, []byte("from"))}
 	moduleFiles.Store(p, f)
 	return f
 }
@@ -108,12 +134,32 @@ func (f *moduleFile) exports(p string) *exportTable {
 
 // readExports reads the export table of a module from its top-level statements.
 func readExports(ast *js.AST) *exportTable {
-	t := &exportTable{local: map[string]bool{}, indirect: map[string]reexport{}}
+	t := &exportTable{local: map[string]bool{}, indirect: map[string]reexport{}, consts: map[string]string{}, alone: true}
 	imported := map[string]reexport{} // local binding → where it is bound
+	constants := map[string]string{}  // top-level const bound to a literal → its JSON
 	var listed [][2]string            // export { a as b } of bindings: local, exported
+	constDecl := func(d *js.VarDecl) {
+		if d.TokenType != js.ConstToken {
+			return
+		}
+		for _, e := range d.List {
+			v, ok := e.Binding.(*js.Var)
+			if !ok {
+				continue
+			}
+			if lit, ok := e.Default.(*js.LiteralExpr); ok {
+				if j, ok := literalJSON(lit); ok {
+					constants[string(v.Name())] = j
+				}
+			}
+		}
+	}
 	for _, s := range ast.BlockStmt.List {
 		switch s := s.(type) {
+		case *js.VarDecl:
+			constDecl(s)
 		case *js.ImportStmt:
+			t.alone = false
 			spec, ok := moduleSpec(s.Module)
 			if !ok {
 				t.opaque = true
@@ -137,10 +183,16 @@ func readExports(ast *js.AST) *exportTable {
 			if s.Decl != nil {
 				if s.Default {
 					t.local["default"] = true
+					if lit, ok := s.Decl.(*js.LiteralExpr); ok {
+						if j, ok := literalJSON(lit); ok {
+							t.consts["default"] = j
+						}
+					}
 					continue
 				}
 				switch d := s.Decl.(type) {
 				case *js.VarDecl:
+					constDecl(d)
 					for _, e := range d.List {
 						if v, ok := e.Binding.(*js.Var); ok {
 							t.local[string(v.Name())] = true
@@ -179,6 +231,7 @@ func readExports(ast *js.AST) *exportTable {
 				}
 				continue
 			}
+			t.alone = false
 			spec, ok := moduleSpec(s.Module)
 			if !ok {
 				t.opaque = true
@@ -212,7 +265,38 @@ func readExports(ast *js.AST) *exportTable {
 			t.local[l[1]] = true
 		}
 	}
+	for name := range t.local {
+		local := name
+		for _, l := range listed {
+			if l[1] == name {
+				local = l[0]
+			}
+		}
+		if j, ok := constants[local]; ok && t.consts[name] == "" {
+			t.consts[name] = j
+		}
+	}
 	return t
+}
+
+// literalJSON returns a literal as JSON, the form esbuild's define takes: true, false, null,
+// a decimal number, a string without escapes.
+func literalJSON(lit *js.LiteralExpr) (string, bool) {
+	switch lit.TokenType {
+	case js.TrueToken, js.FalseToken, js.NullToken:
+		return string(lit.Data), true
+	case js.DecimalToken:
+		f, err := strconv.ParseFloat(string(lit.Data), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return "", false
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), true
+	case js.StringToken:
+		if s, ok := moduleSpec(lit.Data); ok {
+			return jsString(s), true
+		}
+	}
+	return "", false
 }
 
 // moduleSpec returns the specifier of a module string token, without escapes.
@@ -241,84 +325,95 @@ func aliasName(a js.Alias) (string, bool) {
 	return unquoteName(a.Binding)
 }
 
-// The outcomes of a lookup of an exported name.
+// The kinds of binding a lookup of an exported name finds.
 const (
-	nsUnknown = iota // the lookup cannot settle it
-	nsNone           // the module does not export the name
-	nsOther          // a binding that is not a module's namespace
-	nsFound          // the namespace of a module
+	bindUnknown   = iota // the lookup cannot settle it
+	bindNone             // the module does not export the name
+	bindOther            // a binding the rewriting leaves alone
+	bindNamespace        // the namespace of a module: found.ns is its path
+	bindConst            // a literal that never changes: found.value is its JSON
 )
 
-// exportedNamespace resolves the name exported by the module at p, as ResolveExport does;
-// when it is the namespace of a module, it returns nsFound and that module's path. byStar
-// says the lookup is of a module an export * names, where a module that declares all its
-// exports itself must be read to say whether it has the name.
-func (b *bundler) exportedNamespace(resolve func(string, api.ResolveOptions) api.ResolveResult, p, name string, byStar bool, seen map[string]bool) (int, string) {
+// found is what a lookup found.
+type found struct {
+	kind      int
+	ns, value string
+}
+
+// exportedBinding resolves the name exported by the module at p, as ResolveExport does, and
+// says what it is bound to. byStar says the lookup is of a module an export * names, where a
+// module that declares all its exports itself must be read to say whether it has the name.
+func (b *bundler) exportedBinding(resolve func(string, api.ResolveOptions) api.ResolveResult, p, name string, byStar bool, seen map[string]bool) found {
 	key := p + "\x00" + name
 	if seen[key] {
-		return nsNone, "" // a cycle of export *: ResolveExport's null
+		return found{kind: bindNone} // a cycle of export *: ResolveExport's null
 	}
 	seen[key] = true
 	f := moduleOf(p)
 	if f == nil {
-		return nsUnknown, ""
+		return found{}
 	}
-	if !f.reexp && !byStar {
-		return nsOther, "" // every name it exports is its own
+	if !f.reexp && !f.consts && !byStar {
+		return found{kind: bindOther} // every name it exports is its own, and no literal
 	}
 	t := f.exports(p)
 	if t == nil {
-		return nsUnknown, ""
+		return found{}
 	}
 	if r, ok := t.indirect[name]; ok {
 		target, ok := b.barrelTarget(resolve, p, r.spec)
 		if !ok {
-			return nsUnknown, ""
+			return found{}
 		}
 		if r.name == "*" {
-			return nsFound, target
+			return found{kind: bindNamespace, ns: target}
 		}
-		return b.exportedNamespace(resolve, target, r.name, false, seen)
+		return b.exportedBinding(resolve, target, r.name, false, seen)
+	}
+	if v, ok := t.consts[name]; ok && t.alone {
+		return found{kind: bindConst, value: v}
 	}
 	if t.local[name] {
-		return nsOther, ""
+		return found{kind: bindOther}
 	}
 	if name == "default" {
-		return nsNone, ""
+		return found{kind: bindNone}
 	}
 	if t.opaque {
-		return nsUnknown, ""
+		return found{}
 	}
-	out, found := nsNone, ""
+	out := found{kind: bindNone}
 	for _, spec := range t.stars {
 		target, ok := b.barrelTarget(resolve, p, spec)
 		if !ok {
-			return nsUnknown, ""
+			return found{}
 		}
-		r, ns := b.exportedNamespace(resolve, target, name, true, seen)
+		r := b.exportedBinding(resolve, target, name, true, seen)
 		switch {
-		case r == nsUnknown:
-			return nsUnknown, ""
-		case r == nsNone:
-		case out == nsNone:
-			out, found = r, ns
-		case r != nsFound || out != nsFound || ns != found:
-			return nsUnknown, "" // two stars give the name: ambiguous, or the same binding
+		case r.kind == bindUnknown:
+			return found{}
+		case r.kind == bindNone:
+		case out.kind == bindNone:
+			out = r
+		case r.kind != bindNamespace || r != out:
+			return found{} // two stars give the name: ambiguous, or the same binding
 		}
 	}
-	return out, found
+	return out
 }
 
-// namespaceImports rewrites the import declarations of src, the package module at file, that
-// import a module's namespace by name, so that it is imported as a namespace; "" when there
-// is nothing to rewrite.
-func (b *bundler) namespaceImports(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+// namespaceImports rewrites the import declarations of src, the package module at file (read
+// with loader), that import by name a module's namespace, so that it is imported as a
+// namespace, or a constant (in JavaScript), so that its value is defined in the module; ""
+// when there is nothing to rewrite.
+func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
 	if resolve == nil {
 		return ""
 	}
 	// The candidates, from the text: only a parse says which are declarations.
 	type key struct{ spec, name string }
-	namespaces := map[key]string{}
+	bindings := map[key]found{}
+	any := false
 	for _, m := range mayImportByName.FindAllStringSubmatch(src, -1) {
 		for _, item := range strings.Split(m[1], ",") {
 			name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
@@ -326,24 +421,22 @@ func (b *bundler) namespaceImports(file, src string, resolve func(string, api.Re
 				continue
 			}
 			k := key{m[2], name}
-			if _, done := namespaces[k]; done {
+			if _, done := bindings[k]; done {
 				continue
 			}
-			namespaces[k] = ""
+			bindings[k] = found{}
 			target, ok := b.barrelTarget(resolve, file, m[2])
 			if !ok {
 				continue
 			}
-			if r, ns := b.exportedNamespace(resolve, target, name, false, map[string]bool{}); r == nsFound && b.outside(ns) == nil {
-				namespaces[k] = ns
+			r := b.exportedBinding(resolve, target, name, false, map[string]bool{})
+			if r.kind == bindNamespace && b.outside(r.ns) == nil || r.kind == bindConst {
+				bindings[k] = r
+				any = true
 			}
 		}
 	}
-	found := false
-	for _, ns := range namespaces {
-		found = found || ns != ""
-	}
-	if !found {
+	if !any {
 		return ""
 	}
 	n := len(src)
@@ -360,6 +453,21 @@ func (b *bundler) namespaceImports(file, src string, resolve func(string, api.Re
 		text       string
 	}
 	var edits []edit
+	// A name the module exports again (export { DEV }) stays imported: a define does not
+	// declare it.
+	exported := map[string]bool{}
+	for _, s := range ast.BlockStmt.List {
+		if e, ok := s.(*js.ExportStmt); ok && e.Module == nil && e.Decl == nil {
+			for _, a := range e.List {
+				if a.Name != nil {
+					exported[string(a.Name)] = true
+				} else if a.Binding != nil {
+					exported[string(a.Binding)] = true
+				}
+			}
+		}
+	}
+	defines := map[string]string{}
 	for _, s := range ast.BlockStmt.List {
 		imp, ok := s.(*js.ImportStmt)
 		if !ok || len(imp.List) == 0 || imp.List[0].Name != nil && string(imp.List[0].Name) == "*" {
@@ -389,13 +497,21 @@ func (b *bundler) namespaceImports(file, src string, resolve func(string, api.Re
 			if !ok {
 				continue
 			}
-			if ns := namespaces[key{spec, name}]; ns != "" {
-				rel, err := filepath.Rel(filepath.Dir(file), ns)
+			switch r := bindings[key{spec, name}]; r.kind {
+			case bindNamespace:
+				rel, err := filepath.Rel(filepath.Dir(file), r.ns)
 				if err != nil {
 					continue
 				}
 				removed = append(removed, i)
 				added = append(added, "import * as "+string(a.Binding)+" from "+jsString(dotted(filepath.ToSlash(rel)))+";")
+			case bindConst:
+				local := string(a.Binding)
+				if exported[local] || !isIdentName(local) || loader != api.LoaderJS {
+					continue
+				}
+				removed = append(removed, i)
+				defines[local] = r.value
 			}
 		}
 		if len(removed) == 0 {
@@ -425,6 +541,9 @@ func (b *bundler) namespaceImports(file, src string, resolve func(string, api.Re
 			} else {
 				edits = append(edits, edit{start(aliases[0]), end(aliases[i]), ""})
 			}
+		}
+		if len(added) == 0 {
+			continue
 		}
 		// The namespaces after the declaration, on its line: its ; or the end of its line.
 		at := offset(imp.Module) + len(imp.Module)
@@ -463,19 +582,44 @@ func (b *bundler) namespaceImports(file, src string, resolve func(string, api.Re
 		pos = max(pos, e.end)
 	}
 	out.WriteString(src[pos:])
-	return out.String()
+	if len(defines) == 0 {
+		return out.String()
+	}
+	res := api.Transform(out.String(), api.TransformOptions{Loader: api.LoaderJS, Sourcefile: file, Define: defines,
+		Target: api.ESNext, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsInline, LogLevel: api.LogLevelSilent})
+	if len(res.Errors) > 0 {
+		return ""
+	}
+	return string(res.Code)
 }
 
-// loadPackageModule loads a package's module: as esbuild reads it, or with its namespaces
-// imported by name imported as namespaces.
+// isIdentName reports whether s is an identifier of ASCII letters, digits, _ and $.
+func isIdentName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := range len(s) {
+		if !isIdentByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// loadPackageModule loads a package's module: as esbuild reads it, or with the namespaces
+// and constants it imports by name rewritten.
 func (b *bundler) loadPackageModule(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) api.OnLoadResult {
 	src, err := os.ReadFile(path)
-	if err != nil || !mayImportByName.Match(src) {
+	if err != nil {
 		return api.OnLoadResult{} // esbuild reads it, and reports what it cannot
 	}
-	out := b.namespaceImports(path, string(src), resolve)
+	if !mayImportByName.Match(src) {
+		return api.OnLoadResult{}
+	}
+	loader := b.loaderFor(path)
+	out := b.namespaceImports(path, string(src), loader, resolve)
 	if out == "" {
 		return api.OnLoadResult{}
 	}
-	return api.OnLoadResult{Contents: &out, Loader: b.loaderFor(path)}
+	return api.OnLoadResult{Contents: &out, Loader: loader}
 }

@@ -20,7 +20,8 @@ func nsImportFiles() map[string]string {
 		"miniapp.toml": "id = \"ns\"\nname = \"NS\"\ndescription = \"Namespaces imported by name.\"\nentry = \"src/main.js\"\n",
 		"src/main.js": "import { a } from \"user/a.js\";\nimport { b } from \"user/b.js\";\nimport { c } from \"user/c.js\";\n" +
 			"import { d } from \"user/d.js\";\nimport { e } from \"user/e.js\";\nimport { f } from \"user/f.js\";\n" +
-			"window.result = [a, b, c, d, e, f];\n",
+			"import { g, g2 } from \"user/g.js\";\nimport { h } from \"user/h.js\";\n" +
+			"window.result = [a, b, c, d, e, f, g, g2, h];\n",
 		"node_modules/user/package.json": `{"name": "user", "type": "module", "sideEffects": false}`,
 		"node_modules/user/a.js":         "import { z as Q, other } from \"ns-lib\";\nexport const a = Q.used() + other;\n",
 		"node_modules/user/b.js":         "import{other,z}from\"ns-lib\"\nexport const b=z.used()+other\n",
@@ -28,6 +29,17 @@ func nsImportFiles() map[string]string {
 		"node_modules/user/d.js":         "import { z as A, z as B } from \"ns-star\";\nexport const d = A.used() + (A.used === B.used);\n",
 		"node_modules/user/e.js":         "import { z } from \"cjs-lib\";\nexport const e = z.used();\n",
 		"node_modules/user/f.js":         "import { other } from \"ambiguous\";\nexport const f = other;\n",
+		// Constants: the dev branch is dropped, a parameter of the same name is its own, a
+		// name the module exports again and a const of a module that imports stay imported.
+		"node_modules/user/g.js": "import { DEV, NAME as label, imports } from \"flag\";\nimport { N } from \"flag/n.js\";\n" +
+			"export const g = DEV ? \"DEV_ONLY_MARKER\" : label + N + imports;\nfunction inner(DEV) { return DEV; }\nexport const g2 = inner(\"shadowed\");\n",
+		"node_modules/user/h.js":         "import { DEV } from \"flag\";\nexport { DEV };\nexport const h = String(DEV);\n",
+		"node_modules/flag/package.json": `{"name": "flag", "type": "module", "sideEffects": false}`,
+		"node_modules/flag/index.js":     "export { default as DEV } from \"./dev.js\";\nexport * from \"./name.js\";\nexport { imports } from \"./imports.js\";\n",
+		"node_modules/flag/dev.js":       "export default false;\n",
+		"node_modules/flag/name.js":      "const NAME = 'prod';\nexport { NAME };\n",
+		"node_modules/flag/n.js":         "export const N = 3;\n",
+		"node_modules/flag/imports.js":   "import { N } from \"./n.js\";\nexport const imports = \"+imports\";\n",
 
 		"node_modules/ns-lib/package.json": `{"name": "ns-lib", "type": "module", "sideEffects": false, "exports": "./index.js"}`,
 		"node_modules/ns-lib/index.js":     "import * as z from \"./external.js\";\nexport { z };\nexport const other = \"+other\";\n",
@@ -78,7 +90,7 @@ func TestNamespaceImportedByName(t *testing.T) {
 
 	res := built(t, dir)
 	page := string(res.HTML)
-	for _, marker := range []string{"UNUSED_FN_MARKER", "LOCALE_MARKER"} {
+	for _, marker := range []string{"UNUSED_FN_MARKER", "LOCALE_MARKER", "DEV_ONLY_MARKER"} {
 		if strings.Contains(page, marker) {
 			t.Errorf("the page holds %s, which nothing reads", marker)
 		}
@@ -86,7 +98,7 @@ func TestNamespaceImportedByName(t *testing.T) {
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/ns.html", res.HTML), 0)
 	b.Await(t, `window.result !== undefined`)
-	want := `["used+other","used+other","D+used","usedtrue","cjs","other"]`
+	want := `["used+other","used+other","D+used","usedtrue","cjs","other","prod3+imports","shadowed","false"]`
 	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != want {
 		t.Errorf("the page shows %s, want %s", got, want)
 	}
@@ -115,6 +127,9 @@ func TestNamespaceImportsText(t *testing.T) {
 			"import { other as o, other } from \"ns-lib\";import * as z from \"../ns-lib/external.js\";\n"},
 		{"in a string, and a declaration", "const s = 'import { z } from \"ns-lib\"';\nimport { z } from \"ns-lib\";\n",
 			"const s = 'import { z } from \"ns-lib\"';\nimport {  } from \"ns-lib\";import * as z from \"../ns-lib/external.js\";\n"},
+		{"a constant", "import { DEV, NAME } from \"flag\";\nif (DEV) x(NAME);\n",
+			"import {} from \"flag\";\nif (false) x(\"prod\");\n"},
+		{"a constant exported again", "import { DEV } from \"flag\";\nexport { DEV };\n", ""},
 		{"CommonJS", "import { z } from \"cjs-lib\";\n", ""},
 		{"ambiguous", "import { z } from \"ambiguous\";\n", ""},
 		{"not a namespace", "import { other } from \"ns-lib\";\n", ""},
@@ -134,7 +149,7 @@ func TestNamespaceImportsText(t *testing.T) {
 			pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "rows"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				for i, r := range rows {
 					file := filepath.Join(dir, "node_modules", "user", "row"+string(rune('a'+i))+".js")
-					got[r.name] = b.namespaceImports(file, r.src, pb.Resolve)
+					got[r.name] = b.namespaceImports(file, r.src, api.LoaderJS, pb.Resolve)
 				}
 				empty := ""
 				return api.OnLoadResult{Contents: &empty}, nil
