@@ -53,14 +53,41 @@ import (
 // literal defined for the name in that module alone (esbuild's define replaces only the
 // references that bound to the import, not a name declared in an inner scope).
 
-// mayImportByName finds, before a parse says what they are, the import declarations with a
-// list of names: import { a, b as c } from "x", import d, { a } from "x".
-var mayImportByName = regexp.MustCompile(`\bimport\s*(?:[\w$]+\s*,\s*)?\{([^{}]*)\}\s*from\s*["']([^"'\n]+)["']`)
+// importsByName calls fn with the specifier and the names of each text in src that reads as
+// an import declaration with a list of names (import { a, b as c } from "x", import d, { a }
+// from "x"), before a parse says which are declarations; it stops when fn returns false.
+func importsByName(src string, fn func(spec string, names []string) bool) {
+	for i := 0; ; {
+		j := strings.Index(src[i:], "import")
+		if j < 0 {
+			return
+		}
+		at := i + j
+		i = at + len("import")
+		if at > 0 && (isIdentByte(src[at-1]) || src[at-1] == '.') {
+			continue
+		}
+		s := &jsScan{src: src, i: i}
+		spec, bs, typeDecl, _, ok := s.importClause()
+		if !ok || typeDecl {
+			continue
+		}
+		var names []string
+		for _, b := range bs {
+			if b.kind == 'm' && !b.typeOnly {
+				names = append(names, b.imported)
+			}
+		}
+		if len(names) > 0 && !fn(spec, names) {
+			return
+		}
+	}
+}
 
 // mayExportBinding finds the declarations that let a module export a binding it does not
-// declare itself: a namespace import, export * (as x) from, export { … } (of an import, or
-// from another module). A module without any exports only its own declarations.
-var mayExportBinding = regexp.MustCompile(`\*\s*as\b|\bexport\s*[*{]`)
+// declare itself: export * (as x) from, export { … } (of an import, or from another module).
+// A module without any exports only its own declarations.
+var mayExportBinding = regexp.MustCompile(`\bexport\s*[*{]`)
 
 // mayExportConst finds a literal exported as default, or declared const.
 var mayExportConst = regexp.MustCompile(`\bexport\s+default\s+(?:true|false|null|[0-9.]|["'])|\bconst\s+[\w$]+\s*=\s*(?:true|false|null|[0-9.]|["'])`)
@@ -414,28 +441,33 @@ func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve 
 	type key struct{ spec, name string }
 	bindings := map[key]found{}
 	any := false
-	for _, m := range mayImportByName.FindAllStringSubmatch(src, -1) {
-		for _, item := range strings.Split(m[1], ",") {
-			name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
-			if name == "" || name == "type" {
-				continue
+	targets := map[string]string{} // specifier → the module it resolves to, "" for none
+	importsByName(src, func(spec string, names []string) bool {
+		target, done := targets[spec]
+		if !done {
+			if t, ok := b.barrelTarget(resolve, file, spec); ok {
+				target = t
 			}
-			k := key{m[2], name}
+			targets[spec] = target
+		}
+		if target == "" {
+			return true
+		}
+		for _, name := range names {
+			k := key{spec, name}
 			if _, done := bindings[k]; done {
-				continue
-			}
-			bindings[k] = found{}
-			target, ok := b.barrelTarget(resolve, file, m[2])
-			if !ok {
 				continue
 			}
 			r := b.exportedBinding(resolve, target, name, false, map[string]bool{})
 			if r.kind == bindNamespace && b.outside(r.ns) == nil || r.kind == bindConst {
 				bindings[k] = r
 				any = true
+			} else {
+				bindings[k] = found{}
 			}
 		}
-	}
+		return true
+	})
 	if !any {
 		return ""
 	}
@@ -613,7 +645,9 @@ func (b *bundler) loadPackageModule(path string, resolve func(string, api.Resolv
 	if err != nil {
 		return api.OnLoadResult{} // esbuild reads it, and reports what it cannot
 	}
-	if !mayImportByName.Match(src) {
+	some := false
+	importsByName(string(src), func(string, []string) bool { some = true; return false })
+	if !some {
 		return api.OnLoadResult{}
 	}
 	loader := b.loaderFor(path)
