@@ -639,19 +639,27 @@ func isIdentName(s string) bool {
 }
 
 // loadPackageModule loads a package's module: as esbuild reads it, or with the namespaces
-// and constants it imports by name rewritten.
+// and constants it imports by name rewritten, and its writes to objects nothing reads made
+// plain expressions (deadwrites.go).
 func (b *bundler) loadPackageModule(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) api.OnLoadResult {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return api.OnLoadResult{} // esbuild reads it, and reports what it cannot
 	}
-	some := false
-	importsByName(string(src), func(string, []string) bool { some = true; return false })
-	if !some {
-		return api.OnLoadResult{}
-	}
 	loader := b.loaderFor(path)
-	out := b.namespaceImports(path, string(src), loader, resolve)
+	text, out := string(src), ""
+	some := false
+	importsByName(text, func(string, []string) bool { some = true; return false })
+	if some {
+		if out = b.namespaceImports(path, text, loader, resolve); out != "" {
+			text = out
+		}
+	}
+	if loader == api.LoaderJS {
+		if d := deadWrites(text); d != "" {
+			out = d
+		}
+	}
 	if out == "" {
 		return api.OnLoadResult{}
 	}
