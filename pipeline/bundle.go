@@ -262,7 +262,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Sourcemap:      sm,
 		SourcesContent: sourcesContent(b.writeMap),
 		LogLevel:       api.LogLevelSilent,
-		Plugins:        []api.Plugin{b.queryPlugin(chain), b.viteResolve(), b.confine(chain)},
+		Plugins:        []api.Plugin{b.pickPlugin(), b.queryPlugin(chain), b.viteResolve(), b.confine(chain)},
 	}
 }
 

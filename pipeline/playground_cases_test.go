@@ -54,8 +54,6 @@ const globAll = `{
 // What bundle does not do yet, where Vite does (gaps, each a row of work).
 const (
 	gapGlobCSS        = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
-	gapSelfFolder     = "a variable import of ../<its own folder>/${x}.js finds no module"
-	gapDynamicShake   = "esbuild keeps every export of a module imported with import(), which Rolldown tree-shakes"
 	gapJSONAttribute  = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
 	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
 )
@@ -367,8 +365,8 @@ var playgrounds = []playground{
 		tJS("should load dynamic import with vars url", `__pg.file(JSON.parse(__pg.text(".vars-url")).default)`, `"alias/url.js"`),
 		tMatch("should load dynamic import with vars worker", ".vars-worker", "load worker"),
 		tJS("should load dynamic import with css in package", `(__pg.click(".pkg-css"), __pg.color(".pkg-css"))`, jsonString(cssColors["blue"])),
-		tMatch("should work with load ../ and itself directory", ".self", "self").notYet(gapSelfFolder),
-		tMatch("should work with load ../ and contain itself directory", ".nested-self", "nested self").notYet(gapSelfFolder),
+		tMatch("should work with load ../ and itself directory", ".self", "self"),
+		tMatch("should work with load ../ and contain itself directory", ".nested-self", "nested self"),
 		tMatch("should load css of nested dynamic import", ".then-css-outer", "then-css-outer"),
 		tColor("should load css of nested dynamic import", ".then-css-outer", "red"),
 		tMatch("should load css of nested dynamic import", ".then-css-inner", "then-css-inner"),
@@ -384,7 +382,7 @@ var playgrounds = []playground{
 		{spec: "should load dynamic import with double slash ignored", files: map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><script type=\"module\">import(/* @vite-ignore */ `https://localhost//${'test'}`).catch(() => {})</script>"},
 			want: `loads from outside the bundle at run time`},
 	}, output: []outputCheck{
-		{spec: "dynamic import treeshaken file", contains: "shaken removed", not: true, gap: gapDynamicShake},
+		{spec: "dynamic import treeshaken file", contains: "shaken removed", not: true},
 	}, skipped: []string{
 		"should not preload for non-analyzable urls: the text of Vite's preload helper",
 	}},

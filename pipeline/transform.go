@@ -413,6 +413,12 @@ func (r *rewrite) dynamicImport(i int) {
 	t := r.s.tok(a[0])
 	switch {
 	case a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		// The names read from its namespace, when only they are (dynshake.go).
+		if spec, err := r.s.str(a[0]); err == nil && len(args) == 1 && !strings.ContainsAny(spec, "?#") && !isURL(spec) {
+			if names, ok := r.s.pickNames(i, close); ok {
+				r.replace(a[0], a[0], jsString(pickPrefix+strings.Join(names, ",")+":"+spec))
+			}
+		}
 		return
 	case t.tt == js.StringToken && r.s.tok(a[0]+1).tt == js.AddToken:
 		return // esbuild's glob import: './locale/' + lang + '.json'
@@ -467,21 +473,23 @@ func (r *rewrite) dynamicImport(i int) {
 	if query != "" {
 		tmpl = tmpl[:strings.LastIndex(tmpl, "?")]
 	}
-	raw := tmpl
-	if !strings.HasPrefix(raw, "/") {
-		raw = path.Clean(raw)
-		if !strings.HasPrefix(raw, "../") {
-			raw = "./" + raw
-		}
-	} else {
-		raw = "./" + strings.TrimPrefix(path.Clean(raw), "/")
-		if rel, err := filepath.Rel(filepath.Dir(r.file), r.b.root); err == nil {
-			raw = path.Join(filepath.ToSlash(rel), raw)
-			if !strings.HasPrefix(raw, "../") {
-				raw = "./" + raw
-			}
+	// The path looked up is the template's, its folder made relative to this file as the
+	// glob's keys are (Vite's dynamic-import-vars: the pattern made absolute, then relative to
+	// the importer), so that ../<its own folder>/${x}.js finds ./x.js. Only the static folder
+	// before the first substitution is resolved: a substitution's text is left as written.
+	dir := filepath.ToSlash(filepath.Dir(r.file))
+	head := tmpl[:strings.LastIndexByte(tmpl[:strings.Index(tmpl+"${", "${")], '/')+1]
+	from := dir
+	if strings.HasPrefix(head, "/") {
+		from = filepath.ToSlash(r.b.root)
+	}
+	folder := "."
+	if rel, err := filepath.Rel(filepath.FromSlash(dir), filepath.FromSlash(path.Join(from, head))); err == nil {
+		if folder = filepath.ToSlash(rel); folder != "." && folder != ".." && !strings.HasPrefix(folder, "../") {
+			folder = "./" + folder
 		}
 	}
+	raw := strings.TrimSuffix(folder, "/") + "/" + tmpl[len(head):]
 	r.helper = true
 	r.replace(i, close, fmt.Sprintf("%s((%s), `%s`, %d)", dynamicImportHelper, obj, raw, len(strings.Split(raw, "/"))))
 }

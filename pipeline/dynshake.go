@@ -1,0 +1,151 @@
+package pipeline
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// A module imported with import() keeps every export in esbuild's bundle: the namespace
+// object the promise gives may be read by any name. Vite's build tree-shakes the exports of a
+// dynamic import whose namespace object is only destructured or read by one name, in the
+// three forms its import analysis names (Vite's "dynamic import treeshaking"):
+//
+//	const { foo, default: bar } = await import('./mod.js')
+//	(await import('./mod.js')).foo            (or ?.foo)
+//	import('./mod.js').then(({ foo }) => …)   (or function ({ foo }) {…})
+//
+// In these forms the namespace object itself is never seen, only the names read from it, so
+// the import is given a module of those names alone (pickNamespace): a module that imports the
+// original's namespace and exports what it reads of it, which esbuild then tree-shakes as a
+// static import. The original is still evaluated when import() runs, not before: the picking
+// module is dynamically imported in its place. Anything else (a default in the pattern, a
+// rest element, a computed key, the namespace kept in a variable) keeps the whole module.
+
+// pickPrefix marks a dynamic import's specifier the transforms rewrote to a picking module:
+// miniapp-pick:<name,name>:<the original specifier>.
+const pickPrefix = "miniapp-pick:"
+
+// pickNamespace is the esbuild namespace of the picking modules; pickedSpec is the one import
+// each makes, resolved to what the original specifier resolved to from its importer.
+const (
+	pickNamespace = "miniapp-pick"
+	pickedSpec    = "miniapp-picked"
+)
+
+// exportName is an IdentifierName: what a picked name may be.
+var exportName = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// pickNames returns the names read from the namespace the dynamic import at the significant
+// token i ("import", its call's '(' at i+1 and ')' at close) gives, when it is in one of the
+// forms above; ok is false otherwise.
+func (s *script) pickNames(i, close int) (names []string, ok bool) {
+	switch {
+	// (await import('x')).name
+	case s.is(i-2, "(", "await") && s.text(close+1) == ")" && s.pair[i-2] == close+1 &&
+		(s.text(close+2) == "." || s.text(close+2) == "?.") && exportName.MatchString(s.text(close+3)):
+		return []string{s.text(close + 3)}, true
+	// const { a, b: c } = await import('x');
+	case s.is(i-2, "=", "await") && s.text(i-3) == "}" && (s.text(close+1) == ";" || s.text(close+1) == ","):
+		open := s.opener(i - 3)
+		if open < 0 || !s.is(open-1, "const") && !s.is(open-1, "let") && !s.is(open-1, "var") && !s.is(open-1, ",") {
+			return nil, false
+		}
+		return s.patternNames(open, i-3)
+	// import('x').then(({ a }) => …) or .then(function ({ a }) {…})
+	case s.is(close+1, ".", "then", "("):
+		k := close + 4
+		if s.is(k, "function") {
+			k++
+			if s.tok(k).tt == js.IdentifierToken {
+				k++ // a named function expression
+			}
+		}
+		if !s.is(k, "(", "{") || s.pair[k] < 0 || s.pair[k+1] != s.pair[k]-1 {
+			return nil, false
+		}
+		if !s.is(k-1, "function") && !s.is(k-2, "function") && !s.is(s.pair[k]+1, "=>") {
+			return nil, false
+		}
+		return s.patternNames(k+1, s.pair[k+1])
+	}
+	return nil, false
+}
+
+// opener returns the significant token that opens the bracket closed at c, or -1.
+func (s *script) opener(c int) int {
+	for k := c - 1; k >= 0 && c-k < 1<<14; k-- {
+		if s.pair[k] == c {
+			return k
+		}
+	}
+	return -1
+}
+
+// patternNames reads the object pattern between the braces at the significant tokens open
+// and close: the property each element reads, when each is `name` or `name: binding`.
+func (s *script) patternNames(open, close int) ([]string, bool) {
+	var names []string
+	for _, p := range s.split(open+1, close) {
+		var n string
+		switch {
+		case p[1] == p[0]+1 && s.tok(p[0]).tt == js.IdentifierToken:
+			n = s.text(p[0])
+		case p[1] == p[0]+3 && exportName.MatchString(s.text(p[0])) && s.text(p[0]+1) == ":" && s.tok(p[0]+2).tt == js.IdentifierToken:
+			n = s.text(p[0])
+		default:
+			return nil, false // a default, a rest element, a computed key, a nested pattern
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names, len(names) > 0
+}
+
+// pickPlugin resolves the picking modules: a miniapp-pick: specifier is resolved as its
+// original specifier would be from its importer (every plugin and the confinement take part);
+// a file is given the module of its names, anything else (a virtual module, a CommonJS
+// wrapper) is the original's resolution, whole.
+func (b *bundler) pickPlugin() api.Plugin {
+	return api.Plugin{Name: "dynamic-import-pick", Setup: func(pb api.PluginBuild) {
+		onAppResolve(pb, `^`+pickPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			rest := strings.TrimPrefix(a.Path, pickPrefix)
+			names, spec, ok := strings.Cut(rest, ":")
+			if !ok {
+				return api.OnResolveResult{}, nil
+			}
+			r := pb.Resolve(spec, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: a.PluginData})
+			orig := api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, SideEffects: map[bool]api.SideEffects{true: api.SideEffectsTrue, false: api.SideEffectsFalse}[r.SideEffects], Suffix: r.Suffix,
+				PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}
+			if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Suffix != "" {
+				return orig, nil
+			}
+			return api.OnResolveResult{Path: names + ":" + r.Path, Namespace: pickNamespace, PluginData: orig, Warnings: r.Warnings}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: pickNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			names, _, _ := strings.Cut(a.Path, ":")
+			var src strings.Builder
+			fmt.Fprintf(&src, "import * as m from %s;\n", jsString(pickedSpec))
+			for k, n := range strings.Split(names, ",") {
+				fmt.Fprintf(&src, "var p%d = m.%s;\nexport { p%d as %s };\n", k, n, k, n)
+			}
+			text := src.String()
+			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, PluginData: a.PluginData}, nil
+		})
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + pickedSpec + `$`, Namespace: pickNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			orig, _ := a.PluginData.(api.OnResolveResult)
+			return orig, nil
+		})
+	}}
+}
+
+// urlScheme starts a specifier that is a URL (data:, https:, a Windows drive is none here).
+var urlScheme = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`)
+
+// isURL reports whether the specifier spec is a URL, which the picking leaves as written.
+func isURL(spec string) bool { return urlScheme.MatchString(spec) }

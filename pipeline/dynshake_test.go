@@ -1,0 +1,55 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestDynamicImportPick checks which dynamic imports keep only the exports they read (Vite's
+// dynamic import tree-shaking: destructured, read by one name, or destructured in .then's
+// parameter) and which keep every export (the namespace kept, a default or rest element in
+// the pattern, a name the module lacks), in a build of each.
+func TestDynamicImportPick(t *testing.T) {
+	mod := "export const used = () => 'USED_MARK'\nexport const other = () => 'OTHER_MARK'\nexport default () => 'DEFAULT_MARK'\n"
+	for _, row := range []struct {
+		name, code string
+		want, not  []string
+	}{
+		{"declaration", "const { used } = await import('./m.js'); used()", []string{"USED_MARK"}, []string{"OTHER_MARK", "DEFAULT_MARK"}},
+		{"declaration_renamed_default", "let x = 1, { default: d, used: u } = await import('./m.js'); d(); u()", []string{"USED_MARK", "DEFAULT_MARK"}, []string{"OTHER_MARK"}},
+		{"member", "(await import('./m.js')).used()", []string{"USED_MARK"}, []string{"OTHER_MARK"}},
+		{"optional_member", "(await import('./m.js'))?.used?.()", []string{"USED_MARK"}, []string{"OTHER_MARK"}},
+		{"then_arrow", "import('./m.js').then(({ used }) => used())", []string{"USED_MARK"}, []string{"OTHER_MARK"}},
+		{"then_function", "import(\n  './m.js', // Prettier's layout\n).then(function ({ used }) { used() })", []string{"USED_MARK"}, []string{"OTHER_MARK"}},
+		{"namespace_kept", "const m = await import('./m.js'); m.used()", []string{"USED_MARK", "OTHER_MARK"}, nil},
+		{"then_identifier", "import('./m.js').then((m) => m.used())", []string{"USED_MARK", "OTHER_MARK"}, nil},
+		{"pattern_default", "const { used = null } = await import('./m.js'); used()", []string{"USED_MARK", "OTHER_MARK"}, nil},
+		{"pattern_rest", "const { used, ...rest } = await import('./m.js'); used(rest)", []string{"USED_MARK", "OTHER_MARK"}, nil},
+		{"then_of_then", "const { used } = await import('./m.js').then((m) => m); used()", []string{"USED_MARK", "OTHER_MARK"}, nil},
+		{"missing_name", "const { absent, used } = await import('./m.js'); used(absent)", []string{"USED_MARK"}, []string{"OTHER_MARK"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := writeApp(t, map[string]string{
+				"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+				"index.html":   `<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>`,
+				"main.js":      row.code + "\n",
+				"m.js":         mod,
+			})
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range row.want {
+				if !strings.Contains(string(res.HTML), w) {
+					t.Errorf("the page lacks %s", w)
+				}
+			}
+			for _, n := range row.not {
+				if strings.Contains(string(res.HTML), n) {
+					t.Errorf("the page keeps %s", n)
+				}
+			}
+		})
+	}
+}
