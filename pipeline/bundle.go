@@ -953,6 +953,8 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			d.Note = "Solid's JSX needs its own compiler: bundle runs the app's babel-preset-solid on the app's .jsx and .tsx files when tsconfig's jsxImportSource is solid-js, or when it names none and the app depends on solid-js and not on React or Preact; set \"jsxImportSource\": \"solid-js\" in tsconfig.json"
 		} else if text, note, ok := sdkExportMessage(m.Text); ok {
 			d.Text, d.Note = text, note
+		} else if text, note, ok := b.styleExportMessage(m.Text); ok {
+			d.Text, d.Note = text, note
 		} else if ok, noModules := b.resolveMessage(m, &d); ok {
 			// esbuild's note suggests marking the path external, which would leave a load in
 			// the bundle: the fix here is to make the import resolvable. Without node_modules

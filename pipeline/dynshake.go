@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -113,6 +114,7 @@ func (s *script) patternNames(open, close int) ([]string, bool) {
 // wrapper) is the original's resolution, whole.
 func (b *bundler) pickPlugin() api.Plugin {
 	return api.Plugin{Name: "dynamic-import-pick", Setup: func(pb api.PluginBuild) {
+		b.styleStub(pb)
 		onAppResolve(pb, `^`+pickPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			rest := strings.TrimPrefix(a.Path, pickPrefix)
 			names, spec, ok := strings.Cut(rest, ":")
@@ -120,7 +122,7 @@ func (b *bundler) pickPlugin() api.Plugin {
 				return api.OnResolveResult{}, nil
 			}
 			r := pb.Resolve(spec, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: a.PluginData})
-			orig := api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, SideEffects: map[bool]api.SideEffects{true: api.SideEffectsTrue, false: api.SideEffectsFalse}[r.SideEffects], Suffix: r.Suffix,
+			orig := api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, SideEffects: sideEffects(r.SideEffects), Suffix: r.Suffix,
 				PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}
 			if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Suffix != "" {
 				return orig, nil
@@ -149,3 +151,67 @@ var urlScheme = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`)
 
 // isURL reports whether the specifier spec is a URL, which the picking leaves as written.
 func isURL(spec string) bool { return urlScheme.MatchString(spec) }
+
+// A stylesheet imported by a script is, in esbuild's bundle, a CommonJS module whose exports
+// are {} (so a namespace import of it has default: {}); in Vite it is an ES module with no
+// export at all, whose stylesheet the page gets: import.meta.glob('./dir/*') gives {} for its
+// .css files, and a default import of one is an error. styleStubNamespace is that module: it
+// imports the stylesheet, resolved as the script's import was, for its rules alone.
+const (
+	styleStubNamespace = "miniapp-style"
+	styleStubSpec      = "miniapp-stylesheet"
+)
+
+// styleStubResolving marks the resolution styleStub asks of the other plugins.
+type styleStubResolving struct{ inner any }
+
+// styleStub gives a script's import of a plain stylesheet (not a CSS Module, no query) the
+// module of no exports.
+func (b *bundler) styleStub(pb api.PluginBuild) {
+	onAppResolve(pb, `(?i)\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		if _, again := a.PluginData.(styleStubResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
+			return api.OnResolveResult{}, nil
+		}
+		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: styleStubResolving{a.PluginData}})
+		lower := strings.ToLower(r.Path)
+		if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Suffix != "" || !isStylesheet(lower) || strings.Contains(filepath.Base(lower), ".module.") {
+			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, Suffix: r.Suffix, PluginData: r.PluginData,
+				SideEffects: sideEffects(r.SideEffects), Errors: r.Errors, Warnings: r.Warnings}, nil
+		}
+		return api.OnResolveResult{Path: r.Path, Namespace: styleStubNamespace, Warnings: r.Warnings}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: styleStubNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		text := "import " + jsString(styleStubSpec) + ";\n"
+		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, PluginData: a.Path}, nil
+	})
+	pb.OnResolve(api.OnResolveOptions{Filter: `^` + styleStubSpec + `$`, Namespace: styleStubNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		p, _ := a.PluginData.(string)
+		return api.OnResolveResult{Path: p, Namespace: "file"}, nil
+	})
+}
+
+// sideEffects is esbuild's resolution's side-effects flag as a plugin returns it.
+func sideEffects(has bool) api.SideEffects {
+	if has {
+		return api.SideEffectsTrue
+	}
+	return api.SideEffectsFalse
+}
+
+// styleExportMessage explains esbuild's "No matching export in "miniapp-style:<file>" for
+// import "x"": a stylesheet has no export, as in Vite.
+func (b *bundler) styleExportMessage(text string) (string, string, bool) {
+	rest, ok := strings.CutPrefix(text, `No matching export in "`+styleStubNamespace+":")
+	if !ok {
+		return "", "", false
+	}
+	file, rest, _ := strings.Cut(rest, `"`)
+	name, ok := strings.CutPrefix(rest, ` for import "`)
+	if !ok {
+		return "", "", false
+	}
+	name = strings.TrimSuffix(name, `"`)
+	shown := b.messageFile(file)
+	return fmt.Sprintf("the stylesheet %s has no export %q: a stylesheet a script imports gives the page its rules, and the script nothing, as in Vite", shown, name),
+		fmt.Sprintf("import it for its rules (import %q), with ?inline for its text (import css from %q), or name it .module.css for its class names", "./"+filepath.Base(file), "./"+filepath.Base(file)+"?inline"), true
+}

@@ -53,3 +53,27 @@ func TestDynamicImportPick(t *testing.T) {
 		})
 	}
 }
+
+// TestStylesheetModuleHasNoExports checks that a script's import of a stylesheet is a module
+// with no export, as in Vite: its rules reach the page, and a default import of it is an error
+// at its place.
+func TestStylesheetModuleHasNoExports(t *testing.T) {
+	files := map[string]string{
+		"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+		"index.html":   `<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>`,
+		"main.js":      "import * as ns from './a.css'\nconsole.log(JSON.stringify(ns), 'NS_MARK')\n",
+		"a.css":        ".a { color: rebeccapurple }\n",
+	}
+	res, err := Build(context.Background(), writeApp(t, files), Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := string(res.HTML); !strings.Contains(page, "#639") && !strings.Contains(page, "rebeccapurple") || strings.Contains(page, "module.exports") {
+		t.Errorf("the page lacks the stylesheet's rule or keeps a CommonJS module for it:\n%s", page)
+	}
+	files["main.js"] = "import css from './a.css'\nconsole.log(css)\n"
+	_, err = Build(context.Background(), writeApp(t, files), Options{NoWrite: true})
+	if err == nil || !strings.Contains(err.Error(), "main.js:1") || !strings.Contains(err.Error(), `has no export "default"`) {
+		t.Errorf("a default import of a stylesheet gives %v, want an error at main.js:1 naming default", err)
+	}
+}

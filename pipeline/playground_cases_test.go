@@ -317,8 +317,8 @@ var playgrounds = []playground{
 		"Resolve doesn't interrupt page request that clashes with local project package.json, public dir is not copied: Vite's preview server and output folder",
 	}},
 	{name: "glob-import", checks: []check{
-		tJSON("should work", ".result", globAll).notYet(gapGlobCSS),
-		tJSON("should work", ".result-eager", globAll).notYet(gapGlobCSS),
+		tJSON("should work", ".result", globAll),
+		tJSON("should work", ".result-eager", globAll),
 		tJSON("should work", ".result-node_modules", `{"/dir/node_modules/hoge.js": {"msg": "hoge"}}`),
 		tJSON("import glob raw", ".globraw", `{"/dir/baz.json": {"msg": "baz"}}`),
 		tJSON("import property access", ".property-access", `{"msg": "baz"}`),
