@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -214,4 +215,63 @@ func (b *bundler) styleExportMessage(text string) (string, string, bool) {
 	shown := b.messageFile(file)
 	return fmt.Sprintf("the stylesheet %s has no export %q: a stylesheet a script imports gives the page its rules, and the script nothing, as in Vite", shown, name),
 		fmt.Sprintf("import it for its rules (import %q), with ?inline for its text (import css from %q), or name it .module.css for its class names", "./"+filepath.Base(file), "./"+filepath.Base(file)+"?inline"), true
+}
+
+// jsonAttributes takes the import attributes { type: 'json' } off the import of a .json file
+// whose specifier is the significant token i: Vite's JSON plugin makes every JSON file the
+// same module, its default export and a named export for each top-level key, whatever the
+// import's attributes; esbuild's standard JSON module has the default export alone.
+func (r *rewrite) jsonAttributes(i int) {
+	spec, err := r.s.str(i)
+	if err != nil || strings.ContainsAny(spec, "?#") || !strings.EqualFold(path.Ext(spec), ".json") {
+		return
+	}
+	off, ok := r.s.srcAt(i)
+	if !ok {
+		return
+	}
+	// The attributes are not in the JavaScript the transforms read (esbuild's, which has
+	// them lowered): lex the source from the specifier on.
+	var toks []struct {
+		tt         js.TokenType
+		start, end int
+	}
+	depth := 0
+	lexSource(r.s.src, off, func(tt js.TokenType, start, end int) bool {
+		toks = append(toks, struct {
+			tt         js.TokenType
+			start, end int
+		}{tt, start, end})
+		switch {
+		case len(toks) == 1:
+			return tt == js.StringToken
+		case len(toks) == 2:
+			w := r.s.src[start:end]
+			return w == "with" || w == "assert"
+		case tt == js.OpenBraceToken:
+			depth++
+		case tt == js.CloseBraceToken:
+			depth--
+			return depth > 0
+		}
+		return len(toks) < 64
+	})
+	n := len(toks)
+	if n < 4 || toks[2].tt != js.OpenBraceToken || toks[n-1].tt != js.CloseBraceToken || depth != 0 {
+		return
+	}
+	// Only { type: 'json' } (a trailing comma allowed): another attribute is left to esbuild.
+	var words []string
+	for _, t := range toks[3 : n-1] {
+		w := r.s.src[t.start:t.end]
+		if t.tt == js.StringToken {
+			w, _ = unquoteJS(w[1 : len(w)-1])
+		}
+		words = append(words, w)
+	}
+	if w := strings.Join(words, " "); w != "type : json" && w != "type : json ," {
+		return
+	}
+	start, end := toks[1].start, toks[n-1].end
+	r.edits = append(r.edits, edit{start, end, strings.Repeat("\n", strings.Count(r.s.src[start:end], "\n"))})
 }

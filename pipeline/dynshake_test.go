@@ -77,3 +77,31 @@ func TestStylesheetModuleHasNoExports(t *testing.T) {
 		t.Errorf("a default import of a stylesheet gives %v, want an error at main.js:1 naming default", err)
 	}
 }
+
+// TestJSONImportAttributes checks that a JSON file imported with { type: 'json' } is the same
+// module as without, its names too, as Vite's JSON plugin makes it; esbuild refuses a named
+// import of a standard JSON module.
+func TestJSONImportAttributes(t *testing.T) {
+	for name, code := range map[string]string{
+		"named":     "import { word } from './d.json' with { type: 'json' }\nconsole.log(word)\n",
+		"multiline": "import { word } from './d.json' with {\n  // a comment\n  \"type\": 'json',\n}\nconsole.log(word)\n",
+		"assert":    "import { word } from './d.json' assert { type: 'json' }\nconsole.log(word)\n",
+		"reexport":  "export { word } from './d.json' with { type: 'json' }\nimport { word } from './main.js'\nconsole.log(word)\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := writeApp(t, map[string]string{
+				"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+				"index.html":   `<!doctype html><meta charset="utf-8"><script type="module" src="./main.js"></script>`,
+				"main.js":      code,
+				"d.json":       `{"word": "WORD_MARK"}`,
+			})
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(res.HTML), "WORD_MARK") {
+				t.Errorf("the page lacks the JSON's word")
+			}
+		})
+	}
+}

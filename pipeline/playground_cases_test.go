@@ -53,8 +53,6 @@ const globAll = `{
 
 // What bundle does not do yet, where Vite does (gaps, each a row of work).
 const (
-	gapGlobCSS        = "a glob's stylesheet module has esbuild's default export ({default: {}}), Vite's none ({})"
-	gapJSONAttribute  = "esbuild gives a JSON module imported with { type: 'json' } its default export only, where Vite gives its names too"
 	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
 )
 
@@ -390,7 +388,7 @@ var playgrounds = []playground{
 		tText("not contain `.mjs`", "#app", "Hello from the browser build"),
 	}},
 	{name: "import-attribute", checks: []check{
-		tText("from source code", ".src", "from the app").notYet(gapJSONAttribute),
+		tText("from source code", ".src", "from the app"),
 		tText("from dependency", ".dep", "from a dependency"),
 	}},
 	{name: "preserve-symlinks", checks: []check{

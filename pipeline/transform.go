@@ -44,7 +44,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // mayTransform finds what the transforms and the checks look at; a script without any of it
 // is not read. It is a filter only: the decision is the parse's.
-var mayTransform = regexp.MustCompile(`meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|\bimport\s*[(/]`)
+var mayTransform = regexp.MustCompile(`meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|\bimport\s*[(/]|\b(with|assert)\s*\{`)
 
 // viteIgnore is the comment with which Vite leaves a call as written.
 var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
@@ -181,6 +181,8 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 			r.newURL(i)
 		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, "."):
 			r.dynamicImport(i)
+		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):
+			r.jsonAttributes(i)
 		}
 		r.check(i)
 		r.router(i)
