@@ -52,6 +52,9 @@ type bundler struct {
 	readRoot, readWhy string
 	outDir            string // where the build writes, absolute; never read
 	css               *cssTools
+	// lazyStyles are the texts of the stylesheets the bundles add when a dynamic import
+	// runs (lazystyle.go), which the page's policy allows as its own <style>s.
+	lazyStyles []string
 	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal
 	// and carry.
 	mu sync.Mutex
@@ -593,6 +596,11 @@ func (b *bundler) build(opts api.BuildOptions) api.BuildResult {
 	if b.session != nil {
 		return b.session.build(b.ctx, opts)
 	}
+	return b.buildOnce(opts)
+}
+
+// buildOnce runs esbuild once on opts.
+func (b *bundler) buildOnce(opts api.BuildOptions) api.BuildResult {
 	c, cerr := api.Context(opts)
 	if cerr != nil {
 		return api.Build(opts) // reports the same errors

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/pipeline/browsertest"
 )
 
 // TestDynamicImportPick checks which dynamic imports keep only the exports they read (Vite's
@@ -103,5 +105,45 @@ func TestJSONImportAttributes(t *testing.T) {
 				t.Errorf("the page lacks the JSON's word")
 			}
 		})
+	}
+}
+
+// TestLazyStylesheet checks, in Chromium, that a stylesheet only a dynamic import reaches is
+// added to <head> when the import runs, as Vite's build adds its chunk's CSS: after a <style>
+// a script inserted before then, so that its rule wins; and that the page's own policy of
+// style hashes (no 'unsafe-inline') allows it. A stylesheet imported statically is in the page
+// from the start.
+func TestLazyStylesheet(t *testing.T) {
+	b := browsertest.Start(t)
+	// With the page's own style-src of hashes, the <style> the script inserts is blocked (no
+	// hash allows it); the lazy stylesheet's hash is in the policy.
+	for own, before := range map[string]string{"": "rgb(3, 3, 3) rgb(1, 1, 1)", `<meta http-equiv="Content-Security-Policy" content="style-src 'self'">`: "rgb(3, 3, 3) rgb(0, 0, 0)"} {
+		dir := writeApp(t, map[string]string{
+			"miniapp.toml": "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+			"index.html":   `<!doctype html><meta charset="utf-8">` + own + `<p class="a">a</p><p class="s">s</p><button>go</button><script type="module" src="./main.js"></script>`,
+			"main.js": "import './static.css'\nconst s = document.createElement('style')\ns.textContent = '.a { color: rgb(1, 1, 1) }'\ndocument.head.appendChild(s)\n" +
+				"window.lazyBefore = document.styleSheets.length\ndocument.querySelector('button').onclick = () => import('./later.js').then(() => { window.loaded = true })\n",
+			"later.js":   "import './lazy.css'\n",
+			"lazy.css":   ".a { color: rgb(2, 2, 2) }\n",
+			"static.css": ".s { color: rgb(3, 3, 3) }\n",
+		})
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Reset()
+		b.Serve("/index.html", res.HTML, "text/html")
+		b.Visit(t, b.URL(0, "index.html"), 0)
+		if !b.Await(t, `window.lazyBefore !== undefined`) {
+			t.Fatalf("the page's script did not run: %q", b.Console())
+		}
+		if got := browsertest.Eval[string](t, b, `getComputedStyle(document.querySelector(".s")).color + " " + getComputedStyle(document.querySelector(".a")).color`); got != before {
+			t.Errorf("own policy %q: before the import, .s .a are %s, want %s", own, got, before)
+		}
+		browsertest.Eval[bool](t, b, `(document.querySelector("button").click(), true)`)
+		if !b.Await(t, `window.loaded && getComputedStyle(document.querySelector(".a")).color === "rgb(2, 2, 2)"`) {
+			t.Errorf("own policy %q: after the import, .a is %s, want rgb(2, 2, 2) (the lazy stylesheet after the script's <style>); console %q", own,
+				browsertest.Eval[string](t, b, `getComputedStyle(document.querySelector(".a")).color`), b.Console())
+		}
 	}
 }

@@ -51,10 +51,8 @@ const globAll = `{
   "/dir/quote'.js": {"msg": "single-quote"}
 }`
 
-// What bundle does not do yet, where Vite does (gaps, each a row of work).
-const (
-	gapTsconfigPerDir = "one tsconfig.json, the app's, is given to esbuild (since the confinement's TsconfigRaw): a folder's own tsconfig.json is not read"
-)
+// What bundle does not do yet, where Vite does, is marked on a row with notYet(why): none is
+// now.
 
 // playgrounds are the ported playgrounds, in the issue's order.
 var playgrounds = []playground{
