@@ -1097,7 +1097,9 @@ func (a *assembler) link(t *tag) string {
 			a.b.flags.styleData = true
 			return t.render(nil, map[string]string{"href": "data:text/css;base64," + base64.StdEncoding.EncodeToString([]byte(c.css))})
 		}
-		keep := []string{"href", "rel", "type", "as", "integrity", "crossorigin", "referrerpolicy", "fetchpriority", "blocking"}
+		// (vite-ignore: Vite leaves the element to the browser and drops the attribute; bundle
+		// inlines it as any, and drops it too.)
+		keep := []string{"href", "rel", "type", "as", "integrity", "crossorigin", "referrerpolicy", "fetchpriority", "blocking", "vite-ignore"}
 		var attrs strings.Builder
 		for _, at := range t.attrs {
 			// media, title (alternate stylesheets), disabled and the rest keep their meaning on <style>.
@@ -1131,7 +1133,12 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 	_, hasType := t.get("type")
 	typ := scriptType(t)
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
-	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset"}
+	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset", "vite-ignore"}
+	// When every module script of the page is async, the one that runs the graph is too, as
+	// Vite's entry script is async when every entry is ("scriptAsync"): it runs as soon as it
+	// is ready rather than after parsing. With one that is not, the graph waits for parsing,
+	// an order async allows.
+	noAsync := slices.DeleteFunc(slices.Clone(drop), func(s string) bool { return s == "async" })
 	if g := a.graph(); g.at[t.off] {
 		if src, ok := t.get("src"); ok {
 			a.handled = append(a.handled, [2]int{src.off, src.off + src.n})
@@ -1155,6 +1162,9 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		if c.css != "" {
 			a.css = append(a.css, c.css)
 		}
+		if g.allAsync() {
+			drop = noAsync
+		}
 		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
 	}
 	if u, src, ok := bundledModule(t); ok { // entryList (prebuild) decides by the same test
@@ -1168,7 +1178,10 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.css = append(a.css, c.css)
 		}
 		// esbuild emits an ES module with no imports left; it runs as a module script,
-		// deferred as it was.
+		// deferred or async as it was.
+		if t.has("async") {
+			drop = noAsync
+		}
 		return t.render(drop, nil) + a.emit(c, src.off, src.n) + "</script>"
 	}
 	if src, ok := t.get("src"); ok {

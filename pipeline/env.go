@@ -482,9 +482,15 @@ func htmlEnv(src []byte, define map[string]string) (out []byte, edits []envEdit,
 			}
 			continue
 		}
-		var value string
-		if json.Unmarshal([]byte(text), &value) != nil {
-			value = text // true, false, a number: as Vite writes them
+		// A JSON string is its value; anything else (true, a number, null, an object) its
+		// text, as Vite's HTML env replacement writes a define (json.Unmarshal of null into a
+		// string gave "", where Vite writes null).
+		value := text
+		var v any
+		if json.Unmarshal([]byte(text), &v) == nil {
+			if s, ok := v.(string); ok {
+				value = s
+			}
 		}
 		out = append(out, src[last:r[0]]...)
 		edits = append(edits, envEdit{at: len(out), n: len(value), from: r[0], m: r[1] - r[0]})

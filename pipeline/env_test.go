@@ -37,6 +37,12 @@ func TestHTMLEnv(t *testing.T) {
 	if out, edits, _ := htmlEnv([]byte("<p>no reference, 100% plain</p>"), define); string(out) != "<p>no reference, 100% plain</p>" || edits != nil {
 		t.Errorf("a page without references changed: %s %v", out, edits)
 	}
+	// Defines that are not JSON strings are written as their text (Vite's playground html:
+	// 'null' was written as "").
+	nonString := defines(nil, map[string]string{"import.meta.env.VITE_NULL": "null", "import.meta.env.VITE_OBJ": `{ "foo": "bar" }`, "import.meta.env.VITE_N": "5173"})
+	if out, _, _ := htmlEnv([]byte("%VITE_NULL%|%VITE_OBJ%|%VITE_N%"), nonString); string(out) != `null|{ "foo": "bar" }|5173` {
+		t.Errorf("non-string defines wrote %s", out)
+	}
 }
 
 // TestHTMLEnvBuild: a built page holds the values; a message on a line where a value replaced

@@ -58,6 +58,17 @@ type graphMember struct {
 	// text is the element's text (which a script with src does not run; a page may read it).
 	typ, text string
 	hasType   bool
+	async     bool // a module script with async
+}
+
+// allAsync reports whether every member of g is a module script with async.
+func (g *moduleGraph) allAsync() bool {
+	for _, m := range g.members {
+		if m.classic != "" || !m.async {
+			return false
+		}
+	}
+	return len(g.members) > 0
 }
 
 // oneGraph says the build bundles a page's module scripts as one graph; BenchmarkOneGraph
@@ -96,12 +107,12 @@ func (a *assembler) graph() *moduleGraph {
 		}
 		if u, _, ok := bundledModule(t); ok {
 			if rel, _, err := a.locate(u); err == nil {
-				members, at = append(members, graphMember{rel: rel}), append(at, t.off)
+				members, at = append(members, graphMember{rel: rel, async: t.has("async")}), append(at, t.off)
 			}
 			continue
 		}
 		if text, textOff, _, _ := e.text(); a.inlineModule(t, text) {
-			members, at = append(members, graphMember{inline: a.pageCode(text, api.LoaderJS), textOff: textOff}), append(at, t.off)
+			members, at = append(members, graphMember{inline: a.pageCode(text, api.LoaderJS), textOff: textOff, async: t.has("async")}), append(at, t.off)
 		}
 	}
 	if len(members) < 2 && classics == 0 || !oneGraph {

@@ -1,0 +1,3 @@
+import { log } from './common.js'
+
+log('dep2')

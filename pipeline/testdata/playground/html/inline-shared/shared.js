@@ -1,0 +1,4 @@
+import './dep3.js'
+import { log } from './common.js'
+
+log('shared')

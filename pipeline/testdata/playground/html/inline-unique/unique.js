@@ -1,0 +1,4 @@
+import { log } from './common.js'
+import './dep2.js'
+
+log('unique')

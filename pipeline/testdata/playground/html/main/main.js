@@ -1,0 +1,4 @@
+import { msg } from './shared.js'
+import './common.css'
+
+console.log(msg + ' from main')

@@ -1,0 +1,1 @@
+document.querySelector('.external-path').textContent = 'works'

@@ -1,0 +1,1 @@
+document.querySelector('.relative-input').textContent = 'OK'

@@ -1,0 +1,1 @@
+window.__ran = (window.__ran || []).concat('main')

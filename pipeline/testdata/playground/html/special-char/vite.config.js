@@ -1,0 +1,5 @@
+import { resolve } from 'node:path'
+
+export default {
+  build: { rollupOptions: { input: resolve(import.meta.dirname, 'a á.html') } },
+}
