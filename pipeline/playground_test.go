@@ -378,6 +378,9 @@ func TestPlayground(t *testing.T) {
 					c.byDesign++
 				}
 				if ch.gap != "" {
+					if !v && viteErr == nil {
+						t.Errorf("%s: %s: a gap is a check Vite's page passes, and it fails it: %s", ch.spec, ch.js, viteRes[i].Got)
+					}
 					c.gaps++
 					if bu {
 						t.Errorf("%s: %s: bundle's page passes it now: remove its gap (%s)", ch.spec, ch.js, ch.gap)

@@ -1,0 +1,4 @@
+import { createButton } from './base.js'
+import './async-1.css'
+
+createButton('async-blue')

@@ -1,0 +1,2 @@
+import './css-js-dep.css'
+export const ok = true

@@ -1,0 +1,2 @@
+import styles from './a.module.css'
+export const a = styles['treeshake-module-a']
