@@ -512,28 +512,46 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			if !isStylesheet(lower) {
 				return api.OnLoadResult{}, nil
 			}
-			src, err := os.ReadFile(a.Path)
-			if err != nil {
-				return api.OnLoadResult{}, err
-			}
-			css := string(src)
-			if b.css.needed(a.Path, src) {
-				var errs []api.Message
-				if css, errs = b.css.process(b.ctx, a.Path, src); errs != nil {
-					return api.OnLoadResult{Errors: errs}, nil
-				}
-			}
-			if errs := remoteInCSS(a.Path, src, css); len(errs) > 0 {
+			css, errs := b.stylesheet(a.Path)
+			if errs != nil {
 				return api.OnLoadResult{Errors: errs}, nil
 			}
-			css = imageSetURLs(pruneFontFaces(css))
 			loader := api.LoaderCSS
 			if strings.Contains(filepath.Base(lower), ".module.") {
 				loader = api.LoaderLocalCSS // CSS Modules: class names scoped to the file, exported to the importer
+				if pattern := b.scopedPattern(); pattern != "" {
+					// Named by the config's pattern instead (cssscoped.go): global CSS with
+					// the scoped names in it.
+					sc, err := scopeCSSModule(css, scopedNamer(pattern, b.vite.CSSModules.HashPrefix, b.root, a.Path))
+					if err != nil {
+						return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
+					}
+					css, loader = sc.css, api.LoaderGlobalCSS
+				}
 			}
 			return api.OnLoadResult{Contents: &css, Loader: loader}, nil
 		})
 	}}
+}
+
+// stylesheet reads the stylesheet file p as the build takes it: through the app's CSS tools
+// when it needs them, refused for a remote load, its font faces pruned and image-set()s read.
+func (b *bundler) stylesheet(p string) (string, []api.Message) {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return "", []api.Message{{Text: err.Error(), Location: &api.Location{File: p}}}
+	}
+	css := string(src)
+	if b.css.needed(p, src) {
+		var errs []api.Message
+		if css, errs = b.css.process(b.ctx, p, src); errs != nil {
+			return "", errs
+		}
+	}
+	if errs := remoteInCSS(p, src, css); len(errs) > 0 {
+		return "", errs
+	}
+	return imageSetURLs(pruneFontFaces(css)), nil
 }
 
 // gateLoad passes the load gate (loadGate) and leaves the file to the next callback.

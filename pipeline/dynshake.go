@@ -123,6 +123,7 @@ const pickPluginName = "dynamic-import-pick"
 func (b *bundler) pickPluginWith(lazy map[string]bool) api.Plugin {
 	return api.Plugin{Name: pickPluginName, Setup: func(pb api.PluginBuild) {
 		b.styleStub(pb, lazy)
+		b.scopedModules(pb)
 		onAppResolve(pb, `^`+pickPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			rest := strings.TrimPrefix(a.Path, pickPrefix)
 			names, spec, ok := strings.Cut(rest, ":")
@@ -177,7 +178,7 @@ type styleStubResolving struct{ inner any }
 // module of no exports.
 func (b *bundler) styleStub(pb api.PluginBuild, lazy map[string]bool) {
 	onAppResolve(pb, `(?i)\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if _, again := a.PluginData.(styleStubResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
+		if _, again := a.PluginData.(styleStubResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport || cssModuleName.MatchString(a.Path) {
 			return api.OnResolveResult{}, nil
 		}
 		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: styleStubResolving{a.PluginData}})
@@ -200,6 +201,9 @@ func (b *bundler) styleStub(pb api.PluginBuild, lazy map[string]bool) {
 		return api.OnResolveResult{Path: p, Namespace: "file"}, nil
 	})
 }
+
+// cssModuleName matches a specifier that names a CSS Module, which has exports of its own.
+var cssModuleName = regexp.MustCompile(cssModuleFilter)
 
 // sideEffects is esbuild's resolution's side-effects flag as a plugin returns it.
 func sideEffects(has bool) api.SideEffects {

@@ -5,15 +5,9 @@ package pipeline
 // plugins, CSS Modules and composes, layers, packages' style field and condition, ?inline,
 // ?url, ?raw, async chunks and their order, minification. Our own fixture, css-core.
 
-// gapScopedName is css.modules.generateScopedName: esbuild's local-css loader names a CSS
-// Module's classes itself (File_name), and bundle does not yet name them by the config's
-// pattern (the build warns, naming the option).
-const gapScopedName = "css.modules.generateScopedName is not applied: esbuild names a CSS Module's classes File_name (the build warns)"
-
-// gapModuleOrder: a CSS Module that only a dynamic import reaches is in the page from the
-// start, its classes named in the page's one build; a plain stylesheet is added when the
-// import runs (lazystyle.go), so a lazy stylesheet of a lower rule then wins.
-const gapModuleOrder = "a CSS Module only a dynamic import reaches is in the page from the start (its names are the page's build's); a lazy plain stylesheet added later wins over it"
+// gapModuleOrder: without a generateScopedName, a CSS Module is esbuild's (local-css), and one
+// that only a dynamic import reaches is in the page from the start; with it (this fixture),
+// its rules are added when the import runs, as a plain stylesheet's (lazystyle.go).
 
 func init() { playgrounds = append(playgrounds, cssCorePlayground) }
 
@@ -28,11 +22,11 @@ var cssCorePlayground = playground{name: "css-core", checks: []check{
 	tColor("postcss config", ".postcss .nesting", "pink"),
 	tBg("postcss plugin that injects url()", ".inject-url", "images/dog.png"),
 	tColor("css modules", ".modules", "turquoise"),
-	tJS("css modules", `__pg.attr(".modules", "class")`, `~mod-module__apply-color___[\w-]{5}`).notYet(gapScopedName),
+	tJS("css modules", `__pg.attr(".modules", "class")`, `~mod-module__apply-color___[\w-]{5}`),
 	tColor("css modules composes/from path resolving", ".path-resolved-modules-css", "turquoise"),
-	tJS("css modules composes/from path resolving", `__pg.attr(".path-resolved-modules-css", "class")`, `~composed-module__apply-color___[\w-]{5}`).notYet(gapScopedName),
-	tJS("css modules composes/from path resolving", `__pg.attr(".path-resolved-modules-css", "class")`, `~composes-path-resolving-module__path-resolving-css___[\w-]{5}`).notYet(gapScopedName),
-	tMatch("inline css modules", ".modules-inline", `\.inline-module__apply-color-inline___[\w-]{5}`).notYet(gapScopedName),
+	tJS("css modules composes/from path resolving", `__pg.attr(".path-resolved-modules-css", "class")`, `~composed-module__apply-color___[\w-]{5}`),
+	tJS("css modules composes/from path resolving", `__pg.attr(".path-resolved-modules-css", "class")`, `~composes-path-resolving-module__path-resolving-css___[\w-]{5}`),
+	tMatch("inline css modules", ".modules-inline", `\.inline-module__apply-color-inline___[\w-]{5}`),
 	tColor("layers", ".layers-blue", "blue"),
 	tColor("layers", ".layers-green", "green"),
 	tColor("@import dependency w/ style entry", ".css-dep-css", "purple"),
@@ -56,7 +50,7 @@ var cssCorePlayground = playground{name: "css-core", checks: []check{
 	tColor("resolve imports field in CSS", ".imports-field", "red"),
 	tColor("async css order", ".async-green", "green"),
 	tColor("async css order", ".async-blue", "blue"),
-	tColor("async css order with css modules", ".modules-pink", "pink").notYet(gapModuleOrder),
+	tColor("async css order with css modules", ".modules-pink", "pink"),
 	tColor("@import scss", ".at-import-scss", "red"),
 }, output: []outputCheck{
 	{spec: "@charset hoist", contains: `"@charset" must be the first rule`, not: true, log: true},

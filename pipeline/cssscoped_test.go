@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestScopedNamer checks generateScopedName patterns against the names Vite 8 gives the same
+// files (its postcss-modules: generic-names, loader-utils' xxhash64), read from its build of
+// testdata/playground/css-core.
+func TestScopedNamer(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join(playgroundRoot, "css-core"))
+	for _, c := range []struct{ pattern, file, local, want string }{
+		{"[name]__[local]___[hash:base64:5]", "mod.module.css", "apply-color", "mod-module__apply-color___xg9Hf"},
+		{"[name]__[local]___[hash:base64:5]", "composed.module.css", "apply-color", "composed-module__apply-color___POsFA"},
+		{"[name]__[local]___[hash:base64:5]", "treeshake-module/a.module.css", "treeshake-module-b", "a-module__treeshake-module-b___4muWN"},
+		{"[local]", "mod.module.css", "x", "x"},
+		{"[folder]-[local]", "treeshake-module/a.module.css", "x", "treeshake-module-x"},
+	} {
+		got := scopedNamer(c.pattern, "", root, filepath.Join(root, filepath.FromSlash(c.file)))(c.local)
+		if got != c.want {
+			t.Errorf("%s %s %s: got %q, want %q", c.pattern, c.file, c.local, got, c.want)
+		}
+	}
+}
+
+// TestScopeCSSModule checks postcss-modules' local mode as read here: classes and ids scoped,
+// :global and :global(…) not, :local(…) unwrapped, keyframes and the animations that name
+// them, composes (local, from a file, from global) taken out and exported, and a composes in
+// a rule of many selectors refused.
+func TestScopeCSSModule(t *testing.T) {
+	name := func(s string) string { return "S_" + s }
+	src := `@keyframes spin { from { opacity: 0 } }
+.a, #b:hover { animation: 1s spin infinite; color: red }
+:global(.g) .c { color: blue }
+:global .h .i { color: green }
+.d :local(.e) { color: teal }
+.f { composes: a c; composes: x y from './other.module.css'; composes: z from global; color: pink }
+@media (min-width: 1px) { .a { color: navy } }
+[class="a"] { color: olive }
+`
+	sc, err := scopeCSSModule(src, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"@import \"./other.module.css\";", "@keyframes S_spin", ".S_a, #S_b:hover", "animation: 1s S_spin infinite", ".g .S_c", ".h .i", ".S_d .S_e", ".S_f {", "   color: pink }", "@media (min-width: 1px) { .S_a", `[class="a"]`} {
+		if !strings.Contains(sc.css, w) {
+			t.Errorf("the stylesheet lacks %q:\n%s", w, sc.css)
+		}
+	}
+	if strings.Contains(sc.css, "composes") || strings.Contains(sc.css, ":global") || strings.Contains(sc.css, ":local") {
+		t.Errorf("the stylesheet keeps composes, :global or :local:\n%s", sc.css)
+	}
+	var f []string
+	for _, p := range sc.parts["f"] {
+		f = append(f, p.text+p.from+":"+p.name)
+	}
+	if got := strings.Join(f, " "); got != "S_f: S_a: S_c: ./other.module.css:x ./other.module.css:y z:" {
+		t.Errorf("f exports %s", got)
+	}
+	if _, err := scopeCSSModule(".a, .b { composes: c }", name); err == nil || !strings.Contains(err.Error(), "one class") {
+		t.Errorf("composes in a selector list gives %v, want a refusal", err)
+	}
+}
