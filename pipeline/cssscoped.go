@@ -435,11 +435,17 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 	if b.scopedPattern() == "" {
 		return
 	}
+	// The mark of the resolutions asked here: with a convention, its own (its resolver, which
+	// then has the scripts' imports, leaves them alone), else this one's.
+	var mark any = scopedResolving{}
+	if b.vite.localsConvention() != "" {
+		mark = cssModData{}
+	}
 	resolve := func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 		if _, again := a.PluginData.(scopedResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 			return api.OnResolveResult{}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: scopedResolving{}})
+		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: mark})
 		if len(r.Errors) > 0 || r.Namespace != "file" || r.Suffix != "" {
 			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, Suffix: r.Suffix, PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}, nil
 		}
@@ -455,7 +461,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 			// import runs when only one reaches it (lazystyle.go).
 			return api.OnResolveResult{Path: p, Namespace: styleStubNamespace}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: api.ResolveJSImportStatement, Namespace: "file", PluginData: scopedResolving{}})
+		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: api.ResolveJSImportStatement, Namespace: "file", PluginData: mark})
 		if len(r.Errors) > 0 || r.Namespace != "file" {
 			return api.OnResolveResult{Errors: r.Errors}, nil
 		}
@@ -471,10 +477,12 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 			return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
 		}
 		var js strings.Builder
-		js.WriteString("import " + jsString("miniapp-scoped-css:"+a.Path) + ";\n")
+		// The composed files first, their rules before this one's, as postcss-modules
+		// imports them.
 		for i, f := range sc.froms {
 			fmt.Fprintf(&js, "import f%d from %s;\n", i, jsString(f))
 		}
+		js.WriteString("import " + jsString("miniapp-scoped-css:"+a.Path) + ";\n")
 		js.WriteString("const names = {\n")
 		for _, n := range sc.names {
 			var vals []string

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +62,27 @@ func TestScopeCSSModule(t *testing.T) {
 	}
 	if _, err := scopeCSSModule(".a, .b { composes: c }", name); err == nil || !strings.Contains(err.Error(), "one class") {
 		t.Errorf("composes in a selector list gives %v, want a refusal", err)
+	}
+}
+
+// TestScopedNamesWithConvention checks a build whose config sets both a generateScopedName
+// pattern and a localsConvention: the names are the pattern's, exported by the convention, a
+// composed file's rules before the composing one's.
+func TestScopedNamesWithConvention(t *testing.T) {
+	dir := writeApp(t, map[string]string{
+		"miniapp.toml":   "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+		"vite.config.js": "export default { css: { modules: { localsConvention: 'camelCaseOnly', generateScopedName: 'pg_[local]' } } }\n",
+		"index.html":     `<!doctype html><meta charset="utf-8"><p id="x">x</p><script type="module" src="./main.js"></script>`,
+		"main.js":        "import s from './a.module.css'\ndocument.getElementById('x').className = s.fooBar + '|' + s['foo-bar']\n",
+		"a.module.css":   ".foo-bar { composes: base from './b.module.css'; color: red }\n",
+		"b.module.css":   ".base { margin: 0 }\n",
+	})
+	res, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(res.HTML)
+	if !strings.Contains(page, ".pg_base{margin:0}.pg_foo-bar{color:red}") || !strings.Contains(page, "fooBar") || !strings.Contains(page, `"pg_foo-bar "`) {
+		t.Errorf("the page lacks the pattern's class or the convention's name:\n%s", page)
 	}
 }
