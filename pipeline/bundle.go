@@ -519,10 +519,10 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			loader := api.LoaderCSS
 			if strings.Contains(filepath.Base(lower), ".module.") {
 				loader = api.LoaderLocalCSS // CSS Modules: class names scoped to the file, exported to the importer
-				if pattern := b.scopedPattern(); pattern != "" {
-					// Named by the config's pattern instead (cssscoped.go): global CSS with
-					// the scoped names in it.
-					sc, err := scopeCSSModule(css, scopedNamer(pattern, b.vite.CSSModules.HashPrefix, b.root, a.Path))
+				if b.scopesModules() {
+					// Named by the config's pattern or function instead (cssscoped.go):
+					// global CSS with the scoped names in it.
+					sc, err := b.scopeModule(a.Path, css)
 					if err != nil {
 						return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
 					}

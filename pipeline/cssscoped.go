@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/internal/nodetool"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 )
@@ -432,7 +435,7 @@ func joinToks(toks []cssTok) string {
 // names its classes: registered for the scripts' imports, or, with a localsConvention, for the
 // convention's module's (cssmodules.go), which then gives the names by it.
 func (b *bundler) scopedModules(pb api.PluginBuild) {
-	if b.scopedPattern() == "" {
+	if !b.scopesModules() {
 		return
 	}
 	// The mark of the resolutions asked here: with a convention, its own (its resolver, which
@@ -472,7 +475,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		if errs != nil {
 			return api.OnLoadResult{Errors: errs}, nil
 		}
-		sc, err := scopeCSSModule(src, scopedNamer(b.scopedPattern(), b.vite.CSSModules.HashPrefix, b.root, a.Path))
+		sc, err := b.scopeModule(a.Path, src)
 		if err != nil {
 			return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
 		}
@@ -506,12 +509,42 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 	})
 }
 
-// scopedPattern is the config's generateScopedName pattern, "" when it sets none.
-func (b *bundler) scopedPattern() string {
-	if b.vite == nil || b.vite.CSSModules == nil {
-		return ""
+// scopesModules reports whether the config names CSS Modules' classes: a generateScopedName
+// pattern, or a function, which the CSS tools' Node process calls.
+func (b *bundler) scopesModules() bool {
+	return b.vite != nil && b.vite.CSSModules != nil && (b.vite.CSSModules.ScopedName != "" || b.vite.CSSModules.ScopedNameIsFunc && b.vite.Code != "")
+}
+
+// scopeModule reads the CSS Module file (its stylesheet css, as built) with its names scoped
+// by the config: its pattern, or its function, called once for the file's names.
+func (b *bundler) scopeModule(file, css string) (*scopedCSS, error) {
+	m := b.vite.CSSModules
+	if m.ScopedName != "" {
+		return scopeCSSModule(css, scopedNamer(m.ScopedName, m.HashPrefix, b.root, file))
 	}
-	return b.vite.CSSModules.ScopedName
+	// A first reading gives the names; the function names them all in one call.
+	first, err := scopeCSSModule(css, func(n string) string { return n })
+	if err != nil || len(first.names) == 0 {
+		return first, err
+	}
+	opts, _ := json.Marshal(map[string]any{"filename": file, "source": css, "names": first.names})
+	out, err := b.css.runner.Run(b.ctx, nodetool.Request{Tool: "scopednames", File: b.vite.File, CSS: b.vite.Code, Options: opts})
+	if err != nil {
+		var te *nodetool.ToolError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("css.modules.generateScopedName in %s threw for %s: %s", filepath.Base(b.vite.File), filepath.Base(file), te.Message)
+		}
+		return nil, fmt.Errorf("css.modules.generateScopedName in %s: %w", filepath.Base(b.vite.File), err)
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(out), &names); err != nil || len(names) != len(first.names) {
+		return nil, fmt.Errorf("css.modules.generateScopedName in %s gave no name for each of %s's", filepath.Base(b.vite.File), filepath.Base(file))
+	}
+	byName := map[string]string{}
+	for i, n := range first.names {
+		byName[n] = names[i]
+	}
+	return scopeCSSModule(css, func(n string) string { return byName[n] })
 }
 
 func indexOf(l []string, s string) int {

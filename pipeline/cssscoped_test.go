@@ -86,3 +86,34 @@ func TestScopedNamesWithConvention(t *testing.T) {
 		t.Errorf("the page lacks the pattern's class or the convention's name:\n%s", page)
 	}
 }
+
+// TestScopedNameFunction checks a generateScopedName function of the config, called by the CSS
+// tools' Node process with each name, the file's path and its CSS, as postcss-modules calls it;
+// and one that throws, refused with its message.
+func TestScopedNameFunction(t *testing.T) {
+	files := map[string]string{
+		"miniapp.toml":   "id = \"p\"\nname = \"P\"\ndescription = \"d\"\n",
+		"vite.config.js": "import path from 'node:path'\nexport default { css: { modules: { generateScopedName: (name, file, css) => `fn_${name}_${path.basename(file, '.module.css')}_${css.includes(name)}` } } }\n",
+		"index.html":     `<!doctype html><meta charset="utf-8"><p id="x">x</p><script type="module" src="./main.js"></script>`,
+		"main.js":        "import s from './a.module.css'\ndocument.getElementById('x').className = s['foo-bar']\n",
+		"a.module.css":   ".foo-bar { color: red }\n#baz { color: blue }\n",
+	}
+	res, err := Build(context.Background(), writeApp(t, files), Options{NoWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(res.HTML)
+	if !strings.Contains(page, ".fn_foo-bar_a_true{") || !strings.Contains(page, "#fn_baz_a_true{") {
+		t.Errorf("the page lacks the function's names:\n%s", page)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Text, "generateScopedName") {
+			t.Errorf("a warning of an applied option: %s", w.Text)
+		}
+	}
+	files["vite.config.js"] = "export default { css: { modules: { generateScopedName: (name) => { if (name === 'baz') throw new Error('no baz'); return name } } } }\n"
+	_, err = Build(context.Background(), writeApp(t, files), Options{NoWrite: true})
+	if err == nil || !strings.Contains(err.Error(), "no baz") || !strings.Contains(err.Error(), "generateScopedName") {
+		t.Errorf("a function that throws gives %v, want its message", err)
+	}
+}

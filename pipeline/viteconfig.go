@@ -50,6 +50,9 @@ type viteConfig struct {
 	Conditions    []string
 	AssetsInclude []viteAsset
 	CSSModules    *cssModulesConfig
+	// Code is the config bundled to one module, which the CSS tools' Node process imports
+	// to call its functions (css.modules.generateScopedName).
+	Code          string
 	Preprocessor  map[string]map[string]json.RawMessage // css.preprocessorOptions by language
 	WorkerFormat  string
 	Target        string
@@ -149,7 +152,11 @@ func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence boo
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", display, err)
 	}
-	return parseViteConfig(file, dir, out)
+	cfg, err := parseViteConfig(file, dir, out)
+	if cfg != nil {
+		cfg.Code = code
+	}
+	return cfg, err
 }
 
 // bundleViteConfig bundles the config file to one ES module, as Vite's bundleConfigFile does:

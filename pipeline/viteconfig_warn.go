@@ -111,9 +111,6 @@ func (c *viteConfig) cssModulesWarning(inputs map[string]int) *diag.Message {
 		}
 		lines = append(lines, fmt.Sprintf("localsConvention %s (a class is exported by its name as written: styles.fooBar is undefined for .foo-bar; write styles[\"foo-bar\"])", conv))
 	}
-	if m.ScopedNameIsFunc {
-		lines = append(lines, "generateScopedName as a function (class names are File_name, not the function's: a selector or test that reads them by its names finds none; a pattern string is applied)")
-	}
 	if m.ScopeBehaviourAll {
 		lines = append(lines, `scopeBehaviour "global" (a module's classes are scoped to it all the same: mark them :global(…))`)
 	}

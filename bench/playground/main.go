@@ -1,6 +1,8 @@
 // Command playground measures, for each fixture app of pipeline's TestPlayground (Vite's
 // playground, ported), bundle build against vite build of the same app in the same run: median
-// whole-process wall time over interleaved runs and peak RSS of each. It is not run in CI;
+// whole-process wall time over interleaved runs and peak RSS of each (wait4's ru_maxrss: the
+// largest process of its tree, the Node process of bundle's CSS tools and Vite's esbuild
+// included), then the total. It is not run in CI;
 // TestPlayground counts the assertions each build's page passes.
 //
 //	(cd pipeline/testdata/playground && npm ci) && go run ./bench/playground -runs 5
@@ -40,21 +42,33 @@ func main() {
 		fmt.Fprintf(os.Stderr, "playground: go build: %v\n%s", err, out)
 		os.Exit(3)
 	}
-	entries, _ := os.ReadDir(root)
+	// An app is a folder with a miniapp.toml, at the top or one level down (html/<page>: a
+	// playground of many pages is an app per page).
 	var apps []string
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(root, e.Name(), "miniapp.toml")); err == nil && (*only == "" || strings.Contains(","+*only+",", ","+e.Name()+",")) {
-			apps = append(apps, e.Name())
+	for _, pattern := range []string{"*/miniapp.toml", "*/*/miniapp.toml"} {
+		found, _ := filepath.Glob(filepath.Join(root, pattern))
+		for _, f := range found {
+			name, _ := filepath.Rel(root, filepath.Dir(f))
+			name = filepath.ToSlash(name)
+			if strings.HasPrefix(name, "node_modules") || *only != "" && !strings.Contains(","+*only+",", ","+name+",") {
+				continue
+			}
+			apps = append(apps, name)
 		}
 	}
+	sort.Strings(apps)
 	fmt.Printf("%-24s %12s %10s %12s %10s %8s\n", "playground", "bundle wall", "bundle RSS", "vite wall", "vite RSS", "speedup")
+	var sumB, sumV time.Duration
+	var maxB, maxV int64
+	built := 0
 	for _, app := range apps {
-		dir := filepath.Join(root, app)
+		dir := filepath.Join(root, filepath.FromSlash(app))
+		out := strings.ReplaceAll(app, "/", "-")
 		bundle := func() *exec.Cmd {
-			return exec.Command(bin, "build", "--out", filepath.Join(work, "out-"+app), dir)
+			return exec.Command(bin, "build", "--out", filepath.Join(work, "out-"+out), dir)
 		}
 		viteCmd := func() *exec.Cmd {
-			c := exec.Command("node", vite, "build", "--outDir", filepath.Join(work, "vite-"+app), "--emptyOutDir", "--logLevel", "error")
+			c := exec.Command("node", vite, "build", "--outDir", filepath.Join(work, "vite-"+out), "--emptyOutDir", "--logLevel", "error")
 			c.Dir = dir
 			return c
 		}
@@ -86,6 +100,10 @@ func main() {
 		}
 		mb, mv := median(tb), median(tv)
 		fmt.Printf("%-24s %10dms %8.1fMB %10dms %8.1fMB %7.1fx\n", app, mb.Milliseconds(), float64(rb)/1024, mv.Milliseconds(), float64(rv)/1024, float64(mv)/float64(mb))
+		sumB, sumV, maxB, maxV, built = sumB+mb, sumV+mv, max(maxB, rb), max(maxV, rv), built+1
+	}
+	if built > 0 {
+		fmt.Printf("%-24s %10dms %8.1fMB %10dms %8.1fMB %7.1fx   (%d apps: the medians summed, the largest peak)\n", "total", sumB.Milliseconds(), float64(maxB)/1024, sumV.Milliseconds(), float64(maxV)/1024, float64(sumV)/float64(sumB), built)
 	}
 }
 

@@ -116,7 +116,9 @@ type Output struct {
 // Request is one job. Tool is "postcss" (Config names the PostCSS config file), "tailwind"
 // (Base is the folder Tailwind scans for class names, Ignore folders it must not scan),
 // "sass", "less" or "stylus" (File is read by the compiler itself), or "viteconfig" (File
-// is a vite.config, CSS the module it bundles to; the answer is the config as JSON); for
+// is a vite.config, CSS the module it bundles to; the answer is the config as JSON), or
+// "scopednames" (the same, Options {filename, source, names}: the answer is the names its
+// css.modules.generateScopedName function gives, a JSON array); for
 // Compile, "vue", "svelte" or "solid" (TS: the file is TypeScript), each reading File, or
 // "svelte-module" (Code).
 type Request struct {
@@ -332,7 +334,7 @@ func (r *Runner) Compile(ctx context.Context, req Request) (Output, error) {
 
 // call sends req to Node and waits for its answer.
 func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
-	if req.Tool != "viteconfig" && !HasPackages(r.Dir, r.Root) {
+	if req.Tool != "viteconfig" && req.Tool != "scopednames" && !HasPackages(r.Dir, r.Root) {
 		// Nothing to load a tool from: said without starting Node, which a fenced build of
 		// such an app cannot run (see HasPackages). A vite.config, which may import no
 		// package, is loaded all the same (the fence lets Node in for an app that has one).

@@ -5,6 +5,8 @@
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass" | "less" | "stylus", file, options} → {id, css}
 //   {id, tool: "viteconfig", file, css: the config bundled} → {id, css: the config as JSON}
+//   {id, tool: "scopednames", file, css: the config bundled, options: {filename, source, names}}
+//     → {id, css: the names its css.modules.generateScopedName gives, as a JSON array}
 // A failure answers {id, error: {message, file?, line?, column?, missing?, outside?}};
 // `missing` names an npm package the app has not installed, `outside` a file outside the root
 // that a tool was refused.
@@ -672,8 +674,9 @@ async function plugins(list) {
   return out;
 }
 
-async function viteconfig({ file, css: code }) {
-  const before = { ...process.env };
+// loadConfig imports the bundled config (once per process: the module is cached by its URL)
+// and returns what it gives for a build.
+async function loadConfig(file, code) {
   const url = pathToFileURL(file).href + "?miniapp-config=" + encodeURIComponent(code);
   let mod;
   try {
@@ -688,6 +691,33 @@ async function viteconfig({ file, css: code }) {
     throw configError(e, file);
   }
   if (config === null || typeof config !== "object") throw new Error(`the config must export an object or a function that returns one, not ${config === null ? "null" : typeof config}`);
+  return config;
+}
+
+// scopednames calls the config's css.modules.generateScopedName function, as postcss-modules
+// does, for each local name of a CSS Module: (name, the file's path, its CSS).
+async function scopednames({ file, css: code, options }) {
+  const config = await loadConfig(file, code);
+  const fn = config.css?.modules?.generateScopedName;
+  if (typeof fn !== "function") throw new Error("css.modules.generateScopedName is not a function");
+  const { filename, source, names } = options;
+  const out = [];
+  for (const n of names) {
+    let v;
+    try {
+      v = fn(n, filename, source);
+    } catch (e) {
+      throw configError(e, file);
+    }
+    if (typeof v !== "string" || v === "") throw configError(new Error(`css.modules.generateScopedName returned ${JSON.stringify(v)} for ${n}, not a class name`), file);
+    out.push(v);
+  }
+  return { css: JSON.stringify(out) };
+}
+
+async function viteconfig({ file, css: code }) {
+  const before = { ...process.env };
+  const config = await loadConfig(file, code);
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (before[k] !== v) env[k] = v;
   const out = describe({ ...config, plugins: undefined, worker: { ...config.worker, plugins: undefined } });
@@ -959,7 +989,7 @@ async function svelteModule({ file, code, map }) {
 const frameworkTools = { vue, svelte, "svelte-module": svelteModule, solid };
 // ---- end of frameworks
 
-const tools = { postcss, tailwind, sass, less, stylus, viteconfig, ...frameworkTools };
+const tools = { postcss, tailwind, sass, less, stylus, viteconfig, scopednames, ...frameworkTools };
 
 function failure(e) {
   const err = { message: String(e?.reason ?? e?.message ?? e) };
