@@ -581,7 +581,7 @@ var playgrounds = []playground{
 			"index.html": `<script type="module">import './a.less'</script>`, "a.less": ".a { color: red; }"},
 			want: "css.preprocessorOptions.less.plugins in vite.config.js holds a function, which bundle does not call"},
 	}, skipped: []string{
-		"the rest of the css spec (PostCSS, @import of CSS and packages, CSS Modules' naming by css.modules, url() forms, inlined and linked stylesheets, charset, layers, minification): not ported yet",
+		"the rest of the css spec (PostCSS, @import of CSS and packages, CSS Modules and generateScopedName, url() forms, ?inline, ?url, ?raw, async chunks, layers, @charset): the css-core fixture",
 		"sass-file-absolute, virtual-dep and the other custom Sass importers: functions of the config, which bundle does not call (a refusal row above shows the message)",
 		"stylus-options-define-func and a Stylus node made by the config (new stylus.nodes.RGBA): functions and objects of the config, which bundle cannot pass to Stylus",
 	}},
