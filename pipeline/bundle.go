@@ -52,9 +52,6 @@ type bundler struct {
 	readRoot, readWhy string
 	outDir            string // where the build writes, absolute; never read
 	css               *cssTools
-	// lazyStyles are the texts of the stylesheets the bundles add when a dynamic import
-	// runs (lazystyle.go), which the page's policy allows as its own <style>s.
-	lazyStyles []string
 	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal
 	// and carry.
 	mu sync.Mutex

@@ -113,16 +113,9 @@ func (s *script) patternNames(open, close int) ([]string, bool) {
 // original specifier would be from its importer (every plugin and the confinement take part);
 // a file is given the module of its names, anything else (a virtual module, a CommonJS
 // wrapper) is the original's resolution, whole.
-func (b *bundler) pickPlugin() api.Plugin { return b.pickPluginWith(nil) }
-
-// pickPluginName is the name of pickPlugin, the first plugin of a script build.
-const pickPluginName = "dynamic-import-pick"
-
-// pickPluginWith is pickPlugin, with the stylesheets that only a dynamic import reaches, lazy
-// (lazystyle.go), each added to the page when its module is evaluated.
-func (b *bundler) pickPluginWith(lazy map[string]bool) api.Plugin {
-	return api.Plugin{Name: pickPluginName, Setup: func(pb api.PluginBuild) {
-		b.styleStub(pb, lazy)
+func (b *bundler) pickPlugin() api.Plugin {
+	return api.Plugin{Name: "dynamic-import-pick", Setup: func(pb api.PluginBuild) {
+		b.styleStub(pb)
 		b.scopedModules(pb)
 		onAppResolve(pb, `^`+pickPrefix, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			rest := strings.TrimPrefix(a.Path, pickPrefix)
@@ -176,9 +169,10 @@ type styleStubResolving struct{ inner any }
 
 // styleStub gives a script's import of a plain stylesheet (not a CSS Module, no query) the
 // module of no exports.
-func (b *bundler) styleStub(pb api.PluginBuild, lazy map[string]bool) {
+func (b *bundler) styleStub(pb api.PluginBuild) {
 	onAppResolve(pb, `(?i)\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if _, again := a.PluginData.(styleStubResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport || cssModuleName.MatchString(a.Path) {
+		_, lazy := a.PluginData.(lazyResolving) // lazyPlugin's look at the file itself
+		if _, again := a.PluginData.(styleStubResolving); again || lazy || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport || cssModuleName.MatchString(a.Path) {
 			return api.OnResolveResult{}, nil
 		}
 		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: styleStubResolving{a.PluginData}})
@@ -190,9 +184,6 @@ func (b *bundler) styleStub(pb api.PluginBuild, lazy map[string]bool) {
 		return api.OnResolveResult{Path: r.Path, Namespace: styleStubNamespace, Warnings: r.Warnings}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: styleStubNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		if lazy[a.Path] {
-			return b.lazyStyle(a.Path), nil
-		}
 		text := "import " + jsString(styleStubSpec) + ";\n"
 		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, PluginData: a.Path}, nil
 	})

@@ -140,8 +140,14 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 	slices.Sort(names)
 	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			_, query := a.PluginData.(queryResolving)
-			if _, again := a.PluginData.(lazyResolving); again || query || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+			pd := a.PluginData
+			if s, ok := pd.(styleStubResolving); ok {
+				pd = s.inner // styleStub's resolution of the same import
+			}
+			_, query := pd.(queryResolving)
+			// A CSS Module is never lazy (isLazyCandidate): its plugin's resolution is left
+			// to it, which would otherwise ask this one again without end.
+			if _, again := pd.(lazyResolving); again || query || isCSSModule(a.Path) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
 			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: lazyResolving{}})
