@@ -22,11 +22,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/miniapp/bundle/bench/internal/measure"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/sdk"
@@ -140,9 +139,10 @@ func run(app string, runs int) error {
 		// (after Vite's half a gigabyte, or on files the one before just read).
 		for j := range tools {
 			tool := tools[(i+j)%len(tools)]
-			d, r, err := timed(tool.cmd())
+			c := tool.cmd()
+			d, r, err := measure.Run(c)
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: %w", strings.Join(c.Args, " "), err)
 			}
 			*tool.t, *tool.rss = append(*tool.t, d), max(*tool.rss, r)
 		}
@@ -151,7 +151,7 @@ func run(app string, runs int) error {
 	if err != nil {
 		return err
 	}
-	me := median(te)
+	me := measure.Median(te)
 	var oe []byte
 	filepath.WalkDir(filepath.Join(work, "esbuild-out"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -160,7 +160,7 @@ func run(app string, runs int) error {
 		}
 		return nil
 	})
-	mb := median(tb)
+	mb := measure.Median(tb)
 	fmt.Printf("\n%s, %d interleaved runs each (median wall, peak RSS, gzip bytes)\n", app, runs)
 	fmt.Printf("  bundle build    %8v  %7.1f MB  %8d gzip  (%d bytes)\n", mb.Round(time.Millisecond), float64(rssB)/1024, gz(ob), len(ob))
 	fmt.Printf("  esbuild CLI     %8v  %7.1f MB  %8d gzip  (scripts and CSS only: the floor)\n", me.Round(time.Millisecond), float64(rssE)/1024, gz(oe))
@@ -170,7 +170,7 @@ func run(app string, runs int) error {
 		if err != nil {
 			return err
 		}
-		mv := median(tv)
+		mv := measure.Median(tv)
 		fmt.Printf("  vite + singlefile %6v  %7.1f MB  %8d gzip\n", mv.Round(time.Millisecond), float64(rssV)/1024, gz(ov))
 		fmt.Printf("  bundle is %.1fx faster than vite; peak RSS %.2f of vite's; gzip %+.1f%%\n", float64(mv)/float64(mb), float64(rssB)/float64(rssV), 100*(float64(gz(ob))/float64(gz(ov))-1))
 	}
@@ -252,28 +252,6 @@ func writeSDK(dir string) error {
 		}
 	}
 	return nil
-}
-
-func timed(c *exec.Cmd) (time.Duration, int64, error) {
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	start := time.Now()
-	err := c.Run()
-	d := time.Since(start)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %v\n%s", strings.Join(c.Args, " "), err, out.String())
-	}
-	var rss int64
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KB on Linux
-	}
-	return d, rss, nil
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }
 
 func gz(b []byte) int {

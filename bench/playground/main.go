@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -17,8 +16,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/miniapp/bundle/bench/internal/measure"
 )
 
 func main() {
@@ -78,14 +78,14 @@ func main() {
 		for i := 0; i < *runs && failed == ""; i++ {
 			for j := 0; j < 2; j++ {
 				if (i+j)%2 == 0 {
-					d, r, err := timed(bundle())
+					d, r, err := measure.Run(bundle())
 					if err != nil {
 						failed = "bundle: " + firstLine(err.Error())
 						break
 					}
 					tb, rb = append(tb, d), max(rb, r)
 				} else {
-					d, r, err := timed(viteCmd())
+					d, r, err := measure.Run(viteCmd())
 					if err != nil {
 						failed = "vite: " + firstLine(err.Error())
 						break
@@ -98,35 +98,13 @@ func main() {
 			fmt.Printf("%-24s %s\n", app, failed)
 			continue
 		}
-		mb, mv := median(tb), median(tv)
+		mb, mv := measure.Median(tb), measure.Median(tv)
 		fmt.Printf("%-24s %10dms %8.1fMB %10dms %8.1fMB %7.1fx\n", app, mb.Milliseconds(), float64(rb)/1024, mv.Milliseconds(), float64(rv)/1024, float64(mv)/float64(mb))
 		sumB, sumV, maxB, maxV, built = sumB+mb, sumV+mv, max(maxB, rb), max(maxV, rv), built+1
 	}
 	if built > 0 {
 		fmt.Printf("%-24s %10dms %8.1fMB %10dms %8.1fMB %7.1fx   (%d apps: the medians summed, the largest peak)\n", "total", sumB.Milliseconds(), float64(maxB)/1024, sumV.Milliseconds(), float64(maxV)/1024, float64(sumV)/float64(sumB), built)
 	}
-}
-
-func timed(c *exec.Cmd) (time.Duration, int64, error) {
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	start := time.Now()
-	err := c.Run()
-	d := time.Since(start)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%v: %s", err, out.String())
-	}
-	var rss int64
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KB on Linux
-	}
-	return d, rss, nil
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }
 
 func firstLine(s string) string {
