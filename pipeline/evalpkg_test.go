@@ -22,7 +22,7 @@ func TestEvalInPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"node_modules/dev-map/dist/dev-map.js:21:1: warning: the package dev-map calls eval when the page runs it", "set eval = true in miniapp.toml"} {
+	for _, want := range []string{"node_modules/dev-map/lib/dev-map.js:21:1: warning: the package dev-map calls eval when the page runs it", "set eval = true in miniapp.toml"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("want %q in:\n%s", want, text)
 		}

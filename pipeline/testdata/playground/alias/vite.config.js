@@ -15,9 +15,9 @@ export default {
       // a pattern that looks like a URL without a scheme
       { find: /^\/\//, replacement: path.join(here, 'dir/') },
       // a package to its browser build
-      { find: 'mini-view', replacement: 'mini-view/dist/mini-view.browser.js' },
+      { find: 'mini-view', replacement: 'mini-view/lib/mini-view.browser.js' },
       // a package to an absolute path, in CommonJS
-      { find: 'alias-cjs', replacement: require.resolve('@pg/alias-cjs/dist/shared.cjs') },
+      { find: 'alias-cjs', replacement: require.resolve('@pg/alias-cjs/lib/shared.cjs') },
       // an alias to an aliased package
       { find: 'foo', replacement: 'mini-view' },
       {

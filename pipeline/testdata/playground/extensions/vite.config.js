@@ -1,6 +1,6 @@
 export default {
   resolve: {
-    alias: [{ find: 'greeter', replacement: 'greeter/dist/greeter.browser.js' }],
+    alias: [{ find: 'greeter', replacement: 'greeter/lib/greeter.browser.js' }],
     extensions: ['.js'],
   },
 }
