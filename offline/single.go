@@ -2,11 +2,10 @@ package offline
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/miniapp/bundle/registry"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -199,70 +198,15 @@ func connectOrigin(u string) (string, bool) {
 	return sch + "://" + strings.ToLower(rest), true
 }
 
-// jsString decodes a JavaScript string literal (quotes included), its escapes as the language
-// reads them; what does not decode is kept as written.
+// jsString decodes a JavaScript string literal or template (quotes included) as the language
+// reads it; one that does not decode (a syntax error: the script does not run) is kept as
+// written, without its quotes.
 func jsString(lit []byte) string {
+	if v, ok := jsstring.Decode(string(lit)); ok {
+		return v
+	}
 	if len(lit) < 2 {
 		return string(lit)
 	}
-	s := string(lit[1 : len(lit)-1])
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case '0':
-			b.WriteByte(0)
-		case '\n':
-		case '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-		case 'x':
-			if i+2 < len(s) {
-				if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-					b.WriteRune(rune(v))
-					i += 2
-					continue
-				}
-			}
-			b.WriteByte('x')
-		case 'u':
-			hex, n := "", 0
-			if i+1 < len(s) && s[i+1] == '{' {
-				if j := strings.IndexByte(s[i:], '}'); j > 0 {
-					hex, n = s[i+2:i+j], j
-				}
-			} else if i+4 < len(s) {
-				hex, n = s[i+1:i+5], 4
-			}
-			if v, err := strconv.ParseUint(hex, 16, 32); err == nil && n > 0 && utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-				i += n
-				continue
-			}
-			b.WriteByte('u')
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
+	return string(lit[1 : len(lit)-1])
 }

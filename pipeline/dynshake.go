@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -270,7 +271,7 @@ func (r *rewrite) jsonAttributes(i int) {
 	for _, t := range toks[3 : n-1] {
 		w := r.s.src[t.start:t.end]
 		if t.tt == js.StringToken {
-			w, _ = unquoteJS(w[1 : len(w)-1])
+			w, _ = jsstring.Decode(w)
 		}
 		words = append(words, w)
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -535,95 +536,11 @@ func (s *script) args(open int) [][2]int {
 // str decodes the string literal, or template literal with no substitution, at the
 // significant token i.
 func (s *script) str(i int) (string, error) {
-	raw := s.text(i)
-	if len(raw) < 2 {
-		return "", &staticError{i}
-	}
-	v, ok := unquoteJS(raw[1 : len(raw)-1])
+	v, ok := jsstring.Decode(s.text(i))
 	if !ok {
 		return "", &staticError{i}
 	}
 	return v, nil
-}
-
-// unquoteJS decodes the escapes of a JavaScript string literal's body.
-func unquoteJS(body string) (string, bool) {
-	if !strings.Contains(body, `\`) {
-		return body, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c != '\\' {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		if i >= len(body) {
-			return "", false
-		}
-		switch c = body[i]; c {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'v':
-			b.WriteByte('\v')
-		case '0':
-			b.WriteByte(0)
-		case '\n':
-		case '\r':
-			if i+1 < len(body) && body[i+1] == '\n' {
-				i++
-			}
-		case 'x':
-			if i+2 >= len(body) {
-				return "", false
-			}
-			v, err := strconv.ParseUint(body[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", false
-			}
-			b.WriteRune(rune(v))
-			i += 2
-		case 'u':
-			hex := ""
-			if i+1 < len(body) && body[i+1] == '{' {
-				end := strings.IndexByte(body[i:], '}')
-				if end < 0 {
-					return "", false
-				}
-				hex, i = body[i+2:i+end], i+end
-			} else {
-				if i+4 >= len(body) {
-					return "", false
-				}
-				hex, i = body[i+1:i+5], i+4
-			}
-			v, err := strconv.ParseUint(hex, 16, 32)
-			if err != nil {
-				return "", false
-			}
-			r := rune(v)
-			if utf16.IsSurrogate(r) && strings.HasPrefix(body[i+1:], `\u`) && i+6 < len(body) {
-				if lo, err := strconv.ParseUint(body[i+3:i+7], 16, 32); err == nil {
-					if d := utf16.DecodeRune(r, rune(lo)); d != utf8.RuneError {
-						r, i = d, i+6
-					}
-				}
-			}
-			b.WriteRune(r)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), true
 }
 
 // lexSource lexes src from off, calling fn with each significant token's type and source
