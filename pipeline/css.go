@@ -15,6 +15,8 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 )
 
 // postcssConfigs are the PostCSS config files looked for, in the app folder and then its
@@ -22,9 +24,47 @@ import (
 var postcssConfigs = []string{"postcss.config.mjs", "postcss.config.js", "postcss.config.cjs",
 	".postcssrc.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.json", "postcss.config.ts", "postcss.config.mts"}
 
-// tailwindImport finds Tailwind CSS's entry in a stylesheet: v4's @import "tailwindcss" (or
-// one of its parts), or v3's @tailwind directives.
-var tailwindImport = regexp.MustCompile(`@import\s+(url\()?\s*["']tailwindcss(/[^"']*)?["']|@tailwind\s+(base|components|utilities)\b`)
+// importsTailwind reports whether the stylesheet src enters Tailwind CSS, as its tokens say:
+// v4's @import of "tailwindcss" or one of its parts (a string or a url()), or v3's @tailwind
+// base, components or utilities. The words in a comment, a string or a selector are not an
+// entry. The at-rules' names are matched as Tailwind's compiler matches them, case and all.
+func importsTailwind(src string) bool {
+	if !strings.Contains(src, "tailwind") {
+		return false
+	}
+	l := css.NewLexer(parse.NewInputString(src))
+	next := func() (css.TokenType, string) {
+		for {
+			tt, d := l.Next()
+			if tt != css.WhitespaceToken && tt != css.CommentToken {
+				return tt, string(d)
+			}
+		}
+	}
+	for {
+		tt, d := next()
+		switch {
+		case tt == css.ErrorToken:
+			return false
+		case tt == css.AtKeywordToken && d == "@import":
+			var spec string
+			switch tt, d = next(); tt {
+			case css.StringToken: // its quotes; one left open at the end has no closing one
+				spec = strings.TrimSuffix(d[1:], d[:1])
+			case css.URLToken:
+				spec = strings.TrimSuffix(d[strings.IndexByte(d, '(')+1:], ")")
+				spec = strings.Trim(strings.TrimSpace(spec), `"'`)
+			}
+			if spec == "tailwindcss" || strings.HasPrefix(spec, "tailwindcss/") {
+				return true
+			}
+		case tt == css.AtKeywordToken && d == "@tailwind":
+			if tt, d = next(); tt == css.IdentToken && (d == "base" || d == "components" || d == "utilities") {
+				return true
+			}
+		}
+	}
+}
 
 // cssTools runs the app's own npm CSS tools on the stylesheets esbuild loads: Sass for .scss
 // and .sass, Less for .less, Stylus for .styl and .stylus (as Vite compiles them when the app
@@ -86,7 +126,7 @@ func (c *cssTools) close() { c.runner.Close() }
 
 // needed reports whether a stylesheet at path with the source src goes through a tool.
 func (c *cssTools) needed(path string, src []byte) bool {
-	return preprocessor(path) != "" || c.postcssConfig() != "" || c.configOutside != "" || tailwindImport.Match(src)
+	return preprocessor(path) != "" || c.postcssConfig() != "" || c.configOutside != "" || importsTailwind(string(src))
 }
 
 // preprocessor returns the npm package (and the runner's tool) that compiles a stylesheet of
@@ -137,7 +177,7 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 		if css, err = r.Run(ctx, nodetool.Request{Tool: "postcss", File: path, CSS: css, Config: config}); err != nil {
 			return "", c.failure(path, "PostCSS (from "+filepath.Base(config)+")", "postcss", err)
 		}
-	case tailwindImport.MatchString(css):
+	case importsTailwind(css):
 		if css, err = r.Run(ctx, nodetool.Request{Tool: "tailwind", File: path, CSS: css, Base: c.root, Ignore: []string{c.outDir}}); err != nil {
 			return "", c.failure(path, "Tailwind CSS", "tailwindcss @tailwindcss/postcss", err)
 		}

@@ -157,7 +157,7 @@ func (b *bundler) componentPlugin(pb api.PluginBuild) {
 		}
 		css := v.(string)
 		res := api.OnLoadResult{Loader: api.LoaderCSS, ResolveDir: filepath.Dir(a.Path)}
-		if b.css.postcssConfig() != "" || b.css.configOutside != "" || tailwindImport.MatchString(css) {
+		if b.css.postcssConfig() != "" || b.css.configOutside != "" || importsTailwind(css) {
 			var errs []api.Message
 			if css, errs = b.css.process(b.ctx, a.Path, []byte(css)); errs != nil {
 				return api.OnLoadResult{Errors: errs}, nil
