@@ -23,7 +23,7 @@ func TestImportsTailwind(t *testing.T) {
 		{`.tailwind { color: red } @tailwind-ish base;`, false},
 		{`@tailwind screens;`, false},
 		{`@IMPORT "tailwindcss";`, false}, // Tailwind's compiler matches @import as written
-		{`@import "tailwindcss`, true},     // left open at the end of the file
+		{`@import "tailwindcss`, true},    // left open at the end of the file
 		{`@import "`, false},
 		{`@import url(`, false},
 		{`@tailwind`, false},
