@@ -1,14 +1,11 @@
 package pipeline
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
 )
 
@@ -27,32 +24,8 @@ func buildIn(t *testing.T, name string, files map[string]string) (string, error)
 	dir := filepath.Join(hostframeApps, "tmp-"+name)
 	os.RemoveAll(dir)
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	for f, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := Build(context.Background(), dir, Options{NoWrite: true})
-	var list diag.List
-	var el *diag.ListError
-	switch {
-	case errors.As(err, &el):
-		list = el.List
-	case err != nil:
-		t.Fatal(err)
-	default:
-		list = res.Warnings
-	}
-	var lines []string
-	for _, d := range list {
-		if d.Path == "hosts" {
-			continue
-		}
-		lines = append(lines, d.String()+"\n  "+d.Note)
-	}
-	return strings.ReplaceAll(strings.Join(lines, "\n"), filepath.ToSlash(dir)+"/", ""), err
+	text, _, err := buildAt(t, dir, files)
+	return text, err
 }
 
 // TestCjsInteropWarning: a default import of a CommonJS module that sets __esModule, in a file
