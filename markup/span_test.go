@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/internal/benchpage"
 )
 
 // checkSpans checks every range a Document gives against its source: in bounds; a start
@@ -210,7 +212,7 @@ func realPages(t testing.TB) map[string][]byte {
 		t.Fatal(err)
 	}
 	pages["x/net/html/testdata/go1.html"] = b
-	pages["realistic bundle"] = realisticPage()
+	pages["realistic bundle"] = benchpage.Realistic()
 	return pages
 }
 

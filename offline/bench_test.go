@@ -6,49 +6,13 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/miniapp/bundle/internal/benchpage"
 	"github.com/miniapp/bundle/markup"
 	"golang.org/x/net/html"
 )
-
-var (
-	benchOnce sync.Once
-	benchDoc  []byte
-)
-
-// realisticBundle builds a 5 MB single-file app in the proportions a build emits: about 0.8 MB
-// of CSS with data: URLs, an inline SVG sprite and a table of about 10,000 elements, and a 3 MB
-// inline module script (React renders at run time, so most of a built app is script) full of
-// URL strings that are not loads, and of words such as "important" and "importNode" that are
-// not the import keyword.
-func realisticBundle() []byte {
-	benchOnce.Do(func() {
-		var b bytes.Buffer
-		b.WriteString("<!doctype html><html lang=en><head><meta charset=utf-8><title>Orders</title><style>")
-		icon := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAR0lEQVQ4y2NgGAWjYBSMglEwCkbBKBgFo2AUjIJRMAoAAAD", 4)
-		for i := 0; b.Len() < 800_000; i++ {
-			fmt.Fprintf(&b, ".c%d{background:url(data:image/png;base64,%s) no-repeat;color:#%06x!important;padding:%dpx}\n", i, icon, i*2654435761&0xffffff, i%17)
-		}
-		b.WriteString("</style></head><body><svg style=display:none>")
-		for i := 0; i < 1500; i++ {
-			fmt.Fprintf(&b, `<symbol id="i%d" viewBox="0 0 24 24"><path fill="url(#g%d)" d="M%d 2L2 7l10 5 10-5-10-5zM2 17l10 5 10-5M2 12l10 5 10-5 %s"/></symbol>`+"\n", i, i%8, i%24, strings.Repeat("l1 1 ", 40))
-		}
-		b.WriteString("</svg><div id=root><table><tbody>")
-		for i := 0; i < 1500; i++ {
-			fmt.Fprintf(&b, `<tr class="c%d" data-id="%d"><td><a href="#o%d" title="https://orders.example/%d">Order %d</a></td><td><svg width=16 height=16><use href="#i%d"/></svg></td><td style="background:url(data:image/png;base64,iVBORw0KGgo=)">%d.%02d</td></tr>`+"\n", i%4000, i, i, i, i, i, i*7, i%100)
-		}
-		b.WriteString("</tbody></table></div><script type=module>\n")
-		for i := 0; b.Len() < 5_000_000; i++ {
-			fmt.Fprintf(&b, "const u%d=\"https://api.example/v1/orders/%d?expand=items\",d%d={href:'https://docs.example/%d',img:\"url(https://cdn.example/%d.png)\",n:%d};function f%d(x){x.style.setProperty('color','red','important');return x>%d?u%d+d%d.href:\"<img src=https://x.example/%d.png>\"}\n", i, i, i, i, i, i, i, i, i, i, i)
-		}
-		b.WriteString("</script></body></html>\n")
-		benchDoc = b.Bytes()
-	})
-	return benchDoc
-}
 
 // BenchmarkCheck checks the realistic bundle and, in the same run, between the checks (the
 // timer stopped), builds the trees of the same bytes that the check is held to: x/net's
@@ -57,7 +21,7 @@ func realisticBundle() []byte {
 // over markup.Parse's; peak-heap/input is the most heap the check holds over the input's size
 // (the target is at most 4).
 func BenchmarkCheck(b *testing.B) {
-	doc := realisticBundle()
+	doc := benchpage.Realistic()
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	var check, xnet, model time.Duration
@@ -115,7 +79,7 @@ func peakHeap(f func()) float64 {
 // BenchmarkCheckScriptImports is the same bundle with one dynamic import added to its script,
 // so that esbuild parses the whole 3 MB script: the cost a script with imports adds.
 func BenchmarkCheckScriptImports(b *testing.B) {
-	doc := bytes.Replace(realisticBundle(), []byte("</script>"), []byte("import('data:text/javascript,export default 1')</script>"), 1)
+	doc := bytes.Replace(benchpage.Realistic(), []byte("</script>"), []byte("import('data:text/javascript,export default 1')</script>"), 1)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
