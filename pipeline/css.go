@@ -344,7 +344,7 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)
 		if te.File != "" && within(te.File, c.readRoot) {
 			m.Location.File, m.Location.Line, m.Location.Column = te.File, te.Line, max(te.Column-1, 0)
-			m.Location.LineText = lineOf(te.File, te.Line)
+			m.Location.LineText = lineIn(te.File, te.Line, c.readRoot)
 		}
 		m.Notes = []api.Note{{Text: "keep every file the stylesheet uses inside the app folder (or its workspace root): bundle lets its CSS tools read nothing else"}}
 	case errors.As(err, &te):
@@ -361,7 +361,7 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		if te.Line > 0 {
 			m.Location.Line = te.Line
 			m.Location.Column = max(te.Column-1, 0)
-			m.Location.LineText = lineOf(m.Location.File, te.Line)
+			m.Location.LineText = lineIn(m.Location.File, te.Line, c.readRoot)
 		}
 	default:
 		m.Text = fmt.Sprintf("%s failed: %v", tool, err)
@@ -369,8 +369,12 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 	return []api.Message{m}
 }
 
-// lineOf returns line n (1-based) of the file at p, "" when there is none.
-func lineOf(p string, n int) string {
+// lineIn returns line n (1-based) of the file at p when p, its links resolved, is inside
+// root: a message never shows a line of a file outside. "" otherwise, or when there is none.
+func lineIn(p string, n int, root string) string {
+	if !within(p, root) {
+		return ""
+	}
 	b, err := os.ReadFile(p)
 	if err != nil || n < 1 {
 		return ""

@@ -240,7 +240,7 @@ func (b *bundler) toolMessage(p string, te *nodetool.ToolError) api.Message {
 	if te.Line > 0 {
 		m.Location.Line = te.Line
 		m.Location.Column = max(te.Column-1, 0)
-		m.Location.LineText = lineOf(m.Location.File, te.Line)
+		m.Location.LineText = lineIn(m.Location.File, te.Line, b.readRoot)
 	}
 	if te.Note != "" {
 		m.Notes = []api.Note{{Text: te.Note}}

@@ -121,6 +121,10 @@ func claims(dir, id string) bool {
 
 // ownerManifests returns the manifest files of the app folders the OwnersFile of outDir
 // names, that exist: a fenced build reads them to tell whether they still claim their ids.
+// Each is the file itself, its folder's links resolved, and never a link: the OwnersFile is
+// in the output folder, which an app's author may write (a dist/ in the app), and a manifest
+// there that links to a file outside would have the fence let that file be read (manifest.Load
+// refuses such a manifest anyway).
 func ownerManifests(outDir string) []string {
 	o, err := readOwners(outDir)
 	if err != nil {
@@ -128,9 +132,12 @@ func ownerManifests(outDir string) []string {
 	}
 	var out []string
 	for _, rel := range o.Apps {
-		dir := filepath.Join(outDir, filepath.FromSlash(rel))
+		dir, err := filepath.EvalSymlinks(filepath.Join(outDir, filepath.FromSlash(rel)))
+		if err != nil {
+			continue
+		}
 		for _, name := range []string{manifest.TOMLName, manifest.JSONName} {
-			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
+			if st, err := os.Lstat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
 				out = append(out, filepath.Join(dir, name))
 			}
 		}

@@ -141,12 +141,9 @@ func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence boo
 		}
 		if te.Line > 0 {
 			d.Line, d.Column = te.Line, te.Column
-			if src, err := os.ReadFile(te.File); err == nil {
-				lines := strings.Split(string(src), "\n")
-				if te.Line <= len(lines) {
-					d.LineText = strings.TrimRight(lines[te.Line-1], "\r")
-				}
-			}
+			// The place is the config's stack, which the config writes: its line is shown only
+			// from a file inside the root (links resolved), as every message's is.
+			d.LineText = lineIn(te.File, te.Line, readRoot)
 		}
 		return nil, diag.List{d}.Err()
 	case err != nil:
@@ -164,6 +161,32 @@ func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence boo
 // import.meta.url, import.meta.dirname, import.meta.filename, __dirname and __filename its
 // own; an inline source map, so that what it throws is placed in the file as written.
 func bundleViteConfig(file, readRoot string) (string, diag.List) {
+	// Every file the config imports by path is bundled here, in this process, before Node runs
+	// it: each is read only from inside the root, its links resolved, or refused where the
+	// config imports it (a config that imported a JSON file beside the app put it in define).
+	outside := func(p string) error {
+		return fmt.Errorf("%s is outside %s, and a build reads nothing else, the config's imports included: move the file in", filepath.ToSlash(p), filepath.ToSlash(readRoot))
+	}
+	confined := api.Plugin{Name: "vite-config-confine", Setup: func(pb api.PluginBuild) {
+		// A path that leaves the root is refused by its name, before esbuild looks for it
+		// (which the kernel's fence would refuse with less to say).
+		pb.OnResolve(api.OnResolveOptions{Filter: `^(\.|/)`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			p := a.Path
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(a.ResolveDir, filepath.FromSlash(p))
+			}
+			if p = filepath.Clean(p); p != readRoot && !strings.HasPrefix(p, readRoot+string(filepath.Separator)) {
+				return api.OnResolveResult{}, outside(p)
+			}
+			return api.OnResolveResult{}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if a.Namespace != "file" || within(a.Path, readRoot) {
+				return api.OnLoadResult{}, nil
+			}
+			return api.OnLoadResult{}, outside(a.Path)
+		})
+	}}
 	inject := api.Plugin{Name: "vite-config-values", Setup: func(pb api.PluginBuild) {
 		pb.OnLoad(api.OnLoadOptions{Filter: `\.[cm]?[jt]s$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			if strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
@@ -201,7 +224,7 @@ func bundleViteConfig(file, readRoot string) (string, diag.List) {
 		Define: map[string]string{"import.meta.url": "__vite_injected_original_import_meta_url", "import.meta.dirname": "__vite_injected_original_dirname",
 			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
 		LogLevel: api.LogLevelSilent,
-		Plugins:  []api.Plugin{inject},
+		Plugins:  []api.Plugin{confined, inject},
 	})
 	var list diag.List
 	for _, m := range res.Errors {

@@ -292,6 +292,19 @@ export default { plugins: [{ postcssPlugin: "p", Once(root) { root.append({ sele
 		{name: "postcss_plugin_outside", files: postcss(`import p from "../../secrets/plugin.mjs"; export default { plugins: [p] };`, ""), code: 1, want: "outside"},
 		{name: "postcss_plugin_in_ancestor_node_modules", files: postcss(`export default { plugins: { evil: {} } };`, ""), code: 1, want: "evil"},
 		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
+		// vite.config: esbuild bundles it in the build's process, and the place of what it
+		// throws is the stack it writes
+		{name: "vite_config_imports_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import s from "../../secrets/tsconfig.json"; export default { define: { __X__: JSON.stringify(s) } };`}),
+			code: 1, want: "secrets/tsconfig.json is outside"},
+		{name: "vite_config_imports_link_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import s from "./s.json"; export default { define: { __X__: JSON.stringify(s) } };`}),
+			links: map[string]string{"s.json": "secrets/tsconfig.json"}, code: 1, want: "secrets/tsconfig.json is outside"},
+		{name: "vite_config_stack_through_link", files: script("console.log(1)", map[string]string{"vite.config.js": `const e = new Error("boom"); e.stack = "Error: boom\n    at f (BASE/ws/app/link.txt:1:1)"; throw e;`}),
+			links: map[string]string{"link.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw: boom"},
+		// An output folder the app writes (its dist/) names an app folder whose manifest links
+		// out: the fence must not let the link's file be read.
+		{name: "owners_manifest_link_outside", files: script("console.log(1)", map[string]string{"dist/.bundle-apps.json": `{ "schema_version": 1, "apps": { "zz": "evil" } }`,
+			"vite.config.js": `const e = new Error("boom"); e.stack = "Error: boom\n    at f (BASE/ws/app/dist/evil/miniapp.toml:1:1)"; throw e;`}),
+			links: map[string]string{"dist/evil/miniapp.toml": "secrets/token.txt"}, code: 1, want: "vite.config.js threw: boom"},
 		// outputs
 		{name: "dist_symlinked_outside", files: script("console.log(1)", nil), links: map[string]string{"dist": "elsewhere"}, code: 1, want: "is a symbolic link to a folder outside the app folder", check: victimSame},
 		{name: "out_with_foreign_registry", files: script("console.log(1)", nil), args: []string{"--out", "BASE/elsewhere"}, code: 1, want: "registry.json is not a registry bundle writes", check: victimSame},
