@@ -36,9 +36,9 @@ var envFiles = []string{".env", ".env.local", ".env.production", ".env.productio
 func loadEnv(m *manifest.Manifest, cfg *viteConfig) (map[string]string, diag.List, error) {
 	var vars []envVar
 	index := map[string]int{}
-	prefixes := cfg.envPrefixes()
-	public := func(key string) bool {
-		for _, p := range prefixes {
+	envPrefixes := cfg.envPrefixes()
+	prefixes := func(key string) bool {
+		for _, p := range envPrefixes {
 			if strings.HasPrefix(key, p) {
 				return true
 			}
@@ -55,6 +55,10 @@ func loadEnv(m *manifest.Manifest, cfg *viteConfig) (map[string]string, diag.Lis
 		p, err := m.Resolve(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if errors.Is(err, manifest.ErrOutside) && dir != "" {
+			return nil, nil, diag.List{{File: filepath.ToSlash(cfg.File), Text: fmt.Sprintf("envDir %s leaves the app folder (its %s is outside it, or links out)", filepath.ToSlash(cfg.EnvDir), name),
+				Note: "bundle reads only files inside the app folder: set envDir to a folder inside it, or leave it out (the app folder)"}}.Err()
 		}
 		if errors.Is(err, manifest.ErrOutside) {
 			return nil, nil, diag.List{{File: filepath.ToSlash(filepath.Join(m.Dir, name)), Text: fmt.Sprintf("%s is a symbolic link that leaves the app folder", name),
@@ -94,7 +98,7 @@ func loadEnv(m *manifest.Manifest, cfg *viteConfig) (map[string]string, diag.Lis
 	env := map[string]string{}
 	var warnings diag.List
 	for _, v := range vars {
-		if !public(v.key) {
+		if !prefixes(v.key) {
 			continue
 		}
 		env[v.key] = values[v.key]
@@ -106,11 +110,24 @@ func loadEnv(m *manifest.Manifest, cfg *viteConfig) (map[string]string, diag.Lis
 			warnings = append(warnings, w)
 		}
 	}
-	// Public variables of the process environment win, as in Vite.
+	// Public variables of the process environment win, as in Vite. One that only the config's
+	// own envPrefix makes public (envPrefix: "AWS_") is a variable the builder never named for
+	// the page: its value goes in all the same, as in Vite, and the build says so, by name.
+	var exposed []string
 	for k, v := range processEnv {
-		if public(k) {
-			env[k] = v
+		if !prefixes(k) {
+			continue
 		}
+		env[k] = v
+		if _, set := cfg.setEnv(k); !set && !public(k) {
+			exposed = append(exposed, k)
+		}
+	}
+	if len(exposed) > 0 {
+		sort.Strings(exposed)
+		warnings = append(warnings, diag.Message{Severity: diag.Warning, File: filepath.ToSlash(cfg.File),
+			Text: fmt.Sprintf("envPrefix %q makes $%s of the environment the build runs in public: its value goes into the page wherever import.meta.env reads it", cfg.EnvPrefix, strings.Join(exposed, ", $")),
+			Note: fmt.Sprintf("if that is meant, name it %s… in that environment; else give envPrefix a prefix that only the page's own variables have (Vite's is VITE_)", publicPrefixes[0])})
 	}
 	return env, warnings, nil
 }

@@ -685,6 +685,15 @@ func (c *viteConfig) assetExtensions() []string {
 
 // envPrefixes are the prefixes of public variables: the config's envPrefix, else Vite's and
 // bundle's own.
+// setEnv returns the value the config set in process.env for key, and whether it set one.
+func (c *viteConfig) setEnv(key string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	v, ok := c.Env[key]
+	return v, ok
+}
+
 func (c *viteConfig) envPrefixes() []string {
 	if c == nil || c.EnvPrefix == nil {
 		return publicPrefixes

@@ -59,6 +59,7 @@ const token = "Sekret7f3a9c1d"
 // secrets are the files of the folder beside the app that no build may read.
 var secrets = map[string]string{
 	"token.txt":    token + "\n",
+	".env":         "VITE_X=" + token + "\n",
 	"secret.css":   ".leak { content: \"" + token + "\" }\n",
 	"_secret.scss": ".leak { content: \"" + token + "\"; }\n",
 	"tsconfig.json": `{ "compilerOptions": { "jsx": "react", "jsxFactory": "` + token + `", "paths": { "` + token + `/*": ["./*"] } } }
@@ -239,6 +240,10 @@ func leakRows() []leakRow {
 			code: 1, want: ".env is a symbolic link that leaves the app folder"},
 		{name: "env_takes_builder_variable", files: script("console.log(import.meta.env.VITE_X)", map[string]string{".env": "VITE_X=$BUNDLE_TEST_SECRET\n"}),
 			code: 0, want: "VITE_X takes $BUNDLE_TEST_SECRET from the environment the build runs in", pageHolds: true},
+		{name: "env_prefix_exposes_builder_variable", files: script("console.log(import.meta.env.BUNDLE_TEST_SECRET)", map[string]string{"vite.config.js": `export default { envPrefix: ["BUNDLE_TEST_"] };`}),
+			code: 0, want: `envPrefix ["BUNDLE_TEST_"] makes $BUNDLE_TEST_SECRET of the environment the build runs in public`, pageHolds: true},
+		{name: "env_dir_outside", files: script("console.log(import.meta.env.VITE_X)", map[string]string{"vite.config.js": `export default { envDir: "../../secrets" };`}),
+			code: 1, want: "envDir BASE/secrets leaves the app folder"},
 		// scripts and the page
 		{name: "import_absolute_outside", files: script(`import s from "BASE/secrets/token.txt"; console.log(s)`, nil), code: 1, want: "outside"},
 		{name: "import_proc_environ", files: script(`import s from "/proc/self/environ?raw"; console.log(s)`, nil), code: 1, want: "outside"},
