@@ -3,7 +3,6 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,7 +30,7 @@ func packagesFrom(f *folders, dir, readRoot string) packages {
 	p := packages{declared: map[string]string{}, installed: map[string]bool{}}
 	for {
 		if f := filepath.Join(dir, "package.json"); confined(f) {
-			if data, err := os.ReadFile(f); err == nil {
+			if data, err := readIn(f, readRoot); err == nil {
 				p.manifests = append(p.manifests, f)
 				var pj map[string]json.RawMessage
 				if json.Unmarshal(data, &pj) == nil {
@@ -48,7 +47,7 @@ func packagesFrom(f *folders, dir, readRoot string) packages {
 				}
 			}
 		}
-		if nm := filepath.Join(dir, "node_modules"); confined(nm) {
+		if nm := filepath.Join(dir, "node_modules"); confined(nm) && within(nm, readRoot) {
 			if names, err := f.names(nm); err == nil {
 				p.modules = true
 				for _, name := range names {
@@ -56,7 +55,10 @@ func packagesFrom(f *folders, dir, readRoot string) packages {
 						continue
 					}
 					if strings.HasPrefix(name, "@") {
-						scoped, _ := f.names(filepath.Join(nm, name))
+						var scoped []string
+						if scope := filepath.Join(nm, name); within(scope, readRoot) {
+							scoped, _ = f.names(scope)
+						}
 						for _, s := range scoped {
 							p.installed[name+"/"+s] = true
 						}

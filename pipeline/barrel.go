@@ -376,7 +376,7 @@ func (b *bundler) browserMap(dir string) bool {
 		return v.(bool)
 	}
 	mapped := false
-	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+	if data, err := readIn(filepath.Join(dir, "package.json"), b.readRoot); err == nil {
 		var pj struct {
 			Browser json.RawMessage `json:"browser"`
 		}

@@ -101,7 +101,7 @@ func (b *bundler) packageTypeModule(dir string) bool {
 		return v.(bool)
 	}
 	module := false
-	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+	if data, err := readIn(filepath.Join(dir, "package.json"), b.readRoot); err == nil {
 		var pj struct {
 			Type string `json:"type"`
 		}

@@ -108,6 +108,22 @@ func outputDir(dir, root string, opts Options) (string, error) {
 		Note: "remove the link (bundle makes the folder), or name the folder to write to with --out"}}.Err()
 }
 
+// readIn reads the file at p when it, its symbolic links resolved, is inside root, the folder
+// the build may read; a file outside is fs.ErrPermission, as the kernel's fence answers. The
+// small readers of the build (a package.json's type, browser, imports or dependencies, a
+// package's version, the folders listed for advice) read through it, so that a link in the
+// app (package.json, node_modules/x) shows nothing of where it leads, with or without the
+// kernel's fence.
+func readIn(p, root string) ([]byte, error) {
+	if !within(p, root) {
+		if _, err := os.Lstat(p); err != nil {
+			return nil, err
+		}
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrPermission}
+	}
+	return os.ReadFile(p)
+}
+
 // inRoot reports whether p, its symbolic links resolved, is inside the folder the build may
 // read; a path that cannot be resolved is not.
 func (b *bundler) inRoot(p string) bool {

@@ -30,7 +30,7 @@ func (b *bundler) cssPackage(spec, dir string) (string, bool) {
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
-		if data, err := os.ReadFile(filepath.Join(pkgDir, "package.json")); err == nil {
+		if data, err := readIn(filepath.Join(pkgDir, "package.json"), b.readRoot); err == nil {
 			var pkg struct {
 				Exports json.RawMessage `json:"exports"`
 				Style   string          `json:"style"`
@@ -91,7 +91,7 @@ func (b *bundler) cssImportPackage(a api.OnResolveArgs) (api.OnResolveResult, er
 // into its target), under the conditions a browser build has.
 func (b *bundler) subpathImport(p, importer string) (string, bool) {
 	for dir := filepath.Dir(importer); ; dir = filepath.Dir(dir) {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		data, err := readIn(filepath.Join(dir, "package.json"), b.readRoot)
 		if err == nil {
 			var pkg struct {
 				Imports map[string]json.RawMessage `json:"imports"`

@@ -47,7 +47,7 @@ func installed(root, readRoot, name string) bool {
 // readRoot, "" when none is.
 func installedVersion(root, readRoot, name string) string {
 	for dir := root; ; dir = filepath.Dir(dir) {
-		if data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
+		if data, err := readIn(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json"), readRoot); err == nil {
 			var pj struct {
 				Version string `json:"version"`
 			}

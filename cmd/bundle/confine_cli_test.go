@@ -56,6 +56,10 @@ func bundleBinary(t testing.TB) string {
 // and an environment value at once.
 const token = "Sekret7f3a9c1d"
 
+// near is a name one letter from the secret: an import of it is a typo whose advice must not
+// suggest the secret.
+const near = "Sekret7f3a9c1e"
+
 // secrets are the files of the folder beside the app that no build may read.
 var secrets = map[string]string{
 	"token.txt":    token + "\n",
@@ -79,6 +83,8 @@ export default { postcssPlugin: "leak", Once(root) { root.append({ selector: ".l
 	"pkgtsconfig/package.json":          `{ "name": "@leak/tsconfig", "tsconfig": "tsconfig.json" }` + "\n",
 	"pkgtsconfig/tsconfig.json":         `{ "compilerOptions": { "jsx": "react", "jsxFactory": "` + token + `" } }` + "\n",
 	"image.png":                         "\x89PNG\r\n\x1a\n" + token,
+	"deps/package.json":                 `{ "dependencies": { "` + token + `": "1" } }` + "\n",
+	"names/" + token + "/package.json":  `{ "name": "` + token + `" }` + "\n",
 	"../node_modules/evil/index.js":     `require("fs").writeFileSync(process.env.LEAK_BASE + "/ran-ancestor-module", "x"); module.exports = () => ({ postcssPlugin: "evil" }); module.exports.postcss = true;` + "\n",
 	"../node_modules/evil/package.json": `{ "name": "evil", "main": "index.js" }` + "\n",
 }
@@ -231,6 +237,14 @@ func leakRows() []leakRow {
 			links: map[string]string{"node_modules/pj/package.json": "secrets/notjson.json"}, code: 1, want: "outside"},
 		{name: "package_imports_outside", files: script(`import s from "#s"; console.log(s)`, map[string]string{"package.json": `{ "private": true, "imports": { "#s": "./../../secrets/token.txt" } }`}),
 			code: 1, want: "outside"},
+		// The advice for a package that does not resolve ("did you mean …?") names what the
+		// app's package.json declares and its node_modules holds: never through a link out.
+		{name: "advice_package_json_symlinked_outside", files: script(`import x from "`+near+`"; console.log(x)`, nil), links: map[string]string{"package.json": "secrets/deps/package.json"},
+			code: 1, want: "Could not resolve"},
+		{name: "advice_node_modules_symlinked_outside", files: script(`import x from "`+near+`"; console.log(x)`, nil), links: map[string]string{"node_modules": "secrets/names"},
+			code: 1, want: "Could not resolve"},
+		{name: "advice_scope_symlinked_outside", files: script(`import x from "@x/`+near+`"; console.log(x)`, nil), links: map[string]string{"node_modules/@x": "secrets/names"},
+			code: 1, want: "Could not resolve"},
 		// the manifest and .env
 		{name: "manifest_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"miniapp.toml": "secrets/token.txt"},
 			code: 1, want: "miniapp.toml is a symbolic link to a file outside the app folder"},
