@@ -18,7 +18,9 @@
 // beneath Write; stat and readlink are not restricted (Landlock does not cover them). With
 // ABI 4 and later no TCP port can be bound or connected to, with ABI 6 and later no signal
 // reaches a process outside the fence and no abstract UNIX socket outside it is reachable.
-// Connecting to a UNIX socket by its path is refused only from ABI 9.
+// Connecting to a UNIX socket by its path is refused only from ABI 9, and UDP not at all: a
+// child that Start starts (on amd64 and arm64) can create no socket at all, by a seccomp
+// filter, whatever the ABI.
 package confine
 
 import "fmt"

@@ -3,6 +3,7 @@ package confine_test
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,23 @@ import (
 func TestMain(m *testing.M) {
 	if dirs := os.Getenv("CONFINE_CHILD"); dirs != "" {
 		os.Exit(child(strings.Split(dirs, string(os.PathListSeparator))))
+	}
+	if sock := os.Getenv("CONFINE_SOCKETS"); sock != "" {
+		// Connect to the UNIX socket at sock and send a datagram to CONFINE_UDP: print what
+		// each gave.
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			c.Write([]byte("unix"))
+			c.Close()
+		}
+		fmt.Println("unix", err == nil)
+		u, err := net.Dial("udp", os.Getenv("CONFINE_UDP"))
+		if err == nil {
+			_, err = u.Write([]byte("udp"))
+			u.Close()
+		}
+		fmt.Println("udp", err == nil)
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -180,5 +198,71 @@ func TestProgram(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStartNoSockets: a child Start fences creates no socket, whatever the Landlock ABI
+// (UNIX sockets by path are Landlock's from ABI 9 only, UDP not at all): it neither connects
+// to a UNIX socket of the machine nor sends a datagram, and neither listener hears from it.
+func TestStartNoSockets(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "s.sock")
+	ul, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ul.Close()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	heard := make(chan string, 2)
+	go func() {
+		if c, err := ul.Accept(); err == nil {
+			heard <- "unix"
+			c.Close()
+		}
+	}()
+	go func() {
+		if _, _, err := pc.ReadFrom(make([]byte, 16)); err == nil {
+			heard <- "udp"
+		}
+	}()
+	rt, err := confine.Program(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(fenced bool) string {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CONFINE_SOCKETS="+sock, "CONFINE_UDP="+pc.LocalAddr().String())
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if fenced {
+			if _, err := (confine.Fence{Read: []string{dir}, Exec: rt}).Start(cmd); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		return strings.TrimSpace(out.String())
+	}
+	fenced := confine.Available().ABI > 0
+	if got, want := run(true), fmt.Sprintf("unix %v\nudp %v", !fenced, !fenced); got != want {
+		t.Errorf("fenced child: got\n%s\nwant\n%s", got, want)
+	}
+	if fenced {
+		select {
+		case h := <-heard:
+			t.Errorf("the %s listener heard from the fenced child", h)
+		default:
+		}
+	}
+	// The same child unfenced reaches both: the test would catch a filter that held nothing.
+	if got := run(false); got != "unix true\nudp true" {
+		t.Errorf("unfenced child: got\n%s", got)
 	}
 }

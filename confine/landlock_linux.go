@@ -86,7 +86,8 @@ func (f Fence) Restrict() (Status, error) {
 
 // Start starts cmd confined to f, leaving the calling process as it was: the fence is put on
 // one OS thread, which starts cmd (a child takes its fence from the thread that forks it) and
-// then ends. It returns the fence cmd holds; where the kernel has no Landlock, cmd starts
+// then ends. cmd can also create no socket (a seccomp filter, on amd64 and arm64), whatever
+// the Landlock ABI: it runs code of the app's. It returns the fence cmd holds; where the kernel has no Landlock, cmd starts
 // unconfined and Status{} says so.
 func (f Fence) Start(cmd *exec.Cmd) (Status, error) {
 	st := available()
@@ -116,6 +117,10 @@ func (f Fence) Start(cmd *exec.Cmd) (Status, error) {
 		}
 		if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 			errc <- fmt.Errorf("landlock_restrict_self: %w", err)
+			return
+		}
+		if _, err := noSockets(); err != nil {
+			errc <- fmt.Errorf("seccomp: %w", err)
 			return
 		}
 		errc <- cmd.Start()
