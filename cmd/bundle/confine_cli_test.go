@@ -309,6 +309,17 @@ func leakRows() []leakRow {
 export default { plugins: [{ postcssPlugin: "p", Once(root) { root.append({ selector: ".leak", nodes: [] }); root.append("/* " + s + " */") } }] };`, ""), code: 1, want: "outside"},
 		{name: "postcss_config_writes_outside", files: postcss(`import fs from "node:fs"; fs.writeFileSync("BASE/ran-config-write", "x"); export default { plugins: [] };`, ""), code: 1, want: "outside"},
 		{name: "postcss_plugin_outside", files: postcss(`import p from "../../secrets/plugin.mjs"; export default { plugins: [p] };`, ""), code: 1, want: "outside"},
+		// The app's own PostCSS config runs inside the fence, where it can create no socket:
+		// not a UNIX socket of the machine by its path (Landlock holds it only from ABI 9), not
+		// UDP (Landlock does not hold it). With BUNDLE_FENCE=off Node has no fence.
+		{name: "postcss_config_sockets", files: postcss(`import net from "node:net"; import dgram from "node:dgram";
+const unix = await new Promise((res) => { const c = net.connect("BASE/no.sock"); c.on("error", (e) => res(e.code)); c.on("connect", () => res("connected")); });
+const udp = await new Promise((res) => { try { const s = dgram.createSocket("udp4"); s.on("error", (e) => res(e.code)); s.send("x", 9, "127.0.0.1", (e) => { s.close(); res(e ? e.code : "sent"); }); } catch (e) { res(e.code); } });
+if (unix !== "EACCES" || udp !== "EACCES") throw new Error("sockets: unix " + unix + ", udp " + udp);
+export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp sent", fenced: &struct {
+			code int
+			want string
+		}{0, ""}},
 		{name: "postcss_plugin_in_ancestor_node_modules", files: postcss(`export default { plugins: { evil: {} } };`, ""), code: 1, want: "evil"},
 		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
 		// vite.config: esbuild bundles it in the build's process, and the place of what it
