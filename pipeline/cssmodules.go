@@ -54,16 +54,18 @@ func (b *bundler) cssModuleConvention(pb api.PluginBuild) {
 		if len(r.Errors) > 0 || r.Namespace != "file" {
 			return api.OnResolveResult{Errors: r.Errors}, nil
 		}
-		return api.OnResolveResult{Path: r.Path, Namespace: cssModNamespace}, nil
+		// By its path in the app folder, as the bundle names the module (see styleStub).
+		return api.OnResolveResult{Path: b.rel(r.Path), Namespace: cssModNamespace}, nil
 	})
 	pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: cssModNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 		return api.OnResolveResult{Path: a.Path, Namespace: "file", PluginData: cssModData{}}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: cssModNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		p, _ := json.Marshal(a.Path)
+		file := b.abs(a.Path)
+		p, _ := json.Marshal(file)
 		c, _ := json.Marshal(conv)
 		js := "import m from " + string(p) + ";\nexport * from " + string(p) + ";\n" + localsJS + "\nexport default localsBy(m, " + string(c) + ");\n"
-		return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+		return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 	})
 }
 

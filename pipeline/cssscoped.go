@@ -452,7 +452,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		if len(r.Errors) > 0 || r.Namespace != "file" || r.Suffix != "" {
 			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, Suffix: r.Suffix, PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}, nil
 		}
-		return api.OnResolveResult{Path: r.Path, Namespace: scopedNamespace}, nil
+		return api.OnResolveResult{Path: b.rel(r.Path), Namespace: scopedNamespace}, nil // by its path in the app folder, as the bundle names the module (see styleStub)
 	}
 	pb.OnResolve(api.OnResolveOptions{Filter: cssModuleFilter, Namespace: cssModNamespace}, resolve)
 	if b.vite.localsConvention() == "" {
@@ -468,16 +468,17 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		if len(r.Errors) > 0 || r.Namespace != "file" {
 			return api.OnResolveResult{Errors: r.Errors}, nil
 		}
-		return api.OnResolveResult{Path: r.Path, Namespace: scopedNamespace}, nil
+		return api.OnResolveResult{Path: b.rel(r.Path), Namespace: scopedNamespace}, nil // by its path in the app folder, as the bundle names the module (see styleStub)
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: scopedNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		src, errs := b.stylesheet(a.Path)
+		file := b.abs(a.Path)
+		src, errs := b.stylesheet(file)
 		if errs != nil {
 			return api.OnLoadResult{Errors: errs}, nil
 		}
-		sc, err := b.scopeModule(a.Path, src)
+		sc, err := b.scopeModule(file, src)
 		if err != nil {
-			return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
+			return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
 		}
 		var js strings.Builder
 		// The composed files first, their rules before this one's, as postcss-modules
@@ -505,7 +506,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 			}
 		}
 		text := js.String()
-		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 	})
 }
 

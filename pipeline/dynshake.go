@@ -130,7 +130,8 @@ func (b *bundler) pickPlugin() api.Plugin {
 			if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Suffix != "" {
 				return orig, nil
 			}
-			return api.OnResolveResult{Path: names + ":" + r.Path, Namespace: pickNamespace, PluginData: orig, Warnings: r.Warnings}, nil
+			// By its path in the app folder, as the bundle names the module (see styleStub).
+			return api.OnResolveResult{Path: names + ":" + b.rel(r.Path), Namespace: pickNamespace, PluginData: orig, Warnings: r.Warnings}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: pickNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			names, _, _ := strings.Cut(a.Path, ":")
@@ -182,11 +183,13 @@ func (b *bundler) styleStub(pb api.PluginBuild) {
 			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, Suffix: r.Suffix, PluginData: r.PluginData,
 				SideEffects: sideEffects(r.SideEffects), Errors: r.Errors, Warnings: r.Warnings}, nil
 		}
-		return api.OnResolveResult{Path: r.Path, Namespace: styleStubNamespace, Warnings: r.Warnings}, nil
+		// Named by its path in the app folder: esbuild names a module it wraps by its
+		// namespace and path in the bundle, which must not hold the builder's folder.
+		return api.OnResolveResult{Path: b.rel(r.Path), Namespace: styleStubNamespace, Warnings: r.Warnings}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: styleStubNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		text := "import " + jsString(styleStubSpec) + ";\n"
-		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, PluginData: a.Path}, nil
+		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, PluginData: b.abs(a.Path)}, nil
 	})
 	pb.OnResolve(api.OnResolveOptions{Filter: `^` + styleStubSpec + `$`, Namespace: styleStubNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 		p, _ := a.PluginData.(string)
