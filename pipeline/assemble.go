@@ -193,9 +193,6 @@ func (a *assembler) entryList() []pageEntry {
 			list = append(list, pageEntry{rel: rel})
 		}
 	}
-	if len(g.members) > 0 && g.first < 0 {
-		list = append(list, pageEntry{graph: g}) // at the end of <body>
-	}
 	return list
 }
 
@@ -507,17 +504,6 @@ func (a *assembler) assemble() *assembled {
 		}
 	}
 	a.inert, a.noscript = false, false
-
-	if g := a.graph(); len(g.members) > 0 && g.first < 0 {
-		// Deferred classic scripts and no module script: the graph runs them after parsing,
-		// from a module script at the end of <body>.
-		c, l := a.graphCode()
-		a.list = append(a.list, l...)
-		if c.css != "" {
-			a.css = append(a.css, c.css)
-		}
-		a.deferred = append(a.deferred, `<script type="module">`+a.emit(c, 0, 0)+"</script>")
-	}
 
 	// The build's own markup, each at its place in the tree.
 	headAt, cssAt := headStart(d), headEnd(d)
@@ -1145,27 +1131,33 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		} else {
 			a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})
 		}
-		if m := g.members[g.index[t.off]]; m.classic != "" {
-			a.list = append(a.list, m.warnings...)
-			a.b.inputs[m.rel] += len(m.classic)
-			// Its element waits for the graph, which runs the code in it (classicRunner).
-			// It keeps its attributes but src (defer, data-*, id: what document.currentScript
-			// shows), and its text goes back once it has run.
-			r := t.render([]string{"src", "type"}, nil)
-			return r[:len(r)-1] + ` type="` + deferredType(g.index[t.off]) + `"></script>`
-		}
-		if t.off != g.first {
-			return t.render(drop, nil) + "</script>" // the graph runs it, once
-		}
-		c, l := a.graphCode()
-		a.list = append(a.list, l...)
-		if c.css != "" {
-			a.css = append(a.css, c.css)
-		}
 		if g.allAsync() {
 			drop = noAsync
 		}
-		return t.render(drop, nil) + a.emit(c, t.off, len(t.raw)) + "</script>"
+		j := g.index[t.off]
+		// The member's code: the graph's, at the first member; a runner at the others.
+		run := func() string {
+			if j > 0 {
+				return g.runner()
+			}
+			c, l := a.graphCode()
+			a.list = append(a.list, l...)
+			if c.css != "" {
+				a.css = append(a.css, c.css)
+			}
+			return a.emit(c, t.off, len(t.raw))
+		}
+		if m := g.members[j]; m.classic != "" {
+			a.list = append(a.list, m.warnings...)
+			a.b.inputs[m.rel] += len(m.classic)
+			// Its element waits for the graph, which runs the code in it (classicJS),
+			// from a module script just before it. It keeps its attributes but src (defer,
+			// data-*, id: what document.currentScript shows), and its text goes back once it
+			// has run.
+			r := t.render([]string{"src", "type"}, nil)
+			return `<script type="module">` + run() + "</script>" + r[:len(r)-1] + ` type="` + deferredType(j) + `"></script>`
+		}
+		return t.render(drop, nil) + run() + "</script>"
 	}
 	if u, src, ok := bundledModule(t); ok { // entryList (prebuild) decides by the same test
 		rel, ok := a.resolve(u, src)

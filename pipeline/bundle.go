@@ -152,8 +152,8 @@ type inlineCode struct {
 	// graph: the entry of the page's module graph (graph.go), which alone may import the
 	// code of its members, inlineNamespace:key.j.
 	graph bool
-	// wraps, for the wrapper of a member of a graph with top-level await (graph.go), is the
-	// graph's key: the wrapper alone may import that member.
+	// wraps, for the wrapper of a member of a graph (graph.go), is the graph's key: the
+	// wrapper alone may import that member.
 	wraps string
 }
 
@@ -356,7 +356,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 		b.componentPlugin(pb)
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
-		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:[0-9]+(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:(` + graphInlineKey + `|[0-9]+)(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			in := b.inline[a.Importer]
 			member := a.Namespace == inlineNamespace && (in.graph && strings.HasPrefix(a.Path, inlineNamespace+":"+a.Importer+".") ||
 				in.wraps != "" && strings.HasPrefix(a.Path, inlineNamespace+":"+in.wraps+"."))
@@ -1221,8 +1221,8 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 		in := b.abs(e.rel)
 		switch {
 		case e.graph != nil:
-			b.addGraph(strconv.Itoa(i), page, e.graph)
-			in = inlineNamespace + ":" + strconv.Itoa(i)
+			b.addGraph(graphInlineKey, page, e.graph)
+			in = inlineNamespace + ":" + graphInlineKey
 		case e.inline != nil:
 			b.inline[strconv.Itoa(i)] = *e.inline
 			in = inlineNamespace + ":" + strconv.Itoa(i)
@@ -1232,12 +1232,6 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 	res, opts := b.pageBuild(opts)
 	if _, mixed := lazyStyles(res.Metafile); len(res.Errors) > 0 || sharedCSSModule(res.Metafile) || mixed {
 		return nil, nil, false
-	}
-	for i, e := range list {
-		if e.graph != nil && !e.graph.async && outputAwaits(res, "entry"+strconv.Itoa(i)) {
-			e.graph.async = true // built again alone, in the form for top-level await
-			return nil, nil, false
-		}
 	}
 	each, ws, errs := b.each(res, opts)
 	if errs != nil {

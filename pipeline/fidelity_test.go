@@ -75,7 +75,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "defer.html"},   // defer classic scripts run after parsing, in order with module scripts
 		{page: "charset.html"}, // classic scripts in ISO-8859-1 (charset attribute) and UTF-16 (byte-order mark)
 		// A stylesheet only import() reaches applies from the import on, as Vite links it, under
-		// the page's policy (style-src 'self': the built page's <style> by its hash).
+		// the page's policy (style-src 'self': the built page's <style> by its hash; Trusted
+		// Types required, no policy allowed: a <style>'s text is no sink).
 		{page: "lazycss.html", act: `window.loadLazy()`, vite: true,
 			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)"`},
 		// Top-level await in the one graph: the scripts after one that awaits start meanwhile,
@@ -93,6 +94,19 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			}
 		}},
 		{page: "lazycss_blocked.html", refused: "lazy-part.css), which Vite links from the page's origin"},
+		// A microtask checkpoint after each script: what a script's promise callbacks and
+		// queueMicrotask do (and the microtasks they queue) is done before the next script starts.
+		// The page's own Trusted Types (require-trusted-types-for 'script', trusted-types app):
+		// the build's scripts (the SDK, the deferred classic script's runner) need no policy of
+		// their own, and the page's is the only one.
+		{page: "trustedtypes.html", see: `"log":["classic interactive SCRIPT","a app","b TypeError","b TypeError"]`},
+		// <base href> points every relative URL elsewhere (./sub/red.png here, not red.png):
+		// refused, since in one file nothing is relative.
+		{page: "base.html", refused: "<base href> points every relative URL at"},
+		// document.readyState at each kind of script, and readystatechange, DOMContentLoaded
+		// (and its microtask), load and a timeout in their order around the scripts.
+		{page: "events.html", see: `"log":["inline head loading","inline body loading","readystatechange interactive","defer classic interactive","module one interactive","module one's microtask interactive","module file interactive","module file after await interactive","DOMContentLoaded interactive","DOMContentLoaded's microtask interactive","readystatechange complete","load complete"]`},
+		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
-	"github.com/tdewolff/parse/v2"
-	jsparse "github.com/tdewolff/parse/v2/js"
 )
 
 // The page's module scripts, as the browser runs them: a document has one module map, so a
@@ -19,28 +17,43 @@ import (
 // and a module script that names a module already evaluated runs nothing (HTML Standard,
 // "fetch a single module script": the map is keyed by URL). Bundled one entry a script,
 // each bundle holds its own copy of every module it imports; so when a page has two or more
-// live module scripts, the build bundles them as one entry, an ES module that imports each
-// in the page's order (graphSource): esbuild then evaluates each module once, in the order
-// the browser does (module scripts without async run after parsing, in document order; a
-// module the page names twice is imported twice and evaluated at its first import).
+// live module scripts, the build bundles them as one entry (graphSource): esbuild then
+// evaluates each module once, in the order the browser does (module scripts without async
+// run after parsing, in document order; a module the page names twice is evaluated at its
+// first script).
 //
-// The graph's code goes where its first script was; every later member keeps its element,
-// emptied (with no text and no src, a script runs nothing), so that the page's elements stay
-// as written. An async module script joins the graph too: async promises no order, neither
-// among scripts nor against parsing, and the one graph runs it in one of the orders the
-// browser may choose, with the modules it shares with the page's other scripts shared.
+// Each member still runs as a script of its own. After each script the browser performs a
+// microtask checkpoint (HTML Standard, "clean up after running script"): the promise
+// callbacks a script queued, and all they queue in turn, run before the next script starts;
+// and a script that throws, or awaits at its top level, does not stop the next one ("run a
+// module script" reports the error and does not await the evaluation's promise). One module
+// that imports each member would run them back to back, their microtasks after the last, and
+// stop at the first that throws. So the graph's entry only defines, under a global symbol
+// (graphSymbol), the function that starts the next member (its module's import(), which
+// esbuild bundles as a call of the member's lazy init), and runs member 0; every later
+// member's element becomes a module script of one line, runner, that starts its member (the
+// next) and awaits it: the browser itself runs the members in its order, with its checkpoint after each and
+// each one's error reported as the script's own. A member that awaits at its top level keeps
+// its runner's evaluation pending, as the page's script was, while the next starts.
+//
+// The graph's code goes where its first member was; every later member keeps its element,
+// its text its runner's (a classic member's runner is a module script put just before its
+// element, and the entry runs its code, see classicJS). An async module script joins the graph too: async promises no
+// order, neither among scripts nor against parsing. With one that is not async, the graph's
+// scripts all wait for parsing, in document order, an order async allows; when every member
+// is async, so are the graph's scripts, and a runner that comes before the graph's code waits
+// for it (runner).
 
 // moduleGraph is the page's live module scripts that the build bundles as one entry.
 type moduleGraph struct {
 	members []graphMember
 	// at holds the offsets of the members' start tags, index the member of each; first is
-	// the first module script's (-1 when the graph has none: it goes at the end of <body>).
+	// the first member's, where the graph's code goes.
 	at    map[int]bool
 	index map[int]int
 	first int
-	// async is set once a build of the graph showed top-level await in it: the graph is then
-	// bundled in the form that lets each member start while one before it awaits (graphSource).
-	async bool
+	// trusted: the page's own policy requires Trusted Types for scripts (classicJS).
+	trusted bool
 }
 
 // graphMember is one module script of the graph: a local file (rel, relative to the app
@@ -51,7 +64,7 @@ type graphMember struct {
 	textOff int
 	// classic is, for a classic script with defer (a file: defer does nothing without src),
 	// its code minified (bundler.classic), which the graph runs at its turn as a classic
-	// script (classicRunner); warnings are what minifying it said.
+	// script (classicJS); warnings are what minifying it said.
 	classic  string
 	warnings diag.List
 	// typ is the type attribute of a classic member's element, hasType whether it had one;
@@ -118,12 +131,12 @@ func (a *assembler) graph() *moduleGraph {
 	if len(members) < 2 && classics == 0 || !oneGraph {
 		return g
 	}
-	g.members, g.first = members, -1
+	g.members, g.first = members, at[0]
+	for _, p := range a.ownPolicies() {
+		g.trusted = g.trusted || slices.Contains(p.d["require-trusted-types-for"], "'script'")
+	}
 	for i, off := range at {
 		g.at[off], g.index[off] = true, i
-		if g.first < 0 && members[i].classic == "" {
-			g.first = off // the first module script; with none, the graph goes at the end of <body>
-		}
 	}
 	return g
 }
@@ -166,29 +179,68 @@ func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	return graphMember{rel: rel, classic: js, warnings: l, typ: tv.val, hasType: hasType}, true
 }
 
-// classicRunner is the module that runs the classic script code of member j when the graph
-// comes to it: in the browser, document.currentScript is then the script's own element, with
-// its id, data-* attributes and place in the page. That element stays in the built page,
-// emptied, its type the marker deferredType(j) (an empty script runs nothing while parsed and
-// is not marked started, HTML Standard "prepare the script element"); the runner gives the
-// element its type back (typ, or none when it had none) and its text: the browser then runs
-// the text at once, in the global scope, as the element's own (its hash is in the policy:
-// runnerScripts), and the element gets its text in the page back (none, most often). Unlike
-// in the page, while it runs the element has no src and its text is the code. An element the page removed meanwhile is
-// not found: the code then runs from an element inserted and taken out, as the browser would
-// still run the script.
-func classicRunner(m graphMember, j int) string {
+// classicJS is the function of the graph's entry that runs the classic script code of a
+// member when the graph comes to it, classic(code, selector, type, text): in the browser,
+// document.currentScript is then the script's own element, with its id, data-* attributes and
+// place in the page. That element stays in the built page, emptied, its type the marker
+// deferredType(j) (an empty script runs nothing while parsed and is not marked started, HTML
+// Standard "prepare the script element"); classic gives the element its type back (type, or
+// none when null) and its text: the browser then runs the text at once, in the global scope,
+// as the element's own (its hash is in the policy: runnerScripts), and the element gets its
+// text in the page back (none, most often). Unlike in the page, while it runs the element has
+// no src and its text is the code. An element the page removed meanwhile is not found: the
+// code then runs from an element inserted and taken out, as the browser would still run the
+// script.
+//
+// A script's text is a Trusted Types sink: where the page's own policy requires Trusted Types
+// for scripts (trusted), a string given to it is refused, so the text goes through a policy
+// of the build's, classicPolicy, which passes only what this function gives it (no other
+// code can reach it); the merged policy's trusted-types directive allows its name (mergeOne).
+func classicJS(trusted bool) string {
+	wrap := "const trust = (s) => s;\n"
+	if trusted {
+		p, _ := json.Marshal(classicPolicy)
+		wrap = "const policy = globalThis.trustedTypes?.createPolicy(" + string(p) + ", { createScript: (s) => s });\nconst trust = (s) => policy ? policy.createScript(s) : s;\n"
+	}
+	return wrap + `const classic = (code, sel, type, text) => {
+  const el = document.querySelector(sel);
+  if (el) {
+    if (type === null) el.removeAttribute("type");
+    else el.setAttribute("type", type);
+    el.text = trust(code);
+    el.text = trust(text);
+  } else {
+    const s = document.createElement("script");
+    s.text = trust(code);
+    (document.head || document.documentElement).appendChild(s).remove();
+  }
+};
+`
+}
+
+// graphTrusts reports whether the page's graph makes the Trusted Types policy classicPolicy:
+// it runs deferred classic scripts under the page's own Trusted Types.
+func (a *assembler) graphTrusts() bool {
+	g := a.graph()
+	return g.trusted && slices.ContainsFunc(g.members, func(m graphMember) bool { return m.classic != "" })
+}
+
+// classicPolicy is the name of the Trusted Types policy by which the graph runs the page's
+// deferred classic scripts under the page's own Trusted Types.
+const classicPolicy = "miniapp-deferred"
+
+// classicCall is the call of classic (classicJS) that runs the graph's member j, a classic
+// script.
+func classicCall(m graphMember, j int) string {
 	q, _ := json.Marshal(m.classic)
 	sel, _ := json.Marshal(`script[type="` + deferredType(j) + `"]`)
 	text, _ := json.Marshal(m.text)
-	restore := `el.removeAttribute("type");`
+	typ := "null"
 	if m.hasType {
 		t, _ := json.Marshal(m.typ)
-		restore = `el.setAttribute("type", ` + string(t) + `);`
+		typ = string(t)
 	}
-	return "const code = " + string(q) + ";\nconst el = document.querySelector(" + string(sel) + ");\n" +
-		"if (el) {\n  " + restore + "\n  el.text = code;\n  el.text = " + string(text) + ";\n} else {\n" +
-		"  const s = document.createElement(\"script\");\n  s.text = code;\n  (document.head || document.documentElement).appendChild(s).remove();\n}\n"
+	return "classic(" + string(q) + ", " + string(sel) + ", " + typ + ", " + string(text) + ")"
 }
 
 // deferredType is the type the element of the graph's member j, a classic script with defer,
@@ -209,38 +261,63 @@ func (a *assembler) runnerScripts() []pageScript {
 	return out
 }
 
-// graphSource is the entry that imports each member of the graph in order: a file by its
-// path relative to the page's folder dir (as the page names it, so that it resolves as the
-// browser resolves the script's src), code written in the page by its name in
-// inlineNamespace, key.j for the j-th member of the graph whose own name is key.
-//
-// A graph with top-level await (g.async) is written otherwise. In the browser each module
-// script is evaluated on its own: one that awaits at its top level has run up to its await
-// when the next one starts, and the next does not wait for it (HTML Standard, "run a module
-// script" does not await the evaluation's promise); an entry that imports the members
-// statically is one module, which waits at the first member's await before it evaluates the
-// next. So each member j is imported by a wrapper of its own, key.(n+j) for a graph of n
-// members, that awaits after it, "import member; await 0;": every wrapper is then an async
-// module, and the entry imports the wrappers with import() in order, which esbuild bundles as
-// a call of each wrapper's init, in order and at once (not deferred to a microtask, as it
-// does a module without top-level await): each member runs until it ends or awaits, then the
-// next starts, as in the page; a module two members import is still evaluated once, and a
-// member that imports a module still awaiting waits for it, as the module map has it.
-func graphSource(key, dir string, g *moduleGraph) string {
+// graphInlineKey is the name in inlineNamespace of the graph's entry, the same whether it is
+// built alone or with the page's other entries (entries): esbuild names each module it
+// evaluates lazily, as it does the members, by its namespace and path in the bundle, whose
+// bytes must not depend on how it was built.
+const graphInlineKey = "g"
+
+// graphSymbol is the key, Symbol.for(graphSymbol), of the global function that starts a
+// member of the page's module graph; the graph's entry defines it, the runners call it.
+const graphSymbol = "miniapp.graph"
+
+// graphSource is the graph's entry: it defines the function that starts the next member, by
+// the import() of its wrapper, key.(n+j) for a graph of n members (a module of one static import
+// of the member: a file by its path relative to the page's folder dir, as the page names it,
+// code written in the page by its name in inlineNamespace, key.j), under graphSymbol, gives
+// it to the runners that came first (all async, see runner), and runs member 0, as a runner
+// would. The wrappers are in inlineNamespace, whose import() is no lazy import
+// (lazyStyles): a member's stylesheets apply from page load, as the page links them.
+func graphSource(key string, g *moduleGraph) string {
 	var b strings.Builder
-	for j := range g.members {
-		if g.async {
-			q, _ := json.Marshal(inlineNamespace + ":" + key + "." + strconv.Itoa(len(g.members)+j))
-			b.WriteString("import(" + string(q) + ");\n")
+	if slices.ContainsFunc(g.members, func(m graphMember) bool { return m.classic != "" }) {
+		b.WriteString(classicJS(g.trusted))
+	}
+	b.WriteString("const run = [\n")
+	for j, m := range g.members {
+		if m.classic != "" {
+			b.WriteString("  () => " + classicCall(m, j) + ",\n")
 			continue
 		}
-		b.WriteString("import " + memberSpec(key, dir, g, j) + ";\n")
+		q, _ := json.Marshal(inlineNamespace + ":" + key + "." + strconv.Itoa(len(g.members)+j))
+		b.WriteString("  () => import(" + string(q) + "),\n")
 	}
+	sym, _ := json.Marshal(graphSymbol)
+	b.WriteString("];\nconst key = Symbol.for(" + string(sym) + ");\nconst waiting = globalThis[key];\nlet next = 0;\nconst start = () => run[next++]?.();\n" +
+		"Object.defineProperty(globalThis, key, { value: start });\n" +
+		"if (Array.isArray(waiting)) for (const w of waiting) w(start);\nawait start();\n")
 	return b.String()
 }
 
-// memberSpec is the specifier, quoted, by which the graph key's entry (or its wrapper) imports
-// its member j.
+// runner is the text of the module script that runs the graph g's next member (the n-th
+// runner in the page runs member n: module scripts without async run in document order): it
+// starts the member and awaits it, so that the member's error, thrown or awaited, is the
+// script's, reported as the page's script reported it. Every runner of a page has the same
+// text, so that the policy holds one hash for them all (a page of 50 module scripts: 49
+// hashes fewer). When every member is async the graph's own script may come after a runner,
+// which then waits for the graph's code; async promises no order, and the members still run
+// in the page's.
+func (g *moduleGraph) runner() string {
+	sym, _ := json.Marshal(graphSymbol)
+	if g.allAsync() {
+		return "const key = Symbol.for(" + string(sym) + "), start = globalThis[key];\n" +
+			"await (typeof start === \"function\" ? start() : new Promise((w) => (globalThis[key] ??= []).push(w)).then((s) => s()));\n"
+	}
+	return "await globalThis[Symbol.for(" + string(sym) + ")]();\n"
+}
+
+// memberSpec is the specifier, quoted, by which the wrapper of the graph key's member j
+// imports it.
 func memberSpec(key, dir string, g *moduleGraph, j int) string {
 	m := g.members[j]
 	spec := inlineNamespace + ":" + key + "." + strconv.Itoa(j)
@@ -270,19 +347,15 @@ func relPath(dir, rel string) string {
 // addGraph puts the graph's entry and its members' code in b.inline under key, as entries and
 // graphEntry give it to esbuild.
 func (b *bundler) addGraph(key, page string, g *moduleGraph) {
-	b.inline[key] = inlineCode{contents: graphSource(key, path.Dir(page), g), name: page, loader: api.LoaderJS, graph: true}
-	if g.async {
-		for j := range g.members {
-			w := "import " + memberSpec(key, path.Dir(page), g, j) + ";\nawait 0;\n"
-			b.inline[key+"."+strconv.Itoa(len(g.members)+j)] = inlineCode{contents: w, name: page, loader: api.LoaderJS, wraps: key}
-		}
-	}
+	b.inline[key] = inlineCode{contents: graphSource(key, g), name: page, loader: api.LoaderJS, graph: true}
 	for j, m := range g.members {
-		switch {
-		case m.inline != nil:
+		if m.classic != "" {
+			continue // run by the entry itself (classicJS)
+		}
+		w := "import " + memberSpec(key, path.Dir(page), g, j) + ";\n"
+		b.inline[key+"."+strconv.Itoa(len(g.members)+j)] = inlineCode{contents: w, name: page, loader: api.LoaderJS, wraps: key}
+		if m.inline != nil {
 			b.inline[key+"."+strconv.Itoa(j)] = *m.inline
-		case m.classic != "":
-			b.inline[key+"."+strconv.Itoa(j)] = inlineCode{contents: classicRunner(m, j), name: page, loader: api.LoaderJS}
 		}
 	}
 }
@@ -292,15 +365,11 @@ func (b *bundler) addGraph(key, page string, g *moduleGraph) {
 func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, []api.Message) {
 	opts := b.options()
 	b.inline = map[string]inlineCode{}
-	b.addGraph("0", page, g)
-	opts.EntryPoints = []string{inlineNamespace + ":0"}
+	b.addGraph(graphInlineKey, page, g)
+	opts.EntryPoints = []string{inlineNamespace + ":" + graphInlineKey}
 	res, opts := b.pageBuild(opts)
 	if len(res.Errors) > 0 {
 		return code{}, nil, res.Errors
-	}
-	if !g.async && outputAwaits(res, "") {
-		g.async = true // before result records what the build read: it is built again
-		return b.graphEntry(page, g)
 	}
 	c, l := b.result(res, opts)
 	if l.Err() != nil {
@@ -349,49 +418,3 @@ func (a *assembler) graphMessages(ms []api.Message, sev diag.Severity) diag.List
 	}
 	return out
 }
-
-// outputAwaits reports whether the script esbuild wrote for the entry whose output is named
-// stem (any, "" in a build of one entry) awaits at its top level.
-func outputAwaits(res api.BuildResult, stem string) bool {
-	for _, f := range res.OutputFiles {
-		if name := filepath.Base(f.Path); stem == "" && strings.HasSuffix(name, ".js") || name == stem+".js" {
-			return topLevelAwait(string(f.Contents))
-		}
-	}
-	return false
-}
-
-// topLevelAwait reports whether the bundle js awaits at its top level (an await expression or
-// a for await outside every function), as tdewolff/parse's JavaScript parser reads it.
-func topLevelAwait(js string) bool {
-	if !strings.Contains(js, "await") {
-		return false
-	}
-	ast, err := jsparse.Parse(parse.NewInputString(js), jsparse.Options{})
-	if err != nil {
-		return false
-	}
-	v := &awaitFinder{}
-	jsparse.Walk(v, ast)
-	return v.found
-}
-
-// awaitFinder walks a module's top level, not into functions, for an await.
-type awaitFinder struct{ found bool }
-
-func (v *awaitFinder) Enter(n jsparse.INode) jsparse.IVisitor {
-	switch n := n.(type) {
-	case *jsparse.FuncDecl, *jsparse.ArrowFunc, *jsparse.MethodDecl:
-		return nil
-	case *jsparse.UnaryExpr:
-		v.found = v.found || n.Op == jsparse.AwaitToken
-	case *jsparse.ForOfStmt:
-		v.found = v.found || n.Await
-	}
-	if v.found {
-		return nil
-	}
-	return v
-}
-
-func (v *awaitFinder) Exit(jsparse.INode) {}

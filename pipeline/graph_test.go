@@ -12,7 +12,8 @@ import (
 
 // TestModuleGraph: a page's module scripts are bundled as one graph (a module that several
 // import is in the page once, and evaluated once: TestBuildKeepsWhatThePageDoes/modules shows
-// it in Chromium), each later script's element kept, emptied; a diagnostic in the code of a
+// it in Chromium), each later script's element kept, its text the one line that runs its
+// member (TestBuildKeepsWhatThePageDoes/microtask: as its own script); a diagnostic in the code of a
 // later inline module script is placed at its line in the page; a page of 50 module scripts
 // builds, each of its modules once.
 func TestModuleGraph(t *testing.T) {
@@ -47,8 +48,8 @@ func TestModuleGraph(t *testing.T) {
 			if n := strings.Count(html, "STORE-MARKER"); n != 1 {
 				t.Errorf("store.js is in the page %d times, want once", n)
 			}
-			if n := strings.Count(html, `<script type="module" data-i="2"></script>`); n != 1 {
-				t.Errorf("the third module script's element is not kept, emptied:\n%s", html)
+			if n := strings.Count(html, `<script type="module" data-i="2">await globalThis[Symbol.for("miniapp.graph")]();`+"\n</script>"); n != 1 {
+				t.Errorf("the third module script's element is not kept, running its member of the graph:\n%s", html)
 			}
 			found := false
 			for _, w := range res.Warnings {
@@ -97,9 +98,9 @@ func BenchmarkOneGraph(b *testing.B) {
 }
 
 // TestDeferredClassicOnly: a page whose only scripts are classic ones with defer runs them
-// after parsing, in order, as globals, from a module script the build adds at the end of
-// <body> (each script's element stays, emptied, and runs the code as its own:
-// document.currentScript is it), in Chromium; an async one still runs.
+// after parsing, in order, as globals, from a module script the build adds just before each
+// (the first holds the graph; each script's element stays, emptied, and runs the code as its
+// own: document.currentScript is it), in Chromium; an async one still runs.
 func TestDeferredClassicOnly(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	writeFiles(t, dir, map[string]string{
@@ -127,29 +128,5 @@ func TestDeferredClassicOnly(t *testing.T) {
 	}
 	if got := browsertest.Eval[string](t, b, `window.current + " " + document.getElementById("a").outerHTML`); got != `a <script defer="" id="a"></script>` {
 		t.Errorf("document.currentScript and the element after: %s", got)
-	}
-}
-
-// TestTopLevelAwait: which bundles await at their top level, as the module graph's form
-// depends on it.
-func TestTopLevelAwait(t *testing.T) {
-	for _, r := range []struct {
-		js   string
-		want bool
-	}{
-		{`await x;`, true},
-		{`const v = await import("./a.js");`, true},
-		{`for await (const x of y) {}`, true},
-		{`if (a) { let b = (await c) + 1; }`, true},
-		{`async function f() { await x; }`, false},
-		{`const f = async () => { await x; };`, false},
-		{`class A { async m() { await x; } }`, false},
-		{`const o = { async m() { for await (const x of y) {} } };`, false},
-		{`const s = "await x";`, false},
-		{`let x = 1; // await`, false},
-	} {
-		if got := topLevelAwait(r.js); got != r.want {
-			t.Errorf("topLevelAwait(%q) = %v, want %v", r.js, got, r.want)
-		}
 	}
 }

@@ -196,7 +196,13 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, 
 				refuse(n+" is set by two of the page's policies, which the build's one policy cannot both hold", "set it in one policy <meta>")
 				continue
 			}
-			p.Extra = append(p.Extra, strings.Join(append([]string{n}, own.d[n]...), " "))
+			vals := own.d[n]
+			if n == "trusted-types" && a.graphTrusts() {
+				// The policy by which the graph runs the deferred classic scripts (classicJS),
+				// which 'none' alone would forbid; the page's own stay as it named them.
+				vals = append(slices.DeleteFunc(slices.Clone(vals), func(v string) bool { return v == "'none'" }), classicPolicy)
+			}
+			p.Extra = append(p.Extra, strings.Join(append([]string{n}, vals...), " "))
 		case n == "frame-ancestors" || n == "report-uri" || n == "report-to" || n == "sandbox":
 			d := diag.Message{File: a.b.display(a.file), Severity: diag.Warning,
 				Text: fmt.Sprintf("the page's own Content-Security-Policy has %s, which a browser ignores in a <meta>: it is left out", n),

@@ -1,0 +1,3 @@
+note("module file");
+await null;
+note("module file after await");
