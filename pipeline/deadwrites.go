@@ -2,11 +2,8 @@ package pipeline
 
 import (
 	"regexp"
-	"runtime"
 	"strings"
-	"unsafe"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -24,24 +21,24 @@ import (
 // mayWriteOnly finds, before a parse says what it is, a module-level const bound to {}.
 var mayWriteOnly = regexp.MustCompile(`const\s+([A-Za-z_$][\w$]*)\s*=\s*\{\s*\}`)
 
-// deadWrites rewrites the writes of src to objects nothing reads; "" when there are none.
-func deadWrites(src string) string {
+// deadWriteEdits gives the edits of m's writes to objects nothing reads; none when there
+// are none.
+func deadWriteEdits(m *pkgModule) []edit {
+	src := m.src
 	var names []string
 	for _, m := range mayWriteOnly.FindAllStringSubmatch(src, -1) {
 		if strings.Contains(src, m[1]+".") {
 			names = append(names, m[1])
 		}
 	}
-	if len(names) == 0 || strings.Contains(src, "eval") {
-		return "" // a direct eval could read any binding
+	if len(names) == 0 || m.callsEval() {
+		return nil // a direct eval could read any binding
+	}
+	ast := m.parse()
+	if ast == nil {
+		return nil
 	}
 	n := len(src)
-	buf := make([]byte, n, n+1)
-	copy(buf, src)
-	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
-	if err != nil {
-		return ""
-	}
 	// The module-level const bound to an empty object literal.
 	objects := map[*js.Var]bool{}
 	for _, s := range ast.BlockStmt.List {
@@ -57,11 +54,10 @@ func deadWrites(src string) string {
 		}
 	}
 	if len(objects) == 0 {
-		return ""
+		return nil
 	}
-	w := &writeFinder{objects: objects, writes: map[*js.Var][]uintptr{}}
+	w := &writeFinder{m: m, objects: objects, writes: map[*js.Var][]int{}}
 	js.Walk(w, ast)
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
 	type cut struct{ start, end int }
 	var cuts []cut
 	for v, offs := range w.writes {
@@ -70,8 +66,7 @@ func deadWrites(src string) string {
 		}
 		name := string(v.Name())
 		var mine []cut
-		for _, p := range offs {
-			off := int(p - base)
+		for _, off := range offs {
 			// name.prop = : the text before the property is the name and its dot, and an = alone
 			// follows it.
 			start := off - len(name) - 1
@@ -96,35 +91,22 @@ func deadWrites(src string) string {
 			cuts = append(cuts, mine...)
 		}
 	}
-	if len(cuts) == 0 {
-		return ""
-	}
 	// Each write becomes a comma expression: 0, value. A statement that began with the name
 	// now begins with a number, which no statement before it can take as its continuation
 	// where it could not take the name.
-	for i := 1; i < len(cuts); i++ {
-		for j := i; j > 0 && cuts[j].start < cuts[j-1].start; j-- {
-			cuts[j], cuts[j-1] = cuts[j-1], cuts[j]
-		}
+	edits := make([]edit, len(cuts))
+	for i, c := range cuts {
+		edits[i] = edit{c.start, c.end, "0,"}
 	}
-	var out strings.Builder
-	pos := 0
-	for _, c := range cuts {
-		out.WriteString(src[pos:c.start])
-		out.WriteString("0,")
-		pos = c.end
-	}
-	out.WriteString(src[pos:])
-	runtime.KeepAlive(buf)
-	return out.String()
+	return edits
 }
 
 // writeFinder finds the statements name.prop = value whose name is one of objects and whose
-// value is a function or a literal, recording the offset of prop (its address in the parsed
-// buffer) by the object.
+// value is a function or a literal, recording the offset of prop in the module by the object.
 type writeFinder struct {
+	m       *pkgModule
 	objects map[*js.Var]bool
-	writes  map[*js.Var][]uintptr
+	writes  map[*js.Var][]int
 }
 
 func (w *writeFinder) Enter(n js.INode) js.IVisitor {
@@ -153,7 +135,7 @@ func (w *writeFinder) Enter(n js.INode) js.IVisitor {
 	}
 	switch b.Y.(type) {
 	case *js.ArrowFunc, *js.FuncDecl, *js.LiteralExpr:
-		w.writes[x] = append(w.writes[x], uintptr(unsafe.Pointer(unsafe.SliceData(prop.Data))))
+		w.writes[x] = append(w.writes[x], w.m.offset(prop.Data))
 	}
 	return w
 }

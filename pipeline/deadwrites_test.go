@@ -57,3 +57,12 @@ func TestDeadWritesDropClass(t *testing.T) {
 		t.Errorf("the page shows %s", got)
 	}
 }
+
+// deadWrites is src with deadWriteEdits applied; "" when there are none.
+func deadWrites(src string) string {
+	edits := deadWriteEdits(&pkgModule{src: src})
+	if len(edits) == 0 {
+		return ""
+	}
+	return applyEdits(src, edits)
+}

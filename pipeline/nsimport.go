@@ -2,17 +2,14 @@ package pipeline
 
 import (
 	"bytes"
-	"cmp"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/tdewolff/parse/v2"
@@ -429,14 +426,15 @@ func (b *bundler) exportedBinding(resolve func(string, api.ResolveOptions) api.R
 	return out
 }
 
-// namespaceImports rewrites the import declarations of src, the package module at file (read
-// with loader), that import by name a module's namespace, so that it is imported as a
-// namespace, or a constant (in JavaScript), so that its value is defined in the module; ""
-// when there is nothing to rewrite.
-func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+// namespaceEdits gives the edits of the import declarations of m, the package module at file
+// (read with loader), that import by name a module's namespace, so that it is imported as a
+// namespace, or a constant (in JavaScript), so that its value is defined in the module: the
+// defines, for esbuild's transform of the edited text. None when there is nothing to rewrite.
+func (b *bundler) namespaceEdits(file string, m *pkgModule, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult) ([]edit, map[string]string) {
 	if resolve == nil {
-		return ""
+		return nil, nil
 	}
+	src := m.src
 	// The candidates, from the text: only a parse says which are declarations.
 	type key struct{ spec, name string }
 	bindings := map[key]found{}
@@ -469,21 +467,14 @@ func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve 
 		return true
 	})
 	if !any {
-		return ""
+		return nil, nil
+	}
+	ast := m.parse()
+	if ast == nil {
+		return nil, nil
 	}
 	n := len(src)
-	buf := make([]byte, n, n+1)
-	copy(buf, src)
-	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
-	if err != nil {
-		return ""
-	}
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
-	offset := func(data []byte) int { return int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - base) }
-	type edit struct {
-		start, end int
-		text       string
-	}
+	offset := m.offset
 	var edits []edit
 	// A name the module exports again (export { DEV }) stays imported: a define does not
 	// declare it.
@@ -590,39 +581,14 @@ func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve 
 		case j == n || src[j] == '\n' || src[j] == '\r' || strings.HasPrefix(src[j:], "//") || strings.HasPrefix(src[j:], "/*"):
 			text = ";" + text
 		default:
-			return "" // import attributes, or what the parser read otherwise
+			return nil, nil // import attributes, or what the parser read otherwise
 		}
 		edits = append(edits, edit{at, at, text})
 	}
 	if len(edits) == 0 {
-		return ""
+		return nil, nil
 	}
-	// Apply in order; deletions that overlap (a name's comma range within the last's) merge.
-	slices.SortStableFunc(edits, func(x, y edit) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.end, y.end)) })
-	var out strings.Builder
-	pos := 0
-	for _, e := range edits {
-		if e.start < pos {
-			if e.end > pos {
-				pos = e.end
-			}
-			out.WriteString(e.text)
-			continue
-		}
-		out.WriteString(src[pos:e.start])
-		out.WriteString(e.text)
-		pos = max(pos, e.end)
-	}
-	out.WriteString(src[pos:])
-	if len(defines) == 0 {
-		return out.String()
-	}
-	res := api.Transform(out.String(), api.TransformOptions{Loader: api.LoaderJS, Sourcefile: file, Define: defines,
-		Target: api.ESNext, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsInline, LogLevel: api.LogLevelSilent})
-	if len(res.Errors) > 0 {
-		return ""
-	}
-	return string(res.Code)
+	return edits, defines
 }
 
 // isIdentName reports whether s is an identifier of ASCII letters, digits, _ and $.
@@ -636,32 +602,4 @@ func isIdentName(s string) bool {
 		}
 	}
 	return true
-}
-
-// loadPackageModule loads a package's module: as esbuild reads it, or with the namespaces
-// and constants it imports by name rewritten, and its writes to objects nothing reads made
-// plain expressions (deadwrites.go).
-func (b *bundler) loadPackageModule(path string, resolve func(string, api.ResolveOptions) api.ResolveResult) api.OnLoadResult {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return api.OnLoadResult{} // esbuild reads it, and reports what it cannot
-	}
-	loader := b.loaderFor(path)
-	text, out := string(src), ""
-	some := false
-	importsByName(text, func(string, []string) bool { some = true; return false })
-	if some {
-		if out = b.namespaceImports(path, text, loader, resolve); out != "" {
-			text = out
-		}
-	}
-	if loader == api.LoaderJS {
-		if d := deadWrites(text); d != "" {
-			out = d
-		}
-	}
-	if out == "" {
-		return api.OnLoadResult{}
-	}
-	return api.OnLoadResult{Contents: &out, Loader: loader}
 }

@@ -165,3 +165,22 @@ func TestNamespaceImportsText(t *testing.T) {
 		}
 	}
 }
+
+// namespaceImports is src, the package module at file, with namespaceEdits applied and the
+// constants defined, as loadPackageModule gives it; "" when there is nothing to rewrite.
+func (b *bundler) namespaceImports(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+	edits, defines := b.namespaceEdits(file, &pkgModule{src: src}, loader, resolve)
+	if len(edits) == 0 {
+		return ""
+	}
+	out := applyEdits(src, edits)
+	if len(defines) == 0 {
+		return out
+	}
+	res := api.Transform(out, api.TransformOptions{Loader: api.LoaderJS, Sourcefile: file, Define: defines,
+		Target: api.ESNext, Charset: api.CharsetUTF8, LegalComments: api.LegalCommentsInline, LogLevel: api.LogLevelSilent})
+	if len(res.Errors) > 0 {
+		return ""
+	}
+	return string(res.Code)
+}
