@@ -23,12 +23,13 @@ import (
 // page evaluates what it did, where it did.
 //
 // A data object is a module-level binding declared before the table, never assigned again,
-// and bound to either an object literal of plain properties (no spread, accessor, computed
-// key or __proto__), or an enum as TypeScript compiles one: a function expression called with
-// {} whose body only sets the parameter's properties to literals and returns it. Every other
+// and bound to an object literal of plain properties (no spread, accessor, computed key or
+// __proto__), an array literal (which a table may also spread: [...A, "b"], Svelte's lists of
+// attributes and runes), or an enum as TypeScript compiles one: a function expression called
+// with {} whose body only sets the parameter's properties to literals and returns it. Every other
 // reference to it in the module must be a property read (not a write, a delete, an update,
-// an optional or computed read, or the object itself handed to anything), so that nothing
-// the module does can put a getter on it.
+// an optional or computed read, or the object itself handed to anything but a table's
+// spread), so that nothing the module does can put a getter, or an iterator, on it.
 
 // pureTableEdits gives the edits that wrap m's tables of its own data; none when there are
 // none.
@@ -66,6 +67,7 @@ func pureTableEdits(m *pkgModule) []edit {
 				}
 				tables = append(tables, e)
 			case *js.ArrayExpr:
+				data[v] = dataObject{at: m.offset(v.Data), array: true}
 				tables = append(tables, e)
 			case *js.CallExpr:
 				if enumObject(init) {
@@ -106,10 +108,11 @@ func pureTableEdits(m *pkgModule) []edit {
 }
 
 // dataObject is a data object: the offset of its name, and whether it is an enum (its
-// properties are literals).
+// properties are literals) or an array.
 type dataObject struct {
-	at   int
-	enum bool
+	at    int
+	enum  bool
+	array bool // an array literal, whose spread calls the array's own iterator
 }
 
 // topDecl returns the declaration of a module-level statement: var, let or const, exported
@@ -273,6 +276,21 @@ func (r *dataRefs) object(e js.IExpr) *js.Var {
 	return v
 }
 
+// spread returns the data array an array literal's element spreads (...A), or nil.
+func (r *dataRefs) spread(el js.Element) *js.Var {
+	v, ok := el.Value.(*js.Var)
+	if !el.Spread || !ok {
+		return nil
+	}
+	for v.Link != nil {
+		v = v.Link
+	}
+	if d, ok := r.data[v]; !ok || !d.array {
+		return nil
+	}
+	return v
+}
+
 // spoil marks every data object whose property e, or a pattern of e, writes.
 func (r *dataRefs) spoil(e js.IExpr) {
 	js.Walk(spoiler{r}, e)
@@ -306,6 +324,12 @@ func (r *dataRefs) Enter(n js.INode) js.IVisitor {
 		r.spoil(n.Init)
 	case *js.ForOfStmt:
 		r.spoil(n.Init)
+	case *js.ArrayExpr:
+		for _, el := range n.List {
+			if v := r.spread(el); v != nil {
+				r.reads[v]++
+			}
+		}
 	case js.IExpr:
 		if v := r.object(n); v != nil {
 			r.reads[v]++
@@ -354,7 +378,15 @@ func (p *purity) expr(e js.IExpr) bool {
 		return (e.Op == js.NegToken || e.Op == js.PosToken || e.Op == js.NotToken) && lit
 	case *js.ArrayExpr:
 		for _, el := range e.List {
-			if el.Spread || el.Value != nil && !p.expr(el.Value) {
+			if el.Spread {
+				r := &dataRefs{data: p.data}
+				if v := r.spread(el); v == nil || p.data[v].at >= p.before {
+					return false
+				}
+				p.reads = true
+				continue
+			}
+			if el.Value != nil && !p.expr(el.Value) {
 				return false
 			}
 		}

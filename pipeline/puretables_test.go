@@ -39,7 +39,13 @@ func TestPureTables(t *testing.T) {
 		{"no read: esbuild decides", enum + "const L = [1, 2];\n", ""},
 		{"a global", enum + "const L = [E.A, window.x];\n", ""},
 		{"a call", enum + "const L = [E.A, f()];\nfunction f() {}\n", ""},
-		{"a spread", enum + "const L = [E.A, ...[1]];\n", ""},
+		{"a spread of a literal", enum + "const L = [E.A, ...[1]];\n", ""},
+		{"a spread of a data array", "const A = [\"a\", \"b\"];\nconst L = [...A, \"c\"];\nexport const R = [...A, ...L];\n",
+			"const A = [\"a\", \"b\"];\nconst L = " + wrapped + "[...A, \"c\"]))();\nexport const R = " + wrapped + "[...A, ...L]))();\n"},
+		{"a spread of an array handed out", "const A = [\"a\"];\nf(A);\nconst L = [...A, \"c\"];\n", ""},
+		{"a spread of an array whose iterator is set", "const A = [\"a\"];\nA[Symbol.iterator] = g;\nconst L = [...A, \"c\"];\n", ""},
+		{"a spread in a call", "const A = [\"a\"];\nf(...A);\nconst L = [...A, \"c\"];\n", ""},
+		{"a spread of an array declared after", "const L = [...A, \"c\"];\nconst A = [\"a\"];\n", ""},
 		{"a binding of the module, before", enum + "const k = 2;\nfunction g() {}\nconst L = [E.A, k, g];\n",
 			enum + "const k = 2;\nfunction g() {}\nconst L = " + wrapped + "[E.A, k, g]))();\n"},
 		{"a let after", enum + "const L = [E.A, k];\nlet k = 2;\n", ""},
@@ -66,14 +72,14 @@ func TestPureTables(t *testing.T) {
 	}
 }
 
-// TestPureTablesDropped: a package's table of prose that reads the package's enum is left out
-// of the page when unused, as Vite's build leaves it out, and a used one is in it and reads
-// what it did (Chromium).
+// TestPureTablesDropped: a package's table of prose that reads the package's enum, and a list
+// that spreads another, are left out of the page when unused, as Vite's build leaves them
+// out, and used ones are in it and read what they did (Chromium).
 func TestPureTablesDropped(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"miniapp.toml":                    "id = \"pt\"\nname = \"PT\"\ndescription = \"Pure tables.\"\nentry = \"src/main.js\"\n",
-		"src/main.js":                     "import { status, Code } from \"codes\";\nwindow.result = [status(-32600), Code.ParseError, Code[-32700]];\n",
+		"src/main.js":                     "import { status, Code, RUNES } from \"codes\";\nwindow.result = [status(-32600), Code.ParseError, Code[-32700], RUNES.join()];\n",
 		"node_modules/codes/package.json": `{"name": "codes", "type": "module", "sideEffects": false}`,
 		"node_modules/codes/index.js": "let Code = /* @__PURE__ */ function(Code$1) {\n" +
 			"\tCode$1[Code$1[\"ParseError\"] = -32700] = \"ParseError\";\n\tCode$1[Code$1[\"InvalidRequest\"] = -32600] = \"InvalidRequest\";\n\treturn Code$1;\n}({});\n" +
@@ -82,16 +88,18 @@ func TestPureTablesDropped(t *testing.T) {
 			"export function rungs() { return LADDER.map((r) => r.rung); }\n" +
 			"const STATUS = {\n\t[Code.ParseError]: 400,\n\t[Code.InvalidRequest]: 404,\n\t[MISMATCH]: 400\n};\n" +
 			"export function status(code) { return STATUS[code]; }\n" +
+			"const STATE = [\"$state\"];\nconst ALL = [...STATE, \"UNUSED_SPREAD_MARKER\"];\nexport function all() { return ALL; }\n" +
+			"export const RUNES = [...STATE, \"$derived\"];\n" +
 			"export { Code };\n",
 	})
 	res := built(t, dir)
-	if page := string(res.HTML); strings.Contains(page, "UNUSED_LADDER_MARKER") || !strings.Contains(page, "404") {
+	if page := string(res.HTML); strings.Contains(page, "UNUSED_LADDER_MARKER") || strings.Contains(page, "UNUSED_SPREAD_MARKER") || !strings.Contains(page, "404") {
 		t.Errorf("the unused table is in the page, or the used one is not")
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/pt.html", res.HTML), 0)
 	b.Await(t, `window.result !== undefined`)
-	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != `[404,-32700,"ParseError"]` {
+	if got := browsertest.Eval[string](t, b, `JSON.stringify(window.result)`); got != `[404,-32700,"ParseError","$state,$derived"]` {
 		t.Errorf("the page shows %s", got)
 	}
 }
