@@ -1051,17 +1051,10 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 	if len(b.inline) == 0 && !written {
 		return m
 	}
-	var sm struct {
-		Version        int       `json:"version"`
-		Sources        []string  `json:"sources"`
-		SourcesContent []*string `json:"sourcesContent"`
-		Mappings       string    `json:"mappings"`
-		Names          []string  `json:"names"`
-	}
-	if json.Unmarshal(m, &sm) != nil || (sm.SourcesContent != nil && len(sm.SourcesContent) != len(sm.Sources)) {
+	sm, ok := decodeMap(m)
+	if !ok {
 		return m
 	}
-	hasContent := sm.SourcesContent != nil
 	changed := false
 	for i, s := range sm.Sources {
 		key := filepath.Join(b.root, outdir, filepath.FromSlash(s))
@@ -1073,7 +1066,7 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 				}
 			}
 		}
-		if src, ok := b.written.Load(key); ok && hasContent {
+		if src, ok := b.written.Load(key); ok && sm.SourcesContent != nil {
 			text := src.(string)
 			sm.SourcesContent[i], changed = &text, true
 		}
@@ -1081,27 +1074,77 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 	if !changed {
 		return m
 	}
-	// In esbuild's layout: one field a line.
+	if out, ok := sm.encode(); ok {
+		return out
+	}
+	return m
+}
+
+// rebaseMap returns the source map m, whose sources are named relative to the folder from,
+// with them named relative to the folder to, where it is written; a source with a namespace
+// ("miniapp-sdk:…") is left as it is. m is returned as it is where the two folders name every
+// source alike (siblings, as the app's dist/ and esbuild's out/ are).
+func rebaseMap(m []byte, from, to string) []byte {
+	if filepath.Dir(from) == filepath.Dir(to) {
+		return m
+	}
+	sm, ok := decodeMap(m)
+	if !ok {
+		return m
+	}
+	for i, s := range sm.Sources {
+		if strings.Contains(s, ":") || path.IsAbs(s) {
+			continue
+		}
+		if rel, err := filepath.Rel(to, filepath.Join(from, filepath.FromSlash(s))); err == nil {
+			sm.Sources[i] = filepath.ToSlash(rel)
+		}
+	}
+	if out, ok := sm.encode(); ok {
+		return out
+	}
+	return m
+}
+
+// sourceMap is a version 3 source map as esbuild writes it.
+type sourceMap struct {
+	Version        int       `json:"version"`
+	Sources        []string  `json:"sources"`
+	SourcesContent []*string `json:"sourcesContent"`
+	Mappings       string    `json:"mappings"`
+	Names          []string  `json:"names"`
+}
+
+func decodeMap(m []byte) (sourceMap, bool) {
+	var sm sourceMap
+	if json.Unmarshal(m, &sm) != nil || (sm.SourcesContent != nil && len(sm.SourcesContent) != len(sm.Sources)) {
+		return sourceMap{}, false
+	}
+	return sm, true
+}
+
+// encode writes sm in esbuild's layout: one field a line.
+func (sm sourceMap) encode() ([]byte, bool) {
 	var out bytes.Buffer
 	out.WriteString("{\n  \"version\": " + strconv.Itoa(sm.Version))
 	for _, f := range []struct {
 		name  string
 		value any
 	}{{"sources", sm.Sources}, {"sourcesContent", sm.SourcesContent}, {"mappings", sm.Mappings}, {"names", sm.Names}} {
-		if f.name == "sourcesContent" && !hasContent {
+		if f.name == "sourcesContent" && sm.SourcesContent == nil {
 			continue
 		}
 		var v bytes.Buffer
 		enc := json.NewEncoder(&v)
 		enc.SetEscapeHTML(false)
 		if enc.Encode(f.value) != nil {
-			return m
+			return nil, false
 		}
 		out.WriteString(",\n  \"" + f.name + "\": ")
 		out.Write(bytes.TrimSuffix(v.Bytes(), []byte("\n")))
 	}
 	out.WriteString("\n}\n")
-	return out.Bytes()
+	return out.Bytes(), true
 }
 
 // messageFile names in a message the file esbuild names p.

@@ -496,7 +496,13 @@ func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) erro
 		legal = legalNotices(b.legal)
 	}
 	if opts.Sourcemap {
-		sourcemap = jsMap
+		// Its sources are named from esbuild's output folder, "out" in the app folder: from
+		// this one, where the map is.
+		from, err1 := filepath.Abs(filepath.Join(dir, "out"))
+		to, err2 := filepath.Abs(outDir)
+		if sourcemap = jsMap; err1 == nil && err2 == nil {
+			sourcemap = rebaseMap(jsMap, from, to)
+		}
 	}
 	files := []outFile{{filepath.Join(outDir, res.Manifest.ID+".licenses.txt"), legal}, {filepath.Join(outDir, res.Manifest.ID+".js.map"), sourcemap},
 		{filepath.Join(outDir, OwnersFile), owned}, {res.HTMLPath, res.HTML}, {res.EntryPath, entry}}

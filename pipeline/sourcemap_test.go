@@ -16,48 +16,59 @@ import (
 // bundled before it (hello's stylesheet) or inside it (workers, bundled on their own), with
 // no absolute path in it; where the script was minified in a second pass (CSS Modules) the
 // map still leads to the sources; every later module script, which has no map, is warned of
-// at its place.
+// at its place. Its sources are named from where it is written: want are the app's files they
+// must lead to, from an output folder outside the app and from the app's dist/.
 func TestSourceMap(t *testing.T) {
 	for _, r := range []struct {
 		dir       string
 		want, not []string
 		unmapped  []int // the lines of the module scripts the map is not of, each warned of
 	}{
-		{sampleDir(t, "hello"), []string{"../main.js"}, []string{"../style.css"}, nil},
-		{filepath.Join("testdata", "features", "workers"), []string{"../src/main.ts"}, nil, nil},
-		{filepath.Join("testdata", "features", "cssmodules"), []string{"../main.ts"}, []string{"main.js", "out.js"}, nil},
+		{sampleDir(t, "hello"), []string{"main.js"}, []string{"style.css"}, nil},
+		{filepath.Join("testdata", "features", "workers"), []string{"src/main.ts"}, nil, nil},
+		{filepath.Join("testdata", "features", "cssmodules"), []string{"main.ts"}, []string{"main.js", "out.js"}, nil},
 		// The page's module scripts are one graph (graph.go): the map is of all three.
-		{filepath.Join("testdata", "features", "entries"), []string{"../src/a.js", "../index.html", "../src/b.js", "../src/shared.js"}, nil, nil},
+		{filepath.Join("testdata", "features", "entries"), []string{"src/a.js", "index.html", "src/b.js", "src/shared.js"}, nil, nil},
 	} {
 		t.Run(filepath.Base(r.dir), func(t *testing.T) {
 			dir := copyApp(t, r.dir)
-			out := t.TempDir()
-			res, err := Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := os.ReadFile(filepath.Join(out, res.Manifest.ID+".js.map"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m struct {
-				Version  int      `json:"version"`
-				Sources  []string `json:"sources"`
-				Mappings string   `json:"mappings"`
-			}
-			if err := json.Unmarshal(text, &m); err != nil || m.Version != 3 || m.Mappings == "" {
-				t.Fatalf("not a source map (%v): %.200s", err, text)
-			}
-			for _, s := range r.want {
-				if !slices.Contains(m.Sources, s) {
-					t.Errorf("sources %q lack %q", m.Sources, s)
+			var res *Result
+			var text []byte
+			for _, out := range []string{t.TempDir(), filepath.Join(dir, "dist")} {
+				var err error
+				if res, err = Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true}); err != nil {
+					t.Fatal(err)
+				}
+				if text, err = os.ReadFile(filepath.Join(out, res.Manifest.ID+".js.map")); err != nil {
+					t.Fatal(err)
+				}
+				var m struct {
+					Version  int      `json:"version"`
+					Sources  []string `json:"sources"`
+					Mappings string   `json:"mappings"`
+				}
+				if err := json.Unmarshal(text, &m); err != nil || m.Version != 3 || m.Mappings == "" {
+					t.Fatalf("not a source map (%v): %.200s", err, text)
+				}
+				var led []string // the files the sources lead to, from the map's folder
+				for _, s := range m.Sources {
+					led = append(led, filepath.Join(out, filepath.FromSlash(s)))
+				}
+				for _, s := range r.want {
+					if !slices.Contains(led, filepath.Join(dir, s)) {
+						t.Errorf("sources %q, written in %s, do not lead to %s", m.Sources, out, s)
+					}
+				}
+				for _, s := range r.not {
+					if slices.ContainsFunc(m.Sources, func(x string) bool { return strings.HasSuffix(x, s) }) {
+						t.Errorf("sources %q hold %q: the map is not the page script's", m.Sources, s)
+					}
+				}
+				if abs, _ := filepath.Abs(dir); strings.Contains(string(text), abs) || strings.Contains(string(text), filepath.Dir(abs)) {
+					t.Errorf("the map holds an absolute path: %q", m.Sources)
 				}
 			}
-			for _, s := range r.not {
-				if slices.ContainsFunc(m.Sources, func(x string) bool { return strings.HasSuffix(x, s) }) {
-					t.Errorf("sources %q hold %q: the map is not the page script's", m.Sources, s)
-				}
-			}
+			out := filepath.Join(dir, "dist")
 			var unmapped []int
 			for _, w := range res.Warnings {
 				if strings.Contains(w.Text, "--sourcemap") {
@@ -66,9 +77,6 @@ func TestSourceMap(t *testing.T) {
 			}
 			if !slices.Equal(unmapped, r.unmapped) {
 				t.Errorf("warned of unmapped module scripts on lines %v, want %v", unmapped, r.unmapped)
-			}
-			if abs, _ := filepath.Abs(dir); strings.Contains(string(text), abs) || strings.Contains(string(text), filepath.Dir(abs)) {
-				t.Errorf("the map holds an absolute path: %q", m.Sources)
 			}
 			// A build without --sourcemap removes the map an earlier build wrote.
 			if _, err := Build(context.Background(), dir, Options{OutDir: out}); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -533,5 +534,41 @@ wait:
 	}
 	if !strings.Contains(out, "built in") || strings.Contains(out, token) {
 		t.Errorf("dev did not build inside its fence, or showed the secret:\n%s", out)
+	}
+}
+
+// TestRenderFenced: bundle render of an app folder builds it in a child bundle build, which
+// confines itself as bundle build does (render's own process goes on to start Chromium), and
+// places the page's error in the author's file through the map the child wrote elsewhere.
+func TestRenderFenced(t *testing.T) {
+	bin := bundleBinary(t)
+	base := leakTree(t)
+	dir := filepath.Join(base, "ws", "app")
+	for name, body := range map[string]string{"miniapp.toml": leakManifest,
+		"index.html": leakPage(`<link rel="stylesheet" href="./style.scss"><script type="module" src="./main.js"></script>`),
+		"style.scss": "$c: red;\n.ok { color: $c; }\n", "main.js": "const o = null;\no.x = 1;\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "render", "--timeout", testwait.Scaled(60*time.Second).String(), "app")
+	cmd.Dir = filepath.Dir(dir)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_TEST_SECRET=" + token}
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitRefused {
+		t.Fatalf("bundle render: %v, want exit %d (the page throws)\n%s", err, exitRefused, out)
+	}
+	want := []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}
+	if st := confine.Available(); st.ABI > 0 {
+		want = append(want, "bundle render: built app confined: "+st.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(string(out), token) {
+		t.Errorf("the secret is in the output:\n%s", out)
 	}
 }

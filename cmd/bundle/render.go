@@ -6,10 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
@@ -27,9 +30,16 @@ type renderInput struct {
 	smap  *sourcemap.Page
 }
 
-// buildForRender builds the app in dir in memory, keeping its source map, for render: the
-// page goes by <dir>/<id>.html. A build that fails says why, as bundle build does.
+// buildForRender builds the app in dir, keeping its source map, for render: the page goes by
+// <dir>/<id>.html. A build that fails says why, as bundle build does. Render's own process
+// goes on to start Chromium, which the kernel's fence would stop, so where the kernel has one
+// (and BUNDLE_FENCE is not off) the build runs in a child bundle build, which confines itself
+// as bundle build does, into a temporary folder; elsewhere, and in a test's process, in
+// memory with the path checks.
 func buildForRender(ctx context.Context, e *env, dir string) (renderInput, int) {
+	if e.fence && os.Getenv(fenceEnv) != "off" && confine.Available().ABI > 0 {
+		return buildFencedForRender(ctx, e, dir)
+	}
 	res, err := pipeline.Build(ctx, dir, pipeline.Options{NoWrite: true, NoGzip: true, KeepSourceMap: true})
 	var el *diag.ListError
 	switch {
@@ -46,6 +56,60 @@ func buildForRender(ctx context.Context, e *env, dir string) (renderInput, int) 
 	}
 	entry := res.Entry
 	return renderInput{filepath.Join(dir, res.Manifest.ID+".html"), res.HTML, &entry, res.SourceMap}, exitOK
+}
+
+// buildFencedForRender builds the app in dir with a child bundle build (--sourcemap, into a
+// temporary folder removed after), which is confined as bundle build is, and reads back its
+// page, entry and source map.
+func buildFencedForRender(ctx context.Context, e *env, dir string) (renderInput, int) {
+	if _, err := manifest.Load(dir); errors.Is(err, manifest.ErrNotFound) {
+		// bundle build would search the folder for apps: render takes one.
+		fmt.Fprintf(e.stderr, "bundle render: %v: give a built page (dist/<id>.html) or an app folder\n", err)
+		return renderInput{}, exitUsage
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+		return renderInput{}, exitInternal
+	}
+	out, err := os.MkdirTemp("", "bundle-render-")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
+		return renderInput{}, exitInternal
+	}
+	defer os.RemoveAll(out)
+	cmd := exec.CommandContext(ctx, exe, "build", "--quiet", "--sourcemap", "--out", out, dir)
+	cmd.Stdout, cmd.Stderr = io.Discard, e.stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == exitRefused {
+			fmt.Fprintf(e.stderr, "bundle render: %s refused: it does not build\n", dir)
+			return renderInput{}, exitRefused
+		}
+		fmt.Fprintf(e.stderr, "bundle render: building %s: %v\n", dir, err)
+		return renderInput{}, exitInternal
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "*.html"))
+	if len(pages) != 1 {
+		fmt.Fprintf(e.stderr, "bundle render: building %s gave %d pages, not one\n", dir, len(pages))
+		return renderInput{}, exitInternal
+	}
+	page, err := os.ReadFile(pages[0])
+	ent, _ := entryBeside(pages[0])
+	if err != nil || ent == nil {
+		fmt.Fprintf(e.stderr, "bundle render: building %s: its page or entry cannot be read (%v)\n", dir, err)
+		return renderInput{}, exitInternal
+	}
+	fmt.Fprintf(e.stderr, "bundle render: built %s confined: %s\n", dir, confine.Available())
+	// The map's sources are named from the temporary folder: read from here, they name the
+	// app's files as an in-memory build does.
+	mapName := pages[0]
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, mapName); err == nil {
+			mapName = rel
+		}
+	}
+	return renderInput{filepath.Join(dir, filepath.Base(pages[0])), page, ent, mapBeside(e, mapName, page, ent)}, exitOK
 }
 
 // mapBeside reads the source map --sourcemap wrote beside a page (<id>.js.map), nil when there
