@@ -146,16 +146,21 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 		// A script's import of an SVG is its data: URL as Vite writes it (svgDataURL), which an
 		// unquoted url(${svg}) takes; a stylesheet's url() is esbuild's, which quotes it.
 		onAppResolve(pb, `\.svg$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if _, again := a.PluginData.(svgResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+			ask := askedBy(a.PluginData)
+			if !ask.answers(bySVG) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
-			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: svgResolving{}})
+			r := pb.Resolve(a.Path, again(a, bySVG))
 			if len(r.Errors) > 0 || r.Namespace != "file" || !strings.HasSuffix(strings.ToLower(r.Path), ".svg") {
 				return api.OnResolveResult{}, nil // esbuild reports it, or another plugin has it
 			}
 			return api.OnResolveResult{Path: b.rel(r.Path) + "?miniapp-svg", Namespace: queryNamespace}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `\?[A-Za-z0-9&=._%-]*$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			ask := askedBy(a.PluginData)
+			if !ask.answers(byQuery) {
+				return api.OnResolveResult{}, nil
+			}
 			base, q, _ := strings.Cut(a.Path, "?")
 			v := parseQuery(q)
 			if !v.known() {
@@ -164,7 +169,7 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 					// module, as in Vite; a file of another kind would change meaning
 					// (?react is a plugin's component, not the file's URL).
 					if a.Kind == api.ResolveJSImportStatement || a.Kind == api.ResolveJSDynamicImport || a.Kind == api.ResolveJSRequireCall {
-						r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: queryResolving{}})
+						r := pb.Resolve(base, again(a, byQuery))
 						if len(r.Errors) == 0 && r.Namespace == "file" && scriptModule(r.Path) {
 							return api.OnResolveResult{Path: r.Path}, nil
 						}
@@ -174,7 +179,7 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 				// Only values bundle does not read (?v=2): the file, as Vite loads it.
 				return api.OnResolveResult{}, nil
 			}
-			r := pb.Resolve(base, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: queryResolving{}})
+			r := pb.Resolve(base, again(a, byQuery))
 			if len(r.Errors) > 0 {
 				return api.OnResolveResult{Errors: r.Errors}, nil
 			}
@@ -346,14 +351,6 @@ func blobURL(code string) string {
 	j, _ := json.Marshal(code)
 	return `URL.createObjectURL(new Blob([` + string(j) + `], { type: "text/javascript" }))`
 }
-
-// queryResolving marks the resolve of the file an import with a query names, which the query
-// plugin makes itself: the import is of the module the query gives, not of the file (the
-// lazy stylesheet plugin leaves it).
-type queryResolving struct{}
-
-// svgResolving marks the resolve of an SVG's path that the SVG import callback makes itself.
-type svgResolving struct{}
 
 // svgDataURL is the data: URL of an SVG as Vite writes it (its svgToDataURL: the markup, its
 // quotes single, percent-encoded where a URL needs it; base64 when it holds text, a

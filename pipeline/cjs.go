@@ -29,10 +29,6 @@ import (
 // when the module sets __esModule.
 const cjsNamespace = "miniapp-cjs"
 
-// cjsProbe marks the build's own resolution of an import it is checking, so that its
-// callback lets it pass.
-type cjsProbe struct{}
-
 // cjsModule is what the build found of a module an app file imports by default.
 type cjsModule struct{ esModuleFlag bool }
 
@@ -128,7 +124,8 @@ func (b *bundler) cjsResolve(pb api.PluginBuild) func(api.OnResolveArgs) (api.On
 		if a.Kind != api.ResolveJSImportStatement {
 			return api.OnResolveResult{}, nil
 		}
-		if _, probe := a.PluginData.(cjsProbe); probe {
+		ask := askedBy(a.PluginData)
+		if !ask.answers(byCJS) {
 			return api.OnResolveResult{}, nil
 		}
 		v, ok := b.cjs.defaults.Load(a.Importer)
@@ -140,7 +137,7 @@ func (b *bundler) cjsResolve(pb api.PluginBuild) func(api.OnResolveArgs) (api.On
 		if !ok {
 			return api.OnResolveResult{}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, PluginData: cjsProbe{}})
+		r := pb.Resolve(a.Path, again(a, byCJS))
 		if len(r.Errors) > 0 || r.External || r.Namespace != "file" || b.outside(r.Path) != nil || !b.cjsWithFlag(r.Path) {
 			return api.OnResolveResult{}, nil
 		}

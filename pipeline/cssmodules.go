@@ -17,9 +17,6 @@ import (
 // cssModNamespace holds the modules that give a CSS Module's names by the convention.
 const cssModNamespace = "miniapp-cssmod"
 
-// cssModData marks the resolve of the CSS Module itself, from its convention module.
-type cssModData struct{}
-
 // cssModuleFilter matches the files that are CSS Modules (cssModuleExts).
 const cssModuleFilter = `(?i)\.module\.(css|scss|sass|less|styl|stylus)$`
 
@@ -42,7 +39,8 @@ func (b *bundler) cssModuleConvention(pb api.PluginBuild) {
 		return
 	}
 	onAppResolve(pb, cssModuleFilter, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if _, self := a.PluginData.(cssModData); self {
+		ask := askedBy(a.PluginData)
+		if !ask.answers(byConvention) {
 			return api.OnResolveResult{}, nil
 		}
 		switch a.Kind {
@@ -50,7 +48,7 @@ func (b *bundler) cssModuleConvention(pb api.PluginBuild) {
 		default:
 			return api.OnResolveResult{}, nil // composes, @import: the stylesheet's own
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, PluginData: cssModData{}})
+		r := pb.Resolve(a.Path, again(a, byConvention))
 		if len(r.Errors) > 0 || r.Namespace != "file" {
 			return api.OnResolveResult{Errors: r.Errors}, nil
 		}
@@ -58,7 +56,7 @@ func (b *bundler) cssModuleConvention(pb api.PluginBuild) {
 		return api.OnResolveResult{Path: b.rel(r.Path), Namespace: cssModNamespace}, nil
 	})
 	pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: cssModNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		return api.OnResolveResult{Path: a.Path, Namespace: "file", PluginData: cssModData{}}, nil
+		return api.OnResolveResult{Path: a.Path, Namespace: "file"}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: cssModNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		file := b.abs(a.Path)

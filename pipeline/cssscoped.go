@@ -37,9 +37,6 @@ import (
 // scopedNamespace holds the modules that give a CSS Module's names when the config names them.
 const scopedNamespace = "miniapp-scoped"
 
-// scopedResolving marks the resolution the scoped modules ask of the other plugins.
-type scopedResolving struct{}
-
 // scopedCSS is a CSS Module read with its names scoped.
 type scopedCSS struct {
 	css string // its rules, the names scoped, composes taken out, an @import of each composed file first
@@ -438,17 +435,12 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 	if !b.scopesModules() {
 		return
 	}
-	// The mark of the resolutions asked here: with a convention, its own (its resolver, which
-	// then has the scripts' imports, leaves them alone), else this one's.
-	var mark any = scopedResolving{}
-	if b.vite.localsConvention() != "" {
-		mark = cssModData{}
-	}
 	resolve := func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if _, again := a.PluginData.(scopedResolving); again || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+		ask := askedBy(a.PluginData)
+		if !ask.answers(byScoped) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 			return api.OnResolveResult{}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: mark})
+		r := pb.Resolve(a.Path, again(a, byScoped))
 		if len(r.Errors) > 0 || r.Namespace != "file" || r.Suffix != "" {
 			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, Suffix: r.Suffix, PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}, nil
 		}
@@ -461,10 +453,12 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 	pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: scopedNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 		if p, ok := strings.CutPrefix(a.Path, "miniapp-scoped-css:"); ok {
 			// Its rules, as a plain stylesheet a script imports: added when a dynamic
-			// import runs when only one reaches it (lazystyle.go).
+			// import runs when only one reaches it (lazycss.go).
 			return api.OnResolveResult{Path: p, Namespace: styleStubNamespace}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: api.ResolveJSImportStatement, Namespace: "file", PluginData: mark})
+		o := again(a, byScoped)
+		o.Kind = api.ResolveJSImportStatement
+		r := pb.Resolve(a.Path, o)
 		if len(r.Errors) > 0 || r.Namespace != "file" {
 			return api.OnResolveResult{Errors: r.Errors}, nil
 		}

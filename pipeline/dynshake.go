@@ -166,18 +166,15 @@ const (
 	styleStubSpec      = "miniapp-stylesheet"
 )
 
-// styleStubResolving marks the resolution styleStub asks of the other plugins.
-type styleStubResolving struct{ inner any }
-
 // styleStub gives a script's import of a plain stylesheet (not a CSS Module, no query) the
 // module of no exports.
 func (b *bundler) styleStub(pb api.PluginBuild) {
 	onAppResolve(pb, `(?i)\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		_, lazy := a.PluginData.(lazyResolving) // lazyPlugin's look at the file itself
-		if _, again := a.PluginData.(styleStubResolving); again || lazy || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport || cssModuleName.MatchString(a.Path) {
+		ask := askedBy(a.PluginData)
+		if !ask.answers(byStyleStub) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport || cssModuleName.MatchString(a.Path) {
 			return api.OnResolveResult{}, nil
 		}
-		r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: a.Namespace, PluginData: styleStubResolving{a.PluginData}})
+		r := pb.Resolve(a.Path, again(a, byStyleStub))
 		lower := strings.ToLower(r.Path)
 		if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Suffix != "" || !isStylesheet(lower) || strings.Contains(filepath.Base(lower), ".module.") {
 			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, Suffix: r.Suffix, PluginData: r.PluginData,

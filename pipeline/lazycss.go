@@ -127,9 +127,6 @@ func (b *bundler) pageBuild(opts api.BuildOptions) (api.BuildResult, api.BuildOp
 	return b.build(opts), opts
 }
 
-// lazyResolving marks the resolution lazyPlugin asks of esbuild, which it does not take again.
-type lazyResolving struct{}
-
 // lazyPlugin resolves a script's import of one of the lazy stylesheets (by path relative to
 // the app folder) to the module that adds it to the page.
 func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
@@ -140,17 +137,12 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 	slices.Sort(names)
 	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			pd := a.PluginData
-			if s, ok := pd.(styleStubResolving); ok {
-				pd = s.inner // styleStub's resolution of the same import
-			}
-			_, query := pd.(queryResolving)
-			// A CSS Module is never lazy (isLazyCandidate): its plugin's resolution is left
-			// to it, which would otherwise ask this one again without end.
-			if _, again := pd.(lazyResolving); again || query || isCSSModule(a.Path) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+			ask := askedBy(a.PluginData)
+			// A CSS Module is never lazy (isLazyCandidate): its import is its plugin's.
+			if !ask.answers(byLazyCSS) || isCSSModule(a.Path) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
-			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, ResolveDir: a.ResolveDir, Kind: a.Kind, Namespace: "file", PluginData: lazyResolving{}})
+			r := pb.Resolve(a.Path, again(a, byLazyCSS))
 			if len(r.Errors) > 0 || r.Namespace != "file" {
 				return api.OnResolveResult{}, nil // esbuild reports it, or another plugin has it
 			}

@@ -19,9 +19,6 @@ import (
 // include or files hold it. projectPathsResolve does that for a file of the app whose project
 // is another than the app's.
 
-// tsPathData marks a resolve that a project's paths already rewrote.
-type tsPathData struct{}
-
 // project is the tsconfig of a project of the app and its paths, targets absolute; compile
 // is its TsconfigRaw when the compiler options esbuild reads differ from the app's ("" when
 // they do not), with which each of its scripts is compiled on its own (projectCompile).
@@ -39,7 +36,8 @@ func (b *bundler) projectPathsResolve(pb api.PluginBuild, a api.OnResolveArgs) (
 		filepath.IsAbs(a.Path) || strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 		return api.OnResolveResult{}, false
 	}
-	if _, done := a.PluginData.(tsPathData); done {
+	ask := askedBy(a.PluginData)
+	if !ask.answers(byProjectPaths) {
 		return api.OnResolveResult{}, false
 	}
 	p := b.projectOf(a.Importer)
@@ -52,8 +50,9 @@ func (b *bundler) projectPathsResolve(pb api.PluginBuild, a api.OnResolveArgs) (
 			continue
 		}
 		for _, target := range t.targets {
-			r := pb.Resolve(filepath.FromSlash(strings.Replace(target, "*", m, 1)), api.ResolveOptions{Importer: a.Importer,
-				ResolveDir: filepath.Dir(a.Importer), Kind: a.Kind, PluginData: tsPathData{}})
+			o := again(a, byProjectPaths)
+			o.ResolveDir = filepath.Dir(a.Importer)
+			r := pb.Resolve(filepath.FromSlash(strings.Replace(target, "*", m, 1)), o)
 			if len(r.Errors) == 0 {
 				return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, PluginData: r.PluginData, Suffix: r.Suffix}, true
 			}

@@ -91,10 +91,6 @@ func (b *bundler) viteResolve() api.Plugin {
 	}}
 }
 
-// aliasedData marks a resolve the config's alias has already rewritten: as in Vite's alias
-// plugin (skipSelf), the result is not aliased again.
-type aliasedData struct{}
-
 // aliased resolves an import the config's resolve.alias rewrites, in order, the first that
 // matches: its replacement resolved from the importer as any import (an absolute path, a
 // package, a path relative to the importer).
@@ -102,7 +98,8 @@ func (b *bundler) aliased(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolv
 	if b.vite == nil || len(b.vite.Alias) == 0 || a.Kind == api.ResolveEntryPoint {
 		return api.OnResolveResult{}, false
 	}
-	if _, done := a.PluginData.(aliasedData); done {
+	ask := askedBy(a.PluginData)
+	if !ask.answers(byAlias) {
 		return api.OnResolveResult{}, false
 	}
 	for _, al := range b.vite.Alias {
@@ -114,7 +111,9 @@ func (b *bundler) aliased(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolv
 		if dir == "" {
 			dir = b.root
 		}
-		r := pb.Resolve(to, api.ResolveOptions{Importer: a.Importer, ResolveDir: dir, Kind: a.Kind, PluginData: aliasedData{}})
+		o := again(a, byAlias)
+		o.ResolveDir = dir
+		r := pb.Resolve(to, o)
 		if len(r.Errors) > 0 {
 			return api.OnResolveResult{Errors: r.Errors}, true
 		}
@@ -128,7 +127,7 @@ func (b *bundler) aliased(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolv
 // is looked up by its path in the package ("./dir/file.js"), a bare one by its name; a string
 // is what to resolve instead, false an empty module. Other imports are left to esbuild.
 func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, error) {
-	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || a.PluginData == browserFalseNamespace ||
+	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || !askedBy(a.PluginData).answers(byBrowserField) ||
 		!strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) && !b.inPackage(a.Importer) {
 		return api.OnResolveResult{}, nil
 	}
@@ -162,7 +161,9 @@ func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.On
 	if query != "" {
 		to += "?" + query
 	}
-	r := pb.Resolve(to, api.ResolveOptions{Importer: a.Importer, ResolveDir: resolveDir, Kind: a.Kind, PluginData: browserFalseNamespace})
+	o := again(a, byBrowserField)
+	o.ResolveDir = resolveDir
+	r := pb.Resolve(to, o)
 	if len(r.Errors) > 0 {
 		return api.OnResolveResult{Errors: r.Errors}, nil
 	}
