@@ -37,6 +37,9 @@ import (
 // scopedNamespace holds the modules that give a CSS Module's names when the config names them.
 const scopedNamespace = "miniapp-scoped"
 
+// scopedRulesPrefix starts the specifier by which a scoped module imports its rules.
+const scopedRulesPrefix = "miniapp-scoped-css:"
+
 // scopedCSS is a CSS Module read with its names scoped.
 type scopedCSS struct {
 	css string // its rules, the names scoped, composes taken out, an @import of each composed file first
@@ -451,7 +454,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		onAppResolve(pb, cssModuleFilter, resolve)
 	}
 	pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: scopedNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if p, ok := strings.CutPrefix(a.Path, "miniapp-scoped-css:"); ok {
+		if p, ok := strings.CutPrefix(a.Path, scopedRulesPrefix); ok {
 			// Its rules, as a plain stylesheet a script imports: added when a dynamic
 			// import runs when only one reaches it (lazycss.go).
 			return api.OnResolveResult{Path: p, Namespace: styleStubNamespace}, nil
@@ -480,7 +483,7 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		for i, f := range sc.froms {
 			fmt.Fprintf(&js, "import f%d from %s;\n", i, jsString(f))
 		}
-		js.WriteString("import " + jsString("miniapp-scoped-css:"+a.Path) + ";\n")
+		js.WriteString("import " + jsString(scopedRulesPrefix+a.Path) + ";\n")
 		js.WriteString("const names = {\n")
 		for _, n := range sc.names {
 			var vals []string

@@ -68,7 +68,7 @@ func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
 				}
 				switch im.Kind {
 				case "import-statement", "require-call", "dynamic-import":
-					if isLazyCandidate(im.Path) {
+					if isLazyCandidate(im.Path) || isScopedRules(in, im.Path) {
 						styles[im.Path] = true
 					}
 				}
@@ -110,6 +110,13 @@ func isLazyCandidate(in string) bool {
 	return !strings.Contains(in, ":") && isStylesheet(in) && !isCSSModule(in)
 }
 
+// isScopedRules reports whether the metafile's import of in by from is a scoped CSS Module's
+// import of its rules (cssscoped.go: global CSS once its names are the config's, a plain
+// stylesheet to the page), which is lazy as any stylesheet a script imports is.
+func isScopedRules(from, in string) bool {
+	return strings.HasPrefix(from, styleStubNamespace+":") && !strings.Contains(in, ":") && isCSSModule(in)
+}
+
 // pageBuild runs esbuild on opts for the page's scripts (not a worker's, which has no
 // document to add a <style> to): again, with the lazy stylesheets imported as modules that
 // add them, when the first build shows some. It returns the result and the options that gave
@@ -138,7 +145,8 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			ask := askedBy(a.PluginData)
-			// A CSS Module is never lazy (isLazyCandidate): its import is its plugin's.
+			// A script's import of a CSS Module is its plugin's, with its exports; its rules
+			// are lazy by their own import (isScopedRules).
 			if !ask.answers(byLazyCSS) || isCSSModule(a.Path) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
@@ -147,6 +155,16 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 				return api.OnResolveResult{}, nil // esbuild reports it, or another plugin has it
 			}
 			rel, err := filepath.Rel(b.root, r.Path)
+			if err != nil || !lazy[filepath.ToSlash(rel)] {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: filepath.ToSlash(rel) + "?" + lazyQuery, Namespace: queryNamespace}, nil
+		})
+		// A scoped CSS Module's import of its rules (isScopedRules): the module that adds
+		// them, built as the page's stylesheet builds the file (its names the config's).
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + scopedRulesPrefix, Namespace: scopedNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			p := b.abs(strings.TrimPrefix(a.Path, scopedRulesPrefix))
+			rel, err := filepath.Rel(b.root, p)
 			if err != nil || !lazy[filepath.ToSlash(rel)] {
 				return api.OnResolveResult{}, nil
 			}

@@ -50,7 +50,7 @@ var cssCorePlayground = playground{name: "css-core", checks: []check{
 	tColor("resolve imports field in CSS", ".imports-field", "red"),
 	tColor("async css order", ".async-green", "green"),
 	tColor("async css order", ".async-blue", "blue"),
-	tColor("async css order with css modules", ".modules-pink", "pink").notYet(gapLazyScopedModule),
+	tColor("async css order with css modules", ".modules-pink", "pink"),
 	tColor("@import scss", ".at-import-scss", "red"),
 }, output: []outputCheck{
 	{spec: "@charset hoist", contains: `"@charset" must be the first rule`, not: true, log: true},
