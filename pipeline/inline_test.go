@@ -43,8 +43,8 @@ document.getElementById('out').textContent = o.a;
 			writeFile(t, filepath.Join(pageDir, "a.css"), ".a{color:red}\n")
 
 			type build struct {
-				html, sourceMap  string
-				warnings, inputs []string
+				html, sourceMap, out string
+				warnings, inputs     []string
 			}
 			run := func(min int) build {
 				defer func(n int) { prebuildMin = n }(prebuildMin)
@@ -58,7 +58,7 @@ document.getElementById('out').textContent = o.a;
 				if err != nil {
 					t.Fatal(err)
 				}
-				b := build{html: string(res.HTML), sourceMap: string(m)}
+				b := build{html: string(res.HTML), sourceMap: string(m), out: out}
 				for _, w := range res.Warnings {
 					if w.Path == "" {
 						b.warnings = append(b.warnings, fmt.Sprintf("%s:%d:%d %s (%s)", w.File, w.Line, w.Column, w.Text, w.Note))
@@ -85,8 +85,10 @@ document.getElementById('out').textContent = o.a;
 			if err := json.Unmarshal([]byte(together.sourceMap), &m); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Contains(m.Sources, "../"+entry) || slices.ContainsFunc(m.Sources, func(s string) bool { return strings.Contains(s, inlineNamespace) }) {
-				t.Errorf("the map's sources %q do not name the page's module script ../%s", m.Sources, entry)
+			// Named from the folder the map is written in.
+			page, _ := filepath.Rel(together.out, filepath.Join(dir, filepath.FromSlash(entry)))
+			if !slices.Contains(m.Sources, filepath.ToSlash(page)) || slices.ContainsFunc(m.Sources, func(s string) bool { return strings.Contains(s, inlineNamespace) }) {
+				t.Errorf("the map's sources %q do not name the page's module script %s", m.Sources, page)
 			}
 			if !slices.Contains(together.inputs, entry) || slices.ContainsFunc(together.inputs, func(s string) bool {
 				return strings.Contains(s, inlineNamespace) || path.Base(s) == path.Base(path.Dir(s))
