@@ -240,7 +240,18 @@ function find(name, dir) {
 
 async function postcss({ file, css, config }) {
   const post = await load("postcss");
-  let cfg = (await import(pathToFileURL(config).href)).default;
+  let cfg;
+  if (path.extname(config) === ".json") {
+    // .postcssrc.json is JSON, as postcss-load-config reads it (no module to import: Node
+    // would want an import attribute), its plugins named as keys with their options.
+    try {
+      cfg = JSON.parse(fs.readFileSync(config, "utf8"));
+    } catch (e) {
+      throw Object.assign(new Error(`${path.basename(config)} is not JSON: ${e.message}`), { file: config });
+    }
+  } else {
+    cfg = (await import(pathToFileURL(config).href)).default;
+  }
   if (typeof cfg === "function") cfg = await cfg({ env: "production", file });
   const dir = path.dirname(config);
   let plugins = cfg?.plugins ?? [];
@@ -250,7 +261,9 @@ async function postcss({ file, css, config }) {
     for (const [name, opts] of Object.entries(plugins)) {
       if (opts === false) continue;
       const p = await load(name, dir);
-      list.push(typeof p === "function" ? p(opts === true ? undefined : opts) : p);
+      // As postcss-load-config: options null, true or {} give the plugin as exported.
+      const none = opts === null || opts === true || (typeof opts === "object" && Object.keys(opts).length === 0);
+      list.push(typeof p === "function" ? (none ? (p.postcss === true ? p() : p) : p(opts)) : p);
     }
     plugins = list;
   }

@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/diag"
+)
+
+// TestCSSToolConfigs builds apps whose CSS tools are configured as their own docs say: a
+// .postcssrc.json (JSON, plugins named as keys with their options, as postcss-load-config
+// reads it). Each app is made in the test apps' npm workspace,
+// whose node_modules has postcss-nesting. want are substrings of the page, or of
+// the messages when fail is set.
+func TestCSSToolConfigs(t *testing.T) {
+	apps := filepath.Join("testdata", "apps")
+	if _, err := os.Stat(filepath.Join(apps, "node_modules")); err != nil {
+		t.Fatalf("the test apps need their npm packages: run (cd %s && npm ci), as scripts/test does", apps)
+	}
+	page := `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		fail  bool
+		want  []string
+	}{
+		{"postcssrc_json", map[string]string{".postcssrc.json": `{ "plugins": { "postcss-nesting": {} } }`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red; & .title { color: blue } }"}, false, []string{".card .title"}},
+		{"postcssrc_json_plugin_off", map[string]string{".postcssrc.json": `{ "plugins": { "postcss-nesting": false } }`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red; & .title { color: blue } }"}, false, []string{"&"}},
+		{"postcssrc_json_not_json", map[string]string{".postcssrc.json": `{ "plugins": { "postcss-nesting": {} }`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.json is not JSON"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp(apps, "tmp-"+c.name+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			dir, _ = filepath.Abs(dir)
+			c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n"
+			c.files["index.html"] = page
+			for name, body := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := Build(context.Background(), dir, Options{NoWrite: true})
+			var got string
+			if c.fail {
+				var el *diag.ListError
+				if !errors.As(err, &el) {
+					t.Fatalf("build gives %v, want an error", err)
+				}
+				for _, d := range el.List {
+					got += d.String() + "\n  " + d.Note + "\n"
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = string(res.HTML)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
