@@ -236,6 +236,12 @@ func (c *cssTools) options(path string) (json.RawMessage, *api.Message) {
 		top := v
 		v, bad := plainValue(v)
 		switch {
+		case bad == "" && v != nil && (lang == "scss" || lang == "sass") && (k == "loadPaths" || k == "includePaths"):
+			paths, msg := c.loadPaths(lang, k, v)
+			if msg != nil {
+				return nil, msg
+			}
+			out[k] = paths
 		case bad == "" && v != nil:
 			out[k] = v
 		case bad == "function" && k == "logger" && (lang == "scss" || lang == "sass"):
@@ -261,6 +267,51 @@ func (c *cssTools) options(path string) (json.RawMessage, *api.Message) {
 	}
 	b, _ := json.Marshal(out)
 	return b, nil
+}
+
+// loadPaths returns Sass's load paths (loadPaths, or the legacy API's includePaths, key) as
+// absolute folders: a relative one is relative to the app folder, as Vite's process (whose
+// working folder is the root) gives it to Sass. A load path that leaves the folder the build
+// may read, links followed, is an error at the config naming it: Sass would look for every
+// @use there.
+func (c *cssTools) loadPaths(lang, key string, v any) ([]string, *api.Message) {
+	at := func(text, note string) *api.Message {
+		return &api.Message{Text: fmt.Sprintf("css.preprocessorOptions.%s.%s in %s %s", lang, key, filepath.Base(c.viteFile), text),
+			Location: &api.Location{File: c.viteFile}, Notes: []api.Note{{Text: note}}}
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, at("is not a list of folders", fmt.Sprintf(`write it as a list: %s: ["src/styles"]`, key))
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		p, ok := e.(string)
+		if !ok || p == "" {
+			return nil, at(fmt.Sprintf("holds %v, which is not a folder", e), fmt.Sprintf(`write each as a path: %s: ["src/styles"]`, key))
+		}
+		abs := filepath.FromSlash(p)
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(c.root, abs)
+		}
+		abs = filepath.Clean(abs)
+		// Lexically, then (what exists of it) with its links resolved.
+		inside := abs == c.readRoot || strings.HasPrefix(abs, c.readRoot+string(filepath.Separator))
+		for d := abs; inside; d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil {
+				inside = within(d, c.readRoot)
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+		if !inside {
+			return nil, &api.Message{Text: fmt.Sprintf("css.preprocessorOptions.%s.%s %q in %s names %s, outside %s, where bundle does not let Sass read", lang, key, p, filepath.Base(c.viteFile), abs, c.readRoot),
+				Location: &api.Location{File: c.viteFile}, Notes: []api.Note{{Text: "name a folder inside the app folder (relative to it), and move the stylesheets it holds in"}}}
+		}
+		out = append(out, abs)
+	}
+	return out, nil
 }
 
 // plainValue returns v, as the runner described a config's value, with what JSON cannot

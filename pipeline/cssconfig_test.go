@@ -13,8 +13,9 @@ import (
 
 // TestCSSToolConfigs builds apps whose CSS tools are configured as their own docs say: a
 // .postcssrc.json (JSON, plugins named as keys with their options, as postcss-load-config
-// reads it). Each app is made in the test apps' npm workspace,
-// whose node_modules has postcss-nesting. want are substrings of the page, or of
+// reads it) and vite.config's css.preprocessorOptions.scss.loadPaths (relative to the app
+// folder, as Vite gives them to Sass). Each app is made in the test apps' npm workspace,
+// whose node_modules has postcss-nesting and sass. want are substrings of the page, or of
 // the messages when fail is set.
 func TestCSSToolConfigs(t *testing.T) {
 	apps := filepath.Join("testdata", "apps")
@@ -34,6 +35,10 @@ func TestCSSToolConfigs(t *testing.T) {
 			"main.js": "import './a.css'", "a.css": ".card { color: red; & .title { color: blue } }"}, false, []string{"&"}},
 		{"postcssrc_json_not_json", map[string]string{".postcssrc.json": `{ "plugins": { "postcss-nesting": {} }`,
 			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.json is not JSON"}},
+		{"sass_load_paths", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: ["styles"] } } } }`,
+			"styles/_theme.scss": "$ink: rgb(7, 8, 9);", "main.js": "import './a.scss'", "a.scss": "@use 'theme';\n.x { color: theme.$ink; }\n"}, false, []string{"color:#070809"}},
+		{"sass_load_paths_outside", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: ["../../.."] } } } }`,
+			"main.js": "import './a.scss'", "a.scss": ".x { color: red; }\n"}, true, []string{`css.preprocessorOptions.scss.loadPaths "../../.."`, "outside"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, err := os.MkdirTemp(apps, "tmp-"+c.name+"-")
