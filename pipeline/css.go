@@ -265,6 +265,13 @@ func (c *cssTools) options(path string) (json.RawMessage, *api.Message) {
 				Location: &api.Location{File: c.viteFile}, Notes: []api.Note{{Text: fix}}}
 		}
 	}
+	if inc, ok := out["includePaths"].([]string); ok {
+		// The legacy API's includePaths: Sass's modern API, which bundle runs, names them
+		// loadPaths, and looks there after them.
+		lp, _ := out["loadPaths"].([]string)
+		out["loadPaths"] = append(lp, inc...)
+		delete(out, "includePaths")
+	}
 	b, _ := json.Marshal(out)
 	return b, nil
 }
@@ -287,7 +294,8 @@ func (c *cssTools) loadPaths(lang, key string, v any) ([]string, *api.Message) {
 	for _, e := range list {
 		p, ok := e.(string)
 		if !ok || p == "" {
-			return nil, at(fmt.Sprintf("holds %v, which is not a folder", e), fmt.Sprintf(`write each as a path: %s: ["src/styles"]`, key))
+			j, _ := json.Marshal(e)
+			return nil, at(fmt.Sprintf("holds %s, which is not a folder's path", j), fmt.Sprintf(`write each as a path (a string): %s: ["src/styles"]`, key))
 		}
 		abs := filepath.FromSlash(p)
 		if !filepath.IsAbs(abs) {

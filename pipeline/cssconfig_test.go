@@ -37,6 +37,12 @@ func TestCSSToolConfigs(t *testing.T) {
 			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.json is not JSON"}},
 		{"sass_load_paths", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: ["styles"] } } } }`,
 			"styles/_theme.scss": "$ink: rgb(7, 8, 9);", "main.js": "import './a.scss'", "a.scss": "@use 'theme';\n.x { color: theme.$ink; }\n"}, false, []string{"color:#070809"}},
+		{"sass_legacy_include_paths", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { api: "legacy", includePaths: ["styles"] } } } }`,
+			"styles/_theme.scss": "$ink: rgb(7, 8, 9);", "main.js": "import './a.scss'", "a.scss": "@use 'theme';\n.x { color: theme.$ink; }\n"}, false, []string{"color:#070809"}},
+		{"sass_load_paths_not_a_list", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: "styles" } } } }`,
+			"main.js": "import './a.scss'", "a.scss": ".x { color: red; }\n"}, true, []string{"css.preprocessorOptions.scss.loadPaths in vite.config.js is not a list of folders", `loadPaths: ["src/styles"]`}},
+		{"sass_load_paths_url", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: [new URL("./styles", import.meta.url)] } } } }`,
+			"main.js": "import './a.scss'", "a.scss": ".x { color: red; }\n"}, true, []string{"css.preprocessorOptions.scss.loadPaths in vite.config.js holds {}, which is not a folder's path"}},
 		{"sass_load_paths_outside", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: ["../../.."] } } } }`,
 			"main.js": "import './a.scss'", "a.scss": ".x { color: red; }\n"}, true, []string{`css.preprocessorOptions.scss.loadPaths "../../.."`, "outside"}},
 	} {
