@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,6 +99,9 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 	where := func(f string) string { return b.display(b.rel(filepath.Dir(f))) }
 	switch {
 	case p.installed[pkg]:
+		if text, note, ok := b.entryOutside(spec, pkg, from); ok {
+			return text, note, false
+		}
 		return fmt.Sprintf("Could not resolve %q: the package %s is installed, but has no %q", spec, pkg, strings.TrimPrefix(spec, pkg)),
 			fmt.Sprintf("check the paths it exports in node_modules/%s/package.json (its \"exports\" field lists them)", pkg), false
 	case p.declared[pkg] != "":
@@ -135,4 +139,75 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 		text = fmt.Sprintf("Could not resolve %q: the package %s is not in %s, and the app has no node_modules folder", spec, pkg, b.display(b.rel(p.manifests[0])))
 	}
 	return text, fmt.Sprintf("run npm install %s in %s, or map the name with [build] alias", pkg, where(p.manifests[0])), false
+}
+
+// entryOutside explains an installed package whose entry for spec leads out of the folder the
+// build may read: its package.json's "exports" target for the subpath, or (without
+// "exports", for the package itself) its "browser", "module" or "main" field, the fields
+// esbuild reads for the browser, in that order. Under the kernel's fence esbuild cannot see
+// the file there and says only that it found nothing; without it the file is refused where
+// it is read. ok is false when no entry leaves.
+func (b *bundler) entryOutside(spec, pkg, from string) (text, note string, ok bool) {
+	dir := ""
+	for d := from; ; d = filepath.Dir(d) {
+		if f := filepath.Join(d, "node_modules", filepath.FromSlash(pkg), "package.json"); b.inRoot(f) {
+			dir = filepath.Dir(f)
+			break
+		}
+		if d == b.readRoot || filepath.Dir(d) == d || !strings.HasPrefix(d, b.readRoot) {
+			return "", "", false
+		}
+	}
+	data, err := readIn(filepath.Join(dir, "package.json"), b.readRoot)
+	if err != nil {
+		return "", "", false
+	}
+	var pj map[string]any
+	if json.Unmarshal(data, &pj) != nil {
+		return "", "", false
+	}
+	sub := "." + strings.TrimPrefix(spec, pkg)
+	var field, target string
+	if exports, has := pj["exports"]; has {
+		// The subpath's own entry: the whole field when it maps no subpaths (a string, a
+		// list, or conditions), else its key; every condition's target is looked at.
+		if m, isMap := exports.(map[string]any); isMap && slices.ContainsFunc(slices.Collect(maps.Keys(m)), func(k string) bool { return strings.HasPrefix(k, ".") }) {
+			exports = m[sub]
+		} else if sub != "." {
+			exports = nil
+		}
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case string:
+				if target == "" && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(x))) {
+					target = x
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			case map[string]any:
+				keys := slices.Sorted(maps.Keys(x))
+				for _, k := range keys {
+					walk(x[k])
+				}
+			}
+		}
+		walk(exports)
+		field = fmt.Sprintf(`"exports" (for %q)`, sub)
+	} else if sub == "." {
+		for _, f := range []string{"browser", "module", "main"} {
+			if v, isString := pj[f].(string); isString && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(v))) {
+				field, target = fmt.Sprintf("%q", f), v
+				break
+			}
+		}
+	}
+	if target == "" {
+		return "", "", false
+	}
+	manifest := b.display(b.rel(filepath.Join(dir, "package.json")))
+	return fmt.Sprintf("Could not resolve %q: the entry of the package %s leaves %s: %s's %s is %q", spec, pkg, b.rootName(), manifest, field, target),
+		fmt.Sprintf("bundle reads only files inside %s: reinstall the package (npm install %s) so that its files are in %s, or map the name to a file inside it with [build] alias", b.rootName(), pkg, b.display(b.rel(dir))), true
 }

@@ -246,6 +246,15 @@ func leakRows() []leakRow {
 			code: 1, want: "Could not resolve"},
 		{name: "advice_scope_symlinked_outside", files: script(`import x from "@x/`+near+`"; console.log(x)`, nil), links: map[string]string{"node_modules/@x": "secrets/names"},
 			code: 1, want: "Could not resolve"},
+		// A package whose entry leads out of the root: esbuild, fenced, finds no file there,
+		// and the message says which field of which package.json leaves.
+		{name: "package_main_outside", files: script(`import x from "pkg"; console.log(x)`, map[string]string{"node_modules/pkg/package.json": `{ "name": "pkg", "main": "../../../../secrets/evilpkg/index.js" }`}),
+			code: 1, want: "outside", fenced: &struct {
+				code int
+				want string
+			}{1, `node_modules/pkg/package.json's "main" is "../../../../secrets/evilpkg/index.js"`}},
+		{name: "package_exports_outside", files: script(`import x from "pkg"; console.log(x)`, map[string]string{"node_modules/pkg/package.json": `{ "name": "pkg", "exports": "../../../../secrets/evilpkg/index.js" }`}),
+			code: 1, want: `node_modules/pkg/package.json's "exports" (for ".") is "../../../../secrets/evilpkg/index.js"`},
 		// the manifest and .env
 		{name: "manifest_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"miniapp.toml": "secrets/token.txt"},
 			code: 1, want: "miniapp.toml is a symbolic link to a file outside the app folder"},
