@@ -80,6 +80,47 @@ func packagesFrom(f *folders, dir, readRoot string) packages {
 	}
 }
 
+// suggest returns the package the app declares or has installed whose name is closest to
+// pkg, when one is close enough to be what its author meant, and the package.json that
+// declares it ("" for one only installed).
+func (p packages) suggest(pkg string) (best, declaredIn string, ok bool) {
+	var known []string
+	for name := range p.declared {
+		known = append(known, name)
+	}
+	for name := range p.installed {
+		if _, ok := p.declared[name]; !ok {
+			known = append(known, name)
+		}
+	}
+	slices.Sort(known)
+	best, ok = diag.Suggest(pkg, known)
+	return best, p.declared[best], ok
+}
+
+// meantPackage is the advice for the npm package name that the app's own code or config
+// asks a tool to load (a PostCSS plugin, a vite.config import) and that is not installed,
+// when name is close to a package the app declares or has installed, as read from the
+// folder from up to readRoot: "did you mean …?". ok is false otherwise: the name may then
+// be installed. The same reads as an import's advice, inside the root, so that the advice
+// is the same whether the kernel's fence holds or not.
+func meantPackage(from, readRoot, name string) (note string, ok bool) {
+	var f folders
+	best, declaredIn, ok := packagesFrom(&f, from, readRoot).suggest(packageName(name))
+	if !ok {
+		return "", false
+	}
+	how := "installed"
+	if declaredIn != "" {
+		rel, err := filepath.Rel(from, declaredIn)
+		if err != nil {
+			rel = declaredIn
+		}
+		how = "in " + filepath.ToSlash(rel)
+	}
+	return fmt.Sprintf("did you mean %q (%s)? Correct the name where it is written", best+strings.TrimPrefix(name, packageName(name)), how), true
+}
+
 // missingPackage explains a bare import spec that does not resolve from the folder from. Its
 // advice never names a package the author did not mean: "npm install X" only for a name that
 // no package.json declares, that is not installed, and that is not close to a name that is
@@ -112,20 +153,10 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 		}
 		return fmt.Sprintf("Could not resolve %q: %s is in %s but not installed", spec, pkg, b.display(b.rel(p.declared[pkg]))), note, false
 	}
-	var known []string
-	for name := range p.declared {
-		known = append(known, name)
-	}
-	for name := range p.installed {
-		if _, ok := p.declared[name]; !ok {
-			known = append(known, name)
-		}
-	}
-	slices.Sort(known)
-	if best, ok := diag.Suggest(pkg, known); ok {
+	if best, declaredIn, ok := p.suggest(pkg); ok {
 		how := "installed"
-		if f := p.declared[best]; f != "" {
-			how = "in " + b.display(b.rel(f))
+		if declaredIn != "" {
+			how = "in " + b.display(b.rel(declaredIn))
 		}
 		return fmt.Sprintf("Could not resolve %q: no package %s is declared or installed", spec, pkg),
 			fmt.Sprintf("did you mean %q (%s)?", best+strings.TrimPrefix(spec, pkg), how), false

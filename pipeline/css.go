@@ -387,12 +387,20 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 			me = &nodetool.MissingError{Package: strings.Fields(packages)[0]}
 		}
 		m.Text = fmt.Sprintf("%s needs the npm package %s, which is not installed in the app", tool, me.Package)
+		own := slices.Contains(strings.Fields(packages), me.Package)
 		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss" {
 			packages = tailwindPackages(c.root, c.readRoot)
 		} else if tool != "Tailwind CSS" && tool != "Sass" {
 			packages = me.Package
 		}
 		m.Notes = []api.Note{{Text: packageManager(c.root, c.readRoot) + " " + packages}}
+		if !own {
+			// A name the app's config or stylesheet wrote (a PostCSS plugin, a Tailwind
+			// @plugin): a typo of an installed one is not a package to install.
+			if note, ok := meantPackage(filepath.Dir(path), c.readRoot, me.Package); ok {
+				m.Notes = []api.Note{{Text: note}}
+			}
+		}
 		if pnp := yarnPnP(c.root, c.readRoot); pnp != "" {
 			// Yarn's Plug'n'Play keeps packages in zip archives that only its loader reads.
 			m.Text = fmt.Sprintf("%s needs the npm package %s, and the app installs its packages with Yarn Plug'n'Play (%s), whose archives Node cannot load without Yarn's loader", tool, me.Package, filepath.Base(pnp))

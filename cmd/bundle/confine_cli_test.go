@@ -173,6 +173,7 @@ type leakRow struct {
 		code int
 		want string
 	}
+	never string // in no message, fenced or not: advice to install a misspelt name
 	// pageHolds: the secret may be in the page (the .env row, where Vite's rule puts it
 	// there, warned of); it is still in no message.
 	pageHolds bool
@@ -255,6 +256,15 @@ func leakRows() []leakRow {
 			}{1, `node_modules/pkg/package.json's "main" is "../../../../secrets/evilpkg/index.js"`}},
 		{name: "package_exports_outside", files: script(`import x from "pkg"; console.log(x)`, map[string]string{"node_modules/pkg/package.json": `{ "name": "pkg", "exports": "../../../../secrets/evilpkg/index.js" }`}),
 			code: 1, want: `node_modules/pkg/package.json's "exports" (for ".") is "../../../../secrets/evilpkg/index.js"`},
+		// A misspelt package, named by the app's code, its vite.config or its PostCSS config:
+		// the advice names the installed package meant, never the typo to install (an
+		// unrelated package of that name may exist on npm), and is the same fenced or not.
+		{name: "advice_import_typo", files: script(`import x from "postcss-nestin"; console.log(x)`, nil),
+			code: 1, want: `did you mean "postcss-nesting" (installed)?`, never: "install postcss-nestin"},
+		{name: "advice_vite_config_import_typo", files: script("console.log(1)", map[string]string{"vite.config.js": `import p from "postcss-nestin"; export default {};`}),
+			code: 1, want: `did you mean "postcss-nesting" (installed)?`, never: "install -D postcss-nestin"},
+		{name: "advice_postcss_plugin_typo", files: postcss(`export default { plugins: { "postcss-nestin": {} } };`, ""),
+			code: 1, want: `did you mean "postcss-nesting" (installed)?`, never: "install -D postcss-nestin"},
 		// the manifest and .env
 		{name: "manifest_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"miniapp.toml": "secrets/token.txt"},
 			code: 1, want: "miniapp.toml is a symbolic link to a file outside the app folder"},
@@ -435,6 +445,9 @@ func TestConfinement(t *testing.T) {
 				}
 				if want != "" && !strings.Contains(messages, sub(want)) {
 					t.Errorf("%s: the messages lack %q:\n%s", run.name, sub(want), brief)
+				}
+				if row.never != "" && strings.Contains(messages, row.never) {
+					t.Errorf("%s: the messages hold %q:\n%s", run.name, row.never, brief)
 				}
 				if strings.Contains(messages, token) {
 					t.Errorf("%s: a message holds the secret:\n%s", run.name, messages)
