@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1334,13 +1333,31 @@ func (b *bundler) inlineEntry(c inlineCode) (code, diag.List) {
 	return b.run(opts)
 }
 
-// moduleWord finds the words that ES module syntax needs ("exports" is not one).
-var moduleWord = regexp.MustCompile(`\b(?:import|export)\b`)
+// containsWord reports whether src holds one of words as a word of its own: not next to a
+// letter, digit, _ or $ ("exports" and "importNode" do not hold "export" or "import"). It
+// finds what a parse may then read, at the speed of a byte search.
+func containsWord(src string, words ...string) bool {
+	ident := func(c byte) bool { return isWordByte(c) || c == '$' || c >= 0x80 }
+	for _, w := range words {
+		for off := 0; ; {
+			i := strings.Index(src[off:], w)
+			if i < 0 {
+				break
+			}
+			at, end := off+i, off+i+len(w)
+			if (at == 0 || !ident(src[at-1])) && (end == len(src) || !ident(src[end])) {
+				return true
+			}
+			off = at + 1
+		}
+	}
+	return false
+}
 
 // moduleSyntax reports whether the script src is written as an ES module (an import or export
 // statement, import.meta), as esbuild's parse decides: run as a classic script, it throws.
 func moduleSyntax(src string) bool {
-	if !moduleWord.MatchString(src) {
+	if !containsWord(src, "import", "export") { // the words ES module syntax needs
 		return false
 	}
 	res := api.Build(api.BuildOptions{Stdin: &api.StdinOptions{Contents: src, Loader: api.LoaderJS, Sourcefile: "script.js"},

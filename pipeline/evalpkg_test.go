@@ -137,3 +137,25 @@ func TestEvalInPackagesSession(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsWord: a word of its own, not part of a longer name.
+func TestContainsWord(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"import x from 'y'", true},
+		{"x;export{a}", true},
+		{"module.exports = {}", false},
+		{"document.importNode(n)", false},
+		{"a.$import + reimport + export_", false},
+		{"éexport", false},
+		{"", false},
+		{"import", true},
+		{"exports; export", true},
+	} {
+		if got := containsWord(c.src, "import", "export"); got != c.want {
+			t.Errorf("containsWord(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}
