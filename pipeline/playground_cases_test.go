@@ -443,7 +443,7 @@ var playgrounds = []playground{
 		{spec: "minifies inline style with esbuild", contains: "<style>.inline-style{color:#ff0000}</style>"},
 		{spec: "escapes closing style tags with esbuild", contains: `<style>.closing-tag{content:"<\/style>"}</style>`},
 	}},
-	{name: "nested-deps", checks: []check{
+	{name: "nested-deps", nested: map[string]string{"deps/b/node_modules/@pg/nested-a": "deps/a-v1"}, checks: []check{
 		tText("handle nested package", ".a", "A@2.0.0"),
 		tText("handle nested package", ".b", "B@1.0.0"),
 		tText("handle nested package", ".nested-a", "A@1.0.0"),

@@ -62,10 +62,15 @@ type playRefusal struct {
 
 // playground is one of Vite's playgrounds, ported.
 type playground struct {
-	name   string
-	page   string            // the page Vite's build and the checks visit, "index.html" when empty
-	env    map[string]string // the builder's environment, for both builds
-	base   string            // the config's base, where Vite's files are served ("/" when empty)
+	name string
+	page string            // the page Vite's build and the checks visit, "index.html" when empty
+	env  map[string]string // the builder's environment, for both builds
+	base string            // the config's base, where Vite's files are served ("/" when empty)
+	// nested are packages installed below another package's node_modules, as npm links a
+	// dependency that needs another version than the app's (link → its folder, both relative
+	// to the playground): npm ci makes no such link for a workspace's file: package, and no
+	// node_modules is committed, so the test makes them.
+	nested map[string]string
 	checks []check
 	// output checks the build's output: bundle's page, or every file Vite wrote.
 	output []outputCheck
@@ -325,6 +330,19 @@ func TestPlayground(t *testing.T) {
 	for _, pg := range playgrounds {
 		t.Run(pg.name, func(t *testing.T) {
 			dir, _ := filepath.Abs(filepath.Join(playgroundRoot, pg.name))
+			for link, target := range pg.nested {
+				link = filepath.Join(dir, filepath.FromSlash(link))
+				rel, _ := filepath.Rel(filepath.Dir(link), filepath.Join(dir, filepath.FromSlash(target)))
+				if _, err := os.Lstat(link); err == nil {
+					continue
+				}
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(rel, link); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for k, v := range pg.env {
 				t.Setenv(k, v)
 			}
