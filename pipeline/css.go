@@ -22,7 +22,9 @@ import (
 // postcssConfigs are the PostCSS config files looked for, in the app folder and then its
 // parents up to the folder the build may read, as postcss-load-config finds them.
 var postcssConfigs = []string{"postcss.config.mjs", "postcss.config.js", "postcss.config.cjs",
-	".postcssrc.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.json", "postcss.config.ts", "postcss.config.mts"}
+	".postcssrc.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.json", "postcss.config.ts", "postcss.config.mts",
+	// Found to be refused (bundle reads no YAML): a config that is there is never ignored.
+	".postcssrc", ".postcssrc.yaml", ".postcssrc.yml"}
 
 // importsTailwind reports whether the stylesheet src enters Tailwind CSS, as its tokens say:
 // v4's @import of "tailwindcss" or one of its parts (a string or a url()), or v3's @tailwind
@@ -173,6 +175,9 @@ func (c *cssTools) process(ctx context.Context, path string, src []byte) (string
 	case strings.HasSuffix(config, ".ts") || strings.HasSuffix(config, ".mts"):
 		return "", []api.Message{{Text: fmt.Sprintf("%s is TypeScript, which bundle does not load", filepath.Base(config)),
 			Location: &api.Location{File: config}, Notes: []api.Note{{Text: "write the same config as postcss.config.mjs"}}}}
+	case filepath.Ext(config) == ".yaml" || filepath.Ext(config) == ".yml" || filepath.Base(config) == ".postcssrc":
+		return "", []api.Message{{Text: fmt.Sprintf("%s is read as YAML by PostCSS's loader, which bundle does not read", filepath.Base(config)),
+			Location: &api.Location{File: config}, Notes: []api.Note{{Text: "write the same config as .postcssrc.json (plugins named as keys) or postcss.config.mjs"}}}}
 	case config != "":
 		if css, err = r.Run(ctx, nodetool.Request{Tool: "postcss", File: path, CSS: css, Config: config}); err != nil {
 			return "", c.failure(path, "PostCSS (from "+filepath.Base(config)+")", "postcss", err)
