@@ -104,6 +104,12 @@ func newCSSTools(root, readRoot, outDir, temp string, noFence bool) *cssTools {
 func (c *cssTools) postcssConfig() string {
 	c.once.Do(func() {
 		for dir := c.root; ; dir = filepath.Dir(dir) {
+			// postcss-load-config looks at package.json first: its "postcss" key, when there
+			// is one, is the config (the JSON form); one without the key is passed over.
+			if pj := filepath.Join(dir, "package.json"); hasPostcssKey(pj, c.readRoot) {
+				c.config = pj
+				return
+			}
 			for _, name := range postcssConfigs {
 				p := filepath.Join(dir, name)
 				if st, err := os.Lstat(p); err == nil && !st.IsDir() {
@@ -121,6 +127,23 @@ func (c *cssTools) postcssConfig() string {
 		}
 	})
 	return c.config
+}
+
+// hasPostcssKey reports whether the package.json at p, inside root, has a "postcss" key,
+// which postcss-load-config reads as the PostCSS config. One that is not JSON has none here:
+// the build says so where it reads the package's fields.
+func hasPostcssKey(p, root string) bool {
+	data, err := readIn(p, root)
+	if err != nil {
+		return false
+	}
+	var pj map[string]json.RawMessage
+	if json.Unmarshal(data, &pj) != nil {
+		return false
+	}
+	// lilconfig passes over a key that is null, as one that is not there.
+	v, ok := pj["postcss"]
+	return ok && string(v) != "null"
 }
 
 // close stops Node, if it ran.

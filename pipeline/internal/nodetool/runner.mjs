@@ -246,8 +246,14 @@ async function postcss({ file, css, config }) {
     // would want an import attribute), its plugins named as keys with their options.
     try {
       cfg = JSON.parse(fs.readFileSync(config, "utf8"));
+      // package.json's "postcss" key, which postcss-load-config reads first, is the same form.
+      if (path.basename(config) === "package.json") cfg = cfg.postcss;
     } catch (e) {
       throw Object.assign(new Error(`${path.basename(config)} is not JSON: ${e.message}`), { file: config });
+    }
+    if (cfg === null || typeof cfg !== "object" || Array.isArray(cfg)) {
+      const what = path.basename(config) === "package.json" ? `package.json's "postcss"` : path.basename(config);
+      throw Object.assign(new Error(`${what} is not an object of PostCSS options, such as { "plugins": { "postcss-nesting": {} } }`), { file: config });
     }
   } else {
     cfg = (await import(pathToFileURL(config).href)).default;
