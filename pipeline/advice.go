@@ -98,27 +98,38 @@ func (p packages) suggest(pkg string) (best, declaredIn string, ok bool) {
 	return best, p.declared[best], ok
 }
 
-// meantPackage is the advice for the npm package name that the app's own code or config
-// asks a tool to load (a PostCSS plugin, a vite.config import) and that is not installed,
-// when name is close to a package the app declares or has installed, as read from the
-// folder from up to readRoot: "did you mean …?". ok is false otherwise: the name may then
-// be installed. The same reads as an import's advice, inside the root, so that the advice
-// is the same whether the kernel's fence holds or not.
-func meantPackage(from, readRoot, name string) (note string, ok bool) {
+// namedPackageAdvice is the advice for the npm package name that the app's own code or
+// config asks a tool to load (a PostCSS plugin, a Tailwind @plugin, a vite.config import)
+// and that is not installed, as read from the folder from up to readRoot (the same reads as
+// an import's advice, inside the root, so that it is the same whether the kernel's fence
+// holds or not). A name a package.json declares is installed by installing what is
+// declared; a name close to one the app declares or has installed gets "did you mean …?";
+// any other name is not put in an install command: it may be a slip of a package the app
+// has not installed yet, and a package of the misspelt name may exist on npm (a
+// typosquatter). add is the command that adds a package ("npm install -D").
+func namedPackageAdvice(from, readRoot, name, add string) string {
 	var f folders
-	best, declaredIn, ok := packagesFrom(&f, from, readRoot).suggest(packageName(name))
-	if !ok {
-		return "", false
-	}
-	how := "installed"
-	if declaredIn != "" {
-		rel, err := filepath.Rel(from, declaredIn)
+	pkg := packageName(name)
+	p := packagesFrom(&f, from, readRoot)
+	rel := func(file string) string {
+		r, err := filepath.Rel(from, file)
 		if err != nil {
-			rel = declaredIn
+			return file
 		}
-		how = "in " + filepath.ToSlash(rel)
+		return filepath.ToSlash(r)
 	}
-	return fmt.Sprintf("did you mean %q (%s)? Correct the name where it is written", best+strings.TrimPrefix(name, packageName(name)), how), true
+	if declaredIn := p.declared[pkg]; declaredIn != "" {
+		verb, _, _ := strings.Cut(add, " ")
+		return fmt.Sprintf("%s is in %s but not installed: run %s install in %s", pkg, rel(declaredIn), verb, filepath.ToSlash(filepath.Dir(declaredIn)))
+	}
+	if best, declaredIn, ok := p.suggest(pkg); ok {
+		how := "installed"
+		if declaredIn != "" {
+			how = "in " + rel(declaredIn)
+		}
+		return fmt.Sprintf("did you mean %q (%s)? Correct the name where it is written", best+strings.TrimPrefix(name, pkg), how)
+	}
+	return fmt.Sprintf("no package.json of the app declares %s, and no package installed has a name close to it: check the name where it is written, and add the package by the name its own documentation gives (%s <that name>)", pkg, add)
 }
 
 // missingPackage explains a bare import spec that does not resolve from the folder from. Its

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -415,18 +416,32 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 			me = &nodetool.MissingError{Package: strings.Fields(packages)[0]}
 		}
 		m.Text = fmt.Sprintf("%s needs the npm package %s, which is not installed in the app", tool, me.Package)
-		own := slices.Contains(strings.Fields(packages), me.Package)
-		if me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss" {
-			packages = tailwindPackages(c.root, c.readRoot)
-		} else if tool != "Tailwind CSS" && tool != "Sass" {
-			packages = me.Package
-		}
-		m.Notes = []api.Note{{Text: packageManager(c.root, c.readRoot) + " " + packages}}
-		if !own {
+		add := packageManager(c.root, c.readRoot)
+		switch {
+		case me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss":
+			m.Notes = []api.Note{{Text: add + " " + tailwindPackages(c.root, c.readRoot)}}
+		case slices.Contains(strings.Fields(packages), me.Package):
+			// The tool's own package: its name is bundle's, not the author's.
+			if tool != "Sass" {
+				packages = me.Package
+			}
+			m.Notes = []api.Note{{Text: add + " " + packages}}
+		default:
 			// A name the app's config or stylesheet wrote (a PostCSS plugin, a Tailwind
-			// @plugin): a typo of an installed one is not a package to install.
-			if note, ok := meantPackage(filepath.Dir(path), c.readRoot, me.Package); ok {
-				m.Notes = []api.Note{{Text: note}}
+			// @plugin, a Sass pkg: URL): a typo of an installed one is not a package to
+			// install, nor is a name far from every one.
+			m.Notes = []api.Note{{Text: namedPackageAdvice(filepath.Dir(path), c.readRoot, me.Package, add)}}
+			if me.Spec != "" {
+				// Tailwind's resolver (its own, or inside @tailwindcss/postcss) asked for it:
+				// the place is the at-rule that names it.
+				m.Text = fmt.Sprintf("Tailwind CSS: the npm package %s is not installed in the app", me.Package)
+				for _, rule := range []string{"@plugin", "@config", "@import", "@reference"} {
+					if line, col, text := atRulePlace(path, rule, me.Spec, c.readRoot); line > 0 {
+						m.Location.Line, m.Location.Column, m.Location.LineText = line, col, text
+						m.Text = fmt.Sprintf("Tailwind CSS: %s %q names the npm package %s, which is not installed in the app", rule, me.Spec, me.Package)
+						break
+					}
+				}
 			}
 		}
 		if pnp := yarnPnP(c.root, c.readRoot); pnp != "" {
@@ -486,4 +501,44 @@ func lineIn(p string, n int, root string) string {
 func within(p, dir string) bool {
 	real, err := filepath.EvalSymlinks(p)
 	return err == nil && (real == dir || strings.HasPrefix(real, dir+string(filepath.Separator)))
+}
+
+// atRulePlace returns the place of the first at-rule named rule (as Tailwind's compiler
+// matches it, case and all) whose string parameter is param in the stylesheet at path,
+// inside root: its line (1-based), column (0-based, in bytes) and line. Zeros when there is
+// none, as in a stylesheet another tool wrote.
+func atRulePlace(path, rule, param, root string) (line, column int, lineText string) {
+	src, err := readIn(path, root)
+	if err != nil || param == "" {
+		return 0, 0, ""
+	}
+	l := css.NewLexer(parse.NewInput(bytes.NewReader(src)))
+	offset := 0
+	next := func() (css.TokenType, string, int) {
+		for {
+			tt, d := l.Next()
+			at := offset
+			offset += len(d)
+			if tt != css.WhitespaceToken && tt != css.CommentToken {
+				return tt, string(d), at
+			}
+		}
+	}
+	for {
+		tt, d, at := next()
+		if tt == css.ErrorToken {
+			return 0, 0, ""
+		}
+		if tt != css.AtKeywordToken || d != rule {
+			continue
+		}
+		if tt, d, _ = next(); tt == css.StringToken && strings.TrimSuffix(d[1:], d[:1]) == param {
+			start := bytes.LastIndexByte(src[:at], '\n') + 1
+			end := bytes.IndexByte(src[start:], '\n')
+			if end < 0 {
+				end = len(src) - start
+			}
+			return bytes.Count(src[:at], []byte("\n")) + 1, at - start, strings.TrimRight(string(src[start:start+end]), "\r")
+		}
+	}
 }

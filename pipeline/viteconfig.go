@@ -131,10 +131,7 @@ func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence boo
 		return nil, diag.List{{File: display, Text: fmt.Sprintf("%s did not finish loading in %v", filepath.Base(file), viteConfigTimeout),
 			Note: "a config that awaits a promise nothing settles, or loops, never gives Vite or bundle its options: make it return them"}}.Err()
 	case errors.As(err, &me):
-		note := fmt.Sprintf("npm install -D %s (in %s), as the app's package.json would have it", me.Package, filepath.ToSlash(dir))
-		if meant, ok := meantPackage(dir, readRoot, me.Package); ok {
-			note = meant
-		}
+		note := namedPackageAdvice(dir, readRoot, me.Package, packageManager(dir, readRoot))
 		return nil, diag.List{{File: display, Text: fmt.Sprintf("%s imports %s, which is not installed", filepath.Base(file), me.Package), Note: note}}.Err()
 	case errors.As(err, &te):
 		d := diag.Message{File: display, Text: fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message),

@@ -52,7 +52,7 @@ func TestViteConfig(t *testing.T) {
 		{"loops", "for (;;) {}\nexport default {}\n", nil, nil,
 			[]string{late}, false},
 		{"package_not_installed", "import react from '@vitejs/plugin-react'\nexport default { plugins: [react()] }\n", nil, nil,
-			[]string{"error: vite.config.js imports @vitejs/plugin-react, which is not installed", "npm install -D @vitejs/plugin-react"}, false},
+			[]string{"error: vite.config.js imports @vitejs/plugin-react, which is not installed", "no package.json of the app declares @vitejs/plugin-react", "npm install -D <that name>"}, false},
 		{"syntax_error", "export default {\n  define: { a: 1,, }\n}\n", nil, nil,
 			[]string{"vite.config.js:2:18: error: Expected identifier but found \",\""}, false},
 		{"not_an_object", "export default 42\n", nil, nil,

@@ -265,6 +265,20 @@ func leakRows() []leakRow {
 			code: 1, want: `did you mean "postcss-nesting" (installed)?`, never: "install -D postcss-nestin"},
 		{name: "advice_postcss_plugin_typo", files: postcss(`export default { plugins: { "postcss-nestin": {} } };`, ""),
 			code: 1, want: `did you mean "postcss-nesting" (installed)?`, never: "install -D postcss-nestin"},
+		// A Tailwind @plugin that names a package not installed, by Tailwind's own compiler or
+		// inside @tailwindcss/postcss: the same advice, at the @plugin.
+		{name: "advice_tailwind_plugin_typo", files: tw(`@plugin "@tailwindcss/postcs";`),
+			code: 1, want: `did you mean "@tailwindcss/postcss" (installed)?`, never: "install -D @tailwindcss/postcs"},
+		{name: "advice_tailwind_postcss_plugin_typo", files: postcss(`export default { plugins: { "@tailwindcss/postcss": {} } };`, "@import \"tailwindcss\";\n@plugin \"@tailwindcss/postcs\";"),
+			code: 1, want: `style.css:2:1: error: Tailwind CSS: @plugin "@tailwindcss/postcs" names the npm package @tailwindcss/postcs`, never: "install -D @tailwindcss/postcs"},
+		// A name far from every one the app has is not "meant" as one of them (a third of
+		// postcss-preset-env's letters made it postcss-nesting), nor put in an install command.
+		{name: "advice_postcss_plugin_far", files: postcss(`export default { plugins: { "postcss-preset-env": {} } };`, ""),
+			code: 1, want: "no package.json of the app declares postcss-preset-env", never: "did you mean"},
+		{name: "advice_tailwind_plugin_far", files: tw(`@plugin "tailwind-scrollbar";`),
+			code: 1, want: `@plugin "tailwind-scrollbar" names the npm package tailwind-scrollbar`, never: "did you mean"},
+		{name: "advice_vite_config_import_far", files: script("console.log(1)", map[string]string{"vite.config.js": `import p from "vite-plugin-checker"; export default {};`}),
+			code: 1, want: "no package.json of the app declares vite-plugin-checker", never: "install -D vite-plugin-checker"},
 		// the manifest and .env
 		{name: "manifest_symlinked_outside", files: map[string]string{"index.html": leakPage("")}, links: map[string]string{"miniapp.toml": "secrets/token.txt"},
 			code: 1, want: "miniapp.toml is a symbolic link to a file outside the app folder"},

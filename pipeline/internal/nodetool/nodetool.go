@@ -56,6 +56,9 @@ type MissingError struct {
 	Package string
 	// Want is the package and the range to install ("vue@^3.3.0"), where the tool says.
 	Want string
+	// Spec is the specifier the stylesheet wrote for it (Tailwind's @plugin "x/sub"), where
+	// the tool says.
+	Spec string
 }
 
 func (e *MissingError) Error() string {
@@ -183,6 +186,7 @@ type reply struct {
 		Message string `json:"message"`
 		Missing string `json:"missing"`
 		Want    string `json:"want"`
+		Spec    string `json:"spec"`
 		Note    string `json:"note"`
 		Crashed string `json:"crashed"`
 		File    string `json:"file"`
@@ -368,7 +372,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 		case rep.gone != nil:
 			return reply{}, rep.gone
 		case rep.Error != nil && rep.Error.Missing != "":
-			return reply{}, &MissingError{Package: rep.Error.Missing, Want: rep.Error.Want}
+			return reply{}, &MissingError{Package: rep.Error.Missing, Want: rep.Error.Want, Spec: rep.Error.Spec}
 		case rep.Error != nil && rep.Error.Want != "":
 			return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
 		case rep.Error != nil:

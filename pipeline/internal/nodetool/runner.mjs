@@ -273,7 +273,14 @@ async function postcss({ file, css, config }) {
     }
     plugins = list;
   }
-  const out = await post(plugins.filter(Boolean)).process(css, { from: file, map: false, ...(cfg?.parser ? { parser: cfg.parser } : {}) });
+  twMissing = null;
+  let out;
+  try {
+    out = await post(plugins.filter(Boolean)).process(css, { from: file, map: false, ...(cfg?.parser ? { parser: cfg.parser } : {}) });
+  } catch (e) {
+    if (twMissing !== null && (e?.reason ?? e?.message) === twMissing.message) throw twMissing;
+    throw e;
+  }
   return { css: out.css };
 }
 
@@ -307,6 +314,32 @@ function outsideLinks(dir, ignore, out = []) {
 const compilers = new Map();
 
 const mtime = (p) => fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+
+// Tailwind CSS (its compiler, whether @tailwindcss/postcss or this runner calls it) asks
+// __tw_resolve first for each @plugin, @config, @import and @reference it resolves. A package
+// name that no node_modules folder from the stylesheet's up holds, by Node's lookup of a
+// package's folder (which Tailwind's resolver then does too, NODE_PATH being unset), and that
+// is not the app's own package (a self-reference), is missing: the build explains it as it
+// explains a PostCSS plugin that is. Anything else is left to Tailwind.
+globalThis.__tw_resolve = (id, from) => {
+  if (id.startsWith(".") || id.startsWith("#") || path.isAbsolute(id) || /^[a-z][a-z0-9+.-]*:/i.test(id)) return undefined;
+  const name = id.startsWith("@") ? id.split("/").slice(0, 2).join("/") : id.split("/")[0];
+  if (Module._nodeModulePaths(from).some((nm) => fs.existsSync(path.join(nm, name, "package.json")))) return undefined;
+  for (let d = path.resolve(from); ; d = path.dirname(d)) {
+    const pj = path.join(d, "package.json");
+    if (fs.existsSync(pj)) {
+      try {
+        if (JSON.parse(fs.readFileSync(pj, "utf8")).name === name) return undefined;
+      } catch {}
+      break;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  throw (twMissing = Object.assign(new Error(`${name} is not installed`), { missing: name, spec: id }));
+};
+// twMissing is the last package __tw_resolve found missing: @tailwindcss/postcss rethrows
+// what its compiler throws as a new CssSyntaxError of the same message, without its fields.
+let twMissing = null;
 
 async function tailwind({ file, css, base, ignore }) {
   const tw = await load("@tailwindcss/node", base);
@@ -1015,6 +1048,7 @@ function failure(e) {
   if (e?.missing) err.missing = e.missing;
   if (e?.outside) err.outside = e.outside;
   if (e?.want) err.want = e.want;
+  if (e?.spec) err.spec = e.spec;
   if (e?.note) err.note = e.note;
   if (e?.crashed) err.crashed = e.crashed;
   if (e?.place) return Object.assign(err, e.place);
