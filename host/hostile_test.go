@@ -401,3 +401,42 @@ func TestServeSlowReaders(t *testing.T) {
 		t.Errorf("the steady reader got %d of %d bytes: %s", len(body), e.Bytes, head)
 	}
 }
+
+// TestServeRefusesLinkOut: a page in the folder that is a symbolic link to a file outside it
+// is not served (it would serve that file from the host's origin), and the refusal names the
+// link and where it leads; a link to a page inside the folder is served.
+func TestServeRefusesLinkOut(t *testing.T) {
+	for _, row := range []struct {
+		name   string
+		inside bool
+	}{{"link_out", false}, {"link_inside", true}} {
+		t.Run(row.name, func(t *testing.T) {
+			out, elsewhere := t.TempDir(), t.TempDir()
+			buildInto(t, out, "hello")
+			to := filepath.Join(elsewhere, "hello.html")
+			if row.inside {
+				to = filepath.Join(out, "pages", "hello.html")
+			}
+			os.MkdirAll(filepath.Dir(to), 0o755)
+			if err := os.Rename(filepath.Join(out, "hello.html"), to); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(to, filepath.Join(out, "hello.html")); err != nil {
+				t.Fatal(err)
+			}
+			srv, err := host.NewServer(out)
+			if row.inside {
+				if err != nil || len(srv.Refused) > 0 {
+					t.Fatalf("NewServer: %v, refused %v: a link inside the folder is served", err, srv.Refused)
+				}
+				return
+			}
+			if !errors.Is(err, host.ErrNoBundles) || srv == nil || len(srv.Refused) != 1 {
+				t.Fatalf("NewServer: %v (%v), want hello refused", err, srv)
+			}
+			if msg := srv.Refused[0].Err.Error(); !strings.Contains(msg, filepath.Join(out, "hello.html")+" is a symbolic link to "+to+", outside the folder served") {
+				t.Errorf("refusal: %s", msg)
+			}
+		})
+	}
+}

@@ -152,6 +152,25 @@ const (
 // ErrNoBundles is returned (wrapped) by NewServer for a folder with nothing to serve.
 var ErrNoBundles = errors.New("no bundles")
 
+// readInside reads the file at path, which must be, its links resolved, in the folder
+// realDir (links resolved): a link that leads out is refused, naming where it leads and what
+// to do.
+func readInside(path, realDir string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(realDir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, fmt.Errorf("%s is a symbolic link to %s, outside the folder served: bundle serve serves only the files in it; put the page itself there (bundle build --out %s APP_DIR)", path, real, filepath.Dir(path))
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
 // NewServer reads dir's registry.json (or, without one, the entries bundle build wrote there),
 // verifies every bundle, and returns a Server for those that match. It fails when the folder
 // holds no entries, its registry cannot be read, or an entry's id breaks the manifest's rule
@@ -173,6 +192,12 @@ func NewServer(dir string) (*Server, error) {
 			return nil, fmt.Errorf("%s: the entry %q: id %v; an id names the paths a bundle is served at, so bundle serve serves no registry with one that breaks the rule (rebuild the app with a valid id)", filepath.Join(dir, registry.FileName), id, err)
 		}
 	}
+	// A page is served only from the folder itself: one linked to a file elsewhere would
+	// serve that file (whatever matches the entry's hash) from the host's origin.
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{apps: map[string]*served{}}
 	out := &registry.Registry{SchemaVersion: registry.SchemaVersion, Apps: map[string]registry.Entry{}}
 	type job struct {
@@ -185,7 +210,7 @@ func NewServer(dir string) (*Server, error) {
 	for _, id := range reg.IDs() {
 		e := reg.Apps[id]
 		path := filepath.Join(dir, e.File)
-		page, err := os.ReadFile(path)
+		page, err := readInside(path, realDir)
 		if err == nil {
 			err = Verify(path, page, e)
 		}
