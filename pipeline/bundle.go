@@ -21,6 +21,7 @@ import (
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/sdk"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // assetLoaders are the file types inlined as data: URLs when JS or CSS imports them.
@@ -87,6 +88,10 @@ type bundler struct {
 	// written holds, with source maps, the text of each app script the source transforms
 	// changed, as its author wrote it, by path or inline name (mapSources).
 	written sync.Map
+	// backslashed holds each file loaded whose name holds a backslash (a letter of a name,
+	// not on Windows), by its path with slashes for them, as esbuild names it in a source
+	// map (mapSources names it as it is).
+	backslashed sync.Map
 	// inline holds the code written in the page that entries bundles, by its path in
 	// inlineNamespace.
 	inline map[string]inlineCode
@@ -471,6 +476,9 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			}
 			if msg := b.outside(a.Path); msg != nil {
 				return api.OnLoadResult{Errors: []api.Message{*msg}}, nil
+			}
+			if filepath.Separator == '/' && strings.ContainsRune(a.Path, '\\') {
+				b.backslashed.Store(strings.ReplaceAll(a.Path, `\`, "/"), a.Path)
 			}
 			lower := strings.ToLower(a.Path)
 			if isSvelteModule(lower) {
@@ -1047,6 +1055,7 @@ func sourcesContent(written bool) api.SourcesContent {
 func (b *bundler) mapSources(m []byte, outdir string) []byte {
 	written := false
 	b.written.Range(func(_, _ any) bool { written = true; return false })
+	b.backslashed.Range(func(_, _ any) bool { written = true; return false })
 	if len(b.inline) == 0 && !written {
 		return m
 	}
@@ -1056,12 +1065,20 @@ func (b *bundler) mapSources(m []byte, outdir string) []byte {
 	}
 	changed := false
 	for i, s := range sm.Sources {
-		key := filepath.Join(b.root, outdir, filepath.FromSlash(s))
+		key := s
+		if p, ok := sourcemap.Path(s); ok {
+			key = filepath.Join(b.root, outdir, filepath.FromSlash(p))
+			// esbuild names a file "a\b.ts" as "a/b.ts", a file that is not there.
+			if real, ok := b.backslashed.Load(key); ok {
+				if rel, err := filepath.Rel(filepath.Join(b.root, outdir), real.(string)); err == nil {
+					key, sm.Sources[i], changed = real.(string), sourcemap.URL(rel), true
+				}
+			}
+		}
 		if k, inline := strings.CutPrefix(s, inlineNamespace+":"); inline {
-			key = s
 			if c, ok := b.inline[k]; ok {
 				if rel, err := filepath.Rel(filepath.Join(b.root, outdir), filepath.Join(b.root, filepath.FromSlash(c.name))); err == nil {
-					sm.Sources[i], changed = filepath.ToSlash(rel), true
+					sm.Sources[i], changed = sourcemap.URL(filepath.ToSlash(rel)), true
 				}
 			}
 		}
@@ -1092,11 +1109,15 @@ func rebaseMap(m []byte, from, to string) []byte {
 		return m
 	}
 	for i, s := range sm.Sources {
-		if strings.Contains(s, ":") || path.IsAbs(s) {
+		// A source is a URL (esbuild's escapes "%C3%BC"): the path it names is rebased, and
+		// written as a URL again, the names of the folders between the two escaped too (a
+		// folder "proj #1" would end the path at its "#").
+		p, ok := sourcemap.Path(s)
+		if !ok || path.IsAbs(p) {
 			continue
 		}
-		if rel, err := filepath.Rel(to, filepath.Join(from, filepath.FromSlash(s))); err == nil {
-			sm.Sources[i] = filepath.ToSlash(rel)
+		if rel, err := filepath.Rel(to, filepath.Join(from, filepath.FromSlash(p))); err == nil {
+			sm.Sources[i] = sourcemap.URL(filepath.ToSlash(rel))
 		}
 	}
 	if out, ok := sm.encode(); ok {

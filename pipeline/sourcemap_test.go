@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,4 +111,132 @@ func TestSourceMapWithoutModuleScript(t *testing.T) {
 	}) {
 		t.Errorf("no warning that the map is not written: %v", res.Warnings)
 	}
+}
+
+// TestSourceMapSourcesResolve: every source the map names, resolved against the folder the
+// map is written in as the source map format resolves it (a URL relative to the map's URL:
+// lexically, ".." taking off the name before it, as DevTools and editors do), is the
+// author's file: an output
+// folder outside the app, inside it, deep inside it, one that is a link to a folder
+// elsewhere, an app folder reached through a link, and sources whose names hold spaces,
+// non-ASCII letters, "%" and "&".
+func TestSourceMapSourcesResolve(t *testing.T) {
+	files := map[string]string{
+		"miniapp.toml":               "id = \"m\"\nname = \"M\"\ndescription = \"Mapped.\"\n",
+		"index.html":                 `<!doctype html><meta charset="utf-8"><title>m</title><script type="module" src="./src/main.ts"></script>`,
+		"src/main.ts":                "import { a } from './ünï cøde/naïve file.ts';\nimport { b } from './odd/100% & a.ts';\nimport './style.css';\ndocument.title = a() + b();\n",
+		"src/ünï cøde/naïve file.ts": "export function a(): string { return document.body.dataset.a ?? 'a'; }\n",
+		"src/odd/100% & a.ts":        "export function b(): string { return document.body.dataset.b ?? 'b'; }\n",
+		"src/style.css":              ".x { color: red }\n",
+	}
+	sources := []string{"src/main.ts", "src/ünï cøde/naïve file.ts", "src/odd/100% & a.ts"}
+	for _, row := range []struct {
+		name string
+		// out returns the output folder, given the app folder and a folder beside it.
+		out     func(t *testing.T, app, beside string) string
+		appLink bool   // build the app through a link to its folder
+		appName string // the app folder's name, "app" when empty
+		odd     bool   // sources named with a backslash and a colon too
+	}{
+		{"out_outside", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "", false},
+		{"out_dist", func(t *testing.T, app, beside string) string { return filepath.Join(app, "dist") }, false, "", false},
+		{"out_deep_inside", func(t *testing.T, app, beside string) string { return filepath.Join(app, "build", "a", "b") }, false, "", false},
+		{"out_is_link_elsewhere", func(t *testing.T, app, beside string) string {
+			real := filepath.Join(beside, "deep", "er", "real")
+			os.MkdirAll(real, 0o755)
+			link := filepath.Join(beside, "out")
+			if err := os.Symlink(real, link); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}, false, "", false},
+		{"out_is_link_into_app", func(t *testing.T, app, beside string) string {
+			real := filepath.Join(app, "dist")
+			os.MkdirAll(real, 0o755)
+			link := filepath.Join(beside, "x", "out")
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			if err := os.Symlink(real, link); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}, false, "", false},
+		{"app_through_link", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, true, "", false},
+		// Folder names between the map and the sources are written into the sources too.
+		{"app_folder_hash", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "proj #1", false},
+		{"app_folder_query", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "what?", false},
+		{"app_folder_percent", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "50%41 done", false},
+		{"app_folder_unicode", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "ünï app", false},
+		{"out_folder_odd", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "o #?%41", "out") }, false, "", false},
+		{"dist_odd_sources", func(t *testing.T, app, beside string) string { return filepath.Join(app, "dist") }, false, "", true},
+		{"out_odd_sources", func(t *testing.T, app, beside string) string { return filepath.Join(beside, "out") }, false, "", true},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := cmp.Or(row.appName, "app")
+			app := filepath.Join(base, "work", name)
+			writeFiles(t, app, files)
+			sources := sources
+			if row.odd {
+				// A backslash and a colon are letters of a file name here (not on Windows).
+				writeFiles(t, app, map[string]string{"src/main.ts": files["src/main.ts"] + "import { c } from './back\\\\slash.ts';\nimport { d } from './c:colon.ts';\ndocument.title += c() + d();\n",
+					"src/back\\slash.ts": "export function c(): string { return document.body.dataset.c ?? 'c'; }\n",
+					"src/c:colon.ts":     "export function d(): string { return document.body.dataset.d ?? 'd'; }\n"})
+				sources = append(slices.Clip(sources), "src/back\\slash.ts", "src/c:colon.ts")
+			}
+			beside := filepath.Join(base, "elsewhere")
+			os.MkdirAll(beside, 0o755)
+			out := row.out(t, app, beside)
+			dir := app
+			if row.appLink {
+				dir = filepath.Join(base, "links", name)
+				os.MkdirAll(filepath.Dir(dir), 0o755)
+				if err := os.Symlink(app, dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Build(context.Background(), dir, Options{OutDir: out, Sourcemap: true}); err != nil {
+				t.Fatal(err)
+			}
+			text, err := os.ReadFile(filepath.Join(out, "m.js.map"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				Sources []string `json:"sources"`
+			}
+			if err := json.Unmarshal(text, &m); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range sources {
+				wantInfo, err := os.Stat(filepath.Join(app, filepath.FromSlash(want)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.ContainsFunc(m.Sources, func(s string) bool {
+					st, err := os.Stat(sourcePath(out, s))
+					return err == nil && os.SameFile(st, wantInfo)
+				}) {
+					t.Errorf("no source leads to %s: sources %q, written in %s", want, m.Sources, out)
+				}
+			}
+			if strings.Contains(string(text), base) {
+				t.Errorf("the map holds an absolute path: %q", m.Sources)
+			}
+		})
+	}
+}
+
+// sourcePath is the file a map written in the folder out names by its source s, as a browser
+// reads it: a URL reference resolved against the map's file: URL (a backslash is a slash in
+// a file: URL, as the URL standard parses one), its path percent-decoded.
+func sourcePath(out, s string) string {
+	base := &url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/x.js.map"}
+	ref, err := url.Parse(strings.ReplaceAll(s, `\`, "/"))
+	if err != nil {
+		return ""
+	}
+	return filepath.FromSlash(base.ResolveReference(ref).Path)
 }

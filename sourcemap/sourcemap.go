@@ -68,10 +68,15 @@ func Parse(data []byte) (*Map, error) {
 		return nil, fmt.Errorf("read source map: version %d, not 3", raw.Version)
 	}
 	m := &Map{sources: raw.Sources, contents: raw.SourcesContent}
-	if raw.SourceRoot != "" {
-		for i, s := range m.sources {
-			m.sources[i] = path.Join(raw.SourceRoot, s)
+	for i, s := range m.sources {
+		if raw.SourceRoot != "" {
+			s = path.Join(raw.SourceRoot, s)
 		}
+		// A source is a URL: the file it names is its path, escapes decoded ("%C3%BC" is ü).
+		if p, ok := Path(s); ok {
+			s = p
+		}
+		m.sources[i] = s
 	}
 	var line []segment
 	var col, src, sline, scol int
