@@ -39,6 +39,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/miniapp/bundle/confine"
 )
@@ -168,7 +169,13 @@ type Runner struct {
 	cmd     *exec.Cmd
 	nextID  int
 	waiting map[int]chan reply
+	// gone is closed once Node has exited and its temporary folder is removed.
+	gone chan struct{}
 }
+
+// closeWait is how long Close waits for Node to exit once its input is closed before it
+// kills it: a tool that keeps Node busy (a watcher it started) does not hold the build.
+const closeWait = 10 * time.Second
 
 type reply struct {
 	ID       int    `json:"id"`
@@ -285,8 +292,9 @@ func (r *Runner) start() error {
 		r.err = fmt.Errorf("start node: %w", err)
 		return r.err
 	}
-	r.cmd, r.stdin = cmd, in
+	r.cmd, r.stdin, r.gone = cmd, in, make(chan struct{})
 	go func() {
+		defer close(r.gone)
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 256<<20)
 		for sc.Scan() {
@@ -386,20 +394,35 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 // Kill stops Node at once, whatever it is doing (a config that never returns).
 func (r *Runner) Kill() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.stdin != nil {
 		r.stdin.Close()
 	}
 	if r.cmd != nil && r.cmd.Process != nil {
 		r.cmd.Process.Kill()
 	}
+	gone := r.gone
+	r.mu.Unlock()
+	if gone != nil {
+		<-gone
+	}
 }
 
-// Close stops Node.
+// Close stops Node: it closes Node's input and returns once Node has exited and its
+// temporary folder is removed (a caller's process may end right after; the folder was left
+// behind when it did), killing Node after closeWait.
 func (r *Runner) Close() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.stdin != nil {
 		r.stdin.Close()
+	}
+	gone := r.gone
+	r.mu.Unlock()
+	if gone == nil {
+		return
+	}
+	select {
+	case <-gone:
+	case <-time.After(closeWait):
+		r.Kill()
 	}
 }

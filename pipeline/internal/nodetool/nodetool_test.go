@@ -1,0 +1,34 @@
+package nodetool
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// TestCloseRemovesTemp: once Close returns, Node has exited and its private temporary folder
+// is gone, so that a process that ends right after a build leaves nothing behind (every build
+// with the path checks alone left a bundle-node-* folder in the system's temporary folder).
+// Kill does the same.
+func TestCloseRemovesTemp(t *testing.T) {
+	for _, stop := range []struct {
+		name string
+		f    func(*Runner)
+	}{{"close", (*Runner).Close}, {"kill", (*Runner).Kill}} {
+		t.Run(stop.name, func(t *testing.T) {
+			temp, dir := t.TempDir(), t.TempDir()
+			r := New(dir, dir, temp)
+			r.NoFence = true
+			// A request that starts Node in any app folder, without what it needs: Node
+			// answers with an error and waits for the next.
+			r.Run(context.Background(), Request{Tool: "scopednames"})
+			if left, _ := os.ReadDir(temp); len(left) != 1 {
+				t.Fatalf("Node's temporary folder: %v, want one while Node runs", left)
+			}
+			stop.f(r)
+			if left, _ := os.ReadDir(temp); len(left) != 0 {
+				t.Errorf("%s returned with %v left in %s", stop.name, left, temp)
+			}
+		})
+	}
+}
