@@ -40,7 +40,16 @@ func FindApps(roots ...string) ([]string, error) {
 			return nil, fmt.Errorf("%s is not a folder: give the app folder, the one with its %s (%s)", root, manifest.TOMLName, filepath.Dir(root))
 		}
 		var found []string
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		// A link to a folder is walked as the folder (WalkDir does not follow its root when
+		// it is a link: an app reached through one was "no manifest").
+		walk := root
+		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			walk = root + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walk, func(p string, d fs.DirEntry, err error) error {
+			if p == walk {
+				p = root
+			}
 			if err != nil {
 				return err
 			}

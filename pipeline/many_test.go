@@ -91,6 +91,27 @@ func TestBuildAll(t *testing.T) {
 		t.Errorf("entry: %+v", reg.Apps["one"])
 	}
 
+	// An app folder, and a folder of apps, reached through a link: found as the folder.
+	links := t.TempDir()
+	for _, l := range []struct{ link, to, want string }{
+		{"app", filepath.Join(root, "team-a", "one"), "app"},
+		{"apps", filepath.Join(root, "team-a"), "apps/nested/deeper/two apps/one"},
+	} {
+		link := filepath.Join(links, l.link)
+		if err := os.Symlink(l.to, link); err != nil {
+			t.Fatal(err)
+		}
+		dirs, err := FindApps(link)
+		var rel []string
+		for _, d := range dirs {
+			r, _ := filepath.Rel(links, d)
+			rel = append(rel, filepath.ToSlash(r))
+		}
+		if got := strings.Join(rel, " "); err != nil || got != l.want {
+			t.Errorf("FindApps(%s) = %s, %v, want %s", l.link, got, err, l.want)
+		}
+	}
+
 	if _, err := FindApps(t.TempDir()); !errors.Is(err, ErrNoApps) {
 		t.Errorf("a folder with no apps: %v", err)
 	}
