@@ -300,6 +300,13 @@ func Start(ctx context.Context, opts Options) (*Renderer, error) {
 // Close stops Chromium and the proxy and removes the profile.
 func (r *Renderer) Close() {
 	r.dropTab()
+	// Quit as a user quits (Browser.close), so that Chromium removes what it keeps outside
+	// the profile (its singleton socket's org.chromium.Chromium.* folder in the system's
+	// temporary folder, left by every render when Chromium was only killed); then stop it,
+	// whether it quit or not in the time given (a wedged Chromium does not hold Close).
+	quit, stop := context.WithTimeout(r.browser, 10*time.Second)
+	chromedp.Cancel(quit)
+	stop()
 	r.cancel()
 	r.proxy.close()
 	os.RemoveAll(r.tmp)

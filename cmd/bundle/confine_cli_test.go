@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -576,35 +579,146 @@ wait:
 // TestRenderFenced: bundle render of an app folder builds it in a child bundle build, which
 // confines itself as bundle build does (render's own process goes on to start Chromium), and
 // places the page's error in the author's file through the map the child wrote elsewhere.
+// An app that does not build is said as bundle build says it, in render's --format; a folder
+// named like a flag or reached through a link is the app; renders at once do not meet; an
+// interrupted render stops its build; and none leaves anything in the temporary folder
+// (the child's output, Node's, Chromium's).
 func TestRenderFenced(t *testing.T) {
 	bin := bundleBinary(t)
-	base := leakTree(t)
-	dir := filepath.Join(base, "ws", "app")
-	for name, body := range map[string]string{"miniapp.toml": leakManifest,
-		"index.html": leakPage(`<link rel="stylesheet" href="./style.scss"><script type="module" src="./main.js"></script>`),
-		"style.scss": "$c: red;\n.ok { color: $c; }\n", "main.js": "const o = null;\no.x = 1;\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+	const throws, broken = "const o = null;\no.x = 1;\n", "const a = 1;\nconst b = ;\n"
+	for _, row := range []struct {
+		name   string
+		js     string
+		app    string            // the folder the app is in, under ws ("app" when empty)
+		links  map[string]string // links made under ws, to the app folder
+		args   []string          // before the folder
+		folder string            // the folder given ("app" when empty)
+		code   int
+		stderr []string
+		stdout []string
+		twice  bool // two renders at once
+	}{
+		{name: "throws", js: throws, code: exitRefused, stderr: []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}},
+		{name: "build_error", js: broken, code: exitRefused,
+			stderr: []string{"app/main.js:2:11: error: Unexpected \";\"", "bundle render: app refused: it does not build"}},
+		{name: "build_error_github", js: broken, args: []string{"--format", "github"}, code: exitRefused,
+			stdout: []string{"::error file=app/main.js,line=2,endLine=2,col=11"}},
+		{name: "folder_named_like_a_flag", js: broken, app: "-app", args: []string{"--"}, folder: "-app", code: exitRefused,
+			stderr: []string{"-app/main.js:2:11: error: Unexpected", "bundle render: -app refused: it does not build"}},
+		{name: "app_through_link", js: throws, links: map[string]string{"linked": "app"}, folder: "linked", code: exitRefused,
+			stderr: []string{"linked/main.js:2:3: error: exception: Uncaught TypeError"}},
+		{name: "two_at_once", js: throws, twice: true, code: exitRefused, stderr: []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base := leakTree(t)
+			app := cmp.Or(row.app, "app")
+			dir := filepath.Join(base, "ws", app)
+			os.MkdirAll(dir, 0o755)
+			for name, body := range map[string]string{"miniapp.toml": leakManifest,
+				"index.html": leakPage(`<link rel="stylesheet" href="./style.scss"><script type="module" src="./main.js"></script>`),
+				"style.scss": "$c: red;\n.ok { color: $c; }\n", "main.js": row.js} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for link, to := range row.links {
+				if err := os.Symlink(filepath.Join(base, "ws", to), filepath.Join(base, "ws", link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tmp := t.TempDir()
+			render := func() (int, string, string) {
+				args := append([]string{"render", "--timeout", testwait.Scaled(60 * time.Second).String()}, row.args...)
+				cmd := exec.Command(bin, append(args, cmp.Or(row.folder, "app"))...)
+				cmd.Dir = filepath.Join(base, "ws")
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + tmp, "NO_COLOR=1", "BUNDLE_TEST_SECRET=" + token}
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				var ee *exec.ExitError
+				if err != nil && !errors.As(err, &ee) {
+					t.Fatal(err)
+				}
+				return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+			}
+			runs := 1
+			if row.twice {
+				runs = 2
+			}
+			type result struct {
+				code           int
+				stdout, stderr string
+			}
+			results := make(chan result, runs)
+			for range runs {
+				go func() { c, o, e := render(); results <- result{c, o, e} }()
+			}
+			for range runs {
+				r := testwait.Recv(t, "bundle render", results)
+				if r.code != row.code {
+					t.Errorf("bundle render: exit %d, want %d\n%s%s", r.code, row.code, r.stdout, r.stderr)
+				}
+				want := row.stderr
+				if st := confine.Available(); st.ABI > 0 && row.js == throws {
+					want = append(slices.Clip(want), "bundle render: built "+cmp.Or(row.folder, "app")+" confined: "+st.String())
+				}
+				for _, w := range want {
+					if !strings.Contains(r.stderr, w) {
+						t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+					}
+				}
+				for _, w := range row.stdout {
+					if !strings.Contains(r.stdout, w) {
+						t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
+					}
+				}
+				if strings.Contains(r.stdout+r.stderr, token) {
+					t.Errorf("the secret is in the output:\n%s%s", r.stdout, r.stderr)
+				}
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				var names []string
+				for _, l := range left {
+					names = append(names, l.Name())
+				}
+				t.Errorf("left in the temporary folder: %s", strings.Join(names, ", "))
+			}
+		})
+	}
+	// Interrupted while its build waits on a vite.config that never settles: the build is
+	// stopped as bundle build is (it was killed: "signal: killed"), and nothing is left.
+	t.Run("interrupted", func(t *testing.T) {
+		base := leakTree(t)
+		dir := filepath.Join(base, "ws", "app")
+		for name, body := range map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<script type="module" src="./main.js"></script>`),
+			"main.js": throws, "vite.config.js": "await new Promise(() => {});\nexport default {};\n"} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tmp := t.TempDir()
+		cmd := exec.Command(bin, "render", "app")
+		cmd.Dir = filepath.Join(base, "ws")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + tmp, "NO_COLOR=1"}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-	}
-	cmd := exec.Command(bin, "render", "--timeout", testwait.Scaled(60*time.Second).String(), "app")
-	cmd.Dir = filepath.Dir(dir)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_TEST_SECRET=" + token}
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitRefused {
-		t.Fatalf("bundle render: %v, want exit %d (the page throws)\n%s", err, exitRefused, out)
-	}
-	want := []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}
-	if st := confine.Available(); st.ABI > 0 {
-		want = append(want, "bundle render: built app confined: "+st.String())
-	}
-	for _, w := range want {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("output lacks %q:\n%s", w, out)
+		// The child build has started once its output folder is there.
+		testwait.Until(t, "the child build's output folder", func() bool {
+			left, _ := os.ReadDir(tmp)
+			return len(left) > 0
+		})
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		testwait.Recv(t, "bundle render to stop", done)
+		if code := cmd.ProcessState.ExitCode(); code != exitInternal || !strings.Contains(out.String(), "bundle render: app: interrupted") {
+			t.Errorf("exit %d, want %d and \"interrupted\":\n%s", code, exitInternal, out.String())
 		}
-	}
-	if strings.Contains(string(out), token) {
-		t.Errorf("the secret is in the output:\n%s", out)
-	}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("left in the temporary folder: %v", left)
+		}
+	})
 }

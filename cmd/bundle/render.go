@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/diag"
@@ -36,15 +37,15 @@ type renderInput struct {
 // (and BUNDLE_FENCE is not off) the build runs in a child bundle build, which confines itself
 // as bundle build does, into a temporary folder; elsewhere, and in a test's process, in
 // memory with the path checks.
-func buildForRender(ctx context.Context, e *env, dir string) (renderInput, int) {
+func buildForRender(ctx context.Context, e *env, dir, format string) (renderInput, int) {
 	if e.fence && os.Getenv(fenceEnv) != "off" && confine.Available().ABI > 0 {
-		return buildFencedForRender(ctx, e, dir)
+		return buildFencedForRender(ctx, e, dir, format)
 	}
 	res, err := pipeline.Build(ctx, dir, pipeline.Options{NoWrite: true, NoGzip: true, KeepSourceMap: true})
 	var el *diag.ListError
 	switch {
 	case errors.As(err, &el):
-		printDiagnostics(e, "text", el.List)
+		printDiagnostics(e, format, el.List)
 		fmt.Fprintf(e.stderr, "bundle render: %s refused: it does not build\n", dir)
 		return renderInput{}, exitRefused
 	case errors.Is(err, manifest.ErrNotFound):
@@ -61,7 +62,7 @@ func buildForRender(ctx context.Context, e *env, dir string) (renderInput, int) 
 // buildFencedForRender builds the app in dir with a child bundle build (--sourcemap, into a
 // temporary folder removed after), which is confined as bundle build is, and reads back its
 // page, entry and source map.
-func buildFencedForRender(ctx context.Context, e *env, dir string) (renderInput, int) {
+func buildFencedForRender(ctx context.Context, e *env, dir, format string) (renderInput, int) {
 	if _, err := manifest.Load(dir); errors.Is(err, manifest.ErrNotFound) {
 		// bundle build would search the folder for apps: render takes one.
 		fmt.Fprintf(e.stderr, "bundle render: %v: give a built page (dist/<id>.html) or an app folder\n", err)
@@ -78,13 +79,32 @@ func buildFencedForRender(ctx context.Context, e *env, dir string) (renderInput,
 		return renderInput{}, exitInternal
 	}
 	defer os.RemoveAll(out)
-	cmd := exec.CommandContext(ctx, exe, "build", "--quiet", "--sourcemap", "--out", out, dir)
+	// The folder after "--": one named "-x" is not a flag. The build's diagnostics as render
+	// gives its own: GitHub's annotations on stdout, text on stderr.
+	args := []string{exe, "build", "--quiet", "--sourcemap", "--out", out}
+	cmd := exec.CommandContext(ctx, exe)
 	cmd.Stdout, cmd.Stderr = io.Discard, e.stderr
+	if format == "github" {
+		args = append(args, "--format", "github")
+		cmd.Stdout = e.stdout
+	}
+	cmd.Args = append(append(args, "--"), dir)
+	// Interrupted, the build is stopped as bundle build stops (its Node and its temporary
+	// files with it), not killed; killed only if it does not stop.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() == exitRefused {
+		switch {
+		case ctx.Err() != nil:
+			fmt.Fprintf(e.stderr, "bundle render: %s: interrupted\n", dir)
+			return renderInput{}, exitInternal
+		case errors.As(err, &ee) && ee.ExitCode() == exitRefused:
 			fmt.Fprintf(e.stderr, "bundle render: %s refused: it does not build\n", dir)
 			return renderInput{}, exitRefused
+		case errors.As(err, &ee) && ee.ExitCode() == exitUsage:
+			// Said by the build: a file it cannot read.
+			return renderInput{}, exitUsage
 		}
 		fmt.Fprintf(e.stderr, "bundle render: building %s: %v\n", dir, err)
 		return renderInput{}, exitInternal
@@ -205,7 +225,7 @@ func runRender(ctx context.Context, e *env, args []string) int {
 	var inputs []input
 	for _, name := range fs.Args() {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {
-			in, code := buildForRender(ctx, e, name)
+			in, code := buildForRender(ctx, e, name, *format)
 			if code != exitOK {
 				return code
 			}
