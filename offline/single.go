@@ -56,7 +56,9 @@ func (c *checker) connectHits(src string, module bool, place string, sc scope) [
 	if !c.opts.SingleFile || sc.depth > 0 {
 		return nil
 	}
-	if !hasWord(src, "fetch") && !hasWord(src, "WebSocket") && !hasWord(src, "EventSource") &&
+	// A name may be written with escapes (f\u0065tch is fetch): only a script without any
+	// is passed over by its words.
+	if !strings.Contains(src, `\u`) && !hasWord(src, "fetch") && !hasWord(src, "WebSocket") && !hasWord(src, "EventSource") &&
 		!hasWord(src, "sendBeacon") && !hasWord(src, "open") {
 		return nil
 	}
@@ -100,23 +102,46 @@ func (f *connectFinder) Enter(n js.INode) js.IVisitor {
 	return f
 }
 
-// calleeName is the name a call is made by: fetch, window.fetch, navigator.sendBeacon.
+// calleeName is the name a call is made by: fetch, window.fetch, navigator.sendBeacon, as the
+// language reads the names (f\u0065tch is fetch), parentheses around the callee dropped.
 func calleeName(x js.IExpr) string {
+	name := func(raw []byte) string {
+		n, _ := jsstring.Identifier(string(raw))
+		return n
+	}
 	switch x := x.(type) {
+	case *js.GroupExpr:
+		return calleeName(x.X)
 	case *js.Var:
-		return string(x.Data)
+		return name(x.Data)
 	case *js.DotExpr:
 		switch y := x.Y.(type) {
 		case js.LiteralExpr:
-			return string(y.Data)
+			return name(y.Data)
 		case *js.LiteralExpr:
-			return string(y.Data)
-		}
-		if y, ok := x.Y.(*js.Var); ok {
-			return string(y.Data)
+			return name(y.Data)
+		case *js.Var:
+			return name(y.Data)
 		}
 	}
 	return ""
+}
+
+// isStringRaw reports whether the tag of a template is String.raw, names as the language reads
+// them.
+func isStringRaw(tag js.IExpr) bool {
+	for {
+		g, ok := tag.(*js.GroupExpr)
+		if !ok {
+			break
+		}
+		tag = g.X
+	}
+	d, ok := tag.(*js.DotExpr)
+	if !ok || calleeName(d) != "raw" {
+		return false
+	}
+	return calleeName(d.X) == "String"
 }
 
 // arg judges the URL argument i of a call.
@@ -126,22 +151,38 @@ func (f *connectFinder) arg(call string, args []js.Arg, i int) {
 	}
 	var raw []byte // the literal as written, quotes included
 	var u string
-	switch v := args[i].Value.(type) {
+	value := args[i].Value
+	for {
+		// A parenthesized literal is the literal.
+		g, ok := value.(*js.GroupExpr)
+		if !ok {
+			break
+		}
+		value = g.X
+	}
+	switch v := value.(type) {
 	case *js.LiteralExpr:
 		if v.TokenType != js.StringToken {
 			return
 		}
 		raw, u = v.Data, jsString(v.Data)
 	case *js.TemplateExpr:
-		if v.Tag != nil {
+		// String.raw gives the template's text as written; another tag's value is its own.
+		stringRaw := v.Tag != nil && isStringRaw(v.Tag)
+		if v.Tag != nil && !stringRaw {
 			return
 		}
-		if len(v.List) == 0 {
-			raw, u = v.Tail, jsString(v.Tail)
-		} else {
-			// A template with substitutions: its head names the origin.
+		raw = v.Tail
+		text := string(v.Tail)
+		if len(v.List) > 0 {
+			// A template with substitutions: its head names the origin, read as a
+			// template of its own.
 			raw = v.List[0].Value
-			u = strings.TrimSuffix(strings.TrimPrefix(string(raw), "`"), "${")
+			text = strings.TrimSuffix(string(raw), "${") + "`"
+		}
+		u = jsString([]byte(text))
+		if r, ok := jsstring.Raw(text); ok && stringRaw {
+			u = r
 		}
 	default:
 		return
