@@ -15,9 +15,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/sdk"
@@ -1355,10 +1357,10 @@ func (b *bundler) inlineEntry(c inlineCode) (code, diag.List) {
 }
 
 // containsWord reports whether src holds one of words as a word of its own: not next to a
-// letter, digit, _ or $ ("exports" and "importNode" do not hold "export" or "import"). It
-// finds what a parse may then read, at the speed of a byte search.
+// code point an identifier may hold ("exports", "importNode" and "éexport" do not hold
+// "export" or "import"; "\u3000export", after an ideographic space, does). It finds what a
+// parse may then read, at the speed of a byte search.
 func containsWord(src string, words ...string) bool {
-	ident := func(c byte) bool { return isWordByte(c) || c == '$' || c >= 0x80 }
 	for _, w := range words {
 		for off := 0; ; {
 			i := strings.Index(src[off:], w)
@@ -1366,7 +1368,9 @@ func containsWord(src string, words ...string) bool {
 				break
 			}
 			at, end := off+i, off+i+len(w)
-			if (at == 0 || !ident(src[at-1])) && (end == len(src) || !ident(src[end])) {
+			before, _ := utf8.DecodeLastRuneInString(src[:at])
+			after, _ := utf8.DecodeRuneInString(src[end:])
+			if (at == 0 || !jsstring.IsIdentifierPart(before)) && (end == len(src) || !jsstring.IsIdentifierPart(after)) {
 				return true
 			}
 			off = at + 1

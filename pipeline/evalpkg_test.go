@@ -153,6 +153,16 @@ func TestContainsWord(t *testing.T) {
 		{"", false},
 		{"import", true},
 		{"exports; export", true},
+		// Next to a code point that is no part of an identifier (JavaScript's white space
+		// and line ends outside ASCII) the word is a word; next to one that is, it is not.
+		{"const b = 1;\u3000export { b }", true},
+		{"a\u00a0import x from 'y'", true},
+		{"a;\u2028export{a}", true},
+		{"\ufeffimport 'x'", true},
+		{"export\u3000{ a }", true},
+		{"importé", false},
+		{"ⅰexport", false},
+		{"a\u0301export", false},
 	} {
 		if got := containsWord(c.src, "import", "export"); got != c.want {
 			t.Errorf("containsWord(%q) = %v, want %v", c.src, got, c.want)

@@ -71,6 +71,12 @@ func TestMessages(t *testing.T) {
 			"main.js":    "import { v } from \"./y.js\";\ndocument.body.dataset.v = v;\n",
 			"index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title></head>\n<body><script src=\"./main.js\"></script>\n<script>\n  import { v } from \"./y.js\";\n</script></body></html>\n"},
 			nil, 1, []string{"APP/index.html:3:20", "./main.js is written as an ES module", "APP/index.html:4:1", `add type="module" to the <script>`}},
+		// The export after an ideographic space (U+3000, white space to JavaScript): the same
+		// refusal, where it built with exit 0 and the page threw.
+		{"classic_script_is_module_after_unicode_space", map[string]string{"miniapp.toml": goodManifest,
+			"main.js":    "const v = 1;\n\u3000export { v };\ndocument.body.dataset.v = v;\n",
+			"index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title></head>\n<body><script src=\"./main.js\"></script></body></html>\n"},
+			nil, 1, []string{"APP/index.html:3:20", "./main.js is written as an ES module"}},
 		{"process_env", map[string]string{"miniapp.toml": scriptManifest,
 			"src/main.ts": "const key = process.env.API_KEY;\nconst mode = process.env.NODE_ENV;\nconsole.log(key, mode);\n"},
 			nil, 0, []string{"APP/src/main.ts:1:13", "process.env.API_KEY is Node's", "import.meta.env.VITE_API_KEY"}},

@@ -100,3 +100,8 @@ func Raw(lit string) (s string, ok bool) {
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), true
 }
+
+// IsIdentifierPart reports whether r may stand in an identifier after its first code point
+// (ECMAScript's IdentifierPartChar: ID_Continue, "$", ZWNJ, ZWJ): a keyword next to one is
+// not the keyword ("éexport"), next to anything else (a space U+3000, U+2028) it is.
+func IsIdentifierPart(r rune) bool { return identifierRune(r, false) }
