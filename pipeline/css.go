@@ -421,8 +421,9 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		case me.Package == "@tailwindcss/node" || me.Package == "@tailwindcss/oxide" || me.Package == "tailwindcss":
 			m.Notes = []api.Note{{Text: add + " " + tailwindPackages(c.root, c.readRoot)}}
 		case slices.Contains(strings.Fields(packages), me.Package):
-			// The tool's own package: its name is bundle's, not the author's.
-			if tool != "Sass" {
+			// The tool's own package: its name is bundle's, not the author's (Tailwind's and
+			// Sass's named with the packages they go with).
+			if tool != "Tailwind CSS" && tool != "Sass" {
 				packages = me.Package
 			}
 			m.Notes = []api.Note{{Text: add + " " + packages}}
