@@ -1,0 +1,238 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Logical assignments. A package compiled for an older target writes a ??= b as
+// a ?? (a = b) (TypeScript and Babel lower it so; zod's def.pattern ?? (def.pattern = …),
+// fifty times in the MCP Apps examples), and esbuild prints it back as written, where Oxc's
+// minifier, and so Vite's build, prints the shorter a ??= b; likewise a || (a = b) and
+// a && (a = b). In a package's module (whose target, as every page's, has logical assignment),
+// such an expression is given to esbuild as the logical assignment:
+//
+//	def.pattern ?? (def.pattern = regexes.uuid(v))  →  def.pattern ??= regexes.uuid(v)
+//
+// The two evaluate the same: the left side is read once, and only when the operator does not
+// short-circuit is the right side evaluated and the same place written. The place is a
+// property, by name, of this or of a binding the module declares and never assigns again, so
+// that whatever the right side runs, the object whose property is written is the one that
+// was read (an object that is a global could be a getter of the global object, read twice). The expression must be where an assignment may stand (a statement, an
+// argument, a comma's operand, parentheses, a branch of ?:, the right side of =, an
+// initializer, an element or a property's value), so that the rewritten operator binds as
+// the written one did: a || (a = b) || c is (a || (a = b)) || c.
+
+// logicalAssignEdits gives the edits that write m's lowered logical assignments as such;
+// none when there are none.
+func logicalAssignEdits(m *pkgModule) []edit {
+	if !strings.Contains(m.src, "(") || m.callsEval() ||
+		!strings.Contains(m.src, "??") && !strings.Contains(m.src, "||") && !strings.Contains(m.src, "&&") {
+		return nil
+	}
+	ast := m.parse()
+	if ast == nil {
+		return nil
+	}
+	written := writtenBindings{}
+	js.Walk(written, ast)
+	f := &logicalFinder{m: m, written: written}
+	js.Walk(f, ast)
+	return f.edits
+}
+
+// logicalOps are the logical operators and their assignments.
+var logicalOps = map[js.TokenType]string{js.NullishToken: "??=", js.OrToken: "||=", js.AndToken: "&&="}
+
+// logicalFinder finds the lowered logical assignments, keeping the nodes it is in.
+type logicalFinder struct {
+	m       *pkgModule
+	written writtenBindings
+	stack   []js.INode
+	edits   []edit
+}
+
+func (f *logicalFinder) Enter(n js.INode) js.IVisitor {
+	if b, ok := n.(*js.BinaryExpr); ok {
+		if op, ok := logicalOps[b.Op]; ok && len(f.stack) > 0 && assignmentPlace(f.stack[len(f.stack)-1], b) {
+			f.lowered(b, op)
+		}
+	}
+	f.stack = append(f.stack, n)
+	return f
+}
+
+func (f *logicalFinder) Exit(js.INode) { f.stack = f.stack[:len(f.stack)-1] }
+
+// lowered adds the edits for b when it is p OP (p = v).
+func (f *logicalFinder) lowered(b *js.BinaryExpr, op string) {
+	g, ok := b.Y.(*js.GroupExpr)
+	if !ok {
+		return
+	}
+	set, ok := g.X.(*js.BinaryExpr)
+	if !ok || set.Op != js.EqToken {
+		return
+	}
+	end, ok := f.samePlace(b.X, set.X)
+	if !ok {
+		return
+	}
+	// From the end of the left side: OP ( the place = … ).
+	opStart, eqEnd, closeStart, closeEnd := -1, -1, -1, -1
+	depth, step := 0, 0
+	lexSource(f.m.src, end, func(tt js.TokenType, s, e int) bool {
+		switch step {
+		case 0:
+			if _, ok := logicalOps[tt]; !ok {
+				return false
+			}
+			opStart, step = s, 1
+			return true
+		case 1:
+			if tt != js.OpenParenToken {
+				return false
+			}
+			step, depth = 2, 1
+			return true
+		case 2: // the place again, to its =
+			if tt == js.EqToken {
+				eqEnd, step = e, 3
+				return true
+			}
+			return tt == js.IdentifierToken || tt == js.ThisToken || tt == js.DotToken || tt == js.PrivateIdentifierToken
+		}
+		switch tt {
+		case js.OpenParenToken, js.OpenBraceToken, js.OpenBracketToken, js.TemplateStartToken:
+			depth++
+		case js.CloseParenToken, js.CloseBraceToken, js.CloseBracketToken, js.TemplateEndToken:
+			depth--
+			if depth == 0 {
+				if tt == js.CloseParenToken {
+					closeStart, closeEnd = s, e
+				}
+				return false
+			}
+		}
+		return true
+	})
+	if eqEnd < 0 || closeStart < 0 {
+		return
+	}
+	f.edits = append(f.edits, edit{opStart, eqEnd, op}, edit{closeStart, closeEnd, ""})
+}
+
+// samePlace reports whether x and y name the same place that a logical assignment may write,
+// and the offset of x's end. A place that is a binding alone is left as written: the parse
+// says where a binding is declared, not where each reference to it is.
+func (f *logicalFinder) samePlace(x, y js.IExpr) (int, bool) {
+	switch x := x.(type) {
+	case *js.DotExpr:
+		yd, ok := y.(*js.DotExpr)
+		if !ok || x.Optional || yd.Optional {
+			return 0, false
+		}
+		xn, yn := propertyName(x.Y), propertyName(yd.Y)
+		if xn == nil || string(xn) != string(yn) || !f.sameObject(x.X, yd.X) {
+			return 0, false
+		}
+		return f.m.offset(xn) + len(xn), true
+	}
+	return 0, false
+}
+
+// propertyName returns the name a property read (o.name) reads, nil for another kind.
+func propertyName(y js.IExpr) []byte {
+	switch y := y.(type) {
+	case js.LiteralExpr:
+		return y.Data
+	case *js.LiteralExpr:
+		return y.Data
+	}
+	return nil
+}
+
+// sameObject reports whether x and y are both this, or both a binding the module declares and
+// never assigns again.
+func (f *logicalFinder) sameObject(x, y js.IExpr) bool {
+	switch x := x.(type) {
+	case *js.LiteralExpr:
+		yl, ok := y.(*js.LiteralExpr)
+		return ok && x.TokenType == js.ThisToken && yl.TokenType == js.ThisToken
+	case *js.Var:
+		yv, ok := y.(*js.Var)
+		v := resolved(x)
+		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written[v]
+	}
+	return false
+}
+
+// assignmentPlace reports whether child, an operand of parent, stands where an assignment
+// expression may.
+func assignmentPlace(parent js.INode, child js.IExpr) bool {
+	switch p := parent.(type) {
+	case *js.ExprStmt, *js.CommaExpr, *js.GroupExpr, *js.Arg, *js.ReturnStmt, *js.ThrowStmt,
+		*js.Element, *js.TemplatePart, *js.BindingElement:
+		return true
+	case *js.Property:
+		return p.Value == child
+	case *js.CondExpr:
+		return p.X == child || p.Y == child
+	case *js.BinaryExpr:
+		return assignOps[p.Op] && p.Y == child
+	}
+	return false
+}
+
+// writtenBindings is the set of bindings that an assignment, an update, a pattern or a
+// for-in/of head writes (not their declarations).
+type writtenBindings map[*js.Var]bool
+
+func (w writtenBindings) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.BinaryExpr:
+		if assignOps[n.Op] {
+			w.mark(n.X)
+		}
+	case *js.UnaryExpr:
+		switch n.Op {
+		case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
+			w.mark(n.X)
+		}
+	case *js.ForInStmt:
+		w.mark(n.Init)
+	case *js.ForOfStmt:
+		w.mark(n.Init)
+	}
+	return w
+}
+
+func (writtenBindings) Exit(js.INode) {}
+
+// mark adds the bindings a target names: itself, or those of a pattern (a property read's
+// object is not written: it stays out).
+func (w writtenBindings) mark(target js.INode) {
+	switch t := target.(type) {
+	case nil:
+	case *js.Var:
+		w[resolved(t)] = true
+	case *js.DotExpr, *js.IndexExpr:
+	case *js.GroupExpr:
+		w.mark(t.X)
+	case *js.VarDecl: // for (let k in o): a declaration
+	default:
+		js.Walk(patternMarker{w}, t)
+	}
+}
+
+type patternMarker struct{ w writtenBindings }
+
+func (p patternMarker) Enter(n js.INode) js.IVisitor {
+	if v, ok := n.(*js.Var); ok {
+		p.w[resolved(v)] = true
+	}
+	return p
+}
+
+func (patternMarker) Exit(js.INode) {}
