@@ -17,9 +17,10 @@ import (
 //
 // The two evaluate the same: the left side is read once, and only when the operator does not
 // short-circuit is the right side evaluated and the same place written. The place is a
-// property, by name, of this or of a binding the module declares and never assigns again, so
-// that whatever the right side runs, the object whose property is written is the one that
-// was read (an object that is a global could be a getter of the global object, read twice). The expression must be where an assignment may stand (a statement, an
+// property, by name, of this or of a binding the module declares and never assigns again (an
+// import is a live binding another module may assign), so that whatever the right side runs,
+// the object whose property is written is the one that was read (an object that is a global
+// could be a getter of the global object, read twice). The expression must be where an assignment may stand (a statement, an
 // argument, a comma's operand, parentheses, a branch of ?:, the right side of =, an
 // initializer, an element or a property's value), so that the rewritten operator binds as
 // the written one did: a || (a = b) || c is (a || (a = b)) || c.
@@ -37,7 +38,15 @@ func logicalAssignEdits(m *pkgModule) []edit {
 	}
 	written := writtenBindings{}
 	js.Walk(written, ast)
-	f := &logicalFinder{m: m, written: written}
+	f := &logicalFinder{m: m, written: written, imported: map[string]bool{}}
+	for _, s := range ast.BlockStmt.List {
+		if is, ok := s.(*js.ImportStmt); ok {
+			f.imported[string(is.Default)] = true
+			for _, a := range is.List {
+				f.imported[string(a.Binding)] = true
+			}
+		}
+	}
 	js.Walk(f, ast)
 	return f.edits
 }
@@ -47,10 +56,11 @@ var logicalOps = map[js.TokenType]string{js.NullishToken: "??=", js.OrToken: "||
 
 // logicalFinder finds the lowered logical assignments, keeping the nodes it is in.
 type logicalFinder struct {
-	m       *pkgModule
-	written writtenBindings
-	stack   []js.INode
-	edits   []edit
+	m        *pkgModule
+	written  writtenBindings
+	imported map[string]bool // the names the module's imports bind, live bindings of another module
+	stack    []js.INode
+	edits    []edit
 }
 
 func (f *logicalFinder) Enter(n js.INode) js.IVisitor {
@@ -154,7 +164,7 @@ func propertyName(y js.IExpr) []byte {
 }
 
 // sameObject reports whether x and y are both this, or both a binding the module declares and
-// never assigns again.
+// never assigns again (not an import: another module may assign it).
 func (f *logicalFinder) sameObject(x, y js.IExpr) bool {
 	switch x := x.(type) {
 	case *js.LiteralExpr:
@@ -163,7 +173,7 @@ func (f *logicalFinder) sameObject(x, y js.IExpr) bool {
 	case *js.Var:
 		yv, ok := y.(*js.Var)
 		v := resolved(x)
-		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written[v]
+		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written[v] && !f.imported[string(v.Data)]
 	}
 	return false
 }

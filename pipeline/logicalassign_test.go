@@ -38,6 +38,7 @@ func TestLogicalAssigns(t *testing.T) {
 		{"a global", "function f() { g ?? (g = 1); window.x ?? (window.x = 1); }", ""},
 		{"an object assigned again", "function f(o) { o.p ?? (o.p = (o = {}, 1)); }", ""},
 		{"an object assigned elsewhere", "let o = {};\nexport function s(n) { o = n; }\nexport function f() { o.p ?? (o.p = g()); }", ""},
+		{"an import, a live binding", "import o, { p as q } from \"./m.js\";\nexport function f() { o.p ?? (o.p = g()); q.r ?? (q.r = g()); }", ""},
 		{"an object updated by a pattern", "function f(o) { [o] = [{}]; o.p ?? (o.p = 1); }", ""},
 		{"another place", "function f(a, b) { a.p ?? (b.p = 1); a.p ?? (a.q = 1); }", ""},
 		{"a computed property", "function f(a, k) { a[k] ?? (a[k] = 1); }", ""},
