@@ -13,7 +13,9 @@ import (
 // a && (a = b). In a package's module (whose target, as every page's, has logical assignment),
 // such an expression is given to esbuild as the logical assignment:
 //
-//	def.pattern ?? (def.pattern = regexes.uuid(v))  →  def.pattern ??= regexes.uuid(v)
+//	def.pattern ?? (def.pattern = regexes.uuid(v))  →  def.pattern ??= ( regexes.uuid(v))
+//
+// (the parentheses stay, and esbuild prints the assignment without them).
 //
 // The two evaluate the same: the left side is read once, and only when the operator does not
 // short-circuit is the right side evaluated and the same place written. The place is a
@@ -28,8 +30,7 @@ import (
 // logicalAssignEdits gives the edits that write m's lowered logical assignments as such;
 // none when there are none.
 func logicalAssignEdits(m *pkgModule) []edit {
-	if !strings.Contains(m.src, "(") || m.callsEval() ||
-		!strings.Contains(m.src, "??") && !strings.Contains(m.src, "||") && !strings.Contains(m.src, "&&") {
+	if !mayLowerLogical(m.src) || m.callsEval() {
 		return nil
 	}
 	ast := m.parse()
@@ -49,6 +50,61 @@ func logicalAssignEdits(m *pkgModule) []edit {
 	}
 	js.Walk(f, ast)
 	return f.edits
+}
+
+// mayLowerLogical reports whether src may hold a lowered logical assignment: a logical
+// operator between a name or property chain and an opening parenthesis followed by the same
+// chain and a single =. Without one, the module is not walked; the parse decides the rest.
+func mayLowerLogical(src string) bool {
+	chain := func(c byte) bool {
+		return c == '.' || c == '_' || c == '$' || c == '#' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	for _, op := range []string{"??", "||", "&&"} {
+		for i := 0; ; {
+			j := strings.Index(src[i:], op)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(op)
+			// The chain before the operator.
+			e := at
+			for e > 0 && space(src[e-1]) {
+				e--
+			}
+			s := e
+			for s > 0 && chain(src[s-1]) {
+				s--
+			}
+			// ( and the chain after it.
+			k := i
+			for k < len(src) && space(src[k]) {
+				k++
+			}
+			if s == e || k >= len(src) || src[k] != '(' {
+				continue
+			}
+			k++
+			for k < len(src) && space(src[k]) {
+				k++
+			}
+			if !strings.HasPrefix(src[k:], src[s:e]) {
+				continue
+			}
+			k += e - s
+			if k < len(src) && chain(src[k]) {
+				continue
+			}
+			for k < len(src) && space(src[k]) {
+				k++
+			}
+			if k+1 < len(src) && src[k] == '=' && src[k+1] != '=' && src[k+1] != '>' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // logicalOps are the logical operators and their assignments.
@@ -89,48 +145,37 @@ func (f *logicalFinder) lowered(b *js.BinaryExpr, op string) {
 	if !ok {
 		return
 	}
-	// From the end of the left side: OP ( the place = … ).
-	opStart, eqEnd, closeStart, closeEnd := -1, -1, -1, -1
-	depth, step := 0, 0
-	lexSource(f.m.src, end, func(tt js.TokenType, s, e int) bool {
+	// From the end of the left side: OP ( the place =, which become OP= (: the parentheses
+	// stay around the right side, and esbuild prints it without them. The tokens are few: a
+	// short stretch of the source is lexed, and a place that does not fit in it is left.
+	opStart, opEnd, parenEnd, eqEnd := -1, -1, -1, -1
+	step := 0
+	lexSource(f.m.src[:min(len(f.m.src), end+256)], end, func(tt js.TokenType, s, e int) bool {
 		switch step {
 		case 0:
 			if _, ok := logicalOps[tt]; !ok {
 				return false
 			}
-			opStart, step = s, 1
+			opStart, opEnd, step = s, e, 1
 			return true
 		case 1:
 			if tt != js.OpenParenToken {
 				return false
 			}
-			step, depth = 2, 1
+			parenEnd, step = e, 2
 			return true
-		case 2: // the place again, to its =
-			if tt == js.EqToken {
-				eqEnd, step = e, 3
-				return true
-			}
-			return tt == js.IdentifierToken || tt == js.ThisToken || tt == js.DotToken || tt == js.PrivateIdentifierToken
 		}
-		switch tt {
-		case js.OpenParenToken, js.OpenBraceToken, js.OpenBracketToken, js.TemplateStartToken:
-			depth++
-		case js.CloseParenToken, js.CloseBraceToken, js.CloseBracketToken, js.TemplateEndToken:
-			depth--
-			if depth == 0 {
-				if tt == js.CloseParenToken {
-					closeStart, closeEnd = s, e
-				}
-				return false
-			}
+		// The place again, to its =.
+		if tt == js.EqToken {
+			eqEnd = e
+			return false
 		}
-		return true
+		return tt == js.IdentifierToken || tt == js.ThisToken || tt == js.DotToken || tt == js.PrivateIdentifierToken
 	})
-	if eqEnd < 0 || closeStart < 0 {
+	if eqEnd < 0 {
 		return
 	}
-	f.edits = append(f.edits, edit{opStart, eqEnd, op}, edit{closeStart, closeEnd, ""})
+	f.edits = append(f.edits, edit{opStart, opEnd, op}, edit{parenEnd, eqEnd, ""})
 }
 
 // samePlace reports whether x and y name the same place that a logical assignment may write,

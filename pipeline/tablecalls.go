@@ -30,7 +30,9 @@ import (
 // tableCallEdits gives the edits that declare on their own the calls of m's tables of
 // functions; none when there are none.
 func tableCallEdits(m *pkgModule) []edit {
-	if !strings.Contains(m.src, "(") || !strings.Contains(m.src, "{") || m.callsEval() {
+	// A declaration's initializer follows an =: a module without one (an index of re-exports,
+	// an icon's one call) is not parsed for this.
+	if !strings.Contains(m.src, "=") || !strings.Contains(m.src, "(") || !strings.Contains(m.src, "{") || m.callsEval() {
 		return nil
 	}
 	ast := m.parse()
