@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +18,15 @@ import (
 // machine busy with other work disturbs less.
 //
 //	go test ./cmd/bundle -run '^$' -bench Fence -benchtime 15x
+//
+// With -fence.same both arms are fenced: their ratio is the benchmark's own spread, the
+// noise to read a fenced-vs-unfenced ratio against. -fence.bin measures a binary built
+// elsewhere (an older commit's), in place of this package's.
 func BenchmarkFence(b *testing.B) {
-	bin := bundleBinary(b)
+	bin := *fenceBin
+	if bin == "" {
+		bin = bundleBinary(b)
+	}
 	for _, app := range []string{"../../samples/hello", "../../samples/todo-ts", "../../samples/order-book", "../../bench/heavy"} {
 		b.Run(filepath.Base(app), func(b *testing.B) {
 			if _, err := os.Stat(filepath.Join(app, "package.json")); err == nil {
@@ -30,7 +38,7 @@ func BenchmarkFence(b *testing.B) {
 			run := func(fenced bool) (time.Duration, time.Duration) {
 				cmd := exec.Command(bin, "build", "--out", out, app)
 				cmd.Env = os.Environ()
-				if !fenced {
+				if !fenced && !*fenceSame {
 					cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
 				}
 				start := time.Now()
@@ -63,6 +71,11 @@ func BenchmarkFence(b *testing.B) {
 		})
 	}
 }
+
+var (
+	fenceSame = flag.Bool("fence.same", false, "BenchmarkFence: fence both arms, to measure the benchmark's own spread")
+	fenceBin  = flag.String("fence.bin", "", "BenchmarkFence: the bundle binary to measure (default: build this package)")
+)
 
 func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
