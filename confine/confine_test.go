@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +53,31 @@ func child(dirs []string) int {
 		fmt.Println("program:", err)
 		return 1
 	}
+	if os.Getenv("CONFINE_PREPARE") != "" {
+		if err := confine.Prepare(); err != nil {
+			fmt.Println("prepare:", err)
+			return 1
+		}
+	}
+	// Threads started between Prepare and Restrict, each holding its goroutine: Restrict
+	// must confine them too.
+	const held = 6
+	asks := make(chan string)
+	answers := make(chan bool)
+	started := make(chan bool)
+	for range held {
+		go func() {
+			goruntime.LockOSThread()
+			started <- true
+			for p := range asks {
+				_, err := os.ReadFile(p)
+				answers <- err == nil
+			}
+		}()
+	}
+	for range held {
+		<-started
+	}
 	st, err := confine.Fence{Read: dirs[:1], Exec: runtime, Write: dirs[1:2]}.Restrict()
 	if err != nil {
 		fmt.Println("restrict:", err)
@@ -60,8 +86,17 @@ func child(dirs []string) int {
 	fmt.Println("status", st)
 	for _, p := range dirs[2:] {
 		_, err := os.ReadFile(p)
-		fmt.Println("read", p, err == nil)
+		// The same read on every held thread: each answers as this one.
+		same := true
+		for range held {
+			asks <- p
+			if <-answers != (err == nil) {
+				same = false
+			}
+		}
+		fmt.Println("read", p, err == nil, "every thread", same)
 	}
+	close(asks)
 	err = os.WriteFile(filepath.Join(dirs[1], "w"), []byte("x"), 0o644)
 	fmt.Println("write inside", err == nil)
 	err = os.WriteFile(filepath.Join(dirs[0], "w"), []byte("x"), 0o644)
@@ -88,32 +123,42 @@ func setup(t *testing.T) (read, write, secret string) {
 	return read, write, secret
 }
 
+// TestRestrict fences a process, with and without Prepare before (then Restrict makes only
+// the round of landlock_restrict_self on every thread): every thread of it, those started
+// after Prepare included, reads only what the fence lets it.
 func TestRestrict(t *testing.T) {
 	if confine.Available().ABI == 0 {
 		t.Logf("this kernel has no Landlock: Restrict is a no-op, and says so")
 	}
-	read, write, secret := setup(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CONFINE_CHILD="+strings.Join([]string{read, write,
-		filepath.Join(read, "ok.txt"), secret, filepath.Join(read, "link.txt"), "/proc/self/environ", "/etc/passwd"}, string(os.PathListSeparator)))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	fenced := confine.Available().ABI > 0
-	want := []string{
-		"status " + confine.Available().String(),
-		"read " + filepath.Join(read, "ok.txt") + " true",
-		fmt.Sprintf("read %s %v", secret, !fenced),
-		fmt.Sprintf("read %s %v", filepath.Join(read, "link.txt"), !fenced),
-		fmt.Sprintf("read /proc/self/environ %v", !fenced),
-		fmt.Sprintf("read /etc/passwd %v", !fenced),
-		"write inside true",
-		fmt.Sprintf("write read-only %v", !fenced),
-		"child reads true",
-	}
-	if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !slices.Equal(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	for _, prepare := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prepare=%v", prepare), func(t *testing.T) {
+			read, write, secret := setup(t)
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "CONFINE_CHILD="+strings.Join([]string{read, write,
+				filepath.Join(read, "ok.txt"), secret, filepath.Join(read, "link.txt"), "/proc/self/environ", "/etc/passwd"}, string(os.PathListSeparator)))
+			if prepare {
+				cmd.Env = append(cmd.Env, "CONFINE_PREPARE=1")
+			}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			fenced := confine.Available().ABI > 0
+			want := []string{
+				"status " + confine.Available().String(),
+				"read " + filepath.Join(read, "ok.txt") + " true every thread true",
+				fmt.Sprintf("read %s %v every thread true", secret, !fenced),
+				fmt.Sprintf("read %s %v every thread true", filepath.Join(read, "link.txt"), !fenced),
+				fmt.Sprintf("read /proc/self/environ %v every thread true", !fenced),
+				fmt.Sprintf("read /etc/passwd %v every thread true", !fenced),
+				"write inside true",
+				fmt.Sprintf("write read-only %v", !fenced),
+				"child reads true",
+			}
+			if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !slices.Equal(got, want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -69,6 +70,11 @@ func (f Fence) rules() ([]landlock.Rule, error) {
 // Restrict confines this process, every thread of it and every child it starts from now on, to
 // f, irrevocably; nothing can be opened that f does not list, and no TCP port reached. It
 // returns the fence that holds: Status{} with no error where the kernel has no Landlock.
+//
+// Where the kernel's Landlock confines one thread at a time (ABI 7 and older), it makes two
+// rounds of a system call on every thread, no_new_privs then landlock_restrict_self, each
+// waiting for every thread to run; after Prepare, only the second. From ABI 8 the kernel
+// confines every thread in one call.
 func (f Fence) Restrict() (Status, error) {
 	st := available()
 	if st.ABI == 0 {
@@ -78,10 +84,49 @@ func (f Fence) Restrict() (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	if err := config.Restrict(rules...); err != nil {
+	if !prepared.Load() {
+		if err := config.Restrict(rules...); err != nil {
+			return Status{}, fmt.Errorf("landlock: %w", err)
+		}
+		return st, nil
+	}
+	// Every thread has no_new_privs, and every thread started since inherited it: what
+	// go-landlock's Restrict does after its own round of prctl.
+	fd, flags, err := config.NewRulesetFD(append(rules, psxRules()...)...)
+	if err != nil {
 		return Status{}, fmt.Errorf("landlock: %w", err)
 	}
+	if fd < 0 {
+		return st, nil
+	}
+	defer unix.Close(fd)
+	if err := ll.AllThreadsLandlockRestrictSelf(fd, flags); err != nil {
+		return Status{}, fmt.Errorf("landlock_restrict_self: %w", err)
+	}
 	return st, nil
+}
+
+// prepared is set once Prepare has set no_new_privs on every thread of the process.
+var prepared atomic.Bool
+
+// Prepare readies this process for Restrict where the kernel confines one thread at a time
+// (Landlock ABI 7 and older): it sets no_new_privs (which landlock_restrict_self needs, and
+// which a thread passes on to the threads and children it starts) on every thread of the
+// process, the first of Restrict's two rounds, which Restrict then leaves out. It opens and
+// reads nothing, and changes nothing but what Restrict would (the process can no longer
+// gain privileges through a set-user-ID program): a caller may run it while it gathers what
+// to fence, so that the round's wait for every thread overlaps that work. Restrict works
+// without it; it does nothing where the kernel has no Landlock or confines every thread in
+// one call (ABI 8).
+func Prepare() error {
+	if st := available(); !threadRounds || st.ABI == 0 || st.ABI >= 8 {
+		return nil
+	}
+	if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	prepared.Store(true)
+	return nil
 }
 
 // Start starts cmd confined to f, leaving the calling process as it was: the fence is put on

@@ -35,6 +35,10 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 	if confine.Available().ABI == 0 {
 		return opts, confine.Status{}.String(), done, nil
 	}
+	// The first of the two rounds on every thread that the fence takes where the kernel
+	// confines one thread at a time runs while the fence is gathered: it reads nothing.
+	ready := make(chan error, 1) // buffered: an early return leaves it to end alone
+	go func() { ready <- confine.Prepare() }()
 	var all confine.Fence
 	for _, d := range dirs {
 		f, err := pipeline.Fence(d, opts)
@@ -65,7 +69,11 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 		}
 		done = func() { os.RemoveAll(tmp) }
 		opts.TempDir = tmp
-		all.Write = append(all.Write, tmp)
+		if len(all.Write) == 0 {
+			// In an output folder, the folder's rule holds for it: a rule of its own
+			// would grant nothing more.
+			all.Write = append(all.Write, tmp)
+		}
 		// The process's temporary folder too, for a build whose options do not name it
 		// (dev's).
 		os.Setenv("TMPDIR", tmp)
@@ -79,7 +87,11 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
-	st, err := all.Restrict()
+	err := <-ready
+	var st confine.Status
+	if err == nil {
+		st, err = all.Restrict()
+	}
 	if err != nil {
 		return opts, "", done, fmt.Errorf("fence the build: %w (%s=off builds with the path checks alone)", err, fenceEnv)
 	}
