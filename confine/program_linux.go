@@ -29,7 +29,7 @@ func Program(path string) ([]string, error) {
 	if files, ok := programCache.Load(path); ok {
 		return slices.Clone(files.([]string)), nil
 	}
-	p := &programs{seen: map[string]bool{}, caps: map[string]bool{}}
+	p := &programs{seen: map[string]bool{}, caps: map[string]bool{}, found: map[string]string{}}
 	if err := p.add(path, 0); err != nil {
 		return nil, err
 	}
@@ -49,8 +49,9 @@ var programCache sync.Map
 type programs struct {
 	files  []string
 	seen   map[string]bool
-	system []string        // the loader's folders after the objects' own, read once
-	caps   map[string]bool // whether a folder has glibc-hwcaps subfolders
+	system []string          // the loader's folders after the objects' own, read once
+	caps   map[string]bool   // whether a folder has glibc-hwcaps subfolders
+	found  map[string]string // find's answers, by name and folders: libc is needed by most
 }
 
 func (p *programs) hwcaps(dir string) bool {
@@ -161,6 +162,17 @@ func (p *programs) find(name string, dirs []string, obj *elf.File) string {
 	if strings.Contains(name, "/") {
 		return name
 	}
+	key := name + "\x00" + strings.Join(dirs, "\x00")
+	if lib, ok := p.found[key]; ok {
+		return lib
+	}
+	lib := p.search(name, dirs, obj)
+	p.found[key] = lib
+	return lib
+}
+
+// search is find, unremembered. (The objects of one program are of one class and machine.)
+func (p *programs) search(name string, dirs []string, obj *elf.File) string {
 	for _, dir := range dirs {
 		if p.hwcaps(dir) {
 			variants, _ := filepath.Glob(filepath.Join(dir, "glibc-hwcaps", "*", name))
