@@ -15,7 +15,9 @@ import (
 // and with BUNDLE_FENCE=off, the two interleaved (each round starts with the other), b.N
 // rounds. It reports the median wall time of each, in milliseconds, and their ratio; and the
 // ratio of the median CPU times (user and system, the build's children included), which a
-// machine busy with other work disturbs less.
+// machine busy with other work disturbs less; and the paired ratio, one plus the median of
+// each round's difference (fenced minus unfenced) over the unfenced median, which a load
+// that comes and goes between rounds disturbs less than the ratio of the medians.
 //
 //	go test ./cmd/bundle -run '^$' -bench Fence -benchtime 15x
 //
@@ -68,6 +70,14 @@ func BenchmarkFence(b *testing.B) {
 			b.ReportMetric(float64(mOff.Microseconds())/1000, "unfenced-ms")
 			b.ReportMetric(float64(mOn)/float64(mOff), "ratio")
 			b.ReportMetric(float64(median(cpuOn))/float64(median(cpuOff)), "cpu-ratio")
+			// The median of each round's difference, over the unfenced median: the two
+			// builds of a round run one after the other, so a load that comes and goes
+			// on the machine moves both, which it does not do to the two medians.
+			diffs := make([]time.Duration, len(on))
+			for i := range on {
+				diffs[i] = on[i] - off[i]
+			}
+			b.ReportMetric(1+float64(median(diffs))/float64(mOff), "paired-ratio")
 		})
 	}
 }
