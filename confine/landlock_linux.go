@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -118,16 +119,26 @@ var prepared atomic.Bool
 // to fence, so that the round's wait for every thread overlaps that work. Restrict works
 // without it; it does nothing where the kernel has no Landlock or confines every thread in
 // one call (ABI 8).
+//
+// Only the first call makes the round; the others wait for it and return what it did.
 func Prepare() error {
-	if st := available(); !threadRounds || st.ABI == 0 || st.ABI >= 8 {
-		return nil
-	}
-	if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	prepared.Store(true)
-	return nil
+	prepareOnce.Do(func() {
+		if st := available(); !threadRounds || st.ABI == 0 || st.ABI >= 8 {
+			return
+		}
+		if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			prepareErr = fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+			return
+		}
+		prepared.Store(true)
+	})
+	return prepareErr
 }
+
+var (
+	prepareOnce sync.Once
+	prepareErr  error
+)
 
 // Start starts cmd confined to f, leaving the calling process as it was: the fence is put on
 // one OS thread, which starts cmd (a child takes its fence from the thread that forks it) and

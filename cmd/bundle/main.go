@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	_ "github.com/miniapp/bundle/cmd/bundle/internal/prefence" // the fence's first round, early
 )
 
 func main() {
