@@ -33,17 +33,19 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 	readRoot, _ := workspaceRoot(root)
 	f := confine.Fence{Read: []string{readRoot}}
 	// Node's files are found (reading its ELF headers and the loader's configuration) while
-	// the output folder is made: on a two-core machine the two overlap.
-	exe := make(chan []string, 1) // buffered: an early return leaves the lookup to end alone
-	go func() {
-		var rt []string
-		if mayRunNode(root, readRoot) {
+	// the output folder is made: on a two-core machine the two overlap. An app that cannot
+	// run Node starts no goroutine to say so, which a busy machine may run late.
+	var exe chan []string
+	if mayRunNode(root, readRoot) {
+		exe = make(chan []string, 1) // buffered: an early return leaves the lookup to end alone
+		go func() {
+			var rt []string
 			if node, err := exec.LookPath("node"); err == nil {
 				rt, _ = confine.Program(node)
 			}
-		}
-		exe <- rt
-	}()
+			exe <- rt
+		}()
+	}
 	if opts.TempDir != "" {
 		f.Write = append(f.Write, opts.TempDir)
 	}
@@ -60,7 +62,9 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 		// whether another app still claims this one's id.
 		f.Read = append(f.Read, ownerManifests(out)...)
 	}
-	f.Exec = <-exe
+	if exe != nil {
+		f.Exec = <-exe
+	}
 	return f, nil
 }
 
