@@ -17,13 +17,21 @@ import (
 	"github.com/miniapp/bundle/confine"
 )
 
+// round is closed when the round init started has ended; nil where it started none.
+var round chan struct{}
+
 func init() {
 	if len(os.Args) < 2 || os.Getenv("BUNDLE_FENCE") == "off" {
 		return
 	}
 	switch os.Args[1] {
 	case "build", "pin":
-		// Its error, if any, is the fence's to report: confine.Prepare returns it again.
-		go confine.Prepare()
+		round = make(chan struct{})
+		go func() {
+			// Its error, if any, is the fence's to report: confine.Prepare returns it
+			// again.
+			confine.Prepare()
+			close(round)
+		}()
 	}
 }
