@@ -298,7 +298,11 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 		}
 		return "export default " + str(c.css), nil
 	case v.lazyCSS && isStylesheet(file):
-		c, l := b.entry(b.rel(file))
+		build := b.entry
+		if isCSSModule(file) && !b.scopesModules() {
+			build = b.lazyModuleCSS // named here, not by esbuild (lazymodule.go)
+		}
+		c, l := build(b.rel(file))
 		if l.HasErrors() {
 			return "", fmt.Errorf("%s", l[0].Text)
 		}

@@ -360,6 +360,7 @@ const legalNamespace = "miniapp-legal"
 func (b *bundler) confine(chain workerChain) api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
 		b.componentPlugin(pb)
+		b.lazyModuleEntry(pb)
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
 		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:(` + graphInlineKey + `|[0-9]+)(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -525,7 +526,14 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			loader := api.LoaderCSS
 			if strings.Contains(filepath.Base(lower), ".module.") {
 				loader = api.LoaderLocalCSS // CSS Modules: class names scoped to the file, exported to the importer
-				if b.scopesModules() {
+				if a.Suffix == lazyModSuffix {
+					// The rules of one only import() reaches (lazymodule.go), named by bundle.
+					rules, err := b.lazyModuleRules(a.Path, css)
+					if err != nil {
+						return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: a.Path}}}}, nil
+					}
+					css, loader = rules, api.LoaderGlobalCSS
+				} else if b.scopesModules() {
 					// Named by the config's pattern or function instead (cssscoped.go):
 					// global CSS with the scoped names in it.
 					sc, err := b.scopeModule(a.Path, css)
@@ -1295,7 +1303,7 @@ func (b *bundler) entries(list []pageEntry, page string) (codes []code, warnings
 		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: in, OutputPath: "entry" + strconv.Itoa(i)})
 	}
 	res, opts := b.pageBuild(opts)
-	if _, mixed := lazyStyles(res.Metafile); len(res.Errors) > 0 || sharedCSSModule(res.Metafile) || mixed {
+	if _, mixed := lazyStyles(res.Metafile, !b.scopesModules()); len(res.Errors) > 0 || sharedCSSModule(res.Metafile) || mixed {
 		return nil, nil, false
 	}
 	each, ws, errs := b.each(res, opts)

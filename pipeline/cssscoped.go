@@ -43,6 +43,8 @@ const scopedRulesPrefix = "miniapp-scoped-css:"
 // scopedCSS is a CSS Module read with its names scoped.
 type scopedCSS struct {
 	css string // its rules, the names scoped, composes taken out, an @import of each composed file first
+	// rules is css without the @imports of the composed files.
+	rules string
 	// names are its local names in the order they first appear, each with what it exports:
 	// its scoped name, then the names it composes.
 	names []string
@@ -303,7 +305,8 @@ func scopeCSSModule(src string, name func(string) string) (*scopedCSS, error) {
 	for _, f := range out.froms {
 		head.WriteString("@import " + strconv.Quote(f) + ";\n")
 	}
-	out.css = head.String() + body.String()
+	out.rules = body.String()
+	out.css = head.String() + out.rules
 	return out, nil
 }
 
@@ -477,34 +480,45 @@ func (b *bundler) scopedModules(pb api.PluginBuild) {
 		if err != nil {
 			return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
 		}
-		var js strings.Builder
-		// The composed files first, their rules before this one's, as postcss-modules
-		// imports them.
-		for i, f := range sc.froms {
-			fmt.Fprintf(&js, "import f%d from %s;\n", i, jsString(f))
-		}
-		js.WriteString("import " + jsString(scopedRulesPrefix+a.Path) + ";\n")
-		js.WriteString("const names = {\n")
-		for _, n := range sc.names {
-			var vals []string
-			for _, p := range sc.parts[n] {
-				if p.from != "" {
-					vals = append(vals, fmt.Sprintf("f%d[%s]", indexOf(sc.froms, p.from), jsString(p.name)))
-				} else {
-					vals = append(vals, jsString(p.text))
-				}
-			}
-			fmt.Fprintf(&js, "  %s: %s,\n", jsString(n), strings.Join(vals, ` + " " + `))
-		}
-		js.WriteString("};\nexport default names;\n")
-		for _, n := range sc.names {
-			if exportName.MatchString(n) && !reservedWord[n] {
-				fmt.Fprintf(&js, "export const %s = names[%s];\n", n, jsString(n))
-			}
-		}
-		text := js.String()
+		text := scopedNamesJS(sc, scopedRulesPrefix+a.Path, "")
 		return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 	})
+}
+
+// scopedNamesJS returns the module of a script's import of the CSS Module read as sc: it
+// imports the files composes names (their rules first, as postcss-modules imports them), then
+// the module of its rules (rules, a specifier its plugin resolves), and exports its names, by
+// the convention conv when one is given (cssmodules.go), else as written.
+func scopedNamesJS(sc *scopedCSS, rules, conv string) string {
+	var js strings.Builder
+	for i, f := range sc.froms {
+		fmt.Fprintf(&js, "import f%d from %s;\n", i, jsString(f))
+	}
+	js.WriteString("import " + jsString(rules) + ";\n")
+	js.WriteString("const names = {\n")
+	for _, n := range sc.names {
+		var vals []string
+		for _, p := range sc.parts[n] {
+			if p.from != "" {
+				vals = append(vals, fmt.Sprintf("f%d[%s]", indexOf(sc.froms, p.from), jsString(p.name)))
+			} else {
+				vals = append(vals, jsString(p.text))
+			}
+		}
+		fmt.Fprintf(&js, "  %s: %s,\n", jsString(n), strings.Join(vals, ` + " " + `))
+	}
+	js.WriteString("};\n")
+	if conv != "" {
+		js.WriteString(localsJS + "\nexport default localsBy(names, " + jsString(conv) + ");\n")
+	} else {
+		js.WriteString("export default names;\n")
+	}
+	for _, n := range sc.names {
+		if exportName.MatchString(n) && !reservedWord[n] {
+			fmt.Fprintf(&js, "export const %s = names[%s];\n", n, jsString(n))
+		}
+	}
+	return js.String()
 }
 
 // scopesModules reports whether the config names CSS Modules' classes: a generateScopedName

@@ -106,6 +106,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// document.readyState at each kind of script, and readystatechange, DOMContentLoaded
 		// (and its microtask), load and a timeout in their order around the scripts.
 		{page: "events.html", see: `"log":["inline head loading","inline body loading","readystatechange interactive","defer classic interactive","module one interactive","module one's microtask interactive","module file interactive","module file after await interactive","DOMContentLoaded interactive","DOMContentLoaded's microtask interactive","readystatechange complete","load complete"]`},
+		// A CSS Module esbuild names (no generateScopedName) that only import() reaches: its
+		// rules apply from the import on, as Vite links the chunk's CSS, its names exported.
+		{page: "lazymod.html", act: `window.loadLazy()`, vite: true,
+			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)","box":"rgb(128, 0, 128)","named":"box wide-box"`},
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 	}
 	var same, refused, ran int

@@ -150,6 +150,14 @@ func (b *bundler) componentPlugin(pb api.PluginBuild) {
 	onAppResolve(pb, `^`+componentCSSNamespace+`:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 		return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, componentCSSNamespace+":"), Namespace: componentCSSNamespace}, nil
 	})
+	// The styles as an entry of their own: those of a component only import() reaches
+	// (lazycss.go), built when its module is loaded.
+	pb.OnResolve(api.OnResolveOptions{Filter: `^` + componentCSSNamespace + `:`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		if a.Kind != api.ResolveEntryPoint {
+			return api.OnResolveResult{}, nil
+		}
+		return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, componentCSSNamespace+":"), Namespace: componentCSSNamespace}, nil
+	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: componentCSSNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		v, ok := b.components.styles.Load(a.Path)
 		if !ok {

@@ -23,8 +23,12 @@ import (
 // style, gets the <style>'s hash (bundler.lazy, mergeOwn), as Vite's <link> was allowed by
 // 'self'.
 //
-// A CSS Module (its class names are the module's exports) and a component's styles stay in
-// the page's stylesheet, applied from page load.
+// A CSS Module whose names esbuild would give (no generateScopedName in the config) is lazy the
+// same way (lazymodule.go), and so are a Vue or Svelte component's styles (frameworks.go).
+
+// lazyComponentNamespace holds the modules that add a component's styles when only a dynamic
+// import reaches the component.
+const lazyComponentNamespace = "miniapp-lazy-component-css"
 
 // lazyQuery is the query of a stylesheet a script imports only lazily.
 const lazyQuery = "miniapp-lazy-css"
@@ -32,8 +36,9 @@ const lazyQuery = "miniapp-lazy-css"
 // lazyStyles returns the stylesheets of the app (paths relative to the app folder, as the
 // metafile names them) that a script imports and that no entry of the build reaches by static
 // imports alone; mixed is set when one of them is reached statically from another entry of
-// the build (entries then bundles each entry alone).
-func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
+// the build (entries then bundles each entry alone). With modules, the CSS Modules a script
+// imports are among them (lazymodule.go: those esbuild would name).
+func lazyStyles(metafile string, modules bool) (lazy map[string]bool, mixed bool) {
 	if !strings.Contains(metafile, `"dynamic-import"`) {
 		return nil, false
 	}
@@ -68,7 +73,7 @@ func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
 				}
 				switch im.Kind {
 				case "import-statement", "require-call", "dynamic-import":
-					if isLazyCandidate(im.Path) || isScopedRules(in, im.Path) {
+					if isLazyCandidate(im.Path) || isScopedRules(in, im.Path) || modules && isLazyModule(im.Path) {
 						styles[im.Path] = true
 					}
 				}
@@ -104,10 +109,12 @@ func lazyStyles(metafile string) (lazy map[string]bool, mixed bool) {
 	return lazy, mixed
 }
 
-// isLazyCandidate reports whether the metafile's input in is a stylesheet file of the app
-// that a lazy import can insert: not a CSS Module, nor a module of a plugin's namespace.
+// isLazyCandidate reports whether the metafile's input in is a stylesheet of the app that a
+// lazy import can insert: a stylesheet file, not a CSS Module, or a component's styles (a
+// Vue or Svelte component's, which Vite gives to the component's chunk as it gives a
+// stylesheet the component imports).
 func isLazyCandidate(in string) bool {
-	return !strings.Contains(in, ":") && isStylesheet(in) && !isCSSModule(in)
+	return !strings.Contains(in, ":") && isStylesheet(in) && !isCSSModule(in) || strings.HasPrefix(in, componentCSSNamespace+":")
 }
 
 // isScopedRules reports whether the metafile's import of in by from is a scoped CSS Module's
@@ -126,7 +133,7 @@ func (b *bundler) pageBuild(opts api.BuildOptions) (api.BuildResult, api.BuildOp
 	if len(res.Errors) > 0 {
 		return res, opts
 	}
-	lazy, mixed := lazyStyles(res.Metafile)
+	lazy, mixed := lazyStyles(res.Metafile, !b.scopesModules())
 	if len(lazy) == 0 || mixed {
 		return res, opts
 	}
@@ -145,9 +152,10 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 	return api.Plugin{Name: "lazy-css " + strings.Join(names, " "), Setup: func(pb api.PluginBuild) {
 		onAppResolve(pb, `\.(css|scss|sass|less|styl|stylus)$`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			ask := askedBy(a.PluginData)
-			// A script's import of a CSS Module is its plugin's, with its exports; its rules
-			// are lazy by their own import (isScopedRules).
-			if !ask.answers(byLazyCSS) || isCSSModule(a.Path) || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
+			// A script's import of a CSS Module the config names is its plugin's, with its
+			// exports; its rules are lazy by their own import (isScopedRules). One esbuild
+			// would name is read here (lazymodule.go).
+			if !ask.answers(byLazyCSS) || isCSSModule(a.Path) && b.scopesModules() || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport && a.Kind != api.ResolveJSRequireCall {
 				return api.OnResolveResult{}, nil
 			}
 			r := pb.Resolve(a.Path, again(a, byLazyCSS))
@@ -158,7 +166,28 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 			if err != nil || !lazy[filepath.ToSlash(rel)] {
 				return api.OnResolveResult{}, nil
 			}
+			if isCSSModule(r.Path) {
+				return api.OnResolveResult{Path: filepath.ToSlash(rel), Namespace: lazyModNamespace}, nil
+			}
 			return api.OnResolveResult{Path: filepath.ToSlash(rel) + "?" + lazyQuery, Namespace: queryNamespace}, nil
+		})
+		b.lazyModules(pb, lazy)
+		// A component's styles (frameworks.go), built as the page's stylesheet builds them.
+		onAppResolve(pb, `^`+componentCSSNamespace+`:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if !lazy[a.Path] {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, componentCSSNamespace+":"), Namespace: lazyComponentNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: lazyComponentNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			opts := b.options()
+			opts.EntryPoints = []string{componentCSSNamespace + ":" + a.Path}
+			c, l := b.run(opts)
+			if l.HasErrors() {
+				return api.OnLoadResult{Errors: []api.Message{{Text: l[0].Text, Location: &api.Location{File: a.Path}}}}, nil
+			}
+			js := b.lazyModule(b.display(b.rel(a.Path)), c.css)
+			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS}, nil
 		})
 		// A scoped CSS Module's import of its rules (isScopedRules): the module that adds
 		// them, built as the page's stylesheet builds the file (its names the config's).
