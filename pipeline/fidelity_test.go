@@ -110,6 +110,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// rules apply from the import on, as Vite links the chunk's CSS, its names exported.
 		{page: "lazymod.html", act: `window.loadLazy()`, vite: true,
 			see: `"before":"rgb(0, 0, 255)"`, seeAfter: `"before":"rgb(0, 0, 255)","inModule":"rgb(0, 128, 0)","after":"rgb(0, 128, 0)","box":"rgb(128, 0, 128)","named":"box wide-box"`},
+		// import.meta.url and import.meta.resolve in a module file give that file's URL, or
+		// one beside it; in the built page, which holds every module, the page's: refused at
+		// the place with the fix. In a module script written in the page both are the page's,
+		// as written and as built.
+		{page: "meta.html", refused: "meta.js:3:32: error: import.meta.url is this module's URL"},
+		{page: "meta_resolve.html", refused: "meta-resolve.js:1:24: error: import.meta.resolve gives a URL beside this module"},
+		{page: "meta_inline.html", see: `"extra":{"url":true,"resolved":true,"ignored":true}`},
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 	}
 	var same, refused, ran int

@@ -151,6 +151,9 @@ type rewrite struct {
 	warns   []api.Message
 	claimed int                      // significant tokens before this one belong to a call already transformed
 	bound   map[string]importBinding // the names the script imports (hostframe.go)
+	// metaArg holds the significant tokens that start import.meta.url as the second
+	// argument of new URL(…), which bareMeta leaves.
+	metaArg map[int]bool
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is
@@ -178,7 +181,15 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 		case s.is(i, "new") && (s.is(i+1, "Worker", "(") || s.is(i+1, "SharedWorker", "(")):
 			r.worker(i)
 		case s.is(i, "new", "URL", "("):
+			if args, ok := r.newURLArgs(i); ok {
+				if r.metaArg == nil {
+					r.metaArg = map[int]bool{}
+				}
+				r.metaArg[args[1][0]] = true
+			}
 			r.newURL(i)
+		case s.is(i, "import", ".", "meta", ".", "url") || s.is(i, "import", ".", "meta", ".", "resolve"):
+			r.bareMeta(i)
 		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, "."):
 			r.dynamicImport(i)
 		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):

@@ -1,0 +1,1 @@
+window.extra = { next: import.meta.resolve("./store.js").split("/").pop() };
