@@ -532,6 +532,10 @@ func (a *assembler) assemble() *assembled {
 		a.sdkText = len(a.texts)
 		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold("") + "</script>", &res.sdk})
 	}
+	if js := a.trustedRunner(); js != "" {
+		// After the SDK's and before every script of the page: the build's Trusted Types policy is made first.
+		inserts = append(inserts, insert{sdkAt, "<script>" + a.hold(escapeScript(js)) + "</script>", new(int)})
+	}
 	if tail := a.spriteMarkup() + strings.Join(a.deferred, ""); tail != "" {
 		inserts = append(inserts, insert{bodyAt, open + tail, &res.body.Start})
 	}

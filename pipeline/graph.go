@@ -194,15 +194,21 @@ func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 //
 // A script's text is a Trusted Types sink: where the page's own policy requires Trusted Types
 // for scripts (trusted), a string given to it is refused, so the text goes through a policy
-// of the build's, classicPolicy, which passes only what this function gives it (no other
-// code can reach it); the merged policy's trusted-types directive allows its name (mergeOne).
+// of the build's, classicPolicy, which the merged policy's trusted-types directive allows
+// (mergeOwn). That policy is made by a script of the build's before any script of the page
+// runs (trustedRunner), so that its name is the build's alone, as the page's list (or 'none')
+// meant every name it does not list: a page script that runs while the page is parsed, before
+// the graph, made it first and the graph then failed. The codes are that script's too, and
+// the graph starts each by its number (classicCall): the policy passes no other text.
 func classicJS(trusted bool) string {
-	wrap := "const trust = (s) => s;\n"
 	if trusted {
-		p, _ := json.Marshal(classicPolicy)
-		wrap = "const policy = globalThis.trustedTypes?.createPolicy(" + string(p) + ", { createScript: (s) => s });\nconst trust = (s) => policy ? policy.createScript(s) : s;\n"
+		return ""
 	}
-	return wrap + `const classic = (code, sel, type, text) => {
+	return "const trust = (s) => s;\n" + classicFunc
+}
+
+// classicFunc is the function classic(code, sel, type, text), given trust (see classicJS).
+const classicFunc = `const classic = (code, sel, type, text) => {
   const el = document.querySelector(sel);
   if (el) {
     if (type === null) el.removeAttribute("type");
@@ -216,6 +222,32 @@ func classicJS(trusted bool) string {
   }
 };
 `
+
+// trustedSymbol is the key, Symbol.for(trustedSymbol), of the global function by which the
+// graph starts a classic member under the page's Trusted Types (trustedRunner).
+const trustedSymbol = "miniapp.deferred"
+
+// trustedRunner returns the script the build puts before the page's first script when the
+// graph runs classic scripts under the page's Trusted Types (graphTrusts): it makes the
+// build's policy, classicPolicy, and defines under trustedSymbol the function that runs the
+// graph's classic member j, once, its code given to the policy there; "" when none is needed.
+func (a *assembler) trustedRunner() string {
+	if !a.graphTrusts() {
+		return ""
+	}
+	var b strings.Builder
+	p, _ := json.Marshal(classicPolicy)
+	b.WriteString("(() => {\nconst policy = globalThis.trustedTypes?.createPolicy(" + string(p) + ", { createScript: (s) => s });\nconst trust = (s) => policy ? policy.createScript(s) : s;\n")
+	b.WriteString(classicFunc)
+	b.WriteString("const run = {\n")
+	for j, m := range a.graph().members {
+		if m.classic != "" {
+			b.WriteString("  " + strconv.Itoa(j) + ": () => " + classicCallOf(m, j) + ",\n")
+		}
+	}
+	sym, _ := json.Marshal(trustedSymbol)
+	b.WriteString("};\nObject.defineProperty(globalThis, Symbol.for(" + string(sym) + "), { value: (j) => { const f = run[j]; delete run[j]; f?.(); } });\n})();\n")
+	return b.String()
 }
 
 // graphTrusts reports whether the page's graph makes the Trusted Types policy classicPolicy:
@@ -225,13 +257,33 @@ func (a *assembler) graphTrusts() bool {
 	return g.trusted && slices.ContainsFunc(g.members, func(m graphMember) bool { return m.classic != "" })
 }
 
+// deferredFiles returns the files of the graph's classic members, as the page names them.
+func (a *assembler) deferredFiles() []string {
+	var out []string
+	for _, m := range a.graph().members {
+		if m.classic != "" {
+			out = append(out, m.rel)
+		}
+	}
+	return out
+}
+
 // classicPolicy is the name of the Trusted Types policy by which the graph runs the page's
 // deferred classic scripts under the page's own Trusted Types.
 const classicPolicy = "miniapp-deferred"
 
-// classicCall is the call of classic (classicJS) that runs the graph's member j, a classic
-// script.
-func classicCall(m graphMember, j int) string {
+// classicCall is the graph's call that runs its member j, a classic script: classic's
+// (classicJS), or under the page's Trusted Types the runner's (trustedRunner).
+func classicCall(m graphMember, j int, trusted bool) string {
+	if trusted {
+		sym, _ := json.Marshal(trustedSymbol)
+		return "globalThis[Symbol.for(" + string(sym) + ")](" + strconv.Itoa(j) + ")"
+	}
+	return classicCallOf(m, j)
+}
+
+// classicCallOf is the call of classic that runs the graph's member j, a classic script.
+func classicCallOf(m graphMember, j int) string {
 	q, _ := json.Marshal(m.classic)
 	sel, _ := json.Marshal(`script[type="` + deferredType(j) + `"]`)
 	text, _ := json.Marshal(m.text)
@@ -286,7 +338,7 @@ func graphSource(key string, g *moduleGraph) string {
 	b.WriteString("const run = [\n")
 	for j, m := range g.members {
 		if m.classic != "" {
-			b.WriteString("  () => " + classicCall(m, j) + ",\n")
+			b.WriteString("  () => " + classicCall(m, j, g.trusted) + ",\n")
 			continue
 		}
 		q, _ := json.Marshal(inlineNamespace + ":" + key + "." + strconv.Itoa(len(g.members)+j))

@@ -197,6 +197,16 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, 
 				continue
 			}
 			vals := own.d[n]
+			if n == "trusted-types" && a.graphTrusts() && (slices.Contains(vals, "'allow-duplicates'") || slices.Contains(vals, classicPolicy)) {
+				// The build makes its policy before the page's scripts run (trustedRunner), so
+				// that no script of the page can; a second one of the name, or the page's own,
+				// would be one the page as written does not allow, or one it cannot make.
+				refuse(fmt.Sprintf("(%s %s) lets the page's scripts make the build's Trusted Types policy, %s, by which the built page runs its deferred classic scripts (%s)",
+					n, strings.Join(vals, " "), classicPolicy, strings.Join(a.deferredFiles(), ", ")),
+					fmt.Sprintf("remove %s from trusted-types, or load the scripts without defer (at the end of <body>, where they then run)",
+						strings.Join(slices.DeleteFunc(slices.Clone(vals), func(v string) bool { return v != "'allow-duplicates'" && v != classicPolicy }), " and ")))
+				continue
+			}
 			if n == "trusted-types" && a.graphTrusts() {
 				// The policy by which the graph runs the deferred classic scripts (classicJS),
 				// which 'none' alone would forbid; the page's own stay as it named them.

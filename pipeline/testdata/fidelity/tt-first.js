@@ -1,0 +1,1 @@
+window.extra.log.push("deferred " + document.readyState);
