@@ -555,6 +555,7 @@ func (b *bundler) stylesheet(p string) (string, []api.Message) {
 	if err != nil {
 		return "", []api.Message{{Text: err.Error(), Location: &api.Location{File: p}}}
 	}
+	src = decodeStylesheet(src)
 	css := string(src)
 	if b.css.needed(p, src) {
 		var errs []api.Message
