@@ -394,7 +394,9 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 				res.Contents = &css
 			case api.LoaderJS:
 				var out string
-				out, res.Errors, res.Warnings = b.appScript(page, c.contents, api.LoaderJS, pb.Resolve, chain)
+				if !c.graph { // the graph's entry is the build's code (graph.go), not the app's
+					out, res.Errors, res.Warnings = b.appScript(page, c.contents, api.LoaderJS, pb.Resolve, chain)
+				}
 				if out == "" {
 					out = c.contents
 				}

@@ -132,6 +132,14 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "page_charset.html", refused: "page_charset.html declares the encoding windows-1252"},
 		{page: "nomodule.html", see: `"extra":{"nomodule":false,"late":"undefined"}`}, // nomodule classic scripts, skipped
 		{page: "css_import_media.html"}, // @import with media and supports() conditions, which do not hold
+		// A script in a <template>, run when a clone is inserted: hashed as the page's.
+		{page: "template_script.html", see: `"extra":{"fromTemplate":1}`},
+		// What the built page's policy refuses at run time, which ran in the page as written:
+		// refused at the place. A <script> the page makes (its text has no hash), a timer
+		// given a string (eval's), a javascript: URL.
+		{page: "dynamic_script.html", refused: "dynamic_script.html:10:34: error: a <script> the page makes cannot run under the bundle's policy"},
+		{page: "string_timer.html", refused: "string_timer.html:11:12: error: setTimeout given a string compiles it as eval does"},
+		{page: "js_url.html", refused: "a javascript: URL (href=\"javascript:window.extra.clicked = 'ran'; void 0\") cannot run under the bundle's Content-Security-Policy"},
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 	}
 	var same, refused, ran int

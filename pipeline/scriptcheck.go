@@ -56,6 +56,27 @@ func (r *rewrite) check(i int) {
 		end, _ := s.srcAt(i + 4)
 		r.warnAt(off, end+len(name)-off, fmt.Sprintf("process.env.%s is Node's: a browser has no process, and bundle defines process.env.NODE_ENV alone, so this throws unless guarded", name),
 			fmt.Sprintf("write import.meta.env.VITE_%s and set VITE_%s in .env (only names starting VITE_ or MINIAPP_ reach the bundle, as in Vite)", strings.TrimPrefix(name, "VITE_"), strings.TrimPrefix(name, "VITE_")))
+	case (!member || globalMember(s, i)) && (s.is(i, "setTimeout", "(") || s.is(i, "setInterval", "(")):
+		// A string given as the handler is compiled as eval compiles code (HTML Standard,
+		// "timer initialization steps"), which the policy refuses without 'unsafe-eval'.
+		args := s.args(i + 1)
+		if r.b.m.Eval || len(args) == 0 || !isStringExpr(s, args[0]) {
+			return
+		}
+		r.errAt(args[0][0], s.text(i)+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
+			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", s.text(i), filepath.Base(r.b.m.File)))
+	case s.is(i, "createElement", "(") && s.is(i-1, "."):
+		// A script element the page makes runs its text or its src, neither of which the
+		// bundle's policy allows: its text has no hash in it, and its src names no file of
+		// the page. (A feature test reads a property of HTMLScriptElement.prototype.)
+		args := s.args(i + 1)
+		if len(args) == 0 || args[0][1] != args[0][0]+1 {
+			return
+		}
+		if v, err := s.str(args[0][0]); err == nil && strings.EqualFold(v, "script") {
+			r.errAt(args[0][0], "a <script> the page makes cannot run under the bundle's policy: its text has no hash in it, and a src names no file of the one-file page",
+				"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles; to test a feature, read HTMLScriptElement.supports or HTMLScriptElement.prototype")
+		}
 	case !member && s.is(i, "eval", "("), s.is(i, "new", "Function", "("):
 		if r.b.m.Eval {
 			return
@@ -175,6 +196,24 @@ func (b *bundler) allowed(origin string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// globalMember reports whether the significant token i is read from the global object
+// (window., globalThis., self.).
+func globalMember(s *script, i int) bool {
+	return s.is(i-2, "window", ".") || s.is(i-2, "globalThis", ".") || s.is(i-2, "self", ".")
+}
+
+// isStringExpr reports whether the argument a (its significant tokens) is a string: a
+// string literal or a template literal, alone.
+func isStringExpr(s *script, a [2]int) bool {
+	switch t := s.tok(a[0]).tt; {
+	case a[1] == a[0]+1:
+		return t == js.StringToken || t == js.TemplateToken
+	case t == js.TemplateStartToken:
+		return s.pair[a[0]] == a[1]-1
 	}
 	return false
 }
