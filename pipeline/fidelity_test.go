@@ -140,6 +140,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "dynamic_script.html", refused: "dynamic_script.html:10:34: error: a <script> the page makes cannot run under the bundle's policy"},
 		{page: "string_timer.html", refused: "string_timer.html:11:12: error: setTimeout given a string compiles it as eval does"},
 		{page: "js_url.html", refused: "a javascript: URL (href=\"javascript:window.extra.clicked = 'ran'; void 0\") cannot run under the bundle's Content-Security-Policy"},
+		{page: "media.html"}, // stylesheets for print, for a narrow screen, and for a screen
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 	}
 	var same, refused, ran int
