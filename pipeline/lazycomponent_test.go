@@ -78,6 +78,9 @@ const color = (id: string) => getComputedStyle(document.getElementById(id)!).col
 			if err != nil {
 				t.Fatal(err)
 			}
+			if i := strings.Index(string(res.HTML), filepath.Dir(dir)); i >= 0 {
+				t.Errorf("the built page holds the folder it was built in: %s", res.HTML[max(i-80, 0):min(i+120, len(res.HTML))])
+			}
 			vite, _ := filepath.Abs(filepath.Join(examples, "node_modules", "vite", "bin", "vite.js"))
 			out := t.TempDir()
 			cmd := exec.Command("node", vite, "build", "--outDir", out, "--emptyOutDir", "--logLevel", "warn")

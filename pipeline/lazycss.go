@@ -177,16 +177,18 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 			if !lazy[a.Path] {
 				return api.OnResolveResult{}, nil
 			}
-			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, componentCSSNamespace+":"), Namespace: lazyComponentNamespace}, nil
+			// By its path in the app folder, as the bundle names the module (see styleStub).
+			return api.OnResolveResult{Path: b.rel(strings.TrimPrefix(a.Path, componentCSSNamespace+":")), Namespace: lazyComponentNamespace}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: lazyComponentNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			file := b.abs(a.Path)
 			opts := b.options()
-			opts.EntryPoints = []string{componentCSSNamespace + ":" + a.Path}
+			opts.EntryPoints = []string{componentCSSNamespace + ":" + file}
 			c, l := b.run(opts)
 			if l.HasErrors() {
-				return api.OnLoadResult{Errors: []api.Message{{Text: l[0].Text, Location: &api.Location{File: a.Path}}}}, nil
+				return api.OnLoadResult{Errors: []api.Message{{Text: l[0].Text, Location: &api.Location{File: file}}}}, nil
 			}
-			js := b.lazyModule(b.display(b.rel(a.Path)), c.css)
+			js := b.lazyModule(b.display(a.Path), c.css)
 			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS}, nil
 		})
 		// A scoped CSS Module's import of its rules (isScopedRules): the module that adds
