@@ -469,7 +469,7 @@ func TestPolicy(t *testing.T) {
 				t.Errorf("blocked = %v, want %v: %+v", blocked, row.blocked, fs)
 			}
 			for _, f := range fs {
-				if !strings.Contains(f.Text, "the page's own policy blocks") {
+				if !strings.Contains(f.Text, "the page's Content-Security-Policy blocks") {
 					t.Errorf("finding: %s", f.Text)
 				}
 			}

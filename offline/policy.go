@@ -101,7 +101,7 @@ func (c *checker) policyHit(directive string, off, n int, place, u string) []hit
 	}
 	sch, _ := scheme(cleanURL(u))
 	return []hit{{off: off, length: n, place: place, url: u,
-		text: fmt.Sprintf("%s uses a %s: URL that the page's own policy blocks (%s): the page would be broken", place, sch, d),
+		text: fmt.Sprintf("%s uses a %s: URL that the page's Content-Security-Policy blocks (%s): the page would be broken", place, sch, d),
 		note: "inline it as the page's own element (a <style>, a <script>, markup in the page or in srcdoc) instead of a URL"}}
 }
 

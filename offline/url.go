@@ -36,6 +36,14 @@ func cleanURL(s string) string {
 	return s
 }
 
+// Scheme returns the lower-cased scheme of the URL an attribute's value u is to the URL parser
+// (its C0 controls and spaces at either end, and its tabs and newlines anywhere, left out:
+// "java\tscript:" is a javascript: URL), or "" for a relative reference.
+func Scheme(u string) string {
+	s, _ := scheme(cleanURL(u))
+	return s
+}
+
 // scheme returns the lower-cased scheme of a cleaned URL and the rest after its colon, or "" when
 // the URL has none (a relative reference).
 func scheme(s string) (string, string) {

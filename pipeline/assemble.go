@@ -655,7 +655,10 @@ func (a *assembler) handles(off int) bool {
 func (a *assembler) handlers(t *tag) {
 	for _, at := range t.attrs {
 		if (at.key == "href" || at.key == "src" || at.key == "action" || at.key == "formaction" || at.key == "xlink:href") &&
-			strings.HasPrefix(strings.ToLower(strings.TrimLeft(at.val, " \t\n\r\f")), "javascript:") {
+			offline.Scheme(at.val) == "javascript" {
+			// Said here, with what to do: the offline check of the source page, which finds
+			// it too, is told it is handled.
+			a.handled = append(a.handled, [2]int{at.off, at.off + at.n})
 			a.errAt(at.off, at.n, fmt.Sprintf("a javascript: URL (%s=%q) cannot run under the bundle's Content-Security-Policy", at.key, at.val),
 				"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>")
 		}

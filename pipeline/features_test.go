@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,6 +91,9 @@ func TestFeatureRefusals(t *testing.T) {
 		{"wasm_import_without_opt_in", map[string]string{"main.ts": `import x from "./add.wasm"; console.log(x);`}, []string{`add.wasm: error: WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true`, "add wasm = true to miniapp.toml"}, false},
 		{"astro_component", map[string]string{"main.ts": `import App from "./App.astro"; console.log(App);`, "App.astro": "<p>hi</p>"}, []string{"Astro components need their framework's own compiler", "bundle check"}, false},
 		{"javascript_url", map[string]string{"index.html": `<!doctype html><meta charset="utf-8"><title>x</title><a href="javascript:void(0)">x</a>`}, []string{`a javascript: URL (href="javascript:void(0)")`, "addEventListener"}, false},
+		// As the URL parser reads it: tabs and newlines anywhere, spaces before, any case.
+		{"javascript_url_as_the_parser_reads_it", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<a href=\"java&#9;script:void(0)\">x</a>\n<iframe src=\" JavaScript:1\"></iframe>"},
+			[]string{`index.html:2:10: error: a javascript: URL (href="java\tscript:void(0)")`, `index.html:3:14: error: a javascript: URL (src=" JavaScript:1")`}, false},
 		{"fetch_outside_allowed_domains", map[string]string{"main.ts": "fetch(\"https://api.example.com/v1/items\");\nnew WebSocket(`wss://live.example.com/feed`);"}, []string{`main.ts:1:8: warning: fetch connects to https://api.example.com`, `add "https://api.example.com" to allowedDomains`, `main.ts:2:16: warning: WebSocket connects to wss://live.example.com`}, true},
 		{"eval_without_the_field", map[string]string{"main.ts": "const f = new Function(\"return 1\");\nconsole.log(eval(\"2\"), f());"}, []string{"main.ts:1:11: error: eval and new Function cannot run under the bundle's policy", "main.ts:2:13: error: eval and new Function", "set eval = true in miniapp.toml"}, false},
 		{"tool_error_at_its_place", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": ".a {\n  color: $nope;\n}\n"}, []string{"app.scss:2:10: error: Sass: Undefined variable."}, false},
@@ -146,6 +150,16 @@ func TestFeatureRefusals(t *testing.T) {
 			for _, want := range c.want {
 				if !strings.Contains(text, want) {
 					t.Errorf("diagnostics lack %q:\n%s", want, text)
+				}
+			}
+			// One message at a place: the offline check of the source page does not say again
+			// what assembly refused, in other words.
+			at := map[string]bool{}
+			for _, d := range list {
+				if p := fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column); d.Line > 0 && at[p] {
+					t.Errorf("two messages at %s:\n%s", p, text)
+				} else {
+					at[p] = true
 				}
 			}
 			if strings.Contains(text, "/work/") || strings.Contains(text, os.TempDir()+"/") {

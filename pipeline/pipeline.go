@@ -401,6 +401,10 @@ func sourceFindings(a *assembler, m *manifest.Manifest, csp string) diag.List {
 		if _, _, isLocal := local(f.URL); (isLocal || isDataImport(f.URL) || a.b.vite.aliases(f.URL)) && a.handles(f.Offset) {
 			continue
 		}
+		// A javascript: URL assembly refused, with what to do instead.
+		if offline.Scheme(f.URL) == "javascript" && a.handles(f.Offset) {
+			continue
+		}
 		if a.edits != nil { // at its place in the page as written
 			f.PlaceIn(a.lines, written(a.edits, f.Offset), f.Length)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/markup"
+	"github.com/miniapp/bundle/offline"
 )
 
 // Scripts in <iframe srcdoc>. A srcdoc document runs under the policy of the page that holds
@@ -52,7 +53,7 @@ func (a *assembler) srcdoc(doc string, at attr, depth int) []pageScript {
 				a.errAt(at.off, at.n, fmt.Sprintf("the event handler %s=%q in this srcdoc cannot run under the bundle's Content-Security-Policy, which the frame's document inherits", x.Name, x.Value),
 					fmt.Sprintf("attach it in a script of the srcdoc instead: element.addEventListener(%q, …)", strings.TrimPrefix(x.Name, "on")))
 			case (x.Name == "href" || x.Name == "src" || x.Name == "action" || x.Name == "formaction") &&
-				strings.HasPrefix(strings.ToLower(strings.TrimLeft(x.Value, " \t\n\r\f")), "javascript:"):
+				offline.Scheme(x.Value) == "javascript":
 				a.errAt(at.off, at.n, fmt.Sprintf("a javascript: URL (%s=%q) in this srcdoc cannot run under the bundle's Content-Security-Policy, which the frame's document inherits", x.Name, x.Value),
 					"attach the behaviour in a script of the srcdoc instead")
 			}

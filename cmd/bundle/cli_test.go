@@ -127,7 +127,7 @@ loader = { ".js" = "jsxx" }
 		{"page_not_utf8", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<meta charset="utf-8">`, `<meta charset="shift_jis">`, 1)}, nil, []string{"index.html:2:13", "declares the encoding shift_jis", `save it as UTF-8`}},
 		{"data_frame_blocked_by_policy", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
-			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, `<iframe src="data:text/html,<p>hi</p>"></iframe>`, 1)}, nil, []string{`<iframe src> uses a data: URL that the page's own policy blocks (default-src 'none')`}},
+			"index.html": strings.Replace(goodPage, `<p id="p">hi</p>`, `<iframe src="data:text/html,<p>hi</p>"></iframe>`, 1)}, nil, []string{`<iframe src> uses a data: URL that the page's Content-Security-Policy blocks (default-src 'none')`}},
 		{"cdn_script_and_preconnect", map[string]string{"miniapp.toml": goodManifest, "main.ts": "",
 			"index.html": strings.Replace(goodPage, `<title>T</title>`, `<title>T</title><link rel="preconnect" href="https://fonts.example"><script src="https://cdn.example/react.js"></script>`, 1)}, nil, []string{"<link href> loads \"https://fonts.example\"", "<script src> loads \"https://cdn.example/react.js\""}},
 	}
