@@ -253,7 +253,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Charset:           api.CharsetUTF8,
 		LegalComments:     api.LegalCommentsExternal,
 		JSX:               api.JSXAutomatic,
-		Define:            b.define,
+		Define:            esbuildDefines(b.define),
 		Loader:            loaders,
 		Alias:             b.aliases(),
 		// Vite's: module and production besides esbuild's own (browser, import or require,
@@ -767,6 +767,18 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			o.inputs = append(o.inputs, m.inputs...)
 			for _, in := range m.inputs {
 				b.styleIn[in] = true
+			}
+		}
+	}
+	for i := range out {
+		decl, err := declareObjectDefines(out[i].js, b.define, opts.Target, opts.Engines)
+		if err != nil {
+			return nil, nil, b.messages([]api.Message{{Text: err.Error()}}, diag.Error)
+		}
+		if decl != "" {
+			out[i].js = decl + out[i].js
+			if out[i].jsMap != nil {
+				out[i].jsMap = shiftMap(out[i].jsMap, strings.Count(decl, "\n"))
 			}
 		}
 	}

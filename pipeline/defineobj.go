@@ -1,0 +1,94 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A define whose value is an object or an array (import.meta.env's, Vite's object of every
+// public variable) esbuild makes a module of its own that every module of the build imports;
+// when a CommonJS module is in the build, that module is then wrapped in esbuild's lazy-init
+// wrapper, and every module calls the wrapper once (38 to 147 calls in the framework
+// examples), whether it reads the object or not. Such a define is given to esbuild as a
+// reserved name instead (objectDefineName), which esbuild leaves as written where kept code
+// reads the object whole; the one output that reads it gets the object declared once in front
+// (declareObjectDefines). Each of its members defined on its own (import.meta.env.MODE) is
+// still a constant where it is read.
+
+// objectDefineName is the name a define with an object or array value is given to esbuild
+// as: the define's key with its dots as underscores, after a prefix no package uses.
+func objectDefineName(key string) string {
+	return "__bundle_define_" + strings.ReplaceAll(key, ".", "_")
+}
+
+// objectValued reports whether esbuild takes a define's value as an object or array literal:
+// a value that is not a name or a chain of names is JSON, and an object or array when it
+// opens with { or [.
+func objectValued(value string) bool {
+	v := strings.TrimSpace(value)
+	return strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[")
+}
+
+// esbuildDefines returns define as esbuild is given it: each object or array value replaced
+// by its objectDefineName.
+func esbuildDefines(define map[string]string) map[string]string {
+	var out map[string]string
+	for k, v := range define {
+		if !objectValued(v) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]string, len(define))
+			for k, v := range define {
+				out[k] = v
+			}
+		}
+		out[k] = objectDefineName(k)
+	}
+	if out == nil {
+		return define
+	}
+	return out
+}
+
+// declareObjectDefines returns the declarations, minified for target, of the object defines
+// that js reads (it holds their names), one line, or "" when it reads none. A name found in a
+// string of js only declares what nothing reads.
+func declareObjectDefines(js string, define map[string]string, target api.Target, engines []api.Engine) (string, error) {
+	var keys []string
+	for k, v := range define {
+		if objectValued(v) && strings.Contains(js, objectDefineName(k)) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "", nil
+	}
+	slices.Sort(keys)
+	var src strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&src, "var %s = %s;\n", objectDefineName(k), define[k])
+	}
+	res := api.Transform(src.String(), api.TransformOptions{Loader: api.LoaderJS, Target: target, Engines: engines,
+		MinifyWhitespace: true, MinifySyntax: true, Charset: api.CharsetUTF8, LogLevel: api.LogLevelSilent})
+	if len(res.Errors) > 0 {
+		return "", fmt.Errorf("the define %s: %s", strings.Join(keys, ", "), res.Errors[0].Text)
+	}
+	return strings.TrimSuffix(string(res.Code), "\n") + "\n", nil
+}
+
+// shiftMap returns the source map m of a script with n lines put in front of it.
+func shiftMap(m []byte, n int) []byte {
+	sm, ok := decodeMap(m)
+	if !ok {
+		return m
+	}
+	sm.Mappings = strings.Repeat(";", n) + sm.Mappings
+	if out, ok := sm.encode(); ok {
+		return out
+	}
+	return m
+}

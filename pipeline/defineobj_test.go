@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/browsertest"
+)
+
+// objectDefineApp is a small app of the shape that made esbuild wrap the import.meta.env
+// define: an ES module entry, a CommonJS module beside it, and ES modules that read
+// import.meta.env (reads, which main.js and env.js read) and a manifest define with an object
+// value (__CONFIG__).
+func objectDefineApp(t *testing.T, reads string) string {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml": "id = \"od\"\nname = \"OD\"\ndescription = \"Object defines.\"\nentry = \"src/main.js\"\n" +
+			"[build]\ndefine = { __CONFIG__ = '{\"name\": \"cfg\", \"list\": [1, \"two\\nlines\"]}' }\n",
+		"src/cjs.js":  "module.exports = { n: 1 };\n",
+		"src/env.js":  "export function env() { return " + reads + "; }\n",
+		"src/more.js": "export function more() { return [import.meta.env.PROD, import.meta.env.BASE_URL]; }\n",
+		"src/main.js": "import c from \"./cjs.js\";\nimport { env } from \"./env.js\";\nimport { more } from \"./more.js\";\n" +
+			"window.result = JSON.stringify([c.n, env(), more(), import.meta.env.MODE]);\n",
+	})
+	return dir
+}
+
+// TestObjectDefines: a define whose value is an object (import.meta.env, a manifest's
+// __CONFIG__) is in the page once, in front of its code, only when kept code reads it whole;
+// each member defined on its own is a constant where it is read; and the page shows what it
+// showed when esbuild injected the object (then in a lazy-init wrapper that every module
+// called, once a CommonJS module was in the build).
+func TestObjectDefines(t *testing.T) {
+	for _, row := range []struct {
+		name, reads string
+		declared    []string // the names declared in front of the page's code
+		want        string   // window.result in Chromium
+	}{
+		{"members_only", "[import.meta.env.DEV, import.meta.env.MODE]", nil,
+			`[1,[false,"production"],[true,"/"],"production"]`},
+		{"whole_object", "[import.meta.env, import.meta.env.SSR, import.meta.env.NOT_DEFINED]", []string{"__bundle_define_import_meta_env"},
+			`[1,[{"BASE_URL":"/","DEV":false,"MODE":"production","PROD":true,"SSR":false},false,null],[true,"/"],"production"]`},
+		{"object_identity", "import.meta.env === import.meta.env && typeof import.meta.env", []string{"__bundle_define_import_meta_env"},
+			`[1,"object",[true,"/"],"production"]`},
+		{"manifest_object", "[__CONFIG__.name, __CONFIG__.list]", []string{"__bundle_define___CONFIG__"},
+			`[1,["cfg",[1,"two\nlines"]],[true,"/"],"production"]`},
+		{"both", "[__CONFIG__, Object.keys(import.meta.env).length]", []string{"__bundle_define___CONFIG__", "__bundle_define_import_meta_env"},
+			`[1,[{"name":"cfg","list":[1,"two\nlines"]},5],[true,"/"],"production"]`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			res := built(t, objectDefineApp(t, row.reads))
+			page := string(res.HTML)
+			for _, name := range []string{"__bundle_define_import_meta_env", "__bundle_define___CONFIG__"} {
+				n := strings.Count(page, name+"=") - strings.Count(page, name+"==") // declared (in one var when both are), read elsewhere
+				want := 0
+				if strings.Contains(strings.Join(row.declared, " "), name) {
+					want = 1
+				}
+				if n != want {
+					t.Errorf("%s declared %d times, want %d", name, n, want)
+				}
+			}
+			if len(row.declared) == 0 && strings.Contains(page, "BASE_URL") {
+				t.Errorf("the import.meta.env object is in a page that reads only its members")
+			}
+			b := browsertest.Start(t)
+			b.Visit(t, b.Serve("/od.html", res.HTML), 0)
+			b.Await(t, `window.result !== undefined`)
+			if got := browsertest.Eval[string](t, b, `window.result`); got != row.want {
+				t.Errorf("the page shows %s, want %s", got, row.want)
+			}
+		})
+	}
+}
+
+// TestDeclareObjectDefines: the declarations in front of a script are one line, unless a
+// value's string holds a line break, and the script's map moves down by as many lines.
+func TestDeclareObjectDefines(t *testing.T) {
+	define := map[string]string{"import.meta.env": `{"A":"x\ny","B":1}`, "K": `[1]`, "import.meta.env.B": "1", "N": "null"}
+	if got := esbuildDefines(define); got["import.meta.env"] != "__bundle_define_import_meta_env" || got["K"] != "__bundle_define_K" || got["N"] != "null" || got["import.meta.env.B"] != "1" || define["K"] != "[1]" {
+		t.Errorf("esbuildDefines gave %v (and left %v)", got, define)
+	}
+	decl, err := declareObjectDefines("f(__bundle_define_K)", define, api.ESNext, nil)
+	if err != nil || decl != "var __bundle_define_K=[1];\n" {
+		t.Errorf("got %q, %v", decl, err)
+	}
+	if decl, err := declareObjectDefines("f(1)", define, api.ESNext, nil); decl != "" || err != nil {
+		t.Errorf("a script that reads no object define got %q, %v", decl, err)
+	}
+	decl, err = declareObjectDefines("f(__bundle_define_import_meta_env)", define, api.ESNext, nil)
+	if err != nil || !strings.HasPrefix(decl, "var __bundle_define_import_meta_env=") {
+		t.Fatalf("got %q, %v", decl, err)
+	}
+	m := shiftMap([]byte(`{"version":3,"sources":["a.js"],"mappings":"AAAA","names":[]}`), strings.Count(decl, "\n"))
+	if sm, ok := decodeMap(m); !ok || sm.Mappings != strings.Repeat(";", strings.Count(decl, "\n"))+"AAAA" {
+		t.Errorf("the map moved to %s", m)
+	}
+}
