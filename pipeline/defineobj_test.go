@@ -97,3 +97,31 @@ func TestDeclareObjectDefines(t *testing.T) {
 		t.Errorf("the map moved to %s", m)
 	}
 }
+
+// TestObjectDefinesInWorkers: a worker's script, built on its own (a classic script or an ES
+// module), that reads import.meta.env whole has the object declared in front of it too.
+func TestObjectDefinesInWorkers(t *testing.T) {
+	for _, kind := range []string{"classic", "module"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"miniapp.toml": "id = \"odw\"\nname = \"ODW\"\ndescription = \"Object defines in workers.\"\nentry = \"src/main.js\"\n",
+				"src/main.js": "const w = new Worker(new URL(\"./w.js\", import.meta.url), { type: \"" + kind + "\" });\n" +
+					"w.onmessage = (e) => { window.result = e.data; };\n",
+				"src/cjs.js": "module.exports = { n: 1 };\n",
+				"src/w.js":   "import c from \"./cjs.js\";\npostMessage(JSON.stringify([c.n, import.meta.env.MODE, import.meta.env]));\n",
+			})
+			res := built(t, dir)
+			if !strings.Contains(string(res.HTML), "__bundle_define_import_meta_env=") {
+				t.Errorf("the worker's object is not declared")
+			}
+			b := browsertest.Start(t)
+			b.Visit(t, b.Serve("/odw.html", res.HTML), 0)
+			b.Await(t, `window.result !== undefined`)
+			want := `[1,"production",{"BASE_URL":"/","DEV":false,"MODE":"production","PROD":true,"SSR":false}]`
+			if got := browsertest.Eval[string](t, b, `window.result`); got != want {
+				t.Errorf("the worker posted %s, want %s", got, want)
+			}
+		})
+	}
+}
