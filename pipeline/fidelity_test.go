@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -59,6 +60,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		see, seeAfter string
 		// built checks the built page's bytes, when set.
 		built func(*testing.T, []byte)
+		// known names a key of the fingerprint where the built page is known to differ (a
+		// difference not fixed yet, said in the README): the rest must be the same, and the
+		// row counts as different, not the same.
+		known string
 	}{
 		{page: "whitespace.html"},
 		{page: "quirks.html"},
@@ -142,8 +147,22 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "js_url.html", refused: "a javascript: URL (href=\"javascript:window.extra.clicked = 'ran'; void 0\") cannot run under the bundle's Content-Security-Policy"},
 		{page: "media.html"}, // stylesheets for print, for a narrow screen, and for a screen
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
+		// Rows found attacking the harness (attack23).
+		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
+		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
+		// document.currentScript is null in a module script, a file's or one written in the page.
+		{page: "currentscript_module.html", see: `"extra":{"fileCurrent":"null","inlineCurrent":"null"}`},
+		// new URL('./red.png', import.meta.url) in a module file still names the image.
+		{page: "urlmeta.html", see: `"extra":{"width":8}`},
+		// A lazily imported stylesheet whose image the page's own <style> uses twice too.
+		{page: "lazyasset.html", act: `window.loadLazy()`, vite: true, seeAfter: `"after":"rgb(0, 128, 0)"`},
+		// A lazily imported CSS Module composing a name from another file, whose :global rule
+		// applies once the import ran (Vite puts both files' CSS in the chunk's).
+		// Known difference: Vite links the chunk's one stylesheet, the built page adds a <style>
+		// per file (two here), which document.styleSheets shows; the cascade is the same.
+		{page: "lazycompose.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`, known: "sheets"},
 	}
-	var same, refused, ran int
+	var same, refused, ran, known int
 	for _, r := range rows {
 		t.Run(strings.TrimSuffix(r.page, ".html"), func(t *testing.T) {
 			ran++
@@ -201,6 +220,14 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 					t.Errorf("the %s page's fingerprint has no %s: %s", f.name, f.see, f.fp)
 				}
 			}
+			if r.known != "" {
+				if built.fp == src.fp && built.after == src.after {
+					t.Errorf("the built page no longer differs in %s: the row's known difference is gone, remove it", r.known)
+				}
+				for _, fp := range []*string{&src.fp, &built.fp, &src.after, &built.after} {
+					*fp = withoutKey(t, *fp, r.known)
+				}
+			}
 			if built.fp != src.fp {
 				t.Errorf("the built page differs from the source:\n got %s\nwant %s", built.fp, src.fp)
 			}
@@ -215,12 +242,51 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 			if !slices.Equal(built.console, src.console) {
 				t.Errorf("console of the built page:\n%q\nof the source page:\n%q\n(all of the built page's: %q)", built.console, src.console, b.Console())
 			}
-			if !t.Failed() {
+			if !t.Failed() && r.known == "" {
 				same++
+			} else if !t.Failed() {
+				known++
 			}
 		})
 	}
-	t.Logf("pages compared: %d the same, %d refused, %d different", same, refused, ran-same-refused)
+	t.Logf("pages compared: %d the same, %d refused, %d different (%d of them known, the rest the same)", same, refused, ran-same-refused, known)
+}
+
+// withoutKey returns the fingerprint fp without its key (a row's known difference), its keys
+// in the fingerprint's order.
+func withoutKey(t *testing.T, fp, key string) string {
+	t.Helper()
+	if fp == "" {
+		return ""
+	}
+	dec := json.NewDecoder(strings.NewReader(fp))
+	var out strings.Builder
+	out.WriteString("{")
+	if _, err := dec.Token(); err != nil {
+		t.Fatalf("fingerprint %s: %v", fp, err)
+	}
+	for n := 0; dec.More(); {
+		k, err := dec.Token()
+		var v json.RawMessage
+		if err == nil {
+			err = dec.Decode(&v)
+		}
+		if err != nil {
+			t.Fatalf("fingerprint %s: %v", fp, err)
+		}
+		if k == key {
+			continue
+		}
+		if n > 0 {
+			out.WriteString(",")
+		}
+		n++
+		kj, _ := json.Marshal(k)
+		out.Write(kj)
+		out.WriteString(":")
+		out.Write(v)
+	}
+	return out.String() + "}"
 }
 
 // manyModules returns a page with n module scripts, every other one inline, the others files,

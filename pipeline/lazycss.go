@@ -76,6 +76,12 @@ func lazyStyles(metafile string, modules bool) (lazy map[string]bool, mixed bool
 					if isLazyCandidate(im.Path) || isScopedRules(in, im.Path) || modules && isLazyModule(im.Path) {
 						styles[im.Path] = true
 					}
+				case "composes-from":
+					// A CSS Module composing a name from another file: Vite's chunk holds
+					// both files' CSS, so the other file is lazy where this one is.
+					if modules && isLazyModule(in) && isLazyModule(im.Path) {
+						styles[im.Path] = true
+					}
 				}
 				if !seen[im.Path] {
 					seen[im.Path] = true

@@ -58,6 +58,11 @@ func (b *bundler) lazyModules(pb api.PluginBuild, lazy map[string]bool) {
 		o := again(a, byLazyCSS)
 		o.Kind = api.ResolveJSImportStatement
 		r := pb.Resolve(a.Path, o)
+		// A file composed from that is lazy too (lazyStyles) is read as this one is: its
+		// names by lazyNamePattern, its rules added when this module's import runs.
+		if rel, err := filepath.Rel(b.root, r.Path); len(r.Errors) == 0 && r.Namespace == "file" && err == nil && lazy[filepath.ToSlash(rel)] && isCSSModule(r.Path) {
+			return api.OnResolveResult{Path: filepath.ToSlash(rel), Namespace: lazyModNamespace}, nil
+		}
 		return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, Suffix: r.Suffix, PluginData: r.PluginData, Errors: r.Errors, Warnings: r.Warnings}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: lazyModNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {

@@ -1,0 +1,5 @@
+window.extra = {};
+window.loadLazy = () => import("./atk-lazyasset-part.js").then((m) => {
+  window.extra.inModule = m.seen;
+  window.extra.after = getComputedStyle(document.getElementById("lazyasset")).color;
+});
