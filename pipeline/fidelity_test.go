@@ -148,6 +148,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "media.html"}, // stylesheets for print, for a narrow screen, and for a screen
 		{page: "microtask.html", see: `"log":["a sync interactive","a then interactive","a then then interactive","a microtask's microtask interactive","a async fn after three awaits interactive","b sync set in a microtask","b then","d sync","e then","c sees set in a microtask, b said b set in a microtask, d's microtask ran"]`},
 		// Rows found attacking the harness (attack23).
+		// A lazily imported module that throws: each import() rejects with its error, the
+		// second as the first, the module evaluated once, its top-level this undefined.
+		{page: "lazythrow.html", act: `window.loadTwice()`, seeAfter: `"tries":["rejected throws.js failed","rejected throws.js failed"],"evals":1,"this":"undefined"`},
 		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
 		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
 		// document.currentScript is null in a module script, a file's or one written in the page.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -85,14 +86,31 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 		}
 		return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, Errors: errs, Warnings: warnings}, nil
 	}
-	if out == "" && len(errs) == 0 {
+	// (Where esbuild reads the file as a module already, the mark changes nothing; TypeScript's
+	// export = is CommonJS's, so a TypeScript or JSX file is marked only with no such word.)
+	esm := len(chain) == 0 && !usesCommonJS(string(src)) && (loader == api.LoaderJS || !containsWord(string(src), "import", "export"))
+	if out == "" && len(errs) == 0 && !esm {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
 	if out == "" {
 		out = string(src)
 	}
+	if esm {
+		out += moduleMark
+	}
 	return api.OnLoadResult{Contents: &out, Loader: loader, Errors: errs, Warnings: warnings}, nil
 }
+
+// moduleMark ends a script file of the page's that reads none of CommonJS's names
+// (usesCommonJS): what a module script imports, or
+// names, is an ES module in the browser (and in Vite) whatever it holds, but esbuild reads such
+// a file as CommonJS once import() reaches it (the graph reaches every module script so) or
+// its top level reads this, and wraps it: its top-level this was the wrapper's exports
+// object, not undefined, and a file that threw ran again at the next import(), where the
+// browser evaluates a module once and every import() rejects with its error (lazythrow). An
+// empty export makes it an ES module for esbuild too, and exports nothing. Not in a worker's
+// build, whose entry may be a classic script.
+const moduleMark = "\n;export {};\n"
 
 // appScript applies to a script of the app's own (a file, or an inline module script of the
 // page, whose file is the page) the source transforms, the checks, and the rewriting of
@@ -611,4 +629,24 @@ func srcExprEnd(src string, off int, first js.TokenType) (int, bool) {
 		return true
 	})
 	return end, end >= 0
+}
+
+// usesCommonJS reports whether the script src reads require, module or exports where its code
+// declares none (what esbuild reads as CommonJS), or cannot be read as JavaScript (TypeScript,
+// JSX: left to esbuild's reading).
+func usesCommonJS(src string) bool {
+	if !containsWord(src, "require", "module", "exports") {
+		return false
+	}
+	ast, err := js.Parse(parse.NewInputString(src), js.Options{})
+	if err != nil {
+		return true
+	}
+	for _, v := range ast.BlockStmt.Scope.Undeclared {
+		switch string(v.Data) {
+		case "require", "module", "exports":
+			return true
+		}
+	}
+	return false
 }
