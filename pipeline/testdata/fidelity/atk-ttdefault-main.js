@@ -1,0 +1,2 @@
+document.getElementById("lazy").insertAdjacentHTML("afterend", "<p id=made>made</p>");
+window.extra = { get log() { return window.ttLog; } };
