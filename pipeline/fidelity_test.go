@@ -160,10 +160,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// a promise of the bundle's, in microtasks before it (HTML's module map hit resolves it
 		// without a task; Chromium takes one): not fixed.
 		{page: "dynstatic.html", see: `"storeEvals":1`, known: "extra"},
+		// nomodule and defer on a module script change nothing (HTML: both are classic scripts'
+		// attributes); a classic nomodule script is skipped.
+		{page: "nomodule_module.html", see: `"log":["inline nomodule interactive","file nomodule interactive","file defer interactive","classic nomodule undefined interactive"],"storeEvals":1`},
+		// The same under the page's style-src 'self': both <style>s by their hashes.
+		{page: "lazycompose_csp.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`, known: "sheets"},
 		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
 		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
-		// document.currentScript is null in a module script, a file's or one written in the page.
-		{page: "currentscript_module.html", see: `"extra":{"fileCurrent":"null","inlineCurrent":"null"}`},
+		// document.currentScript is null in a module script, a file's or one written in the page; a file's top-level this is undefined.
+		{page: "currentscript_module.html", see: `"extra":{"fileCurrent":"null","fileThis":"undefined","inlineCurrent":"null"}`},
 		// new URL('./red.png', import.meta.url) in a module file still names the image.
 		{page: "urlmeta.html", see: `"extra":{"width":8}`},
 		// A lazily imported stylesheet whose image the page's own <style> uses twice too.

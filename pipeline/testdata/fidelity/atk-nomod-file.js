@@ -1,0 +1,3 @@
+import { bump } from "./store.js";
+
+bump("file nomodule");
