@@ -165,6 +165,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "nomodule_module.html", see: `"log":["inline nomodule interactive","file nomodule interactive","file defer interactive","classic nomodule undefined interactive"],"storeEvals":1`},
 		// The same under the page's style-src 'self': both <style>s by their hashes.
 		{page: "lazycompose_csp.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`, known: "sheets"},
+		// A stylesheet two lazily imported modules import, the first after its own stylesheet.
+		{page: "lazyshared.html", act: `window.loadBoth()`, vite: true, seeAfter: `"extra":{"a":["rgb(255, 0, 0)","rgb(255, 0, 0)"],"b":["rgb(255, 0, 0)","rgb(255, 0, 0)"]}`},
 		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
 		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
 		// document.currentScript is null in a module script, a file's or one written in the page; a file's top-level this is undefined.
