@@ -167,6 +167,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "lazycompose_csp.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`, known: "sheets"},
 		// A stylesheet two lazily imported modules import, the first after its own stylesheet.
 		{page: "lazyshared.html", act: `window.loadBoth()`, vite: true, seeAfter: `"extra":{"a":["rgb(255, 0, 0)","rgb(255, 0, 0)"],"b":["rgb(255, 0, 0)","rgb(255, 0, 0)"]}`},
+		// import.meta read as a whole (const { url } = import.meta) in a module file: its url
+		// is the file's, refused as the bare import.meta.url is.
+		{page: "meta_whole.html", refused: "atk-wholemeta.js:2:17: error: import.meta read as a whole holds this module's URL"},
+		{page: "meta_optional.html", refused: "atk-metaopt.js:2:26: error: import.meta.url is this module's URL"}, // import.meta?.url
 		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
 		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
 		// document.currentScript is null in a module script, a file's or one written in the page; a file's top-level this is undefined.

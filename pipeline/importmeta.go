@@ -18,6 +18,20 @@ import (
 // URL), a worker (bundled on its own, import.meta.url its own URL as in Vite), a package's
 // module (not the author's to change; esbuild keeps it).
 
+// wholeMeta refuses import.meta read as a whole at the significant token i (const m =
+// import.meta, const { url } = import.meta, import.meta["url"], f(import.meta)): its url is
+// read where bareMeta cannot see it, so it is refused where bareMeta refuses a bare url.
+func (r *rewrite) wholeMeta(i int) {
+	if len(r.chain) > 0 {
+		return
+	}
+	if ext := strings.ToLower(filepath.Ext(r.file)); ext == ".html" || ext == ".htm" {
+		return
+	}
+	r.errAt(i, "import.meta read as a whole holds this module's URL ("+filepath.Base(r.file)+") in the page as written, and the built page's own URL after the build, which holds every module",
+		"read import.meta.env.NAME for a variable; to name a file of the app, write new URL('./file.png', import.meta.url), which bundle turns into the file's data: URL; for the page's own URL, write location.href")
+}
+
 // bareMeta refuses import.meta.url or import.meta.resolve at the significant token i
 // ("import") where it is not the same after the build.
 func (r *rewrite) bareMeta(i int) {

@@ -206,8 +206,11 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 				r.metaArg[args[1][0]] = true
 			}
 			r.newURL(i)
-		case s.is(i, "import", ".", "meta", ".", "url") || s.is(i, "import", ".", "meta", ".", "resolve"):
+		case s.is(i, "import", ".", "meta", ".", "url") || s.is(i, "import", ".", "meta", ".", "resolve") ||
+			s.is(i, "import", ".", "meta", "?.", "url") || s.is(i, "import", ".", "meta", "?.", "resolve"):
 			r.bareMeta(i)
+		case s.is(i, "import", ".", "meta") && !s.is(i+3, ".") && !s.is(i+3, "?."):
+			r.wholeMeta(i)
 		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, "."):
 			r.dynamicImport(i)
 		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):
