@@ -88,7 +88,9 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	}
 	// (Where esbuild reads the file as a module already, the mark changes nothing; TypeScript's
 	// export = is CommonJS's, so a TypeScript or JSX file is marked only with no such word.)
-	esm := len(chain) == 0 && !usesCommonJS(string(src)) && (loader == api.LoaderJS || !containsWord(string(src), "import", "export"))
+	// A .cjs or .cts file is CommonJS by its name, as Node and Vite read it.
+	ext := strings.ToLower(filepath.Ext(path))
+	esm := len(chain) == 0 && ext != ".cjs" && ext != ".cts" && !usesCommonJS(string(src)) && (loader == api.LoaderJS || !containsWord(string(src), "import", "export"))
 	if out == "" && len(errs) == 0 && !esm {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
