@@ -62,14 +62,10 @@ func guardedClassEdits(m *pkgModule) []edit {
 	if len(pairs) == 0 {
 		return nil
 	}
-	w := &bindingWrites{writes: map[*js.Var]int{}, bad: map[*js.Var]bool{}}
-	for _, p := range pairs {
-		w.writes[p] = 0
-	}
-	js.Walk(w, ast)
+	w := writesOf(ast)
 	var edits []edit
 	for _, p := range pairs {
-		if w.bad[p] || w.writes[p] != 1 {
+		if w.other[p] || w.plain[p] != 1 {
 			continue
 		}
 		nameEnd := m.offset(p.Data) + len(p.Data)
@@ -185,70 +181,6 @@ func resolved(v *js.Var) *js.Var {
 	}
 	return v
 }
-
-// bindingWrites counts the assignments (name = …) to each binding of writes, and marks those
-// written otherwise: by a compound assignment, an update, a pattern or a for-in/of head.
-type bindingWrites struct {
-	writes map[*js.Var]int
-	bad    map[*js.Var]bool
-}
-
-func (w *bindingWrites) Enter(n js.INode) js.IVisitor {
-	switch n := n.(type) {
-	case *js.BinaryExpr:
-		if !assignOps[n.Op] {
-			break
-		}
-		if v, ok := unGroup(n.X).(*js.Var); ok {
-			if v = resolved(v); n.Op == js.EqToken {
-				if _, ok := w.writes[v]; ok {
-					w.writes[v]++
-				}
-			} else {
-				w.spoil(v)
-			}
-			break
-		}
-		w.spoilAll(n.X)
-	case *js.UnaryExpr:
-		switch n.Op {
-		case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
-			w.spoilAll(n.X)
-		}
-	case *js.ForInStmt:
-		w.spoilAll(n.Init)
-	case *js.ForOfStmt:
-		w.spoilAll(n.Init)
-	}
-	return w
-}
-
-func (*bindingWrites) Exit(js.INode) {}
-
-func (w *bindingWrites) spoil(v *js.Var) {
-	if _, ok := w.writes[v]; ok {
-		w.bad[v] = true
-	}
-}
-
-// spoilAll marks every binding of writes that n names.
-func (w *bindingWrites) spoilAll(n js.INode) {
-	if n == nil {
-		return
-	}
-	js.Walk(varSpoiler{w}, n)
-}
-
-type varSpoiler struct{ w *bindingWrites }
-
-func (s varSpoiler) Enter(n js.INode) js.IVisitor {
-	if v, ok := n.(*js.Var); ok {
-		s.w.spoil(resolved(v))
-	}
-	return s
-}
-
-func (varSpoiler) Exit(js.INode) {}
 
 // guardedSpan finds, from the end of the declaration of name, the if statement that follows:
 // its start, the span of the name = that its body starts with, and the statement's end (after

@@ -37,6 +37,7 @@ func TestGuardedClasses(t *testing.T) {
 		{"written again", "let E;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\nexport function f() { E = null; }\n", ""},
 		{"written by a pattern", "let E;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\n[E] = [1];\n", ""},
 		{"updated", "let E;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\nE++;\n", ""},
+		{"written by a for-of head", "var E;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\nfor (var E of g) ;\n", ""},
 		{"a code between", "let E;\nf();\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\n", ""},
 		{"an initializer", "let E = 1;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\n", ""},
 		{"two bindings", "let E, F;\nif (typeof HTMLElement === 'function') { E = class extends HTMLElement {}; }\n", ""},

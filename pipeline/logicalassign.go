@@ -37,9 +37,7 @@ func logicalAssignEdits(m *pkgModule) []edit {
 	if ast == nil {
 		return nil
 	}
-	written := writtenBindings{}
-	js.Walk(written, ast)
-	f := &logicalFinder{m: m, written: written, imported: map[string]bool{}}
+	f := &logicalFinder{m: m, written: writesOf(ast), imported: map[string]bool{}}
 	for _, s := range ast.BlockStmt.List {
 		if is, ok := s.(*js.ImportStmt); ok {
 			f.imported[string(is.Default)] = true
@@ -113,7 +111,7 @@ var logicalOps = map[js.TokenType]string{js.NullishToken: "??=", js.OrToken: "||
 // logicalFinder finds the lowered logical assignments, keeping the nodes it is in.
 type logicalFinder struct {
 	m        *pkgModule
-	written  writtenBindings
+	written  *bindingWrites
 	imported map[string]bool // the names the module's imports bind, live bindings of another module
 	stack    []js.INode
 	edits    []edit
@@ -218,7 +216,7 @@ func (f *logicalFinder) sameObject(x, y js.IExpr) bool {
 	case *js.Var:
 		yv, ok := y.(*js.Var)
 		v := resolved(x)
-		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written[v] && !f.imported[string(v.Data)]
+		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written.written(v) && !f.imported[string(v.Data)]
 	}
 	return false
 }
@@ -239,55 +237,3 @@ func assignmentPlace(parent js.INode, child js.IExpr) bool {
 	}
 	return false
 }
-
-// writtenBindings is the set of bindings that an assignment, an update, a pattern or a
-// for-in/of head writes (not their declarations).
-type writtenBindings map[*js.Var]bool
-
-func (w writtenBindings) Enter(n js.INode) js.IVisitor {
-	switch n := n.(type) {
-	case *js.BinaryExpr:
-		if assignOps[n.Op] {
-			w.mark(n.X)
-		}
-	case *js.UnaryExpr:
-		switch n.Op {
-		case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
-			w.mark(n.X)
-		}
-	case *js.ForInStmt:
-		w.mark(n.Init)
-	case *js.ForOfStmt:
-		w.mark(n.Init)
-	}
-	return w
-}
-
-func (writtenBindings) Exit(js.INode) {}
-
-// mark adds the bindings a target names: itself, or those of a pattern (a property read's
-// object is not written: it stays out).
-func (w writtenBindings) mark(target js.INode) {
-	switch t := target.(type) {
-	case nil:
-	case *js.Var:
-		w[resolved(t)] = true
-	case *js.DotExpr, *js.IndexExpr:
-	case *js.GroupExpr:
-		w.mark(t.X)
-	case *js.VarDecl: // for (let k in o): a declaration
-	default:
-		js.Walk(patternMarker{w}, t)
-	}
-}
-
-type patternMarker struct{ w writtenBindings }
-
-func (p patternMarker) Enter(n js.INode) js.IVisitor {
-	if v, ok := n.(*js.Var); ok {
-		p.w[resolved(v)] = true
-	}
-	return p
-}
-
-func (patternMarker) Exit(js.INode) {}

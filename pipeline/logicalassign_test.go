@@ -40,6 +40,7 @@ func TestLogicalAssigns(t *testing.T) {
 		{"an object assigned elsewhere", "let o = {};\nexport function s(n) { o = n; }\nexport function f() { o.p ?? (o.p = g()); }", ""},
 		{"an import, a live binding", "import o, { p as q } from \"./m.js\";\nexport function f() { o.p ?? (o.p = g()); q.r ?? (q.r = g()); }", ""},
 		{"an object updated by a pattern", "function f(o) { [o] = [{}]; o.p ?? (o.p = 1); }", ""},
+		{"an object a for-in head's var writes", "var o = {};\nfor (var o in g) ;\nexport function f() { o.p ?? (o.p = g()); }", ""},
 		{"another place", "function f(a, b) { a.p ?? (b.p = 1); a.p ?? (a.q = 1); }", ""},
 		{"a computed property", "function f(a, k) { a[k] ?? (a[k] = 1); }", ""},
 		{"a deeper property", "function f(a) { a.b.c ?? (a.b.c = 1); }", ""},
