@@ -45,7 +45,7 @@ func TestDecodeLikeV8(t *testing.T) {
 		}
 		lits = append(lits, q+body+q)
 	}
-	want := evalInNode(t, lits)
+	want := nodeEval(t, lits, "lit => (0, eval)(lit)")
 	nOK := 0
 	for _, w := range want {
 		if w.OK {
@@ -59,8 +59,8 @@ func TestDecodeLikeV8(t *testing.T) {
 		switch {
 		case ok != w.OK:
 			t.Errorf("Decode(%q): ok %v, V8 %v (%s)", lit, ok, w.OK, w.Err)
-		case ok && got != string(utf16.Decode(w.Units)):
-			t.Errorf("Decode(%q) = %q, V8 %q", lit, got, string(utf16.Decode(w.Units)))
+		case ok && got != w.Value():
+			t.Errorf("Decode(%q) = %q, V8 %q", lit, got, w.Value())
 		}
 	}
 }
@@ -71,36 +71,40 @@ type v8Value struct {
 	Err   string
 }
 
-// evalInNode evaluates each literal as a classic script's expression (indirect eval: sloppy
-// code, as a page's classic script is) and returns its UTF-16 code units or its error.
-func evalInNode(t *testing.T, lits []string) []v8Value {
+// Value is the string the code units make (a lone surrogate U+FFFD).
+func (v v8Value) Value() string { return string(utf16.Decode(v.Units)) }
+
+// nodeEval runs fn, a JavaScript function of one string, on each input in Node, sloppy code
+// as a page's classic script is, and returns the UTF-16 code units of its string result, or
+// its error.
+func nodeEval(t *testing.T, inputs []string, fn string) []v8Value {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
 	}
-	in, _ := json.Marshal(lits)
+	in, _ := json.Marshal(inputs)
 	cmd := exec.Command(node, "-e", `
+const f = `+fn+`;
 let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
-  const out = JSON.parse(s).map(lit => {
+  process.stdout.write(JSON.stringify(JSON.parse(s).map(x => {
     try {
-      const v = (0, eval)(lit);
+      const v = f(x);
       if (typeof v !== "string") return {OK: false, Err: "not a string"};
       return {OK: true, Units: Array.from({length: v.length}, (_, i) => v.charCodeAt(i))};
     } catch (e) { return {OK: false, Err: String(e)}; }
-  });
-  process.stdout.write(JSON.stringify(out));
+  })));
 });`)
 	cmd.Stdin = strings.NewReader(string(in))
-	outb, err := cmd.Output()
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("node: %v", err)
 	}
-	var out []v8Value
-	if err := json.Unmarshal(outb, &out); err != nil || len(out) != len(lits) {
-		t.Fatalf("node's answer: %v (%d values for %d literals)", err, len(out), len(lits))
+	var vs []v8Value
+	if err := json.Unmarshal(out, &vs); err != nil || len(vs) != len(inputs) {
+		t.Fatalf("node's answer: %v (%d values for %d inputs)", err, len(vs), len(inputs))
 	}
-	return out
+	return vs
 }
 
 func FuzzDecode(f *testing.F) {
