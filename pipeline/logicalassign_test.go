@@ -49,6 +49,9 @@ func TestLogicalAssigns(t *testing.T) {
 		{"the test of ?:", "function f(a) { return a.p ?? (a.p = 1) ? 1 : 2; }", ""},
 		{"a compound assignment inside", "function f(a) { a.p ?? (a.p += 1); }", ""},
 		{"eval", "function f(a) { a.p ?? (a.p = 1); eval(''); }", ""},
+		// Direct too: a getter's (eval)("o = other") may rebind o between the read and the write.
+		{"eval in parentheses", "function f() { let o = {get p() { (eval)(\"o = {}\"); }}; return o.p ?? (o.p = 1); }", ""},
+		{"eval written with an escape", "function f() { let o = {get p() { ev\\u0061l(\"o = {}\"); }}; return o.p ?? (o.p = 1); }", ""},
 	} {
 		if got := logicalAssigns(r.src); got != r.want {
 			t.Errorf("%s:\n got %q\nwant %q", r.name, got, r.want)

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -58,7 +59,8 @@ func (m *pkgModule) parse() *js.AST {
 func (m *pkgModule) callsEval() bool {
 	if m.eval == 0 {
 		m.eval = 1
-		if !strings.Contains(m.src, "eval") {
+		// A name may be written with escapes (ev\u0061l): then only a parse says.
+		if !strings.Contains(m.src, "eval") && !strings.Contains(m.src, `\u`) {
 			return false
 		}
 		ast := m.parse()
@@ -71,12 +73,13 @@ func (m *pkgModule) callsEval() bool {
 	return m.eval == 2
 }
 
-// evalFinder finds a call of eval that is not a binding of the module's.
+// evalFinder finds a direct call of eval that is not a binding of the module's: the name as
+// V8 reads it (escapes decoded), in parentheses or not ((eval)(s) is direct too).
 type evalFinder struct{ m *pkgModule }
 
 func (f evalFinder) Enter(n js.INode) js.IVisitor {
 	if c, ok := n.(*js.CallExpr); ok {
-		if v, ok := c.X.(*js.Var); ok && string(v.Name()) == "eval" && v.Decl == js.NoDecl {
+		if v, ok := unGroup(c.X).(*js.Var); ok && isEval(v) && v.Decl == js.NoDecl {
 			f.m.eval = 2
 			return nil
 		}
@@ -85,6 +88,11 @@ func (f evalFinder) Enter(n js.INode) js.IVisitor {
 }
 
 func (evalFinder) Exit(js.INode) {}
+
+func isEval(v *js.Var) bool {
+	name, ok := jsstring.Identifier(string(v.Name()))
+	return ok && name == "eval"
+}
 
 // offset returns the offset in src of a token of the parse.
 func (m *pkgModule) offset(data []byte) int {
