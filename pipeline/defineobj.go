@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -19,9 +21,10 @@ import (
 // still a constant where it is read.
 
 // objectDefineName is the name a define with an object or array value is given to esbuild
-// as: the define's key with its dots as underscores, after a prefix no package uses.
+// as: the define's key after a prefix no package uses, its dots written $_ and its dollar
+// signs $$, so that two keys never get one name (a.b and a_b, a$.b and a.$b).
 func objectDefineName(key string) string {
-	return "__bundle_define_" + strings.ReplaceAll(key, ".", "_")
+	return "__bundle_define_" + strings.NewReplacer("$", "$$", ".", "$_").Replace(key)
 }
 
 // objectValued reports whether esbuild takes a define's value as an object or array literal:
@@ -70,7 +73,7 @@ func declareObjectDefines(js string, define map[string]string, target api.Target
 	slices.Sort(keys)
 	var src strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&src, "var %s = %s;\n", objectDefineName(k), define[k])
+		fmt.Fprintf(&src, "var %s = %s;\n", objectDefineName(k), jsonAsJS(define[k]))
 	}
 	res := api.Transform(src.String(), api.TransformOptions{Loader: api.LoaderJS, Target: target, Engines: engines,
 		MinifyWhitespace: true, MinifySyntax: true, Charset: api.CharsetUTF8, LogLevel: api.LogLevelSilent})
@@ -78,6 +81,64 @@ func declareObjectDefines(js string, define map[string]string, target api.Target
 		return "", fmt.Errorf("the define %s: %s", strings.Join(keys, ", "), res.Errors[0].Text)
 	}
 	return strings.TrimSuffix(string(res.Code), "\n") + "\n", nil
+}
+
+// jsonAsJS returns the JSON value v as a JavaScript expression that makes the same value, as
+// esbuild's define and JSON.parse make it: a "__proto__" key is written computed, which
+// defines an own property, where in a literal it would set the object's prototype. A value Go
+// does not read as JSON is returned as it is (esbuild says what is wrong with it).
+func jsonAsJS(v string) string {
+	dec := json.NewDecoder(strings.NewReader(v))
+	dec.UseNumber()
+	var b strings.Builder
+	var value func() error
+	value = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		d, ok := tok.(json.Delim)
+		if !ok {
+			q, err := json.Marshal(tok) // a string, a json.Number, a bool or nil
+			b.Write(q)
+			return err
+		}
+		b.WriteRune(rune(d))
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if d == '{' {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				q, _ := json.Marshal(k)
+				if k == "__proto__" {
+					fmt.Fprintf(&b, "[%s]", q)
+				} else {
+					b.Write(q)
+				}
+				b.WriteByte(':')
+			}
+			if err := value(); err != nil {
+				return err
+			}
+		}
+		end, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		b.WriteRune(rune(end.(json.Delim)))
+		return nil
+	}
+	if err := value(); err != nil || dec.More() {
+		return v
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return v
+	}
+	return b.String()
 }
 
 // shiftMap returns the source map m of a script with n lines put in front of it.

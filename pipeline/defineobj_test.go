@@ -39,19 +39,19 @@ func TestObjectDefines(t *testing.T) {
 	}{
 		{"members_only", "[import.meta.env.DEV, import.meta.env.MODE]", nil,
 			`[1,[false,"production"],[true,"/"],"production"]`},
-		{"whole_object", "[import.meta.env, import.meta.env.SSR, import.meta.env.NOT_DEFINED]", []string{"__bundle_define_import_meta_env"},
+		{"whole_object", "[import.meta.env, import.meta.env.SSR, import.meta.env.NOT_DEFINED]", []string{"__bundle_define_import$_meta$_env"},
 			`[1,[{"BASE_URL":"/","DEV":false,"MODE":"production","PROD":true,"SSR":false},false,null],[true,"/"],"production"]`},
-		{"object_identity", "import.meta.env === import.meta.env && typeof import.meta.env", []string{"__bundle_define_import_meta_env"},
+		{"object_identity", "import.meta.env === import.meta.env && typeof import.meta.env", []string{"__bundle_define_import$_meta$_env"},
 			`[1,"object",[true,"/"],"production"]`},
 		{"manifest_object", "[__CONFIG__.name, __CONFIG__.list]", []string{"__bundle_define___CONFIG__"},
 			`[1,["cfg",[1,"two\nlines"]],[true,"/"],"production"]`},
-		{"both", "[__CONFIG__, Object.keys(import.meta.env).length]", []string{"__bundle_define___CONFIG__", "__bundle_define_import_meta_env"},
+		{"both", "[__CONFIG__, Object.keys(import.meta.env).length]", []string{"__bundle_define___CONFIG__", "__bundle_define_import$_meta$_env"},
 			`[1,[{"name":"cfg","list":[1,"two\nlines"]},5],[true,"/"],"production"]`},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			res := built(t, objectDefineApp(t, row.reads))
 			page := string(res.HTML)
-			for _, name := range []string{"__bundle_define_import_meta_env", "__bundle_define___CONFIG__"} {
+			for _, name := range []string{"__bundle_define_import$_meta$_env", "__bundle_define___CONFIG__"} {
 				n := strings.Count(page, name+"=") - strings.Count(page, name+"==") // declared (in one var when both are), read elsewhere
 				want := 0
 				if strings.Contains(strings.Join(row.declared, " "), name) {
@@ -78,7 +78,7 @@ func TestObjectDefines(t *testing.T) {
 // value's string holds a line break, and the script's map moves down by as many lines.
 func TestDeclareObjectDefines(t *testing.T) {
 	define := map[string]string{"import.meta.env": `{"A":"x\ny","B":1}`, "K": `[1]`, "import.meta.env.B": "1", "N": "null"}
-	if got := esbuildDefines(define); got["import.meta.env"] != "__bundle_define_import_meta_env" || got["K"] != "__bundle_define_K" || got["N"] != "null" || got["import.meta.env.B"] != "1" || define["K"] != "[1]" {
+	if got := esbuildDefines(define); got["import.meta.env"] != "__bundle_define_import$_meta$_env" || got["K"] != "__bundle_define_K" || got["N"] != "null" || got["import.meta.env.B"] != "1" || define["K"] != "[1]" {
 		t.Errorf("esbuildDefines gave %v (and left %v)", got, define)
 	}
 	decl, err := declareObjectDefines("f(__bundle_define_K)", define, api.ESNext, nil)
@@ -88,9 +88,23 @@ func TestDeclareObjectDefines(t *testing.T) {
 	if decl, err := declareObjectDefines("f(1)", define, api.ESNext, nil); decl != "" || err != nil {
 		t.Errorf("a script that reads no object define got %q, %v", decl, err)
 	}
-	decl, err = declareObjectDefines("f(__bundle_define_import_meta_env)", define, api.ESNext, nil)
-	if err != nil || !strings.HasPrefix(decl, "var __bundle_define_import_meta_env=") {
+	decl, err = declareObjectDefines("f(__bundle_define_import$_meta$_env)", define, api.ESNext, nil)
+	if err != nil || !strings.HasPrefix(decl, "var __bundle_define_import$_meta$_env=") {
 		t.Fatalf("got %q, %v", decl, err)
+	}
+	// Found by an outside attack: a.b and a_b were one name, the second object the first's
+	// value; a "__proto__" key of the JSON set the object's prototype.
+	if a, b, c, d := objectDefineName("a.b"), objectDefineName("a_b"), objectDefineName("a$.b"), objectDefineName("a.$b"); a == b || c == d {
+		t.Errorf("one name for two keys: %s %s, %s %s", a, b, c, d)
+	}
+	for v, want := range map[string]string{
+		`{"__proto__": {"x": 1}, "s": [1, {"__proto__": null}]}`: `{["__proto__"]:{"x":1},"s":[1,{["__proto__"]:null}]}`,
+		`[1.50, "</script>\u2028", true, null, {}]`:              `[1.50,"\u003c/script\u003e\u2028",true,null,{}]`,
+		`{"a": 1} x`: `{"a": 1} x`, // not JSON: as it is, for esbuild to refuse
+	} {
+		if got := jsonAsJS(v); got != want {
+			t.Errorf("jsonAsJS(%s) = %s, want %s", v, got, want)
+		}
 	}
 	m := shiftMap([]byte(`{"version":3,"sources":["a.js"],"mappings":"AAAA","names":[]}`), strings.Count(decl, "\n"))
 	if sm, ok := decodeMap(m); !ok || sm.Mappings != strings.Repeat(";", strings.Count(decl, "\n"))+"AAAA" {
@@ -112,7 +126,7 @@ func TestObjectDefinesInWorkers(t *testing.T) {
 				"src/w.js":   "import c from \"./cjs.js\";\npostMessage(JSON.stringify([c.n, import.meta.env.MODE, import.meta.env]));\n",
 			})
 			res := built(t, dir)
-			if !strings.Contains(string(res.HTML), "__bundle_define_import_meta_env=") {
+			if !strings.Contains(string(res.HTML), "__bundle_define_import$_meta$_env=") {
 				t.Errorf("the worker's object is not declared")
 			}
 			b := browsertest.Start(t)
