@@ -174,6 +174,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// An import map names store.js for an inline module script: refused at its entry, with the alias that works.
 		{page: "importmap.html", refused: `importmap.html:6:50: error: import map entry "store" loads "./store.js"`},
 		// document.currentScript is null in a module script, a file's or one written in the page; a file's top-level this is undefined.
+		// Found by an outside attack: a module worker's imported file was wrapped as CommonJS
+		// (its top-level this the wrapper's exports): the module mark is for a worker's
+		// modules too, its entry aside.
+		{page: "worker_module.html", act: `window.workerDone`},
 		{page: "currentscript_module.html", see: `"extra":{"fileCurrent":"null","fileThis":"undefined","inlineCurrent":"null"}`},
 		// new URL('./red.png', import.meta.url) in a module file still names the image.
 		{page: "urlmeta.html", see: `"extra":{"width":8}`},

@@ -90,7 +90,9 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 	// export = is CommonJS's, so a TypeScript or JSX file is marked only with no such word.)
 	// A .cjs or .cts file is CommonJS by its name, as Node and Vite read it.
 	ext := strings.ToLower(filepath.Ext(path))
-	esm := len(chain) == 0 && ext != ".cjs" && ext != ".cts" && !usesCommonJS(string(src)) && (loader == api.LoaderJS || !containsWord(string(src), "import", "export"))
+	// A worker's entry is left: a classic worker's is a script.
+	entry := len(chain) > 0 && chain[len(chain)-1] == path
+	esm := !entry && ext != ".cjs" && ext != ".cts" && !usesCommonJS(string(src)) && (loader == api.LoaderJS || !containsWord(string(src), "import", "export"))
 	if out == "" && len(errs) == 0 && !esm {
 		return api.OnLoadResult{Warnings: warnings}, nil
 	}
@@ -110,8 +112,8 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 // its top level reads this, and wraps it: its top-level this was the wrapper's exports
 // object, not undefined, and a file that threw ran again at the next import(), where the
 // browser evaluates a module once and every import() rejects with its error (lazythrow). An
-// empty export makes it an ES module for esbuild too, and exports nothing. Not in a worker's
-// build, whose entry may be a classic script.
+// empty export makes it an ES module for esbuild too, and exports nothing. Not a worker's
+// entry, which may be a classic script (the files it imports are modules).
 const moduleMark = "\n;export {};\n"
 
 // appScript applies to a script of the app's own (a file, or an inline module script of the

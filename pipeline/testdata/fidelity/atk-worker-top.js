@@ -1,0 +1,1 @@
+self.topThis = typeof this;

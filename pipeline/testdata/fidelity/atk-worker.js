@@ -1,0 +1,2 @@
+import "./atk-worker-top.js";
+postMessage(self.topThis);
