@@ -294,16 +294,6 @@ func (p *Page) Locate(line, col int) (Position, bool) {
 	}
 	if p.base != "" {
 		pos.File = path.Join(p.base, pos.File)
-		// From an absolute base (a temporary folder's), the file is named from the working
-		// folder, as a relative base names it: a lexical join of "../../tmp/x" and the
-		// source "../../work/app/a.js" names it through the root.
-		if path.IsAbs(pos.File) {
-			if wd, err := os.Getwd(); err == nil {
-				if rel, err := filepath.Rel(wd, filepath.FromSlash(pos.File)); err == nil {
-					pos.File = filepath.ToSlash(rel)
-				}
-			}
-		}
 	}
 	if pos.LineText == "" {
 		if lines := p.source(pos.File); pos.Line <= len(lines) {
