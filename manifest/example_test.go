@@ -20,7 +20,7 @@ maxKB = 9000
 	}
 	// Output:
 	// miniapp.toml: description: error: missing required field "description"
-	//   add description = "Shows open orders and lets the assistant change their status."
+	//   add description = "…" (one or two sentences on what the app is for and what it does: the host tells it to the model)
 	// miniapp.toml:3:1: descripton: error: unknown field "descripton"
 	//   did you mean "description"?
 	// miniapp.toml:5:9: maxKB: error: maxKB 9000 is out of range

@@ -287,7 +287,11 @@ func LoadEntry(dir, entry string) (*Manifest, error) {
 		if entry != "" && isFile(filepath.Join(dir, filepath.FromSlash(entry))) {
 			def = entry
 		}
-		m, list := parse(path, src, def)
+		folder := dir
+		if abs, err := filepath.Abs(dir); err == nil {
+			folder = abs
+		}
+		m, list := parse(path, src, def, filepath.Base(folder))
 		if err := list.Err(); err != nil {
 			return nil, err
 		}

@@ -372,3 +372,25 @@ func TestIsBundles(t *testing.T) {
 		t.Errorf("Load with miniapp.toml and a bundle manifest.json: %v, want miniapp.toml's", err)
 	}
 }
+
+// TestMissingIDAdvice: a manifest without an id or a name is told to write the ones bundle
+// init would give its folder, not another app's; a manifest read without its folder (Parse
+// of a bare file name) gets "my-app".
+func TestMissingIDAdvice(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Weather_Board")
+	os.Mkdir(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>"), 0o644)
+	os.WriteFile(filepath.Join(dir, TOMLName), []byte("description = \"d\"\n"), 0o644)
+	_, err := Load(dir)
+	var le *diag.ListError
+	if !errors.As(err, &le) {
+		t.Fatalf("Load: %v", err)
+	}
+	if got := le.List; len(got) != 2 || got[0].Note != `add id = "weather-board"` || got[1].Note != `add name = "Weather Board"` {
+		t.Errorf("Load: %+v", got)
+	}
+	_, list := Parse("miniapp.toml", []byte("name = \"n\"\ndescription = \"d\"\nentry = \"index.html\"\n"))
+	if len(list) != 1 || list[0].Note != `add id = "my-app"` {
+		t.Errorf("Parse: %v", list)
+	}
+}

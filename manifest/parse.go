@@ -27,14 +27,15 @@ import (
 // entry is required (Load takes index.html for one left out, as Vite does, when the folder
 // has it).
 func Parse(file string, src []byte) (*Manifest, diag.List) {
-	return parse(file, src, "")
+	return parse(file, src, "", filepath.Base(filepath.Dir(file)))
 }
 
-// parse is Parse with the entry taken when the manifest names none (none: required).
-func parse(file string, src []byte, defaultEntry string) (*Manifest, diag.List) {
+// parse is Parse with the entry taken when the manifest names none (none: required), and
+// folder the app folder's name, which the advice for a missing id and name is made from.
+func parse(file string, src []byte, defaultEntry, folder string) (*Manifest, diag.List) {
 	// A byte-order mark, as Windows editors write, is not part of either format's text.
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	v := &validator{file: file, src: src, lines: diag.NewLines(src), defaultEntry: defaultEntry}
+	v := &validator{file: file, src: src, lines: diag.NewLines(src), defaultEntry: defaultEntry, folder: folder}
 	var raw map[string]any
 	if strings.HasSuffix(strings.ToLower(file), ".json") {
 		v.json = true
@@ -90,6 +91,9 @@ type validator struct {
 	list  diag.List
 	// defaultEntry is the entry of a manifest that names none ("": the field is required).
 	defaultEntry string
+	// folder is the app folder's name ("" or "." when not known), which a missing id's advice
+	// is made from, as bundle init names an app.
+	folder string
 }
 
 // jsonError reports a JSON syntax error at the character that broke it, in plain words.
@@ -316,6 +320,9 @@ func (v *validator) str(raw map[string]any, key string, required bool) string {
 	if !ok {
 		if required {
 			note := "add " + v.example(key)
+			if key == "description" {
+				note += " (one or two sentences on what the app is for and what it does: the host tells it to the model)"
+			}
 			if key == "entry" {
 				note += ` (a page, or a script such as "src/main.tsx"); left out, the entry is the app folder's index.html when it has one, as in Vite`
 			}
@@ -352,7 +359,12 @@ func (v *validator) boolean(raw map[string]any, key, what string) bool {
 }
 
 func (v *validator) example(key string) string {
-	ex := map[string]string{"id": `"order-book"`, "name": `"Order Book"`, "description": `"Shows open orders and lets the assistant change their status."`, "entry": `"index.html"`}[key]
+	folder := v.folder
+	if folder == "" || folder == "." || folder == string(filepath.Separator) {
+		folder = "my-app"
+	}
+	id, name := IDFor(folder)
+	ex := map[string]string{"id": strconv.Quote(id), "name": strconv.Quote(name), "description": `"…"`, "entry": `"index.html"`}[key]
 	if ex == "" {
 		ex = `"…"`
 	}

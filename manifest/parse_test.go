@@ -34,3 +34,21 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+// TestIDFor: a folder's name gives an id the manifest accepts, a reserved one included.
+func TestIDFor(t *testing.T) {
+	for base, want := range map[string][2]string{
+		"My Weather_App": {"my-weather-app", "My Weather App"},
+		"registry":       {"registry-app", "Registry App"},
+		"42":             {"app-42", "App 42"},
+		"dq":             {"dq", "Dq"},
+	} {
+		id, name := IDFor(base)
+		if id != want[0] || name != want[1] {
+			t.Errorf("IDFor(%q) = %q, %q, want %q, %q", base, id, name, want[0], want[1])
+		}
+		if why, _ := idProblem(id); why != "" {
+			t.Errorf("IDFor(%q) = %q, which %s", base, id, why)
+		}
+	}
+}

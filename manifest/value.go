@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // ReservedIDs are ids an app cannot take: registry.json is the registry of an output folder,
@@ -49,4 +51,33 @@ func CheckValue(field, value string) error {
 		return fmt.Errorf("%q %s: %s", value, why, fix)
 	}
 	return nil
+}
+
+// IDFor makes a manifest id and a display name from a folder name, as bundle init names an
+// app and a missing id is advised: "My Weather_App" gives "my-weather-app" and "My Weather App".
+func IDFor(base string) (id, name string) {
+	var b strings.Builder
+	for _, r := range strings.ToLower(base) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	id = strings.Trim(b.String(), "-")
+	if id == "" || id[0] < 'a' || id[0] > 'z' {
+		id = "app-" + id
+	}
+	id = strings.TrimSuffix(id[:min(len(id), 63)], "-")
+	if slices.Contains(ReservedIDs, id) {
+		id += "-app"
+	}
+	words := strings.Split(id, "-")
+	for i, w := range words {
+		r := []rune(w)
+		r[0] = unicode.ToUpper(r[0])
+		words[i] = string(r)
+	}
+	return id, strings.Join(words, " ")
 }

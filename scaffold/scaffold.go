@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/sdk"
@@ -46,7 +45,7 @@ func Write(dir, template string, force bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, name := ident(filepath.Base(abs))
+	id, name := manifest.IDFor(filepath.Base(abs))
 	root := path.Join("templates", template)
 	var written []string
 	err = fs.WalkDir(templates, root, func(p string, d fs.DirEntry, err error) error {
@@ -85,33 +84,4 @@ func writeFile(dir, rel, text string) error {
 		return err
 	}
 	return os.WriteFile(p, []byte(text), 0o644)
-}
-
-// ident makes a manifest id and a display name from a folder name: "My Weather_App" gives
-// "my-weather-app" and "My Weather App".
-func ident(base string) (id, name string) {
-	var b strings.Builder
-	for _, r := range strings.ToLower(base) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	id = strings.Trim(b.String(), "-")
-	if id == "" || id[0] < 'a' || id[0] > 'z' {
-		id = "app-" + id
-	}
-	id = strings.TrimSuffix(id[:min(len(id), 63)], "-")
-	if slices.Contains(manifest.ReservedIDs, id) {
-		id += "-app"
-	}
-	words := strings.Split(id, "-")
-	for i, w := range words {
-		r := []rune(w)
-		r[0] = unicode.ToUpper(r[0])
-		words[i] = string(r)
-	}
-	return id, strings.Join(words, " ")
 }
