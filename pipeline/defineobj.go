@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/miniapp/bundle/internal/jsstring"
 )
 
 // A define whose value is an object or an array (import.meta.env's, Vite's object of every
@@ -24,7 +27,26 @@ import (
 // as: the define's key after a prefix no package uses, its dots written $_ and its dollar
 // signs $$, so that two keys never get one name (a.b and a_b, a$.b and a.$b).
 func objectDefineName(key string) string {
-	return "__bundle_define_" + strings.NewReplacer("$", "$$", ".", "$_").Replace(key)
+	return reservedDefinePrefix + strings.NewReplacer("$", "$$", ".", "$_").Replace(key)
+}
+
+// reservedDefinePrefix starts every objectDefineName.
+const reservedDefinePrefix = "__bundle_define_"
+
+// reservedName refuses, at the significant token i, a name of the app's that starts with
+// reservedDefinePrefix (escapes read as the language reads them): esbuild's define resolves
+// the name it puts where import.meta.env is read in the scope it is read from, so an app's
+// own binding of that name would be what import.meta.env reads, and its global would be
+// the declared object. A member (o.__bundle_define_x) is no binding and is left; an object
+// literal's key of that name is refused with the rest (a key and a name read alike).
+func (r *rewrite) reservedName(i int) {
+	if t := r.s.tok(i).tt; t != js.IdentifierToken || r.s.is(i-1, ".") || r.s.is(i-1, "?.") {
+		return
+	}
+	if name, ok := jsstring.Identifier(r.s.text(i)); ok && strings.HasPrefix(name, reservedDefinePrefix) {
+		r.errAt(i, name+" is a name bundle gives the objects it defines (import.meta.env's is "+objectDefineName("import.meta.env")+"): where code reads import.meta.env, the app's own "+name+" would be read",
+			"rename it: names starting with "+reservedDefinePrefix+" are bundle's")
+	}
 }
 
 // objectValued reports whether esbuild takes a define's value as an object or array literal:

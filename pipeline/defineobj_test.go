@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,4 +140,39 @@ func TestObjectDefinesInWorkers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReservedDefineNames: an app's own name that starts with __bundle_define_ is refused
+// where it is written (escapes read as the language reads them, TypeScript too): esbuild
+// resolved the name it puts for import.meta.env in the scope it is read from, and the page
+// read the app's "mine" for import.meta.env with exit 0. A member of that name (o.x, o?.x) is
+// no binding and builds.
+func TestReservedDefineNames(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml": "id = \"rdn\"\nname = \"RDN\"\ndescription = \"Reserved define names.\"\nentry = \"src/main.ts\"\n",
+		"src/main.ts": "const __bundle_define_import$_meta$_env: string = \"mine\";\n" +
+			"document.title = JSON.stringify(import.meta.env) + __bundle_define_import$_meta$_env;\n",
+		"src/f.js": "export function f() {\n  let __bundle_define_\\u0069mport$_meta$_env = 1;\n  return import.meta.env.MODE + __bundle_define_import$_meta$_env;\n}\n",
+	})
+	refusedAt := func(want string) {
+		t.Helper()
+		var got []string
+		for _, m := range refusedErrors(t, dir) {
+			got = append(got, fmt.Sprintf("%s:%d:%d", filepath.Base(m.File), m.Line, m.Column))
+			if !strings.Contains(m.Text, "__bundle_define_import$_meta$_env") || !strings.Contains(m.Note, "rename it") {
+				t.Errorf("%s: %s (%s)", got[len(got)-1], m.Text, m.Note)
+			}
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("refused at %v, want %s", got, want)
+		}
+	}
+	refusedAt("[main.ts:1:7 main.ts:2:52]")
+	writeFiles(t, dir, map[string]string{"src/main.ts": "import { f } from \"./f.js\";\ndocument.title = f();\n"})
+	refusedAt("[f.js:2:7 f.js:3:33]")
+	writeFiles(t, dir, map[string]string{
+		"src/main.ts": "const o: any = {};\no.__bundle_define_x = 1;\ndocument.title = String(o?.__bundle_define_x) + import.meta.env.MODE;\n",
+	})
+	built(t, dir)
 }

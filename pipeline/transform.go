@@ -45,7 +45,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // mayTransform finds what the transforms and the checks look at; a script without any of it
 // is not read. It is a filter only: the decision is the parse's.
-var mayTransform = regexp.MustCompile(`meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|\bimport\s*[(/]|\b(with|assert)\s*\{`)
+var mayTransform = regexp.MustCompile(`__bundle_define_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|\bimport\s*[(/]|\b(with|assert)\s*\{`)
 
 // viteIgnore is the comment with which Vite leaves a call as written.
 var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
@@ -220,6 +220,7 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):
 			r.jsonAttributes(i)
 		}
+		r.reservedName(i)
 		r.check(i)
 		r.router(i)
 		r.publicRef(i)
