@@ -192,6 +192,8 @@ func (m *Map) find(line, col int) (Position, int, bool) {
 type Page struct {
 	page, raw []byte
 	base      string
+	// namesFrom, when set, is the folder a source's absolute path is named from (NamedFrom).
+	namesFrom string
 
 	once       sync.Once
 	err        error
@@ -210,6 +212,15 @@ type Page struct {
 // reads them when first used.
 func NewPage(page, mapJSON []byte, base string) *Page {
 	return &Page{page: page, raw: mapJSON, base: base}
+}
+
+// NamedFrom makes the positions p gives, whose paths are absolute (an absolute base: a map
+// written into a temporary folder, which names the app's files from there), relative to
+// the folder dir, as a build names them from its working folder; a path that cannot be
+// made relative stays absolute. It returns p, and is called before p is used.
+func (p *Page) NamedFrom(dir string) *Page {
+	p.namesFrom = dir
+	return p
 }
 
 // Err reads the page and the map, and says why they cannot be used: a map that does not
@@ -294,6 +305,11 @@ func (p *Page) Locate(line, col int) (Position, bool) {
 	}
 	if p.base != "" {
 		pos.File = path.Join(p.base, pos.File)
+	}
+	if p.namesFrom != "" && path.IsAbs(pos.File) {
+		if rel, err := filepath.Rel(p.namesFrom, filepath.FromSlash(pos.File)); err == nil {
+			pos.File = filepath.ToSlash(rel)
+		}
 	}
 	if pos.LineText == "" {
 		if lines := p.source(pos.File); pos.Line <= len(lines) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -596,7 +597,8 @@ func TestRenderFenced(t *testing.T) {
 		code   int
 		stderr []string
 		stdout []string
-		twice  bool // two renders at once
+		twice  bool              // two renders at once
+		files  map[string]string // more files of the app
 	}{
 		{name: "throws", js: throws, code: exitRefused, stderr: []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}},
 		{name: "build_error", js: broken, code: exitRefused,
@@ -608,15 +610,23 @@ func TestRenderFenced(t *testing.T) {
 		{name: "app_through_link", js: throws, links: map[string]string{"linked": "app"}, folder: "linked", code: exitRefused,
 			stderr: []string{"linked/main.js:2:3: error: exception: Uncaught TypeError"}},
 		{name: "two_at_once", js: throws, twice: true, code: exitRefused, stderr: []string{"app/main.js:2:3: error: exception: Uncaught TypeError"}},
+		// A package's file was named through the temporary folder the child built into
+		// (../../work/…/node_modules/…): named from the working folder, as the app's are.
+		{name: "package_file", js: "import \"thrower\";\n", code: exitRefused,
+			files:  map[string]string{"node_modules/thrower/package.json": `{"name": "thrower", "main": "index.js"}`, "node_modules/thrower/index.js": throws},
+			stderr: []string{"\napp/node_modules/thrower/index.js:2:3: error: exception: Uncaught TypeError"}},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			base := leakTree(t)
 			app := cmp.Or(row.app, "app")
 			dir := filepath.Join(base, "ws", app)
 			os.MkdirAll(dir, 0o755)
-			for name, body := range map[string]string{"miniapp.toml": leakManifest,
+			files := map[string]string{"miniapp.toml": leakManifest,
 				"index.html": leakPage(`<link rel="stylesheet" href="./style.scss"><script type="module" src="./main.js"></script>`),
-				"style.scss": "$c: red;\n.ok { color: $c; }\n", "main.js": row.js} {
+				"style.scss": "$c: red;\n.ok { color: $c; }\n", "main.js": row.js}
+			maps.Copy(files, row.files)
+			for name, body := range files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}

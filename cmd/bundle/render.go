@@ -121,15 +121,14 @@ func buildFencedForRender(ctx context.Context, e *env, dir, format string) (rend
 		return renderInput{}, exitInternal
 	}
 	fmt.Fprintf(e.stderr, "bundle render: built %s confined: %s\n", dir, confine.Available())
-	// The map's sources are named from the temporary folder: read from here, they name the
-	// app's files as an in-memory build does.
-	mapName := pages[0]
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, mapName); err == nil {
-			mapName = rel
-		}
+	// The map's sources are named from the temporary folder: joined to it they are absolute,
+	// and named from the working folder they name the app's files as an in-memory build does
+	// (not ../../work/app/… through the temporary folder's parents).
+	smap := mapBeside(e, pages[0], page, ent)
+	if wd, err := os.Getwd(); err == nil && smap != nil {
+		smap.NamedFrom(wd)
 	}
-	return renderInput{filepath.Join(dir, filepath.Base(pages[0])), page, ent, mapBeside(e, mapName, page, ent)}, exitOK
+	return renderInput{filepath.Join(dir, filepath.Base(pages[0])), page, ent, smap}, exitOK
 }
 
 // mapBeside reads the source map --sourcemap wrote beside a page (<id>.js.map), nil when there
