@@ -268,7 +268,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Sourcemap:      sm,
 		SourcesContent: sourcesContent(b.writeMap),
 		LogLevel:       api.LogLevelSilent,
-		Plugins:        []api.Plugin{b.pickPlugin(), b.queryPlugin(chain), b.viteResolve(), b.confine(chain)},
+		Plugins:        guardInputMaps([]api.Plugin{b.pickPlugin(), b.queryPlugin(chain), b.viteResolve(), b.confine(chain)}, sm != api.SourceMapNone, loaders, b.outside),
 	}
 }
 

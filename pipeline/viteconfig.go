@@ -224,7 +224,12 @@ func bundleViteConfig(file, readRoot string) (string, diag.List) {
 		Define: map[string]string{"import.meta.url": "__vite_injected_original_import_meta_url", "import.meta.dirname": "__vite_injected_original_dirname",
 			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
 		LogLevel: api.LogLevelSilent,
-		Plugins:  []api.Plugin{confined, inject},
+		Plugins: guardInputMaps([]api.Plugin{confined, inject}, true, nil, func(p string) *api.Message {
+			if _, err := os.Lstat(p); err != nil || within(p, readRoot) {
+				return nil
+			}
+			return &api.Message{Text: outside(p).Error()}
+		}),
 	})
 	var list diag.List
 	for _, m := range res.Errors {

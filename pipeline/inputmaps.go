@@ -1,0 +1,196 @@
+package pipeline
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A build that writes a source map (--sourcemap, bundle dev) makes esbuild read the map that
+// a loaded script's or stylesheet's "//# sourceMappingURL=" comment names, from the disk and
+// through no plugin: a file of the app could name a map outside it ("../secret/x.map", a
+// file: URL, a link out), whose sources and their text esbuild then put into the page's map
+// (the kernel's fence keeps it out; the path checks did not see it). guardInputMaps checks,
+// as esbuild reads them, the comments of every text a plugin gives esbuild and of every file
+// esbuild reads itself, and refuses one that names a file outside, at the comment.
+
+// guardInputMaps returns plugins with each text their OnLoad callbacks give esbuild checked,
+// and one plugin more, last, that checks a file in the file namespace no callback loaded
+// (esbuild reads it itself); outside says why a path (the map's, as esbuild would read it) is
+// outside what the build may read, or nil. Where the build writes no map, esbuild reads none,
+// and plugins are returned as they are.
+func guardInputMaps(plugins []api.Plugin, writesMap bool, loaders map[string]api.Loader, outside func(string) *api.Message) []api.Plugin {
+	if !writesMap {
+		return plugins
+	}
+	check := func(file, text, dir string, loader api.Loader) *api.Message {
+		if !mapsRead(loader) {
+			return nil
+		}
+		for _, c := range mapComments(text) {
+			p, ok := mapPath(c.url, dir)
+			if !ok {
+				continue
+			}
+			if m := outside(p); m != nil {
+				loc := at(file, text, c.off, "", "").Location
+				return &api.Message{Text: "the source map this comment names: " + m.Text, Location: loc,
+					Notes: append(m.Notes, api.Note{Text: "esbuild reads the map a file's sourceMappingURL comment names from the disk: remove the comment, or keep the map inside"})}
+			}
+		}
+		return nil
+	}
+	loaderOf := func(path string, l api.Loader) api.Loader {
+		if l != api.LoaderNone {
+			return l
+		}
+		if own, ok := loaders[strings.ToLower(filepath.Ext(path))]; ok {
+			return own
+		}
+		return defaultLoader(path)
+	}
+	out := make([]api.Plugin, 0, len(plugins)+1)
+	for _, p := range plugins {
+		setup := p.Setup
+		out = append(out, api.Plugin{Name: p.Name, Setup: func(pb api.PluginBuild) {
+			onLoad := pb.OnLoad
+			pb.OnLoad = func(o api.OnLoadOptions, cb func(api.OnLoadArgs) (api.OnLoadResult, error)) {
+				onLoad(o, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+					r, err := cb(a)
+					if err != nil || r.Contents == nil || len(r.Errors) > 0 {
+						return r, err
+					}
+					dir := r.ResolveDir
+					if dir == "" && a.Namespace == "file" {
+						dir = filepath.Dir(a.Path)
+					}
+					// Named as esbuild names a place in another namespace than files.
+					file := a.Path
+					if a.Namespace != "file" && a.Namespace != "" {
+						file = a.Namespace + ":" + a.Path
+					}
+					if m := check(file, *r.Contents, dir, loaderOf(a.Path, r.Loader)); m != nil {
+						r.Errors = append(r.Errors, *m)
+					}
+					return r, nil
+				})
+			}
+			setup(pb)
+		}})
+	}
+	out = append(out, api.Plugin{Name: "input-maps", Setup: func(pb api.PluginBuild) {
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if !mapsRead(loaderOf(a.Path, api.LoaderNone)) {
+				return api.OnLoadResult{}, nil
+			}
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, nil // esbuild reports it
+			}
+			if m := check(a.Path, string(src), filepath.Dir(a.Path), loaderOf(a.Path, api.LoaderNone)); m != nil {
+				return api.OnLoadResult{Errors: []api.Message{*m}}, nil
+			}
+			return api.OnLoadResult{}, nil
+		})
+	}})
+	return out
+}
+
+// mapsRead reports whether esbuild reads a source map comment in what it loads with l.
+func mapsRead(l api.Loader) bool {
+	switch l {
+	case api.LoaderJS, api.LoaderJSX, api.LoaderTS, api.LoaderTSX, api.LoaderCSS, api.LoaderLocalCSS, api.LoaderGlobalCSS:
+		return true
+	}
+	return false
+}
+
+// defaultLoader is the loader esbuild gives a file by its extension, for the loaders that
+// read a source map comment (LoaderNone for the others).
+func defaultLoader(path string) api.Loader {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".js", ".mjs", ".cjs":
+		return api.LoaderJS
+	case ".jsx":
+		return api.LoaderJSX
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	case ".css":
+		return api.LoaderCSS
+	}
+	return api.LoaderNone
+}
+
+// mapComment is a source map comment's URL and its offset in the text.
+type mapComment struct {
+	url string
+	off int
+}
+
+// mapComments returns the URLs of text's source map comments as esbuild's lexers find them
+// ("//# sourceMappingURL=" or "//@ …", "/*# …" or "/*@ …"), every one: esbuild reads the
+// last comment's, and one inside a string is taken too, which errs on the side of refusing.
+// The URL runs to white space, which the JavaScript lexer reads as Unicode's and the CSS
+// lexer as ASCII's, and in a /* comment to its */: each reading of it is returned.
+func mapComments(text string) []mapComment {
+	const pragma = " sourceMappingURL="
+	var out []mapComment
+	for i := 0; ; {
+		j := strings.Index(text[i:], pragma)
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + len(pragma)
+		if at < 3 || (text[at-1] != '#' && text[at-1] != '@') || text[at-3] != '/' || (text[at-2] != '/' && text[at-2] != '*') {
+			continue
+		}
+		rest := text[i:]
+		ascii := strings.IndexAny(rest, " \t\n\r\f")
+		if ascii < 0 {
+			ascii = len(rest)
+		}
+		unicodeEnd := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' || r == '\u2028' || r == '\u2029' })
+		if unicodeEnd < 0 {
+			unicodeEnd = len(rest)
+		}
+		ends := []int{ascii, unicodeEnd}
+		if c := strings.Index(rest, "*/"); c >= 0 {
+			ends = append(ends, min(ascii, c), min(unicodeEnd, c))
+		}
+		slices.Sort(ends)
+		for _, e := range slices.Compact(ends) {
+			if e > 0 {
+				out = append(out, mapComment{rest[:e], i})
+			}
+		}
+	}
+}
+
+// mapPath returns the file a source map comment's URL names, as esbuild resolves it against
+// dir: a data: URL, a URL with another scheme or a host, or one that does not parse, names
+// none (esbuild reads none).
+func mapPath(raw, dir string) (string, bool) {
+	if strings.HasPrefix(strings.ToLower(raw), "data:") {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "" && u.Scheme != "file") || (u.Host != "" && u.Host != "localhost") {
+		return "", false
+	}
+	if u.Scheme == "file" {
+		return filepath.FromSlash(u.Path), true
+	}
+	if dir == "" {
+		return "", false
+	}
+	base := &url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/"}
+	return filepath.FromSlash(base.ResolveReference(u).Path), true
+}

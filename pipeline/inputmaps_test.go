@@ -1,0 +1,103 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/diag"
+)
+
+// TestInputMapsConfined: a build that writes a source map made esbuild read the map a file's
+// sourceMappingURL comment names, through no plugin: a map outside the app (../, a file: URL,
+// an absolute path, a link out of the app) put its sources' text into the page's map with
+// exit 0 where the kernel's fence is not on (library callers, BUNDLE_FENCE=off, kernels
+// without Landlock). Each is refused at the comment, whether the file is the app's, a
+// package's, a stylesheet, a module script written in the page or the vite.config (whose
+// build always writes a map), and the secret is in no
+// output; a map inside the app, and a data: URL, build.
+func TestInputMapsConfined(t *testing.T) {
+	const secret = "TOPSECRET-4711"
+	page := `<!doctype html><title>t</title><link rel="stylesheet" href="./style.css"><script type="module" src="./main.js"></script>`
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		link  string // a link app/own.map to the secret map
+		at    string // file:line:col of the refusal; "" builds
+	}{
+		{name: "relative", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=../secret/x.map\n"}, at: "main.js:2:22"},
+		{name: "at_sign", files: map[string]string{"main.js": "document.title = 1;\n//@ sourceMappingURL=../secret/x.map\n"}, at: "main.js:2:22"},
+		{name: "block_comment", files: map[string]string{"main.js": "document.title = 1;\n/*# sourceMappingURL=../secret/x.map*/\n"}, at: "main.js:2:22"},
+		{name: "file_url", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=file://SECRET/x.map\n"}, at: "main.js:2:22"},
+		{name: "absolute", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=SECRET/x.map\n"}, at: "main.js:2:22"},
+		{name: "escaped", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=..%2Fsecret/x.map\n"}, at: "main.js:2:22"},
+		{name: "link_out", link: "own.map", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n"}, at: "main.js:2:22"},
+		{name: "typescript", files: map[string]string{"main.js": "import './t.ts';\n", "t.ts": "const n: number = 1;\ndocument.title = String(n);\n//# sourceMappingURL=../secret/x.map\n"}, at: "t.ts:3:22"},
+		{name: "package", files: map[string]string{"main.js": "import 'p';\n", "node_modules/p/package.json": `{"name": "p", "main": "index.js"}`,
+			"node_modules/p/index.js": "document.title = 1;\n//# sourceMappingURL=../../../secret/x.map\n"}, at: "index.js:2:22"},
+		{name: "stylesheet", files: map[string]string{"style.css": "p { color: red }\n/*# sourceMappingURL=../secret/x.map */\n"}, at: "style.css:2:22"},
+		{name: "stylesheet_nbsp", files: map[string]string{"style.css": "p { color: red }\n/*# sourceMappingURL=../secret/x.map\u00a0*/\n"}, at: "style.css:2:22"},
+		{name: "inline_module", files: map[string]string{"index.html": strings.Replace(page, `<script type="module" src="./main.js"></script>`,
+			"<script type=\"module\">document.title = 1;\n//# sourceMappingURL=../secret/x.map\n</script>", 1)}, at: "index.html:2:22"},
+		{name: "vite_config", files: map[string]string{"vite.config.js": "export default {};\n//# sourceMappingURL=../secret/x.map\n"}, at: "vite.config.js:2:22"},
+		{name: "inside", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n", "own.map": `{"version":3,"sources":["a.js"],"sourcesContent":["x"],"mappings":"AAAA"}`}},
+		{name: "data_url", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=data:application/json,{}\n"}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base := t.TempDir()
+			secretDir := filepath.Join(base, "secret")
+			os.Mkdir(secretDir, 0o755)
+			os.WriteFile(filepath.Join(secretDir, "x.map"), []byte(`{"version":3,"sources":["s.js"],"sourcesContent":["`+secret+`"],"mappings":"AAAA"}`), 0o644)
+			dir := filepath.Join(base, "app")
+			files := map[string]string{"miniapp.toml": "id = \"im\"\nname = \"IM\"\ndescription = \"Input maps.\"\n",
+				"index.html": page, "style.css": "p { color: red }\n", "main.js": "document.title = 1;\n"}
+			for name, body := range row.files {
+				files[name] = strings.ReplaceAll(body, "SECRET", secretDir)
+			}
+			writeFiles(t, dir, files)
+			if row.link != "" {
+				if err := os.Symlink(filepath.Join(secretDir, "x.map"), filepath.Join(dir, row.link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := t.TempDir()
+			_, err := Build(context.Background(), dir, Options{Sourcemap: true, OutDir: out})
+			leaked := func() bool {
+				entries, _ := os.ReadDir(out)
+				for _, e := range entries {
+					if b, _ := os.ReadFile(filepath.Join(out, e.Name())); strings.Contains(string(b), secret) {
+						return true
+					}
+				}
+				return false
+			}
+			if row.at == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if leaked() {
+					t.Error("the secret is in the output")
+				}
+				return
+			}
+			var el *diag.ListError
+			if !errors.As(err, &el) {
+				t.Fatalf("built (the secret in its output: %v), want refused at %s", leaked(), row.at)
+			}
+			var places []string
+			for _, m := range el.List {
+				places = append(places, fmt.Sprintf("%s:%d:%d", filepath.Base(m.File), m.Line, m.Column))
+				if strings.Contains(m.Text+m.LineText+m.Note, secret) {
+					t.Errorf("a message shows the secret: %+v", m)
+				}
+			}
+			if len(places) != 1 || places[0] != row.at || !strings.Contains(el.List[0].Text, "the source map this comment names") {
+				t.Errorf("refused at %v (%v), want %s", places, el, row.at)
+			}
+		})
+	}
+}
