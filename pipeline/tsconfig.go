@@ -58,27 +58,40 @@ type tsconfigReader struct {
 // esbuild reads merged, and paths made absolute. Problems are reported at their place: a
 // config that does not parse, an extends that leaves the root (never read) or names nothing.
 func (b *bundler) tsconfig() (string, diag.List) {
-	r := &tsconfigReader{b: b}
 	// A solution tsconfig.json (Vite's templates) stands for the referenced project that
 	// holds the app's scripts.
 	file := solutionTsconfig(b.root, b.outDir)
-	for dir := b.root; file == ""; dir = filepath.Dir(dir) {
+	if file == "" {
+		file = b.enclosingTsconfig(b.root)
+	}
+	b.tsconfigFile = file
+	return b.tsconfigAt(file)
+}
+
+// enclosingTsconfig returns the tsconfig esbuild would apply to a file in dir: the nearest
+// tsconfig.json (else jsconfig.json) from dir up, looked for up to the root and no higher;
+// "" for none.
+func (b *bundler) enclosingTsconfig(dir string) string {
+	for ; ; dir = filepath.Dir(dir) {
 		for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 			p := filepath.Join(dir, name)
 			if st, err := os.Lstat(p); err == nil && !st.IsDir() {
-				file = p
-				break
+				return p
 			}
 		}
 		if dir == b.readRoot || filepath.Dir(dir) == dir || !b.inRoot(dir) {
-			break
+			return ""
 		}
 	}
+}
+
+// tsconfigAt returns the tsconfig in file ("" for none) as TsconfigRaw, read as tsconfig
+// reads it: its extends followed inside the root, problems reported at their place.
+func (b *bundler) tsconfigAt(file string) (string, diag.List) {
 	if file == "" {
 		return "{}", nil
 	}
-	r.configDir = filepath.Dir(file)
-	b.tsconfigFile = file
+	r := &tsconfigReader{b: b, configDir: filepath.Dir(file)}
 	if msg := b.outside(file); msg != nil {
 		return "{}", diag.List{{File: b.display(b.rel(file)), Text: fmt.Sprintf("%s is a symbolic link to a file outside %s", filepath.Base(file), b.rootName()),
 			Note: "bundle reads only files inside " + b.rootName() + ": copy the config in instead of linking to it"}}

@@ -108,13 +108,13 @@ func findViteConfig(dir string) string {
 
 // readViteConfig reads the vite.config of the app folder dir (nil, nil when it has none), on
 // Node confined to readRoot with its temporary folder in temp.
-func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence bool) (*viteConfig, error) {
+func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, noFence bool) (*viteConfig, error) {
 	file := findViteConfig(dir)
 	if file == "" {
 		return nil, nil
 	}
 	display := filepath.ToSlash(file)
-	code, list := bundleViteConfig(file, readRoot)
+	code, list := bundleViteConfig(file, readRoot, readWhy)
 	if list.HasErrors() {
 		return nil, list.Err()
 	}
@@ -159,8 +159,18 @@ func readViteConfig(ctx context.Context, dir, readRoot, temp string, noFence boo
 // bundleViteConfig bundles the config file to one ES module, as Vite's bundleConfigFile does:
 // the files it imports by path inside it, its packages left to Node; each file's
 // import.meta.url, import.meta.dirname, import.meta.filename, __dirname and __filename its
-// own; an inline source map, so that what it throws is placed in the file as written.
-func bundleViteConfig(file, readRoot string) (string, diag.List) {
+// own; an inline source map, so that what it throws is placed in the file as written. The
+// config's tsconfig is read as the page's is (the nearest inside the root, its extends inside
+// the root) and given to esbuild, which then reads none itself; a message at a file outside the
+// root (a package.json above it, which esbuild's resolver reads where no kernel fence keeps it
+// out) loses its text and line, as the page's build's do.
+func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
+	dir := filepath.Dir(file)
+	cb := &bundler{root: dir, readRoot: readRoot, readWhy: readWhy, dir: dir}
+	tsconfigRaw, list := cb.tsconfigAt(cb.enclosingTsconfig(dir))
+	if list.HasErrors() {
+		return "", list
+	}
 	// Every file the config imports by path is bundled here, in this process, before Node runs
 	// it: each is read only from inside the root, its links resolved, or refused where the
 	// config imports it (a config that imported a JSON file beside the app put it in define).
@@ -223,7 +233,8 @@ func bundleViteConfig(file, readRoot string) (string, diag.List) {
 		Outfile:       file + ".bundled.mjs",
 		Define: map[string]string{"import.meta.url": "__vite_injected_original_import_meta_url", "import.meta.dirname": "__vite_injected_original_dirname",
 			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
-		LogLevel: api.LogLevelSilent,
+		TsconfigRaw: tsconfigRaw,
+		LogLevel:    api.LogLevelSilent,
 		Plugins: guardInputMaps([]api.Plugin{confined, inject}, true, nil, func(p string) *api.Message {
 			if _, err := os.Lstat(p); err != nil || within(p, readRoot) {
 				return nil
@@ -231,8 +242,8 @@ func bundleViteConfig(file, readRoot string) (string, diag.List) {
 			return &api.Message{Text: outside(p).Error()}
 		}),
 	})
-	var list diag.List
 	for _, m := range res.Errors {
+		m = cb.confined(m)
 		d := diag.Message{Text: m.Text, File: filepath.ToSlash(file)}
 		if l := m.Location; l != nil {
 			d.File = filepath.ToSlash(filepath.Join(filepath.Dir(file), l.File))
@@ -536,8 +547,8 @@ func loadViteConfig(ctx context.Context, dir string, opts Options) (*viteConfig,
 	if root, err = filepath.Abs(root); err != nil {
 		return nil, err
 	}
-	readRoot, _ := workspaceRoot(root)
-	cfg, err := readViteConfig(ctx, root, readRoot, opts.TempDir, opts.NoFence)
+	readRoot, readWhy := workspaceRoot(root)
+	cfg, err := readViteConfig(ctx, root, readRoot, readWhy, opts.TempDir, opts.NoFence)
 	if err != nil {
 		return nil, err
 	}

@@ -368,6 +368,17 @@ export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp
 			links: map[string]string{"s.json": "secrets/tsconfig.json"}, code: 1, want: "secrets/tsconfig.json is outside"},
 		{name: "vite_config_stack_through_link", files: script("console.log(1)", map[string]string{"vite.config.js": `const e = new Error("boom"); e.stack = "Error: boom\n    at f (BASE/ws/app/link.txt:1:1)"; throw e;`}),
 			links: map[string]string{"link.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw: boom"},
+		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
+		// extends, and one above the root) and showed what its messages quote.
+		{name: "vite_config_tsconfig_extends_proc_environ", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,
+			"tsconfig.json": `{ "extends": "/proc/self/environ" }`}), code: 1, want: `extends "/proc/self/environ" names a config outside`},
+		{name: "vite_config_tsconfig_in_parent", app: "plain/app", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,
+			"package.json": `{ "private": true, "browser": {} }`, "../tsconfig.json": `{ "extends": "/proc/self/environ" }`}), code: 0},
+		{name: "vite_config_package_json_in_parent_not_json", app: "plain/app", files: script("console.log(1)", map[string]string{"vite.config.js": `export default { base: "./" };`,
+			"../package.json": `{ "name": "plain", "v": TOKEN }`}), code: 1, want: "package.json, outside the app folder, cannot be used", fenced: &struct {
+			code int
+			want string
+		}{0, ""}},
 		// An output folder the app writes (its dist/) names an app folder whose manifest links
 		// out: the fence must not let the link's file be read.
 		{name: "owners_manifest_link_outside", files: script("console.log(1)", map[string]string{"dist/.bundle-apps.json": `{ "schema_version": 1, "apps": { "zz": "evil" } }`,
