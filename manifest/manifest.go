@@ -307,6 +307,16 @@ func LoadEntry(dir, entry string) (*Manifest, error) {
 	return nil, fmt.Errorf("%w in %s: write a %s (bundle init writes an app) or a %s", ErrNotFound, dir, TOMLName, JSONName)
 }
 
+// ReadFile reads the manifest at path, a file of the app folder dir, as Load reads it: one
+// that a symbolic link leads out of dir is refused before it is read (a *diag.ListError
+// naming it), so that no message shows a line of a file outside.
+func ReadFile(dir, path string) ([]byte, error) {
+	if err := confined(dir, path); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
 // confined returns an error naming the manifest at path when it leads (through a symbolic
 // link) out of the app folder dir.
 func confined(dir, path string) error {

@@ -125,7 +125,13 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 			return nil, err
 		}
 	} else {
-		src, err := os.ReadFile(beside)
+		// The page's folder is the app's: a manifest a link leads out of it is refused
+		// unread, as bundle build refuses an app's.
+		src, err := manifest.ReadFile(dir, beside)
+		var el *diag.ListError
+		if errors.As(err, &el) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", beside, err)
 		}

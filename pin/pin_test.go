@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,35 @@ func TestPinManifestBeside(t *testing.T) {
 	_, err = Page(context.Background(), page, flags)
 	if !errors.As(err, &el) || !strings.Contains(el.List[0].Text, "has a manifest beside it, and the options give another") {
 		t.Errorf("options and a manifest: %v", err)
+	}
+}
+
+// TestPinManifestLinkOutside: a manifest beside the page that a symbolic link leads out of
+// the page's folder is refused unread, as bundle build refuses an app's, and none of its
+// lines is shown: its line 2 (the secret in a string the line ends) was the message's.
+func TestPinManifestLinkOutside(t *testing.T) {
+	const secret = "Sekret7f3a9c1d"
+	base := t.TempDir()
+	dir := filepath.Join(base, "page")
+	os.Mkdir(dir, 0o755)
+	page := write(t, dir, "clock.html", clock)
+	for _, name := range []string{"miniapp.toml", "manifest.json"} {
+		t.Run(name, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, "miniapp.toml"))
+			os.Remove(filepath.Join(dir, "manifest.json"))
+			outside := write(t, base, name, "id = \"clock\"\nname = \""+secret+"\n")
+			if err := os.Symlink(outside, filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Page(context.Background(), page, Options{OutDir: filepath.Join(base, "out")})
+			var el *diag.ListError
+			if !errors.As(err, &el) || !strings.Contains(el.List[0].Text, name+" is a symbolic link to a file outside the app folder") || el.List[0].File != filepath.Join(dir, name) {
+				t.Errorf("not refused at the link: %v", err)
+			}
+			if err != nil && strings.Contains(fmt.Sprintf("%v %+v", err, el), secret) {
+				t.Errorf("the message shows the file outside: %v", err)
+			}
+		})
 	}
 }
 
