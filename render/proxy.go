@@ -253,7 +253,8 @@ func (p *proxy) answerAllowed(w http.ResponseWriter, r *http.Request, fixtures, 
 
 // fixtureFile returns the file under dir that answers a request to host for path:
 // dir/<host>/<path> (the port dropped from host), its index.html for a folder; never a file
-// outside dir/<host>, a link, or a name starting with a dot.
+// outside dir/<host>, a link, a file that a folder on the way links out of dir, or a name
+// starting with a dot.
 func fixtureFile(dir, host, urlPath string) (string, bool) {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -275,8 +276,21 @@ func fixtureFile(dir, host, urlPath string) (string, bool) {
 	if st, err := os.Lstat(f); err == nil && st.IsDir() {
 		f = filepath.Join(f, "index.html")
 	}
-	st, err := os.Lstat(f)
-	return f, err == nil && st.Mode().IsRegular()
+	if st, err := os.Lstat(f); err != nil || !st.Mode().IsRegular() {
+		return f, false
+	}
+	// The folders on the way may be links: the file is served only where, its links
+	// resolved, it is inside dir (a host folder linked to / served any file of the machine).
+	real, err := filepath.EvalSymlinks(f)
+	if err != nil {
+		return f, false
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return f, false
+	}
+	rel, err := filepath.Rel(root, real)
+	return f, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // chanListener is a net.Listener whose connections are handed to it.

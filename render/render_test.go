@@ -358,6 +358,13 @@ func TestFixtureFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.example", ".env"), []byte("k"), 0o644)
 	os.WriteFile(filepath.Join(dir, "top.txt"), []byte("t"), 0o644)
 	os.Symlink(filepath.Join(dir, "top.txt"), filepath.Join(dir, "a.example", "link.txt"))
+	// Folders that links lead out of the fixtures folder: a file under one was served (the
+	// last name alone was checked for a link).
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "a.example", "out"))
+	os.Symlink(outside, filepath.Join(dir, "b.example"))
+	os.Symlink(filepath.Join(dir, "a.example"), filepath.Join(dir, "c.example"))
 	for _, row := range []struct {
 		host, path string
 		want       string
@@ -373,6 +380,9 @@ func TestFixtureFile(t *testing.T) {
 		{"a.example", "/link.txt", ""},
 		{"..", "/top.txt", ""},
 		{"a.example", "/missing", ""},
+		{"a.example", "/out/secret.txt", ""},
+		{"b.example", "/secret.txt", ""},
+		{"c.example", "/x.json", "c.example/x.json"}, // a link that stays inside
 	} {
 		f, ok := fixtureFile(dir, row.host, row.path)
 		got := ""
