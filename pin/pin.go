@@ -91,6 +91,11 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 			Note: "give --id, --name and --description (and --hosts, the origins that may embed it), or write a miniapp.toml beside the page"}}.Err()
 	}
 
+	// The page's folder is the app's: a dist beside the page that links out of it is refused
+	// before anything is removed or written there, as bundle build refuses an app's.
+	if _, err := pipeline.OutputDir(dir, pipeline.Options{OutDir: opts.OutDir}); err != nil {
+		return nil, err
+	}
 	out := opts.OutDir
 	if out == "" {
 		out = filepath.Join(dir, "dist")

@@ -155,6 +155,33 @@ func TestPinManifestLinkOutside(t *testing.T) {
 	}
 }
 
+// TestPinOutputLinkOutside: the page's default output folder (dist beside it) that a symbolic
+// link leads out of the page's folder is refused before anything is written or removed, as
+// bundle build refuses an app's: pin removed the folder's .bundle-pin (a folder elsewhere,
+// with what it held) and built into it.
+func TestPinOutputLinkOutside(t *testing.T) {
+	base := t.TempDir()
+	dir, elsewhere := filepath.Join(base, "page"), filepath.Join(base, "elsewhere")
+	os.MkdirAll(filepath.Join(elsewhere, workDir), 0o755)
+	os.Mkdir(dir, 0o755)
+	victim := write(t, filepath.Join(elsewhere, workDir), "victim", "the host's")
+	page := write(t, dir, "clock.html", clock)
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "dist")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Page(context.Background(), page, flags)
+	var el *diag.ListError
+	if !errors.As(err, &el) || !strings.Contains(el.List[0].Text, "is a symbolic link to a folder outside the app folder") {
+		t.Errorf("not refused: %v", err)
+	}
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "the host's" {
+		t.Errorf("the folder the link leads to was changed: %q %v", b, err)
+	}
+	if left, _ := os.ReadDir(elsewhere); len(left) != 1 {
+		t.Errorf("written where the link leads: %v", left)
+	}
+}
+
 // TestPinRefuses: what bundle build refuses in a page, and what loads from outside it, is
 // refused at its place in the page, with the note for one file, and nothing is written; a
 // bad option names the flag.

@@ -83,6 +83,20 @@ func mayRunNode(root, readRoot string) bool {
 	return nodetool.HasPackages(root, readRoot)
 }
 
+// OutputDir returns the folder a build of the app in dir with opts writes to: opts.OutDir, or
+// the app's dist, which is refused (a *diag.ListError naming it) when a symbolic link leads it
+// out of the app folder. bundle pin asks it for a page's, the page's folder the app's.
+func OutputDir(dir string, opts Options) (string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return "", err
+	}
+	return outputDir(dir, root, opts)
+}
+
 // outputDir returns the folder a build of the app in dir (whose real path is root) writes to:
 // opts.OutDir as the caller named it, or <app>/dist, which must not lead out of the app
 // folder through a symbolic link (the app's author could point it at another app's output,
