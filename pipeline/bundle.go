@@ -486,6 +486,9 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 				b.backslashed.Store(strings.ReplaceAll(a.Path, `\`, "/"), a.Path)
 			}
 			lower := strings.ToLower(a.Path)
+			if b.assetIncluded(lower) {
+				return b.loadAssetIncluded(a.Path)
+			}
 			if isSvelteModule(lower) {
 				return b.loadSvelteModule(a.Path, pb.Resolve, chain)
 			}

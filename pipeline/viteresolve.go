@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -62,33 +61,37 @@ func (b *bundler) viteResolve() api.Plugin {
 			}
 			return b.exportsFallback(a), nil
 		})
-		if exts := b.vite.assetExtensions(); len(exts) > 0 {
-			// assetsInclude's files are their URL, of the type their extension names
-			// (application/octet-stream for one no registry knows), as Vite inlines them.
-			var alt []string
-			for _, e := range exts {
-				if _, builtin := assetLoaders[strings.ToLower(e)]; !builtin {
-					alt = append(alt, regexp.QuoteMeta(e))
-				}
-			}
-			if len(alt) > 0 {
-				pb.OnLoad(api.OnLoadOptions{Filter: `(?i)(` + strings.Join(alt, "|") + `)$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-					data, err := os.ReadFile(a.Path)
-					if err != nil {
-						return api.OnLoadResult{}, nil // esbuild reports it
-					}
-					u, _ := json.Marshal(encodeDataURL(a.Path, data))
-					s := "export default " + string(u)
-					b.setFlag(&b.flags.assetURLs)
-					return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
-				})
-			}
-		}
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: browserFalseNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			empty := "module.exports = {}"
 			return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
 		})
 	}}
+}
+
+// assetIncluded reports whether the file at lower (its path, lower-cased) has an extension the
+// config's assetsInclude names and esbuild has no loader of its own for: the confine plugin's
+// one load callback loads it, once it is confined, with loadAssetIncluded.
+func (b *bundler) assetIncluded(lower string) bool {
+	for _, e := range b.vite.assetExtensions() {
+		e = strings.ToLower(e)
+		if _, builtin := assetLoaders[e]; !builtin && strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadAssetIncluded loads a file assetsInclude names as its URL, of the type its extension
+// names (application/octet-stream for one no registry knows), as Vite inlines it.
+func (b *bundler) loadAssetIncluded(p string) (api.OnLoadResult, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return api.OnLoadResult{}, nil // esbuild reports it
+	}
+	u, _ := json.Marshal(encodeDataURL(p, data))
+	s := "export default " + string(u)
+	b.setFlag(&b.flags.assetURLs)
+	return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 }
 
 // aliased resolves an import the config's resolve.alias rewrites, in order, the first that
