@@ -172,9 +172,9 @@ func (b *bundler) leavesRoot(p string) bool {
 // package.json up there whose fields esbuild would apply to the app's files: a "browser"
 // map (esbuild applies the nearest one above a file, unless the app's own package.json has
 // one, even {}), and, when the app has no package.json
-// of its own, the "sideEffects" or "imports" of the nearest one. Only the presence of those
-// keys is looked at; nothing of the file is shown. Under the fence esbuild cannot read those
-// folders, and nothing is checked.
+// of its own, the "sideEffects" or "imports" of the nearest one; and a Yarn Plug'n'Play
+// manifest (pnpAboveRoot). Only the presence of those keys is looked at; nothing of the file
+// is shown. Under the fence esbuild cannot read those folders, and nothing is checked.
 func (b *bundler) aboveRoot() diag.List {
 	parent := filepath.Dir(b.readRoot)
 	if parent == b.readRoot {
@@ -185,6 +185,9 @@ func (b *bundler) aboveRoot() diag.List {
 		return nil // fenced, or unreadable: esbuild finds nothing there either
 	}
 	f.Close()
+	if d := b.pnpAboveRoot(); d != nil {
+		return diag.List{*d}
+	}
 	own, ownBrowser := false, false
 	for d := b.root; ; d = filepath.Dir(d) {
 		if p := filepath.Join(d, "package.json"); b.inRoot(p) {
@@ -217,6 +220,34 @@ func (b *bundler) aboveRoot() diag.List {
 				}
 			}
 			nearest = false
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// pnpAboveRoot refuses the Yarn Plug'n'Play manifest esbuild would apply to the app's package
+// imports when it is outside the root: esbuild takes the nearest from its working folder (the
+// app folder) up, in each folder .pnp.data.json, else .pnp.cjs, else .pnp.js (a link to a
+// file counts), and resolves every package by it, before node_modules. One above the root, or
+// one that links out of it, would swap an installed package for any folder it names.
+func (b *bundler) pnpAboveRoot() *diag.Message {
+	for d := b.root; ; d = filepath.Dir(d) {
+		for _, name := range []string{".pnp.data.json", ".pnp.cjs", ".pnp.js"} {
+			p := filepath.Join(d, name)
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			if b.inRoot(p) {
+				return nil // the app's own (its workspace's): what Yarn installed for it
+			}
+			where := "above " + b.rootName()
+			if within(d, b.readRoot) {
+				where = "a symbolic link to a file outside " + b.rootName()
+			}
+			return &diag.Message{File: filepath.ToSlash(p), Text: fmt.Sprintf("%s, %s, is a Yarn Plug'n'Play manifest, which esbuild would apply to the app's package imports", filepath.ToSlash(p), where),
+				Note: "bundle applies nothing from outside the app: build it outside that Yarn project, make the project's folder its workspace root (a package.json with \"workspaces\" that names the app), or build it where the kernel fence holds (bundle build on Linux), which keeps esbuild out of the folders above it"}
 		}
 		if filepath.Dir(d) == d {
 			return nil

@@ -240,6 +240,22 @@ func leakRows() []leakRow {
 				code int
 				want string
 			}{0, ""}},
+		// A Yarn Plug'n'Play manifest above the app, which esbuild applies to every package
+		// import (the nearest from the app folder up), swapped the app's installed package
+		// for another folder with the path checks alone, exit 0.
+		{name: "pnp_manifest_in_parent", app: "plain/app", files: script(`import s from "foo"; console.log(s)`, map[string]string{
+			"package.json":                  `{ "private": true, "browser": {}, "dependencies": { "foo": "1" } }`,
+			"node_modules/foo/package.json": `{ "name": "foo", "main": "index.js" }`, "node_modules/foo/index.js": `export default "the app's foo"`,
+			"vendor/evil/package.json": `{ "name": "foo", "main": "index.js" }`, "vendor/evil/index.js": `export default "TOKEN"`,
+			"../.pnp.data.json": `{ "__info": [], "dependencyTreeRoots": [{ "name": "app", "reference": "workspace:." }], "ignorePatternData": null,
+  "enableTopLevelFallback": false, "fallbackPool": [], "fallbackExclusionList": [], "packageRegistryData": [
+  [null, [[null, { "packageLocation": "./app/", "packageDependencies": [["foo", "npm:1.0.0"]], "linkType": "SOFT" }]]],
+  ["app", [["workspace:.", { "packageLocation": "./app/", "packageDependencies": [["foo", "npm:1.0.0"]], "linkType": "SOFT" }]]],
+  ["foo", [["npm:1.0.0", { "packageLocation": "./app/vendor/evil/", "packageDependencies": [], "linkType": "HARD" }]]] ] }`}),
+			code: 1, want: "a Yarn Plug'n'Play manifest, which esbuild would apply", fenced: &struct {
+				code int
+				want string
+			}{0, ""}},
 		{name: "package_json_symlinked_outside", files: script(`console.log(1)`, nil), links: map[string]string{"package.json": "secrets/notjson.json"},
 			code: 1, want: "outside"},
 		{name: "package_in_node_modules_symlinked_outside", files: script(`import { s } from "evilpkg"; console.log(s)`, nil), links: map[string]string{"node_modules/evilpkg": "secrets/evilpkg"},
