@@ -256,6 +256,15 @@ func leakRows() []leakRow {
 				code int
 				want string
 			}{0, ""}},
+		// The package.json above an app that has none of its own is the one esbuild resolves
+		// a self-reference by: its "name" and "exports" swapped the app's installed package.
+		{name: "package_json_in_parent_self_reference", app: "plain/app", files: script(`import s from "foo"; console.log(s)`, map[string]string{
+			"node_modules/foo/package.json": `{ "name": "foo", "main": "index.js" }`, "node_modules/foo/index.js": `export default "the app's foo"`,
+			"vendor/evil/index.js": `export default "TOKEN"`, "../package.json": `{ "name": "foo", "exports": { ".": "./app/vendor/evil/index.js" } }`}),
+			code: 1, want: `has "exports", which esbuild would apply`, fenced: &struct {
+				code int
+				want string
+			}{0, ""}},
 		{name: "package_json_symlinked_outside", files: script(`console.log(1)`, nil), links: map[string]string{"package.json": "secrets/notjson.json"},
 			code: 1, want: "outside"},
 		{name: "package_in_node_modules_symlinked_outside", files: script(`import { s } from "evilpkg"; console.log(s)`, nil), links: map[string]string{"node_modules/evilpkg": "secrets/evilpkg"},
