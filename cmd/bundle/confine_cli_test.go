@@ -781,3 +781,54 @@ func TestRenderFenced(t *testing.T) {
 		}
 	})
 }
+
+// TestSassEmbeddedConfined: Sass's embedded compiler (the npm package sass-embedded, a native
+// Dart program that the app's Node starts, used where the app has no sass) reads the files
+// its load paths give it itself, not through Node's fs, which the path checks guard: a
+// partial in a load path that linked out of the app went into the page with exit 0. Every
+// load goes through bundle's importer, a load path's too: a partial inside is used, one that
+// links out is refused where the @use names it. With the path checks alone: the kernel's
+// fence does not let Node start the compiler (spawn EACCES).
+func TestSassEmbeddedConfined(t *testing.T) {
+	bin := bundleBinary(t)
+	for _, row := range []struct {
+		name, use string
+		code      int
+		want      string
+	}{
+		{"inside", `@use "ok";`, 0, "from-load-path"},
+		{"link_outside", `@use "ok";` + "\n" + `@use "secret";`, 1, "a.scss:2:1: error: Sass: "},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base := leakTree(t)
+			dir := filepath.Join(base, "plain", "app")
+			testfs.HardLink(t, filepath.Join("testdata", "sassembedded", "node_modules"), filepath.Join(dir, "node_modules"))
+			for name, body := range map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./a.scss">`),
+				"a.scss": row.use + "\n.ok { color: red; }\n", "package.json": `{ "private": true, "browser": {} }`,
+				"vite.config.js":  `export default { css: { preprocessorOptions: { scss: { loadPaths: ["styles"] } } } };`,
+				"styles/_ok.scss": ".from-load-path { color: blue; }\n"} {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(filepath.Join(base, "secrets", "_secret.scss"), filepath.Join(dir, "styles", "_secret.scss")); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "build", dir)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_FENCE=off"}
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			page, _ := os.ReadFile(filepath.Join(dir, "dist", "t.html"))
+			if code := cmd.ProcessState.ExitCode(); code != row.code || !strings.Contains(string(out)+string(page), row.want) {
+				t.Errorf("exit %d, want %d and %q:\n%s", code, row.code, row.want, out)
+			}
+			if strings.Contains(string(out)+string(page), token) {
+				t.Errorf("the secret is in the page or a message:\n%s", out)
+			}
+		})
+	}
+}

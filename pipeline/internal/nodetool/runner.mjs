@@ -478,6 +478,23 @@ function sassImporters(file, aliases) {
   return { importer, aliased };
 }
 
+// loadPathImporter finds a load that nothing relative to its file found in each load path in
+// turn (Sass's rule), as importer finds a file: its partials, extensions and index files, each
+// inside the root or refused where the @use names it. A URL with a scheme is no load path's.
+function loadPathImporter(loadPaths, importer) {
+  return {
+    canonicalize(url, context) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return null;
+      for (const dir of loadPaths) {
+        const found = importer.canonicalize(new URL(url, pathToFileURL(dir + path.sep)).href, context);
+        if (found !== null) return found;
+      }
+      return null;
+    },
+    load: importer.load,
+  };
+}
+
 async function sass({ file, options, aliases }) {
   let s;
   try {
@@ -488,8 +505,14 @@ async function sass({ file, options, aliases }) {
   const syntax = sassSyntax;
   const { importer, aliased } = sassImporters(file, aliases);
   const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  // The load paths are an importer of bundle's, last, as Sass looks in them after its
+  // importers: given to Sass, they were read by its own filesystem importer, which Node's fs
+  // guards for the sass package but not for sass-embedded, whose Dart compiler reads them.
+  const { loadPaths, ...opts } = rest;
+  const importers = [aliased];
+  if (Array.isArray(loadPaths) && loadPaths.length > 0) importers.push(loadPathImporter(loadPaths, importer));
   try {
-    return { css: s.compileString(code, { ...rest, url: pathToFileURL(file), syntax: syntax(file), importer, importers: [aliased], style: "expanded" }).css };
+    return { css: s.compileString(code, { ...opts, url: pathToFileURL(file), syntax: syntax(file), importer, importers, style: "expanded" }).css };
   } catch (e) {
     const span = e?.span;
     if (!span?.start) throw e;
