@@ -261,6 +261,7 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 	}
 	list = append(list, b.refuseWebRTC(codes, b.display(file))...)
 	list = append(list, b.evalInPackages()...)
+	list = append(list, b.projectProblems()...)
 	list = append(list, b.messages(b.routerWarnings(), diag.Warning)...)
 	if list.HasErrors() {
 		// Sorted, a message met twice (a stylesheet both linked and imported, each built

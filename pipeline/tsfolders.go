@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
 )
 
 // A folder's own tsconfig.json for the imports its files write. esbuild is given one
@@ -26,6 +27,9 @@ type project struct {
 	file    string
 	paths   []tsPath
 	compile string
+	// problems are the config's, at their place (an extends that leaves the root, a config
+	// that does not parse): the build reports them (projectProblems), as the app's own.
+	problems diag.List
 }
 
 // projectPathsResolve resolves a bare import of a file of the app by the paths of its own
@@ -142,14 +146,32 @@ func (b *bundler) readProject(file, configDir string) *project {
 	o, ok := r.read(file, nil)
 	p := &project{file: file}
 	if !ok {
+		p.problems = r.list
 		return p
 	}
 	raw := r.raw(o, file)
+	p.problems = r.list
 	p.paths = pathsOf(raw)
 	if !sameOptions(raw, b.tsconfigRaw) {
 		p.compile = raw
 	}
 	return p
+}
+
+// projectProblems are the problems of the projects the build's files belong to: a project's
+// config is read when a file of it is loaded, and one whose extends leaves the root (never
+// read) was left out without a word.
+func (b *bundler) projectProblems() diag.List {
+	var out diag.List
+	b.projects.Range(func(k, v any) bool {
+		if key, _ := k.(string); strings.HasPrefix(key, "project:") {
+			if p, _ := v.(*project); p != nil {
+				out = append(out, p.problems...)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // sameOptions reports whether two TsconfigRaw give esbuild the same compiler options

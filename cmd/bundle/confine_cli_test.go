@@ -229,6 +229,14 @@ func leakRows() []leakRow {
 			code: 0, want: `cannot find base config file "@leak/tsconfig"`},
 		{name: "tsconfig_symlinked_outside", files: script("console.log(1)", nil), links: map[string]string{"tsconfig.json": "secrets/tsconfig.json"},
 			code: 1, want: "tsconfig.json is a symbolic link to a file outside"},
+		// A folder's own tsconfig (its project, read for the files in it): an extends that
+		// leaves the root was never read, and the config was left out without a word.
+		{name: "tsconfig_of_folder_extends_outside", files: script(`import { x } from "./sub/x.ts"; console.log(x)`, map[string]string{
+			"sub/x.ts": "export const x = 1;", "sub/tsconfig.json": `{ "extends": "../../../secrets/tsconfig.json" }`}),
+			code: 1, want: `sub/tsconfig.json:1:14: error: extends "../../../secrets/tsconfig.json" names a config outside`},
+		{name: "tsconfig_of_folder_extends_proc_environ", files: script(`import { x } from "./sub/x.ts"; console.log(x)`, map[string]string{
+			"sub/x.ts": "export const x = 1;", "sub/tsconfig.json": `{ "extends": "/proc/self/environ" }`}),
+			code: 1, want: `extends "/proc/self/environ" names a config outside`},
 		{name: "tsconfig_paths_outside", files: script(`import s from "@s/token.txt"; console.log(s)`, map[string]string{"tsconfig.json": `{ "compilerOptions": { "paths": { "@s/*": ["../../secrets/*"] } } }`}),
 			code: 1, want: "outside"},
 		{name: "tsconfig_in_parent_not_applied", app: "plain/app", files: script("const h = (..._: unknown[]) => 0; console.log(<div/>, h)", map[string]string{"main.ts": "", "main.tsx": "console.log(<div/>)",
