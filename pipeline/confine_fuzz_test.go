@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -17,10 +18,14 @@ import (
 // fuzzToken is the secret of FuzzConfinement, in every file outside the workspace.
 const fuzzToken = "Fuzzsekret41c9"
 
+// fuzzBase64 is the start of a file that starts with the secret as a data: URL holds it.
+var fuzzBase64 = base64.StdEncoding.EncodeToString([]byte(fuzzToken))[:len(fuzzToken)/3*4]
+
 // FuzzConfinement builds apps made from a seed: tsconfig extends chains whose links go in and
 // out of the workspace (through relative and absolute paths, symbolic links, chains of
 // links, /proc/self/environ), symbolic link graphs that scripts import through, CSS @import
-// and url() paths, Sass @use paths and import.meta.glob patterns. With the path checks alone
+// and url() paths, Sass @use paths, import.meta.glob patterns, and a vite.config (bundled
+// with that tsconfig) whose assetsInclude makes imports data: URLs. With the path checks alone
 // (no kernel fence, NoFence for the CSS tools), the secret beside the workspace must be in no
 // page and no message, no code outside may run, and the build must not fail inside.
 func FuzzConfinement(f *testing.F) {
@@ -36,7 +41,7 @@ func FuzzConfinement(f *testing.F) {
 	testfs.HardLink(f, filepath.Join("testdata", "apps", "node_modules"), filepath.Join(ws, "node_modules"))
 	secrets := filepath.Join(base, "secrets")
 	for name, body := range map[string]string{
-		"t.txt": fuzzToken, "s.css": ".s { content: \"" + fuzzToken + "\" }", "_s.scss": ".s { content: \"" + fuzzToken + "\"; }",
+		"t.txt": fuzzToken, "t.dat": fuzzToken, "s.css": ".s { content: \"" + fuzzToken + "\" }", "_s.scss": ".s { content: \"" + fuzzToken + "\"; }",
 		"c.json":   `{ "compilerOptions": { "jsx": "react", "jsxFactory": "` + fuzzToken + `" } }`,
 		"bad.json": fuzzToken + " { not json",
 		"d/u.txt":  fuzzToken, "d/v.css": ".v { content: \"" + fuzzToken + "\" }", "d/_w.scss": ".w { content: \"" + fuzzToken + "\"; }",
@@ -65,7 +70,7 @@ func FuzzConfinement(f *testing.F) {
 				t.Errorf("the build failed inside: %v", err)
 			}
 		default:
-			if strings.Contains(string(res.HTML), fuzzToken) {
+			if strings.Contains(string(res.HTML), fuzzToken) || strings.Contains(string(res.HTML), fuzzBase64) {
 				t.Errorf("the page holds the secret")
 			}
 			for _, w := range res.Warnings {
@@ -119,7 +124,7 @@ func (g *fuzzApp) link(t *testing.T, target string) string {
 // target picks a file (or folder) with the extension ext: inside the app (made now), one of
 // the secrets, or a file of the system's.
 func (g *fuzzApp) target(t *testing.T, ext string, dir bool) string {
-	secret := map[string]string{".txt": "t.txt", ".css": "s.css", ".scss": "_s.scss", ".json": "c.json", ".png": "i.png"}[ext]
+	secret := map[string]string{".txt": "t.txt", ".dat": "t.dat", ".css": "s.css", ".scss": "_s.scss", ".json": "c.json", ".png": "i.png"}[ext]
 	if dir {
 		secret = "d"
 	}
@@ -130,7 +135,7 @@ func (g *fuzzApp) target(t *testing.T, ext string, dir bool) string {
 			return filepath.Join(g.app, "in", "d")
 		}
 		name := fmt.Sprintf("in/f%d%s", g.r.IntN(1000), ext)
-		g.write(t, name, map[string]string{".txt": "inside", ".css": ".a{color:red}", ".scss": ".a{color:red;}", ".json": `{}`, ".png": "\x89PNG\r\n\x1a\n"}[ext])
+		g.write(t, name, map[string]string{".txt": "inside", ".dat": "inside", ".css": ".a{color:red}", ".scss": ".a{color:red;}", ".json": `{}`, ".png": "\x89PNG\r\n\x1a\n"}[ext])
 		return filepath.Join(g.app, filepath.FromSlash(name))
 	case 2:
 		if ext == ".json" && !dir {
@@ -215,6 +220,14 @@ func (g *fuzzApp) generate(t *testing.T) {
 		}
 		g.write(t, "style.scss", fmt.Sprintf("@use %q;\n.c { color: red; }\n", strings.TrimSuffix(use, ".scss")))
 		head += `<link rel="stylesheet" href="./style.scss">`
+	}
+	// A vite.config.ts, one app in four: esbuild bundles it with the app's tsconfig (the chain
+	// above), and its assetsInclude makes the app's .dat imports data: URLs.
+	if g.r.IntN(4) == 0 {
+		g.write(t, "vite.config.ts", "export default { assetsInclude: [\"**/*.dat\"] };\n")
+		for i := range 1 + g.r.IntN(2) {
+			main += fmt.Sprintf("import d%d from %q;\nconsole.log(d%d);\n", i, g.ref(t, "main.tsx", g.target(t, ".dat", false)), i)
+		}
 	}
 	// A PostCSS config that imports a plugin, one app in eight.
 	if g.r.IntN(8) == 0 {
