@@ -32,8 +32,10 @@ import (
 // lists that bundle does not run is named in one warning, with what the page may miss.
 
 // viteConfigTimeout bounds the loading of a config: one that never settles (a top-level await
-// of a promise nothing resolves, a loop) is an error, not a build that never ends.
-var viteConfigTimeout = 20 * time.Second
+// of a promise nothing resolves, a loop) is an error, not a build that never ends. A config
+// loads in 1 to 2 s on a quiet machine (Svelte's plugin the longest); it took over 20 s on
+// a machine 30 processes kept busy, where a bound of 20 s failed a build that was only slow.
+var viteConfigTimeout = 60 * time.Second
 
 // viteConfig is what a build takes from a vite.config. Paths are absolute.
 type viteConfig struct {
