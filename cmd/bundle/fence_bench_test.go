@@ -23,7 +23,10 @@ import (
 //
 // With -fence.same both arms are fenced: their ratio is the benchmark's own spread, the
 // noise to read a fenced-vs-unfenced ratio against. -fence.bin measures a binary built
-// elsewhere (an older commit's), in place of this package's.
+// elsewhere (an older commit's), in place of this package's. -fence.base measures another
+// binary (an older commit's) in the same rounds, its two arms interleaved with these (each
+// round starts one arm further on), and reports its figures as base-*: before and after a
+// change, under the same load.
 func BenchmarkFence(b *testing.B) {
 	bin := *fenceBin
 	if bin == "" {
@@ -37,47 +40,59 @@ func BenchmarkFence(b *testing.B) {
 				}
 			}
 			out := b.TempDir()
-			run := func(fenced bool) (time.Duration, time.Duration) {
-				cmd := exec.Command(bin, "build", "--out", out, app)
+			type arm struct {
+				bin       string
+				fenced    bool
+				wall, cpu []time.Duration
+			}
+			arms := []*arm{{bin: bin, fenced: true}, {bin: bin}}
+			if *fenceBase != "" {
+				arms = append(arms, &arm{bin: *fenceBase, fenced: true}, &arm{bin: *fenceBase})
+			}
+			run := func(a *arm) (time.Duration, time.Duration) {
+				cmd := exec.Command(a.bin, "build", "--out", out, app)
 				cmd.Env = os.Environ()
-				if !fenced && !*fenceSame {
+				if !a.fenced && !*fenceSame {
 					cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
 				}
 				start := time.Now()
 				if msg, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v\n%s", err, msg)
+					b.Fatalf("%s: %v\n%s", a.bin, err, msg)
 				}
 				return time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
-			run(true) // the page cache warm for both
-			var on, off, cpuOn, cpuOff []time.Duration
-			measure := func(fenced bool) {
-				wall, cpu := run(fenced)
-				if fenced {
-					on, cpuOn = append(on, wall), append(cpuOn, cpu)
-				} else {
-					off, cpuOff = append(off, wall), append(cpuOff, cpu)
-				}
+			for _, a := range arms {
+				run(a) // the page cache warm for every arm
 			}
 			b.ResetTimer()
 			for i := range b.N {
-				measure(i%2 == 0)
-				measure(i%2 != 0)
+				for k := range arms {
+					a := arms[(i+k)%len(arms)]
+					wall, cpu := run(a)
+					a.wall, a.cpu = append(a.wall, wall), append(a.cpu, cpu)
+				}
 			}
 			b.StopTimer()
-			mOn, mOff := median(on), median(off)
-			b.ReportMetric(float64(mOn.Microseconds())/1000, "fenced-ms")
-			b.ReportMetric(float64(mOff.Microseconds())/1000, "unfenced-ms")
-			b.ReportMetric(float64(mOn)/float64(mOff), "ratio")
-			b.ReportMetric(float64(median(cpuOn))/float64(median(cpuOff)), "cpu-ratio")
-			// The median of each round's difference, over the unfenced median: the two
-			// builds of a round run one after the other, so a load that comes and goes
-			// on the machine moves both, which it does not do to the two medians.
-			diffs := make([]time.Duration, len(on))
-			for i := range on {
-				diffs[i] = on[i] - off[i]
+			report := func(prefix string, on, off *arm) {
+				mOn, mOff := median(on.wall), median(off.wall)
+				b.ReportMetric(float64(mOn.Microseconds())/1000, prefix+"fenced-ms")
+				b.ReportMetric(float64(mOff.Microseconds())/1000, prefix+"unfenced-ms")
+				b.ReportMetric(float64(mOn)/float64(mOff), prefix+"ratio")
+				b.ReportMetric(float64(median(on.cpu))/float64(median(off.cpu)), prefix+"cpu-ratio")
+				// The median of each round's difference, over the unfenced median: the
+				// arms of a round run one after the other, so a load that comes and
+				// goes on the machine moves them all, which it does not do to the
+				// medians.
+				diffs := make([]time.Duration, len(on.wall))
+				for i := range on.wall {
+					diffs[i] = on.wall[i] - off.wall[i]
+				}
+				b.ReportMetric(1+float64(median(diffs))/float64(mOff), prefix+"paired-ratio")
 			}
-			b.ReportMetric(1+float64(median(diffs))/float64(mOff), "paired-ratio")
+			report("", arms[0], arms[1])
+			if len(arms) > 2 {
+				report("base-", arms[2], arms[3])
+			}
 		})
 	}
 }
@@ -85,6 +100,7 @@ func BenchmarkFence(b *testing.B) {
 var (
 	fenceSame = flag.Bool("fence.same", false, "BenchmarkFence: fence both arms, to measure the benchmark's own spread")
 	fenceBin  = flag.String("fence.bin", "", "BenchmarkFence: the bundle binary to measure (default: build this package)")
+	fenceBase = flag.String("fence.base", "", "BenchmarkFence: another bundle binary (an older commit's) to measure in the same rounds, reported as base-*")
 )
 
 func median(d []time.Duration) time.Duration {
