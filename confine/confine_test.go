@@ -53,20 +53,11 @@ func child(dirs []string) int {
 		fmt.Println("program:", err)
 		return 1
 	}
-	if os.Getenv("CONFINE_ONE_THREAD") != "" {
-		if err := confine.NoNewPrivsOnOneThread(); err != nil {
-			fmt.Println("no_new_privs:", err)
-			return 1
-		}
-	}
 	if os.Getenv("CONFINE_PREPARE") != "" {
 		if err := confine.Prepare(); err != nil {
 			fmt.Println("prepare:", err)
 			return 1
 		}
-	}
-	if os.Getenv("CONFINE_ROUND") != "" {
-		fmt.Println("round", confine.PreparedByRound())
 	}
 	// Threads started between Prepare and Restrict, each holding its goroutine: Restrict
 	// must confine them too.
@@ -134,64 +125,28 @@ func setup(t *testing.T) (read, write, secret string) {
 
 // TestRestrict fences a process, with and without Prepare before (then Restrict makes only
 // the round of landlock_restrict_self on every thread): every thread of it, those started
-// after Prepare included, reads only what the fence lets it. Prepare makes no round of its
-// own where every thread has no_new_privs from the start (inherited: the process was started
-// with it, as bundle's constructor gives it to every thread); where only one thread has it,
-// it makes its round.
+// after Prepare included, reads only what the fence lets it.
 func TestRestrict(t *testing.T) {
 	if confine.Available().ABI == 0 {
 		t.Logf("this kernel has no Landlock: Restrict is a no-op, and says so")
 	}
-	st := confine.Available()
-	rounds := st.ABI > 0 && st.ABI < 8 // where Prepare makes its round
-	for _, row := range []struct {
-		name      string
-		prepare   bool
-		inherited bool // the process starts with no_new_privs on its every thread
-		oneThread bool // one thread of it sets no_new_privs before Prepare
-		round     bool // Prepare makes its round
-	}{
-		{name: "prepare=false"},
-		{name: "prepare=true", prepare: true},
-		{name: "prepare=inherited", prepare: true, inherited: true, round: false},
-		{name: "prepare=one_thread", prepare: true, oneThread: true, round: rounds},
-	} {
-		t.Run(row.name, func(t *testing.T) {
+	for _, prepare := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prepare=%v", prepare), func(t *testing.T) {
 			read, write, secret := setup(t)
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), "CONFINE_CHILD="+strings.Join([]string{read, write,
 				filepath.Join(read, "ok.txt"), secret, filepath.Join(read, "link.txt"), "/proc/self/environ", "/etc/passwd"}, string(os.PathListSeparator)))
-			if row.prepare {
+			if prepare {
 				cmd.Env = append(cmd.Env, "CONFINE_PREPARE=1")
 			}
-			if row.inherited || row.oneThread {
-				cmd.Env = append(cmd.Env, "CONFINE_ROUND=1")
-			}
-			if row.oneThread {
-				cmd.Env = append(cmd.Env, "CONFINE_ONE_THREAD=1")
-			}
-			var outb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &outb, &outb
-			start := cmd.Start
-			if row.inherited {
-				start = func() error { return confine.StartNoNewPrivs(cmd) }
-			}
-			err := start()
-			if err == nil {
-				err = cmd.Wait()
-			}
-			out := outb.Bytes()
+			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			fenced := confine.Available().ABI > 0
-			var want []string
-			if row.inherited || row.oneThread {
-				want = append(want, fmt.Sprintf("round %v", row.round))
-			}
-			want = append(want,
-				"status "+confine.Available().String(),
-				"read "+filepath.Join(read, "ok.txt")+" true every thread true",
+			want := []string{
+				"status " + confine.Available().String(),
+				"read " + filepath.Join(read, "ok.txt") + " true every thread true",
 				fmt.Sprintf("read %s %v every thread true", secret, !fenced),
 				fmt.Sprintf("read %s %v every thread true", filepath.Join(read, "link.txt"), !fenced),
 				fmt.Sprintf("read /proc/self/environ %v every thread true", !fenced),
@@ -199,7 +154,7 @@ func TestRestrict(t *testing.T) {
 				"write inside true",
 				fmt.Sprintf("write read-only %v", !fenced),
 				"child reads true",
-			)
+			}
 			if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !slices.Equal(got, want) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}

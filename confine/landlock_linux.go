@@ -3,7 +3,6 @@
 package confine
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,9 +29,7 @@ const (
 	fileRights = ll.AccessFSReadFile | ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSTruncate
 )
 
-// available asks the kernel once: its Landlock ABI does not change while the process runs,
-// and the fence asks several times (Available, Prepare, Restrict).
-var available = sync.OnceValue(func() Status {
+func available() Status {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil || v <= 0 {
 		return Status{}
@@ -45,7 +42,7 @@ var available = sync.OnceValue(func() Status {
 		}
 	}
 	return Status{ABI: v}
-})
+}
 
 // rules turns f into Landlock rules: a folder's rights hold beneath it, a file gets those that
 // mean something on a file.
@@ -123,22 +120,12 @@ var prepared atomic.Bool
 // without it; it does nothing where the kernel has no Landlock or confines every thread in
 // one call (ABI 8).
 //
-// Where every thread already has no_new_privs (inherited from the parent process, or set
-// on the program's first thread before it started any other, as bundle does from a C
-// constructor), Prepare makes no round: it reads the threads' status in /proc and finds
-// them all set.
-//
 // Only the first call makes the round; the others wait for it and return what it did.
 func Prepare() error {
 	prepareOnce.Do(func() {
 		if st := available(); !threadRounds || st.ABI == 0 || st.ABI >= 8 {
 			return
 		}
-		if everyThreadNoNewPrivs() {
-			prepared.Store(true)
-			return
-		}
-		preparedByRound = true
 		if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			prepareErr = fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 			return
@@ -148,59 +135,9 @@ func Prepare() error {
 	return prepareErr
 }
 
-// everyThreadNoNewPrivs reports whether every thread of the process has no_new_privs, which
-// a thread passes on to the threads it starts and which none can unset: the status of each
-// thread listed in /proc/self/task says so, and a last listing finds no thread that was not
-// looked at (one without it could otherwise have started another and ended meanwhile). The
-// runtime may start threads while it looks: a few listings are made, then it gives up. Any
-// doubt (a file that cannot be read) is no.
-func everyThreadNoNewPrivs() bool {
-	seen := map[string]bool{}
-	buf := make([]byte, 4096)
-	for range 4 {
-		f, err := os.Open("/proc/self/task")
-		if err != nil {
-			return false
-		}
-		tids, err := f.Readdirnames(-1)
-		f.Close()
-		if err != nil || len(tids) == 0 {
-			return false
-		}
-		more := false
-		for _, tid := range tids {
-			if seen[tid] {
-				continue
-			}
-			more = true
-			if !hasNoNewPrivs("/proc/self/task/"+tid+"/status", buf) {
-				return false
-			}
-			seen[tid] = true
-		}
-		if !more {
-			return true
-		}
-	}
-	return false
-}
-
-// hasNoNewPrivs reports whether the thread status file at p says NoNewPrivs: 1. The kernel
-// writes the whole file (about 1.5 kB) in the first read of a large enough buf.
-func hasNoNewPrivs(p string, buf []byte) bool {
-	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(fd)
-	n, err := unix.Read(fd, buf)
-	return err == nil && bytes.Contains(buf[:max(n, 0)], []byte("\nNoNewPrivs:\t1\n"))
-}
-
 var (
-	prepareOnce     sync.Once
-	prepareErr      error
-	preparedByRound bool // Prepare made its round (for the tests)
+	prepareOnce sync.Once
+	prepareErr  error
 )
 
 // Start starts cmd confined to f, leaving the calling process as it was: the fence is put on

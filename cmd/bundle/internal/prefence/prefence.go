@@ -1,13 +1,10 @@
-// Package prefence readies, while bundle starts, the commands that fence their whole process
-// before they build (bundle build, bundle pin) for the kernel's fence: confine.Prepare,
-// no_new_privs on every thread, which on a kernel before Landlock ABI 8 is a round of a
-// system call that waits for every thread of the process to run (milliseconds on a busy
-// machine). In a program built with cgo and glibc, a C constructor sets it before the Go
-// runtime starts, while the program has one thread, so that every thread the runtime starts
-// has it. Init starts Prepare in the background while the other packages' init functions
-// run: it finds no_new_privs on every thread and makes no round, or (no constructor) makes
-// it. The command's fence then waits for Prepare and makes only the round of
-// landlock_restrict_self.
+// Package prefence makes, while bundle starts, the round of the kernel's fence that reads
+// nothing, for the commands that fence their whole process before they build (bundle build,
+// bundle pin): confine.Prepare, no_new_privs on every thread, which on a kernel before
+// Landlock ABI 8 is a round of a system call that waits for every thread of the process to
+// run (milliseconds on a busy machine). Imported by the command, its init starts the round
+// in the background while the other packages' init functions run; the command's fence then
+// waits for it and makes only the round of landlock_restrict_self.
 //
 // bundle dev is left out (it starts the browser's opener before its fence, which must not
 // inherit no_new_privs), and so is a process with BUNDLE_FENCE=off or another command: each

@@ -14,15 +14,14 @@ import (
 
 // A test binary run with PREFENCE_CHILD is a command started as bundle is (os.Args[1] the
 // command): it prints whether init started the round, and once that has ended, whether
-// every thread has no_new_privs ("all"), none has ("none"), or some have; then whether the
-// C constructor set it before the runtime started.
+// every thread has no_new_privs ("all"), none has ("none"), or some have.
 func TestMain(m *testing.M) {
 	if os.Getenv("PREFENCE_CHILD") != "" {
 		started := round != nil
 		if started {
 			<-round
 		}
-		fmt.Println(started, noNewPrivs(), constructed())
+		fmt.Println(started, noNewPrivs())
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -49,9 +48,8 @@ func noNewPrivs() string {
 
 // TestInit runs the package's init as bundle's commands do: build and pin start the round,
 // which gives every thread no_new_privs (on a kernel whose Landlock confines one thread at a
-// time), and, in a program with the C constructor, the constructor has set it on the first
-// thread before the runtime started the others; dev, another command, and build with
-// BUNDLE_FENCE=off start none, and no thread has it.
+// time); dev, another command, and build with BUNDLE_FENCE=off start none, and no thread
+// has it.
 func TestInit(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Logf("no_new_privs is Linux's: the rows say none")
@@ -75,13 +73,11 @@ func TestInit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			want := "false none false"
+			want := "false none"
 			if row.started {
-				want = "true none false"
-				if constructs() {
-					want = "true all true" // on every kernel: no_new_privs is older than Landlock
-				} else if rounds {
-					want = "true all false"
+				want = "true none"
+				if rounds {
+					want = "true all"
 				}
 			}
 			if got := strings.TrimSpace(string(out)); got != want {
