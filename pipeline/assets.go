@@ -38,13 +38,12 @@ const queryNamespace = "miniapp-query"
 type viteQuery struct {
 	raw, url, inline, noInline, worker, shared, init, workerURL, module bool
 	svg                                                                 bool // a script's import of an SVG
-	lazyCSS                                                             bool // a stylesheet only a dynamic import reaches (lazycss.go)
 	// unknown are the flags (names without a value) that none of these is.
 	unknown []string
 }
 
 // queryFlags are the names parseQuery knows.
-var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module", "miniapp-svg", lazyQuery}
+var queryFlags = []string{"raw", "url", "inline", "no-inline", "worker", "sharedworker", "init", "miniapp-worker", "module", "miniapp-svg"}
 
 // parseQuery reads a query ("raw", "url&inline", "inline=true"; with or without its '?').
 func parseQuery(q string) viteQuery {
@@ -73,8 +72,6 @@ func parseQuery(q string) viteQuery {
 			v.module = true
 		case name == "miniapp-svg":
 			v.svg = true
-		case name == lazyQuery:
-			v.lazyCSS = true
 		case !hasValue && !strings.HasPrefix(name, "lang."):
 			v.unknown = append(v.unknown, name)
 		}
@@ -86,7 +83,7 @@ func parseQuery(q string) viteQuery {
 func (v viteQuery) known() bool {
 	// With ?url, ?raw or ?inline the module is the file's URL or text whatever else the
 	// query holds (new URL(`./${x}.png?abc`) globs ?abc&url, and keeps ?abc for a server).
-	return (len(v.unknown) == 0 || v.url || v.raw || v.inline) && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg || v.lazyCSS)
+	return (len(v.unknown) == 0 || v.url || v.raw || v.inline) && (v.raw || v.url || v.inline || v.noInline || v.worker || v.init || v.workerURL || v.svg)
 }
 
 // queryPlugin resolves imports with a query suffix to generated modules.
@@ -297,16 +294,6 @@ export default (imports) => WebAssembly.instantiate(b, imports).then((r) => r.in
 			return "", fmt.Errorf("%s", l[0].Text)
 		}
 		return "export default " + str(c.css), nil
-	case v.lazyCSS && isStylesheet(file):
-		build := b.entry
-		if isCSSModule(file) && !b.scopesModules() {
-			build = b.lazyModuleCSS // named here, not by esbuild (lazymodule.go)
-		}
-		c, l := build(b.rel(file))
-		if l.HasErrors() {
-			return "", fmt.Errorf("%s", l[0].Text)
-		}
-		return b.lazyModule(b.display(b.rel(file)), c.css), nil
 	case v.url && isStylesheet(file):
 		// The stylesheet as built (its url()s inlined, Sass compiled), as Vite's CSS
 		// pipeline emits the file a ?url names; a page links it (style-src data:) or

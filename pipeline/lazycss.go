@@ -17,21 +17,15 @@ import (
 // esbuild without splitting puts every stylesheet a bundle imports in its one CSS output,
 // which the page holds from the start; so when a build's metafile shows a stylesheet that a
 // script imports and no chain of static imports from an entry reaches, the build is run again
-// with those stylesheets imported as modules (?miniapp-lazy-css, querySource) that, evaluated
-// where esbuild evaluates the dynamically imported module (its lazy init), append a <style>
-// holding the stylesheet as built to <head>. The page's own policy, where it allows no inline
+// with those stylesheets imported as modules that, evaluated where esbuild evaluates the
+// dynamically imported module (its lazy init), append a <style> holding the stylesheets of
+// their chunk as built to <head> (one per chunk, as Vite links one stylesheet per chunk:
+// lazychunks.go). The page's own policy, where it allows no inline
 // style, gets the <style>'s hash (bundler.lazy, mergeOwn), as Vite's <link> was allowed by
 // 'self'.
 //
 // A CSS Module whose names esbuild would give (no generateScopedName in the config) is lazy the
 // same way (lazymodule.go), and so are a Vue or Svelte component's styles (frameworks.go).
-
-// lazyComponentNamespace holds the modules that add a component's styles when only a dynamic
-// import reaches the component.
-const lazyComponentNamespace = "miniapp-lazy-component-css"
-
-// lazyQuery is the query of a stylesheet a script imports only lazily.
-const lazyQuery = "miniapp-lazy-css"
 
 // lazyStyles returns the stylesheets of the app (paths relative to the app folder, as the
 // metafile names them) that a script imports and that no entry of the build reaches by static
@@ -143,13 +137,13 @@ func (b *bundler) pageBuild(opts api.BuildOptions) (api.BuildResult, api.BuildOp
 	if len(lazy) == 0 || mixed {
 		return res, opts
 	}
-	opts.Plugins = append([]api.Plugin{b.lazyPlugin(lazy)}, opts.Plugins...)
+	opts.Plugins = append([]api.Plugin{b.lazyPlugin(lazy, lazyChunks(res.Metafile, lazy))}, opts.Plugins...)
 	return b.build(opts), opts
 }
 
 // lazyPlugin resolves a script's import of one of the lazy stylesheets (by path relative to
-// the app folder) to the module that adds it to the page.
-func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
+// the app folder) to the module that adds its chunk's <style> to the page (lazychunks.go).
+func (b *bundler) lazyPlugin(lazy map[string]bool, chunks lazyChunking) api.Plugin {
 	names := make([]string, 0, len(lazy))
 	for p := range lazy {
 		names = append(names, p)
@@ -175,48 +169,37 @@ func (b *bundler) lazyPlugin(lazy map[string]bool) api.Plugin {
 			if isCSSModule(r.Path) {
 				return api.OnResolveResult{Path: filepath.ToSlash(rel), Namespace: lazyModNamespace}, nil
 			}
-			return api.OnResolveResult{Path: filepath.ToSlash(rel) + "?" + lazyQuery, Namespace: queryNamespace}, nil
+			c, _ := b.lazyChunkOf(chunks, filepath.ToSlash(rel), a.Importer)
+			return c, nil
 		})
-		b.lazyModules(pb, lazy)
+		b.lazyModules(pb, lazy, chunks)
+		b.lazyChunkModules(pb, chunks)
 		// A component's styles (frameworks.go), built as the page's stylesheet builds them.
 		onAppResolve(pb, `^`+componentCSSNamespace+`:`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if !lazy[a.Path] {
-				return api.OnResolveResult{}, nil
-			}
-			// By its path in the app folder, as the bundle names the module (see styleStub).
-			return api.OnResolveResult{Path: b.rel(strings.TrimPrefix(a.Path, componentCSSNamespace+":")), Namespace: lazyComponentNamespace}, nil
-		})
-		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: lazyComponentNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			file := b.abs(a.Path)
-			opts := b.options()
-			opts.EntryPoints = []string{componentCSSNamespace + ":" + file}
-			c, l := b.run(opts)
-			if l.HasErrors() {
-				return api.OnLoadResult{Errors: []api.Message{{Text: l[0].Text, Location: &api.Location{File: file}}}}, nil
-			}
-			js := b.lazyModule(b.display(a.Path), c.css)
-			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS}, nil
+			c, _ := b.lazyChunkOf(chunks, a.Path, a.Importer)
+			return c, nil
 		})
 		// A scoped CSS Module's import of its rules (isScopedRules): the module that adds
 		// them, built as the page's stylesheet builds the file (its names the config's).
 		pb.OnResolve(api.OnResolveOptions{Filter: `^` + scopedRulesPrefix, Namespace: scopedNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			p := b.abs(strings.TrimPrefix(a.Path, scopedRulesPrefix))
 			rel, err := filepath.Rel(b.root, p)
-			if err != nil || !lazy[filepath.ToSlash(rel)] {
+			if err != nil {
 				return api.OnResolveResult{}, nil
 			}
-			return api.OnResolveResult{Path: filepath.ToSlash(rel) + "?" + lazyQuery, Namespace: queryNamespace}, nil
+			c, _ := b.lazyChunkOf(chunks, filepath.ToSlash(rel), a.Importer)
+			return c, nil
 		})
 	}}
 }
 
-// lazyModule is the module of a lazy stylesheet whose built CSS is css: evaluated, it appends
-// a <style> holding css to <head>, as Vite's dev server does and where its build links the
-// chunk's CSS; the page's policy allows it by its hash (see bundler.lazy).
-func (b *bundler) lazyModule(file, css string) string {
+// lazyModule is the module of a lazy chunk whose files' built CSS is css: evaluated, it appends
+// a <style> holding css to <head>, where Vite's build links the chunk's CSS; the page's policy
+// allows it by its hash (see bundler.lazy).
+func (b *bundler) lazyModule(files []string, css string) string {
 	b.mu.Lock()
-	if !slices.ContainsFunc(b.lazy, func(l lazyStyle) bool { return l.file == file }) {
-		b.lazy = append(b.lazy, lazyStyle{file, css})
+	if !slices.ContainsFunc(b.lazy, func(l lazyStyle) bool { return slices.Equal(l.files, files) }) {
+		b.lazy = append(b.lazy, lazyStyle{files, css})
 	}
 	b.mu.Unlock()
 	j, _ := json.Marshal(css)
@@ -225,17 +208,18 @@ s.textContent = ` + string(j) + `;
 document.head.appendChild(s);`
 }
 
-// lazyStyle is a stylesheet only a dynamic import reaches: its file, for messages, and the
-// text of the <style> its module adds.
+// lazyStyle is a chunk of stylesheets only a dynamic import reaches: its files, for messages,
+// and the text of the <style> its module adds.
 type lazyStyle struct {
-	file, css string
+	files []string
+	css   string
 }
 
 // lazyFiles and lazyCSS return the files and the texts of the lazy stylesheets, sorted.
 func lazyFiles(ls []lazyStyle) []string {
 	var out []string
 	for _, l := range ls {
-		out = append(out, l.file)
+		out = append(out, l.files...)
 	}
 	slices.Sort(out)
 	return out

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,69 @@ func TestLazyStyles(t *testing.T) {
 			lazy, mixed := lazyStyles(string(meta), !r.scoped)
 			if got := slices.Sorted(maps.Keys(lazy)); !slices.Equal(got, r.lazy) || mixed != r.mixed {
 				t.Errorf("got %q mixed %v, want %q mixed %v", got, mixed, r.lazy, r.mixed)
+			}
+		})
+	}
+}
+
+// TestLazyChunks reads the chunks of the lazy stylesheets from a metafile as Vite's build
+// links them: one per set of dynamically imported modules that reach a stylesheet, its files
+// in their order of evaluation, and for each lazily loaded module the chunks Vite links for
+// its chunk (its own, then the chunks of CSS only its modules import).
+func TestLazyChunks(t *testing.T) {
+	rows := []struct {
+		name    string
+		imports []string // "from kind to"
+		chunks  string   // each chunk's files, chunks split by "|"
+		links   string   // "module=i,j" for each lazily loaded module, sorted
+	}{
+		{"one chunk, two files", []string{"main.js dynamic-import a.js", "a.js import-statement x.css", "a.js import-statement y.css"}, "x.css y.css", "a.js=0"},
+		{"evaluation order", []string{"main.js dynamic-import a.js", "a.js import-statement b.js", "a.js import-statement x.css", "b.js import-statement y.css"}, "y.css x.css", "a.js=0 b.js=0"},
+		{"shared, imported after the own", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement own.css", "a.js import-statement shared.css", "b.js import-statement shared.css"}, "own.css|shared.css", "a.js=0,1 b.js=1"},
+		{"shared, imported before the own", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement shared.css", "a.js import-statement own.css", "b.js import-statement shared.css"}, "shared.css|own.css", "a.js=1,0 b.js=0"},
+		{"a shared module's stylesheet", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement s.js", "b.js import-statement s.js", "s.js import-statement s.css", "a.js import-statement a.css"}, "s.css|a.css", "a.js=1 b.js= s.js=0"},
+		{"through the style stubs", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement miniapp-style:shared.css", "a.js import-statement miniapp-style:own.css", "b.js import-statement miniapp-style:shared.css",
+			"miniapp-style:shared.css import-statement shared.css", "miniapp-style:own.css import-statement own.css"}, "shared.css|own.css", "a.js=1,0 b.js=0"},
+		{"composed CSS Module", []string{"main.js dynamic-import a.js", "a.js import-statement b.module.css", "b.module.css composes-from c.module.css"}, "c.module.css b.module.css", "a.js=0"},
+	}
+	type imp struct {
+		Path string `json:"path"`
+		Kind string `json:"kind"`
+	}
+	type input struct {
+		Imports []imp `json:"imports"`
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			inputs := map[string]*input{}
+			for _, s := range r.imports {
+				f := strings.Fields(s)
+				for _, p := range []string{f[0], f[2]} {
+					if inputs[p] == nil {
+						inputs[p] = &input{Imports: []imp{}}
+					}
+				}
+				inputs[f[0]].Imports = append(inputs[f[0]].Imports, imp{f[2], f[1]})
+			}
+			meta, _ := json.Marshal(map[string]any{"inputs": inputs, "outputs": map[string]any{"out/main.js": map[string]string{"entryPoint": "main.js"}}})
+			lazy, _ := lazyStyles(string(meta), true)
+			c := lazyChunks(string(meta), lazy)
+			var chunks, links []string
+			for _, ch := range c.chunks {
+				chunks = append(chunks, strings.Join(ch, " "))
+			}
+			for _, m := range slices.Sorted(maps.Keys(c.links)) {
+				var l []string
+				for _, i := range c.links[m] {
+					l = append(l, strconv.Itoa(i))
+				}
+				links = append(links, m+"="+strings.Join(l, ","))
+			}
+			if got := strings.Join(chunks, "|"); got != r.chunks {
+				t.Errorf("chunks %q, want %q", got, r.chunks)
+			}
+			if got := strings.Join(links, " "); got != r.links {
+				t.Errorf("links %q, want %q", got, r.links)
 			}
 		})
 	}

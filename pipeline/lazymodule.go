@@ -49,10 +49,12 @@ func (b *bundler) lazyNamer(file string) func(string) string {
 // lazyModules adds to a page's second build (lazyPlugin) the modules of the lazy CSS Modules
 // (by path relative to the app folder): the names, and the import of the rules, which a
 // query's module adds when the names module is evaluated.
-func (b *bundler) lazyModules(pb api.PluginBuild, lazy map[string]bool) {
+func (b *bundler) lazyModules(pb api.PluginBuild, lazy map[string]bool, chunks lazyChunking) {
 	pb.OnResolve(api.OnResolveOptions{Filter: `.*`, Namespace: lazyModNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if rel, ok := strings.CutPrefix(a.Path, lazyModRulesPrefix); ok && lazy[rel] {
-			return api.OnResolveResult{Path: rel + "?" + lazyQuery, Namespace: queryNamespace}, nil
+		if rel, ok := strings.CutPrefix(a.Path, lazyModRulesPrefix); ok {
+			if c, ok := b.lazyChunkOf(chunks, rel, ""); ok {
+				return c, nil
+			}
 		}
 		// A file composes names: through the app's resolvers, as the module's own import.
 		o := again(a, byLazyCSS)
