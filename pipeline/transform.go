@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -169,6 +170,7 @@ type rewrite struct {
 	tail    strings.Builder
 	n       int
 	helper  bool // the dynamic import helper is added
+	task    bool // the helper that waits a task, for import() (afterTaskHelper), is added
 	errs    []api.Message
 	warns   []api.Message
 	claimed int                      // significant tokens before this one belong to a call already transformed
@@ -228,6 +230,9 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 	if len(r.edits) == 0 && r.tail.Len() == 0 {
 		return "", r.errs, r.warns
 	}
+	// In the order of the source: a call's edits inside it (the specifier of an import()
+	// given after a task) come after its start's.
+	slices.SortStableFunc(r.edits, func(x, y edit) int { return x.start - y.start })
 	var b2 strings.Builder
 	last := 0
 	for _, e := range r.edits {
@@ -239,12 +244,27 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 	}
 	b2.WriteString(src[last:])
 	if r.helper {
-		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? v() : Promise.resolve(v); " +
+		r.task = true
+		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? " + afterTaskHelper + "().then(v) : Promise.resolve(v); " +
 			"return new Promise((_, reject) => queueMicrotask(() => reject(new Error(\"Unknown variable dynamic import: \" + path + (path.split(\"/\").length !== segs ? \". Note that variables only represent file names one level deep.\" : \"\"))))); }")
+	}
+	if r.task {
+		r.tail.WriteString("\nfunction " + afterTaskHelper + "() { return new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = () => { c.port1.close(); resolve(); }; c.port2.postMessage(null); }); }")
 	}
 	b2.WriteString(r.tail.String())
 	return b2.String(), r.errs, r.warns
 }
+
+// afterTaskHelper is the function whose promise resolves in a task of its own (a message on
+// a MessageChannel, which no timer clamping or throttling delays), after which an import() of
+// the app's runs. The browser evaluates the module an import() names, and resolves the
+// promise, no earlier than a later task: a module not yet fetched after its fetch's tasks,
+// and in Chromium one already evaluated too (the module map's entry notifies its client in a
+// posted task), as Vite's build, whose import() fetches the module's chunk file, does. In the
+// bundle the module is there already and esbuild's import() is a promise of the bundle's,
+// resolved in microtasks: a script's import() then ran before what the page does between
+// tasks (the load event, a timer, an event), which saw it done (dynstatic).
+const afterTaskHelper = "__miniapp_afterTask"
 
 // dynamicImportHelper is the function that looks a variable dynamic import up in its glob.
 const dynamicImportHelper = "__miniapp_dynamicImport"
@@ -450,8 +470,16 @@ func (r *rewrite) dynamicImport(i int) {
 	}
 	a := args[0]
 	t := r.s.tok(a[0])
+	// An import() esbuild bundles runs after a task, as in the browser (afterTaskHelper).
+	wrap := func() {
+		if start, end, ok := r.span(i, close); ok {
+			r.task = true
+			r.edits = append(r.edits, edit{start, start, afterTaskHelper + "().then(() => "}, edit{end, end, ")"})
+		}
+	}
 	switch {
 	case a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		wrap()
 		// The names read from its namespace, when only they are (dynshake.go).
 		if spec, err := r.s.str(a[0]); err == nil && len(args) == 1 && !strings.ContainsAny(spec, "?#") && !isURL(spec) {
 			if names, ok := r.s.pickNames(i, close); ok {
@@ -460,6 +488,7 @@ func (r *rewrite) dynamicImport(i int) {
 		}
 		return
 	case t.tt == js.StringToken && r.s.tok(a[0]+1).tt == js.AddToken:
+		wrap()
 		return // esbuild's glob import: './locale/' + lang + '.json'
 	case t.tt == js.TemplateStartToken && r.s.pair[a[0]] == a[1]-1:
 	default:
