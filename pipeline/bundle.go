@@ -361,6 +361,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 	return api.Plugin{Name: "confine", Setup: func(pb api.PluginBuild) {
 		b.componentPlugin(pb)
 		b.lazyModuleEntry(pb)
+		b.importedCharset(pb)
 		// Code written in the page, as an entry of entries (only: an import of the name is
 		// refused as any URL's below).
 		pb.OnResolve(api.OnResolveOptions{Filter: `^` + inlineNamespace + `:(` + graphInlineKey + `|[0-9]+)(\.[0-9]+)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -524,9 +525,13 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			if !isStylesheet(lower) {
 				return api.OnLoadResult{}, nil
 			}
-			css, errs := b.stylesheet(a.Path)
+			css, enc, errs := b.stylesheetIn(a.Path, strings.TrimPrefix(a.Suffix, charsetSuffix))
 			if errs != nil {
 				return api.OnLoadResult{Errors: errs}, nil
+			}
+			var data any
+			if enc != "utf-8" {
+				data = cssEncoding(enc) // what the stylesheets it @imports fall back to
 			}
 			loader := api.LoaderCSS
 			if strings.Contains(filepath.Base(lower), ".module.") {
@@ -548,7 +553,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 					css, loader = sc.css, api.LoaderGlobalCSS
 				}
 			}
-			return api.OnLoadResult{Contents: &css, Loader: loader}, nil
+			return api.OnLoadResult{Contents: &css, Loader: loader, PluginData: data}, nil
 		})
 	}}
 }
@@ -556,22 +561,30 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 // stylesheet reads the stylesheet file p as the build takes it: through the app's CSS tools
 // when it needs them, refused for a remote load, its font faces pruned and image-set()s read.
 func (b *bundler) stylesheet(p string) (string, []api.Message) {
+	css, _, errs := b.stylesheetIn(p, "")
+	return css, errs
+}
+
+// stylesheetIn is stylesheet for a file whose fallback encoding is fallback (the encoding of
+// the stylesheet that @imports it, "" for the page's): it returns the encoding the file was
+// decoded from too.
+func (b *bundler) stylesheetIn(p, fallback string) (string, string, []api.Message) {
 	src, err := os.ReadFile(p)
 	if err != nil {
-		return "", []api.Message{{Text: err.Error(), Location: &api.Location{File: p}}}
+		return "", "", []api.Message{{Text: err.Error(), Location: &api.Location{File: p}}}
 	}
-	src = decodeStylesheet(src)
+	src, enc := decodeStylesheet(src, fallback)
 	css := string(src)
 	if b.css.needed(p, src) {
 		var errs []api.Message
 		if css, errs = b.css.process(b.ctx, p, src); errs != nil {
-			return "", errs
+			return "", "", errs
 		}
 	}
 	if errs := remoteInCSS(p, src, css); len(errs) > 0 {
-		return "", errs
+		return "", "", errs
 	}
-	return imageSetURLs(pruneFontFaces(css)), nil
+	return imageSetURLs(pruneFontFaces(css)), enc, nil
 }
 
 // gateLoad passes the load gate (loadGate) and leaves the file to the next callback.
@@ -956,8 +969,12 @@ func readMetafile(metafile string) map[string]outputMeta {
 	for out, o := range meta.Outputs {
 		om := outputMeta{imports: []offline.Import{}, bytes: map[string]int{}}
 		for in, st := range o.Inputs {
-			om.inputs = append(om.inputs, in)
-			om.bytes[in] = st.BytesInOutput
+			// A stylesheet read in its importer's encoding is its file (cssencoding.go).
+			in, _, _ = strings.Cut(in, charsetSuffix)
+			if _, ok := om.bytes[in]; !ok {
+				om.inputs = append(om.inputs, in)
+			}
+			om.bytes[in] += st.BytesInOutput
 		}
 		slices.Sort(om.inputs)
 		for _, im := range o.Imports {

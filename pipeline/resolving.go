@@ -45,12 +45,14 @@ const (
 	byScoped
 	byConvention
 	byCJS
+	// The plugin that gives an @imported stylesheet its importer's encoding (cssencoding.go).
+	byCharset
 )
 
 // moduleAskers are the plugins that give a module of bundle's in place of the file.
 const moduleAskers = byQuery | bySVG | byStyleStub | byLazyCSS | byScoped | byConvention | byCJS
 
-var askerNames = []string{"alias", "browser-field", "project-paths", "query", "svg", "style-stub", "lazy-css", "scoped", "convention", "cjs"}
+var askerNames = []string{"alias", "browser-field", "project-paths", "query", "svg", "style-stub", "lazy-css", "scoped", "convention", "cjs", "charset"}
 
 // String names the plugins of the set, for messages and tests.
 func (s asker) String() string {
