@@ -95,6 +95,11 @@ func TestFeatureRefusals(t *testing.T) {
 		{"javascript_url_as_the_parser_reads_it", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<a href=\"java&#9;script:void(0)\">x</a>\n<iframe src=\" JavaScript:1\"></iframe>"},
 			[]string{`index.html:2:10: error: a javascript: URL (href="java\tscript:void(0)")`, `index.html:3:14: error: a javascript: URL (src=" JavaScript:1")`}, false},
 		{"fetch_outside_allowed_domains", map[string]string{"main.ts": "fetch(\"https://api.example.com/v1/items\");\nnew WebSocket(`wss://live.example.com/feed`);"}, []string{`main.ts:1:8: warning: fetch connects to https://api.example.com`, `add "https://api.example.com" to allowedDomains`, `main.ts:2:16: warning: WebSocket connects to wss://live.example.com`}, true},
+		// The name a document's createElement gets, read as the DOM reads it when the call runs.
+		{"script_by_a_computed_name", map[string]string{"main.ts": "const kind = \"SCR\";\nconst el = document.createElement(`${kind}IPT`);\ndocument.head.append(el);"},
+			[]string{"main.ts:2:35: error: a <script> the page makes cannot run under the bundle's policy"}, false},
+		{"element_by_a_name_the_run_knows", map[string]string{"main.ts": "export function h(tag: string) {\n  return document.createElement(tag);\n}\nh(location.hash.slice(1));"},
+			[]string{`main.ts:2:33: warning: the element's name is known only when the page runs: if it is "script"`, "import the code a script would run"}, true},
 		{"eval_without_the_field", map[string]string{"main.ts": "const f = new Function(\"return 1\");\nconsole.log(eval(\"2\"), f());"}, []string{"main.ts:1:11: error: eval and new Function cannot run under the bundle's policy", "main.ts:2:13: error: eval and new Function", "set eval = true in miniapp.toml"}, false},
 		{"tool_error_at_its_place", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": ".a {\n  color: $nope;\n}\n"}, []string{"app.scss:2:10: error: Sass: Undefined variable."}, false},
 		{"tailwind_not_installed", map[string]string{"main.ts": `import "./app.css";`, "app.css": `@import "tailwindcss";`, "alone": ""}, []string{"app.css: error: Tailwind CSS needs the npm package tailwindcss, which is not installed in the app", "npm install -D tailwindcss @tailwindcss/postcss"}, false},

@@ -65,17 +65,27 @@ func (r *rewrite) check(i int) {
 		}
 		r.errAt(args[0][0], s.text(i)+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
 			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", s.text(i), filepath.Base(r.b.m.File)))
-	case s.is(i, "createElement", "(") && s.is(i-1, "."):
+	case (s.is(i, "createElement", "(") || s.is(i, "createElementNS", "(")) && s.is(i-1, "."):
 		// A script element the page makes runs its text or its src, neither of which the
 		// bundle's policy allows: its text has no hash in it, and its src names no file of
-		// the page. (A feature test reads a property of HTMLScriptElement.prototype.)
+		// the page (tagname.go). (A feature test reads a property of HTMLScriptElement.prototype.)
 		args := s.args(i + 1)
-		if len(args) == 0 || args[0][1] != args[0][0]+1 {
+		if len(args) == 0 {
 			return
 		}
-		if v, err := s.str(args[0][0]); err == nil && strings.EqualFold(v, "script") {
-			r.errAt(args[0][0], "a <script> the page makes cannot run under the bundle's policy: its text has no hash in it, and a src names no file of the one-file page",
+		at := args[0][0]
+		if s.text(i) == "createElementNS" && len(args) > 1 {
+			at = args[1][0]
+		}
+		may, known := s.createsScript(i)
+		switch {
+		case may:
+			r.errAt(at, "a <script> the page makes cannot run under the bundle's policy: its text has no hash in it, and a src names no file of the one-file page",
 				"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles; to test a feature, read HTMLScriptElement.supports or HTMLScriptElement.prototype")
+		case !known && (s.is(i-2, "document") || s.is(i-2, "ownerDocument")):
+			off, _ := s.srcAt(at)
+			r.warnAt(off, 0, "the element's name is known only when the page runs: if it is \"script\", the element cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page), where the page as written runs it",
+				"import the code a script would run (import './x.js', or import('./x.js') to load it later); a name that is never \"script\" needs nothing")
 		}
 	case !member && s.is(i, "eval", "("), s.is(i, "new", "Function", "("):
 		if r.b.m.Eval {

@@ -1,0 +1,315 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/miniapp/bundle/internal/jsstring"
+	"github.com/tdewolff/parse/v2/js"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+)
+
+// What element a page's createElement makes. A <script> the page makes runs its text or its
+// src, neither of which the bundle's policy allows, so the build refuses a call that makes
+// one, at its place. The browser decides by the name's value when the call runs (DOM,
+// "create an element": in an HTML document createElement lowercases the name, in ASCII only,
+// so "SCRIPT" makes a script and "ſcript" does not; createElementNS makes a script in the
+// HTML namespace and in SVG's, by its local name exactly). The build knows that value where
+// the name is a constant: a literal, a concatenation or template of constants, a choice
+// between constants (?:, ||, ??), a const of the file bound to one, and their
+// toLowerCase()/toUpperCase(). A name that may be "script" is refused (the page as written
+// runs that script, the built page blocks it); a name only the run knows, given to a
+// document's createElement, is a warning at its place, not a refusal: an app's own renderer
+// (h(tag, …)) makes elements by computed names, and refusing it would refuse every such app
+// for what it may never do.
+
+// scriptNamespaces are the namespaces in which createElementNS makes an element that runs.
+var scriptNamespaces = []string{"http://www.w3.org/1999/xhtml", "http://www.w3.org/2000/svg"}
+
+// maxNames bounds the values a constant name is read as (the choices multiply).
+const maxNames = 64
+
+// names returns the values the expression of the significant tokens [i, j) may have, when
+// each is a constant string the build can read; ok is false when one is not.
+func (s *script) names(i, j, depth int) (out []string, ok bool) {
+	if i >= j || depth > 8 {
+		return nil, false
+	}
+	// A choice: cond ? a : b, a || b, a ?? b (the lowest precedence first).
+	if q, c := s.topLevel(i, j, js.QuestionToken), -1; q > 0 {
+		nest := 0
+		for k := q + 1; k < j; k++ {
+			if p := s.pair[k]; p > k {
+				k = p
+				continue
+			}
+			switch s.tok(k).tt {
+			case js.QuestionToken:
+				nest++
+			case js.ColonToken:
+				if nest == 0 && c < 0 {
+					c = k
+				}
+				nest--
+			}
+		}
+		if c < 0 {
+			return nil, false
+		}
+		return s.union(q+1, c, c+1, j, depth)
+	}
+	for _, op := range []js.TokenType{js.OrToken, js.NullishToken} {
+		if k := s.topLevel(i, j, op); k > 0 {
+			return s.union(i, k, k+1, j, depth)
+		}
+	}
+	if k := s.topLevel(i, j, js.AddToken); k > 0 {
+		a, ok := s.names(i, k, depth+1)
+		if !ok {
+			return nil, false
+		}
+		b, ok := s.names(k+1, j, depth+1)
+		if !ok || len(a)*len(b) > maxNames {
+			return nil, false
+		}
+		for _, x := range a {
+			for _, y := range b {
+				out = append(out, x+y)
+			}
+		}
+		return out, true
+	}
+	t := s.tok(i)
+	switch {
+	case j == i+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		v, err := s.str(i)
+		return []string{v}, err == nil
+	case t.tt == js.OpenParenToken && s.pair[i] == j-1:
+		return s.names(i+1, j-1, depth+1)
+	case t.tt == js.TemplateStartToken:
+		return s.templateNames(i, j, depth)
+	case j-i >= 4 && s.is(j-4, ".", "toLowerCase", "(", ")") || j-i >= 4 && s.is(j-4, ".", "toUpperCase", "(", ")"):
+		v, ok := s.names(i, j-4, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for _, x := range v {
+			// JavaScript's case mappings are Unicode's full ones (SpecialCasing: "ß" to
+			// "SS", "İ" to "i̇"), as x/text's for no language.
+			if s.text(j-3) == "toLowerCase" {
+				out = append(out, cases.Lower(language.Und).String(x))
+			} else {
+				out = append(out, cases.Upper(language.Und).String(x))
+			}
+		}
+		return out, true
+	case j == i+1 && js.IsIdentifier(t.tt):
+		if init, ok := s.constInit(s.text(i)); ok {
+			return s.names(init[0], init[1], depth+1)
+		}
+	}
+	return nil, false
+}
+
+// union returns the values of either expression, [a, b) or [c, d).
+func (s *script) union(a, b, c, d, depth int) ([]string, bool) {
+	x, ok := s.names(a, b, depth+1)
+	if !ok {
+		return nil, false
+	}
+	y, ok := s.names(c, d, depth+1)
+	if !ok || len(x)+len(y) > maxNames {
+		return nil, false
+	}
+	return append(x, y...), true
+}
+
+// topLevel returns the first significant token of type tt in [i, j) outside brackets (the
+// last, for a left-associative +, so that the parts are split as they are evaluated), or -1.
+func (s *script) topLevel(i, j int, tt js.TokenType) int {
+	found := -1
+	for k := i; k < j; k++ {
+		if p := s.pair[k]; p > k {
+			k = p
+			continue
+		}
+		if s.tok(k).tt == tt {
+			if tt != js.AddToken {
+				return k
+			}
+			found = k
+		}
+	}
+	// A unary + at the start, or after an operator, is no addition.
+	if found == i {
+		return -1
+	}
+	return found
+}
+
+// templateNames returns the values of the template literal of the significant tokens [i, j)
+// (its head at i), each substitution a constant.
+func (s *script) templateNames(i, j, depth int) ([]string, bool) {
+	out := []string{""}
+	for k := i; ; {
+		text := strings.TrimPrefix(strings.TrimPrefix(s.text(k), "`"), "}")
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "`"), "${")
+		v, ok := jsstring.Decode("`" + text + "`")
+		if !ok {
+			return nil, false
+		}
+		for n := range out {
+			out[n] += v
+		}
+		if s.tok(k).tt == js.TemplateEndToken {
+			return out, k == j-1
+		}
+		next := s.pair[k]
+		if next <= k || next >= j {
+			return nil, false
+		}
+		sub, ok := s.names(k+1, next, depth+1)
+		if !ok || len(out)*len(sub) > maxNames {
+			return nil, false
+		}
+		var more []string
+		for _, x := range out {
+			for _, y := range sub {
+				more = append(more, x+y)
+			}
+		}
+		out, k = more, next
+	}
+}
+
+// constInit returns the initializer of the one binding of name in the file, when that is
+// a const declaration (const name = …): a name bound twice (a parameter, a let, another
+// scope's const, a pattern's) is not read.
+func (s *script) constInit(name string) ([2]int, bool) {
+	var init [2]int
+	found := 0
+	for k := range s.sig {
+		if s.text(k) != name || !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
+			continue
+		}
+		if s.is(k-1, "const") && s.is(k+1, "=") {
+			found++
+			end := k + 2
+			for ; end < len(s.sig); end++ {
+				if p := s.pair[end]; p > end {
+					end = p
+					continue
+				}
+				if tt := s.tok(end).tt; tt == js.CommaToken || tt == js.SemicolonToken || tt == js.CloseBraceToken || tt == js.CloseParenToken || tt == js.CloseBracketToken {
+					break
+				}
+			}
+			init = [2]int{k + 2, end}
+			continue
+		}
+		if s.binds(k) {
+			return init, false
+		}
+	}
+	return init, found == 1
+}
+
+// binds reports whether the identifier at the significant token k may bind its name: a
+// declaration's (let, var, function, class, a const without its own initializer, as in a
+// for-of head), a parameter's (a => or a list followed by => or a body, but an if's or a
+// loop's condition), catch's, or one in braces or brackets (a pattern's: an object literal's
+// shorthand or an array's element is taken so too, which only costs the constant).
+func (s *script) binds(k int) bool {
+	if s.is(k-1, "let") || s.is(k-1, "var") || s.is(k-1, "function") || s.is(k-1, "class") || s.is(k-1, "const") || s.is(k+1, "=>") || s.is(k-1, "...") {
+		return true
+	}
+	o := -1
+	for m := k - 1; m >= 0; m-- {
+		if s.pair[m] > k {
+			o = m
+			break
+		}
+	}
+	if o < 0 {
+		return false
+	}
+	switch s.tok(o).tt {
+	case js.OpenBraceToken, js.OpenBracketToken:
+		return s.is(k-1, "{") || s.is(k-1, ",") || s.is(k-1, "[")
+	case js.OpenParenToken:
+		close := s.pair[o]
+		if s.is(close+1, "=>") || s.is(o-1, "catch") || s.is(o-1, "function") || s.is(o-2, "function") {
+			return true
+		}
+		if s.is(close+1, "{") {
+			for _, kw := range []string{"if", "while", "for", "switch", "with"} {
+				if s.is(o-1, kw) {
+					return false
+				}
+			}
+			return true // a method's parameters
+		}
+	}
+	return false
+}
+
+// createsScript reads the call of createElement or createElementNS whose name is the
+// significant token i: may says the element may be a script, known that the build knows
+// each name it may have.
+func (s *script) createsScript(i int) (may, known bool) {
+	args := s.args(i + 1)
+	ns := s.text(i) == "createElementNS"
+	if len(args) == 0 || ns && len(args) < 2 {
+		return false, true
+	}
+	a := args[0]
+	if ns {
+		spaces, ok := s.names(a[0], a[1], 0)
+		if !ok {
+			return false, false
+		}
+		if !containsAny(spaces, scriptNamespaces) {
+			return false, true
+		}
+		a = args[1]
+	}
+	names, ok := s.names(a[0], a[1], 0)
+	if !ok {
+		return false, false
+	}
+	for _, n := range names {
+		if ns {
+			if _, local, ok := strings.Cut(n, ":"); ok {
+				n = local
+			}
+			if n == "script" {
+				return true, true
+			}
+		} else if asciiLower(n) == "script" {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+func containsAny(list, want []string) bool {
+	for _, x := range list {
+		for _, w := range want {
+			if x == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiLower lowercases the ASCII letters of s alone, as the DOM's "ASCII lowercase".
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
