@@ -144,6 +144,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// Its name put together ("SCR".toLowerCase() + "ipt"), which the build reads as the
 		// DOM does when the call runs: refused at the place. (A name only the run knows is a
 		// warning: TestFeatureRefusals.)
+		// Markup a script parses into the page, read by the fragment parsing algorithm: a script
+		// in a fragment createContextualFragment made (it runs when inserted), an image's
+		// error handler given to innerHTML: refused at the markup.
+		{page: "fragment_script.html", refused: "fragment_script.html:10:62: error: the markup given to createContextualFragment holds a <script>"},
+		{page: "innerhtml_handler.html", refused: "innerhtml_handler.html:11:46: error: the markup given to innerHTML holds the inline event handler onerror"},
 		{page: "dynamic_script_computed.html", refused: "dynamic_script_computed.html:11:34: error: a <script> the page makes cannot run under the bundle's policy"},
 		{page: "string_timer.html", refused: "string_timer.html:11:12: error: setTimeout given a string compiles it as eval does"},
 		{page: "js_url.html", refused: "a javascript: URL (href=\"javascript:window.extra.clicked = 'ran'; void 0\") cannot run under the bundle's Content-Security-Policy"},

@@ -20,6 +20,7 @@ import (
 // without eval = true (an error: the policy throws at the call).
 func (r *rewrite) check(i int) {
 	s := r.s
+	r.checkMarkup(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):

@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/miniapp/bundle/offline"
+	"github.com/tdewolff/parse/v2/js"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Markup a script gives the HTML parser. What the page's own HTML may not hold (an inline
+// event handler, a javascript: URL, a script the policy has no hash of), markup a script
+// parses into the page may not either: the page as written runs it, the bundle's policy
+// blocks it. Read as the browser reads it, by the fragment parsing algorithm (x/net/html,
+// in a <body>), where the markup is a constant the build can read (tagname.go: literals,
+// concatenations, templates, choices, a const of the file):
+//   - an inline event handler or a javascript: URL, for every sink (innerHTML, outerHTML,
+//     insertAdjacentHTML, setHTMLUnsafe, createContextualFragment, document.write): the
+//     element lands in the page and its handler runs there;
+//   - a <script>, for the sinks whose scripts run: a fragment createContextualFragment made
+//     (its scripts run when it is inserted) and document.write (the parser's own); innerHTML
+//     and the others mark a script they parse as already started, so it never runs.
+// What is inside a <template> is inert until the page clones it, and not read.
+
+// markupSink reads the call or assignment at the significant token i: the sink's name and
+// the markup's tokens, and whether its scripts run.
+func (s *script) markupSink(i int) (sink string, arg [2]int, runs, ok bool) {
+	member := s.is(i-1, ".") || s.is(i-1, "?.")
+	switch {
+	case member && (s.is(i, "innerHTML", "=") || s.is(i, "outerHTML", "=") || s.is(i, "innerHTML", "+=")):
+		end := i + 2
+		for ; end < len(s.sig); end++ {
+			if p := s.pair[end]; p > end {
+				end = p
+				continue
+			}
+			if tt := s.tok(end).tt; tt == js.CommaToken || tt == js.SemicolonToken || tt == js.CloseBraceToken || tt == js.CloseParenToken || tt == js.CloseBracketToken {
+				break
+			}
+		}
+		return s.text(i), [2]int{i + 2, end}, false, true
+	case member && s.is(i, "insertAdjacentHTML", "("):
+		if args := s.args(i + 1); len(args) == 2 {
+			return s.text(i), args[1], false, true
+		}
+	case member && (s.is(i, "setHTMLUnsafe", "(") || s.is(i, "createContextualFragment", "(")):
+		if args := s.args(i + 1); len(args) >= 1 {
+			return s.text(i), args[0], s.text(i) == "createContextualFragment", true
+		}
+	case s.is(i-2, "document", ".") && (s.is(i, "write", "(") || s.is(i, "writeln", "(")):
+		if args := s.args(i + 1); len(args) == 1 {
+			return "document." + s.text(i), args[0], true, true
+		}
+	}
+	return "", arg, false, false
+}
+
+// markupFinding is what markup given to a sink holds that the bundle's policy blocks.
+type markupFinding struct {
+	what, note string
+}
+
+// blockedInMarkup returns what the markup holds that cannot run under the bundle's policy:
+// the first inline event handler, javascript: URL, or (runs) script, outside <template>s.
+func blockedInMarkup(markup string, runs bool) (markupFinding, bool) {
+	nodes, err := html.ParseFragment(strings.NewReader(markup), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
+	if err != nil {
+		return markupFinding{}, false
+	}
+	var found *markupFinding
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if found != nil || n.Type == html.ElementNode && n.DataAtom == atom.Template && n.Namespace == "" {
+			return
+		}
+		if n.Type == html.ElementNode {
+			if runs && n.Data == "script" && (n.Namespace == "" || n.Namespace == "svg") {
+				found = &markupFinding{"a <script>, which runs when the markup is parsed into the page, and cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page)",
+					"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles"}
+				return
+			}
+			for _, a := range n.Attr {
+				key := strings.ToLower(a.Key)
+				switch {
+				case len(key) > 2 && strings.HasPrefix(key, "on"):
+					found = &markupFinding{fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", a.Key, a.Val),
+						fmt.Sprintf("attach it in a script once the element is in the page: element.addEventListener(%q, …)", strings.TrimPrefix(key, "on"))}
+					return
+				case (key == "href" || key == "src" || key == "action" || key == "formaction") && offline.Scheme(a.Val) == "javascript":
+					found = &markupFinding{fmt.Sprintf("a javascript: URL (%s=%q), which cannot run under the bundle's policy", a.Key, a.Val),
+						"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>"}
+					return
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range nodes {
+		walk(n)
+	}
+	if found == nil {
+		return markupFinding{}, false
+	}
+	return *found, true
+}
+
+// checkMarkup refuses, at its place, markup a script gives a sink (at the significant token
+// i) that holds what the bundle's policy blocks.
+func (r *rewrite) checkMarkup(i int) {
+	s := r.s
+	sink, arg, runs, ok := s.markupSink(i)
+	if !ok || arg[0] >= arg[1] {
+		return
+	}
+	values, known := s.names(arg[0], arg[1], 0)
+	if !known {
+		return
+	}
+	for _, v := range values {
+		if f, blocked := blockedInMarkup(v, runs); blocked {
+			r.errAt(arg[0], "the markup given to "+sink+" holds "+f.what+", where the page as written runs it", f.note)
+			return
+		}
+	}
+}
