@@ -90,6 +90,9 @@ type bundler struct {
 	// written holds, with source maps, the text of each app script the source transforms
 	// changed, as its author wrote it, by path or inline name (mapSources).
 	written sync.Map
+	// edited holds, by an app script's path, what the transforms did to it (sourceEdits),
+	// by which esbuild's messages are placed in the source as written.
+	edited sync.Map
 	// backslashed holds each file loaded whose name holds a backslash (a letter of a name,
 	// not on Windows), by its path with slashes for them, as esbuild names it in a source
 	// map (mapSources names it as it is).
@@ -1004,6 +1007,10 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
+			if col, text, ok := b.placeInSource(b.abs(l.File), l.Line, l.Column, l.LineText); ok {
+				d.Column, d.LineText = col+1, text
+				d.Length = max(1, min(d.Length, len(text)-col))
+			}
 			if l.Suggestion != "" {
 				d.Note = fmt.Sprintf("did you mean %q?", l.Suggestion)
 			}

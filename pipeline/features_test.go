@@ -100,6 +100,10 @@ func TestFeatureRefusals(t *testing.T) {
 			[]string{"main.ts:2:35: error: a <script> the page makes cannot run under the bundle's policy"}, false},
 		{"element_by_a_name_the_run_knows", map[string]string{"main.ts": "export function h(tag: string) {\n  return document.createElement(tag);\n}\nh(location.hash.slice(1));"},
 			[]string{`main.ts:2:33: warning: the element's name is known only when the page runs: if it is "script"`, "import the code a script would run"}, true},
+		// esbuild's message at an import() the transforms gave a task to wait is placed in the
+		// source as written: its line and column, not the transforms' text.
+		{"import_of_a_missing_file_placed_as_written", map[string]string{"main.ts": "const m = await import(\"./missing.js\");\nconsole.log(m);"},
+			[]string{`main.ts:1:24: error: Could not resolve "./missing.js"`}, false},
 		{"eval_without_the_field", map[string]string{"main.ts": "const f = new Function(\"return 1\");\nconsole.log(eval(\"2\"), f());"}, []string{"main.ts:1:11: error: eval and new Function cannot run under the bundle's policy", "main.ts:2:13: error: eval and new Function", "set eval = true in miniapp.toml"}, false},
 		{"tool_error_at_its_place", map[string]string{"main.ts": `import "./app.scss";`, "app.scss": ".a {\n  color: $nope;\n}\n"}, []string{"app.scss:2:10: error: Sass: Undefined variable."}, false},
 		{"tailwind_not_installed", map[string]string{"main.ts": `import "./app.css";`, "app.css": `@import "tailwindcss";`, "alone": ""}, []string{"app.css: error: Tailwind CSS needs the npm package tailwindcss, which is not installed in the app", "npm install -D tailwindcss @tailwindcss/postcss"}, false},

@@ -183,6 +183,7 @@ type rewrite struct {
 // transform rewrites src (the app script file, read with loader); out is "" when there is
 // nothing to rewrite. Warnings are the checks' (scriptChecks).
 func (b *bundler) transform(file, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
+	b.edited.Delete(file)
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
 		return "", nil, nil
 	}
@@ -235,14 +236,17 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 	slices.SortStableFunc(r.edits, func(x, y edit) int { return x.start - y.start })
 	var b2 strings.Builder
 	last := 0
+	var applied []edit
 	for _, e := range r.edits {
 		if e.start < last {
 			continue // inside a call already rewritten
 		}
 		b2.WriteString(src[last:e.start] + e.text)
 		last = e.end
+		applied = append(applied, e)
 	}
 	b2.WriteString(src[last:])
+	defer func() { b.edited.Store(file, sourceEdits{src: src, out: out, edits: applied}) }()
 	if r.helper {
 		r.task = true
 		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? " + afterTaskHelper + "().then(v) : Promise.resolve(v); " +
@@ -252,7 +256,73 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 		r.tail.WriteString("\nfunction " + afterTaskHelper + "() { return new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = () => { c.port1.close(); resolve(); }; c.port2.postMessage(null); }); }")
 	}
 	b2.WriteString(r.tail.String())
-	return b2.String(), r.errs, r.warns
+	out = b2.String()
+	return out, r.errs, r.warns
+}
+
+// sourceEdits is what the transforms did to an app script: its source, their output, and
+// their edits, by which a message esbuild gives at a place of the output is placed in the
+// source as written (placeInSource).
+type sourceEdits struct {
+	src, out string
+	edits    []edit
+}
+
+// placeInSource places the message esbuild gave at line and column (0-based, in bytes) of
+// the transforms' output of file in the source as written: the line's text and the column
+// there (a place inside an edit's text is the edit's start). ok is false where the output
+// line is not lineText (the script was rewritten again after the transforms).
+func (b *bundler) placeInSource(file string, line, col int, lineText string) (int, string, bool) {
+	v, ok := b.edited.Load(file)
+	if !ok {
+		return 0, "", false
+	}
+	se := v.(sourceEdits)
+	start := lineStart(se.out, line)
+	if start < 0 || !strings.HasPrefix(se.out[start:], lineText) || start+len(lineText) < len(se.out) && se.out[start+len(lineText)] != '\n' && se.out[start+len(lineText)] != '\r' {
+		return 0, "", false
+	}
+	at, delta := start+col, 0
+	orig := -1
+	for _, e := range se.edits {
+		ts := e.start + delta
+		if at < ts {
+			break
+		}
+		if at < ts+len(e.text) {
+			orig = e.start
+			break
+		}
+		delta += len(e.text) - (e.end - e.start)
+	}
+	if orig < 0 {
+		orig = at - delta
+	}
+	if orig > len(se.src) {
+		return 0, "", false
+	}
+	ls := strings.LastIndexByte(se.src[:orig], '\n') + 1
+	if strings.Count(se.src[:ls], "\n")+1 != line {
+		return 0, "", false // an edit moved the line (a call over several lines)
+	}
+	le := strings.IndexAny(se.src[ls:], "\r\n")
+	if le < 0 {
+		le = len(se.src) - ls
+	}
+	return orig - ls, se.src[ls : ls+le], true
+}
+
+// lineStart returns the offset of the 1-based line in text, or -1.
+func lineStart(text string, line int) int {
+	off := 0
+	for n := 1; n < line; n++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	return off
 }
 
 // afterTaskHelper is the function whose promise resolves in a task of its own (a message on
