@@ -20,6 +20,34 @@ import (
 // @imported without an @charset of its own. It returns the text and the encoding it was
 // decoded from ("utf-8" when read as UTF-8), which the stylesheets it @imports fall back to.
 func decodeStylesheet(src []byte, fallback string) ([]byte, string) {
+	out, enc := decodeBytes(src, fallback)
+	return blankCharset(out), enc
+}
+
+// blankCharset writes spaces over the @charset rule that text, decoded to UTF-8, starts with
+// when its label names an encoding: the rule has been applied (or a byte-order mark or UTF-8
+// won over it), and esbuild, which reads every file as UTF-8, warned for the label it does not
+// read ("UTF-8" will be used instead of unsupported charset "iso-8859-1") of a stylesheet that
+// bundle decoded. Spaces keep every column of the first line. A label of no encoding stays,
+// for esbuild's warning of it.
+func blankCharset(text []byte) []byte {
+	label, ok := charsetRule(text)
+	if !ok {
+		return text
+	}
+	if _, name := charset.Lookup(label); name == "" {
+		return text
+	}
+	n := len(`@charset "`) + len(label) + len(`";`)
+	out := bytes.Clone(text)
+	for i := range n {
+		out[i] = ' '
+	}
+	return out
+}
+
+// decodeBytes is decodeStylesheet before the @charset rule is blanked.
+func decodeBytes(src []byte, fallback string) ([]byte, string) {
 	switch {
 	case bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}):
 		return src[3:], "utf-8"

@@ -12,15 +12,16 @@ import (
 // TestDecodeStylesheet: a stylesheet file decoded as CSS Syntax 3 decodes it: a byte-order
 // mark, else an @charset rule of exactly that form at the start, else UTF-8.
 func TestDecodeStylesheet(t *testing.T) {
+	blank := func(n int) string { return strings.Repeat(" ", n) } // an @charset rule applied: written over
 	for _, r := range []struct{ name, src, want string }{
 		{"utf8", "a::after{content:\"café\"}", "a::after{content:\"café\"}"},
 		{"utf8 mark", "\xef\xbb\xbfa{}", "a{}"},
 		{"utf16le mark", "\xff\xfea\x00{\x00}\x00", "a{}"},
 		{"utf16be mark", "\xfe\xff\x00a\x00{\x00}", "a{}"},
-		{"latin1", "@charset \"iso-8859-1\";\na{content:\"caf\xe9\"}", "@charset \"iso-8859-1\";\na{content:\"café\"}"},
-		{"windows-1252 by its latin1 label", "@charset \"latin1\";\na{content:\"\x80\"}", "@charset \"latin1\";\na{content:\"€\"}"},
-		{"mark wins", "\xef\xbb\xbf@charset \"iso-8859-1\";a{content:\"é\"}", "@charset \"iso-8859-1\";a{content:\"é\"}"},
-		{"utf-16 label is utf-8", "@charset \"utf-16\";a{content:\"é\"}", "@charset \"utf-16\";a{content:\"é\"}"},
+		{"latin1", "@charset \"iso-8859-1\";\na{content:\"caf\xe9\"}", blank(22) + "\na{content:\"café\"}"},
+		{"windows-1252 by its latin1 label", "@charset \"latin1\";\na{content:\"\x80\"}", blank(18) + "\na{content:\"€\"}"},
+		{"mark wins", "\xef\xbb\xbf@charset \"iso-8859-1\";a{content:\"é\"}", blank(22) + "a{content:\"é\"}"},
+		{"utf-16 label is utf-8", "@charset \"utf-16\";a{content:\"é\"}", blank(18) + "a{content:\"é\"}"},
 		{"single quotes are no @charset", "@charset 'iso-8859-1';a{content:\"\xe9\"}", "@charset 'iso-8859-1';a{content:\"\xe9\"}"},
 		{"not first", " @charset \"iso-8859-1\";a{content:\"\xe9\"}", " @charset \"iso-8859-1\";a{content:\"\xe9\"}"},
 		{"no semicolon", "@charset \"iso-8859-1\" ;a{}", "@charset \"iso-8859-1\" ;a{}"},
@@ -39,10 +40,11 @@ func TestDecodeStylesheet(t *testing.T) {
 // stylesheet's encoding (CSS Syntax 3, "determine the fallback encoding"), after its own mark
 // and @charset; the encoding returned is what its own @imports fall back to.
 func TestDecodeImportedStylesheet(t *testing.T) {
+	blank := func(n int) string { return strings.Repeat(" ", n) }
 	for _, r := range []struct{ name, src, fallback, want, enc string }{
 		{"the importer's", "a{content:\"caf\xe9\"}", "windows-1252", "a{content:\"café\"}", "windows-1252"},
 		{"the importer's UTF-8", "a{content:\"café\"}", "utf-8", "a{content:\"café\"}", "utf-8"},
-		{"its own @charset wins", "@charset \"utf-8\";a{content:\"café\"}", "windows-1252", "@charset \"utf-8\";a{content:\"café\"}", "utf-8"},
+		{"its own @charset wins", "@charset \"utf-8\";a{content:\"café\"}", "windows-1252", blank(17) + "a{content:\"café\"}", "utf-8"},
 		{"its own mark wins", "\xef\xbb\xbfa{content:\"café\"}", "windows-1252", "a{content:\"café\"}", "utf-8"},
 		{"an @charset of no encoding falls back", "@charset \"klingon\";a{content:\"\xe9\"}", "windows-1252", "@charset \"klingon\";a{content:\"é\"}", "windows-1252"},
 		{"a UTF-16 importer's is UTF-8", "a{content:\"café\"}", "utf-16le", "a{content:\"café\"}", "utf-8"},
@@ -80,5 +82,11 @@ func TestImportedCharsetInputs(t *testing.T) {
 	}
 	if !strings.Contains(string(res.HTML), "café") {
 		t.Errorf("the built page has no café (b.css read in a.css's encoding)")
+	}
+	// esbuild warned that it would use UTF-8 instead of the charset bundle had decoded.
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Text, "charset") {
+			t.Errorf("a warning for a stylesheet bundle decoded: %v", w)
+		}
 	}
 }
