@@ -77,7 +77,9 @@ type bundler struct {
 	// policy wants hashes.
 	lazy      []lazyStyle
 	sourcemap bool // esbuild makes source maps
-	writeMap  bool // --sourcemap: the map of the first module script is written
+	// localNames renames the local bindings of each minified script anew (localnames.go).
+	localNames bool
+	writeMap   bool // --sourcemap: the map of the first module script is written
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -188,7 +190,7 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	// folder's (its workspace's), the files outside root included.
 	readRoot, readWhy := workspaceRoot(appRoot)
 	b := &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap,
+		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames,
 		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
 	if cfg != nil && cfg.WorkerFormat != "" {
 		b.workerFormat = cfg.WorkerFormat
@@ -790,6 +792,9 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 		}
 	}
 	for i := range out {
+		if opts.MinifyIdentifiers && b.localNames {
+			out[i].code = renameLocals(out[i].code)
+		}
 		decl, err := declareObjectDefines(out[i].js, b.define, opts.Target, opts.Engines)
 		if err != nil {
 			return nil, nil, b.messages([]api.Message{{Text: err.Error()}}, diag.Error)

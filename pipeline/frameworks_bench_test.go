@@ -19,7 +19,9 @@ import (
 // ratio, the page's gzip size, the gzip size of the example's own `vite build` (vite-plugin-
 // singlefile, run once in the same run; its wall time, ms-vite, is the baseline of ms-cold, since
 // a busy machine slows both) and of the SDK's script, and the page's gzip over Vite's plus the
-// SDK's (≤ 1 is the target).
+// SDK's (≤ 1 is the target); and, to show what renaming the local names (localnames.go) saves
+// and costs, that ratio for the page with esbuild's names and the ratio of the median cold
+// builds with and without renaming.
 //
 //	go test ./pipeline -run '^$' -bench FrameworkExamples -benchtime=5x
 func BenchmarkFrameworkExamples(b *testing.B) {
@@ -65,16 +67,28 @@ func BenchmarkFrameworkExamples(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var cold, warm []time.Duration
+			plain, err := Build(context.Background(), dir, Options{NoWrite: true, noLocalNames: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var cold, warm, coldPlain []time.Duration
 			b.ResetTimer()
 			for i := range b.N {
-				start := time.Now()
-				if _, err := Build(context.Background(), dir, Options{NoWrite: true, NoGzip: true}); err != nil {
-					b.Fatal(err)
+				// The cold build with esbuild's local names (noLocalNames) too, first or second
+				// by turns, so that a busy machine slows both alike.
+				for k := range 2 {
+					start := time.Now()
+					if _, err := Build(context.Background(), dir, Options{NoWrite: true, NoGzip: true, noLocalNames: (i+k)%2 == 0}); err != nil {
+						b.Fatal(err)
+					}
+					if (i+k)%2 == 0 {
+						coldPlain = append(coldPlain, time.Since(start))
+					} else {
+						cold = append(cold, time.Since(start))
+					}
 				}
-				cold = append(cold, time.Since(start))
 				os.WriteFile(file, append(slices.Clip(src), []byte("\n")[:i%2]...), 0o644)
-				start = time.Now()
+				start := time.Now()
 				if _, err := Build(context.Background(), dir, Options{NoWrite: true, NoGzip: true, Session: session}); err != nil {
 					b.Fatal(err)
 				}
@@ -95,6 +109,8 @@ func BenchmarkFrameworkExamples(b *testing.B) {
 			b.ReportMetric(float64(viteGzip), "vite-gzip-B")
 			b.ReportMetric(float64(sdkGzip), "sdk-gzip-B")
 			b.ReportMetric(float64(page)/float64(viteGzip+sdkGzip), "gzip/(vite+sdk)")
+			b.ReportMetric(float64(gzipSize(plain.HTML))/float64(viteGzip+sdkGzip), "esbuild-names-gzip/(vite+sdk)")
+			b.ReportMetric(median(cold)/median(coldPlain), "cold/esbuild-names-cold")
 		})
 	}
 }

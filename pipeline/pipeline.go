@@ -95,6 +95,9 @@ type Options struct {
 	// otherwise has whatever the calling process holds: to measure what the fence costs, or
 	// to test the path checks alone. The build's own path checks hold either way.
 	NoFence bool
+	// noLocalNames leaves the local names as esbuild gives them (localnames.go): to measure
+	// what renaming them saves and costs.
+	noLocalNames bool
 }
 
 // NoHostsWarning is the text of the warning a build gives when the manifest lists no hosts; a

@@ -1,0 +1,366 @@
+// Package localnames renames the local bindings of minified JavaScript, each function's and
+// block's anew from the shortest names, as Vite's minifier (Oxc) names them, which gzip
+// compresses better than the names esbuild's minifier gives nested scopes:
+//
+//	edits := localnames.Rename(code)
+//	code = localnames.Apply(code, edits)
+//
+// It writes the source back with only the renamed identifiers replaced, each at its exact
+// place; nothing else is printed again.
+//
+// # Guarantees
+//
+// The renamed program is the same program. Only bindings whose every reference is known are
+// renamed: those a function, a block, a catch clause or a switch declares, never a module's
+// or script's top level (its names can be read from outside: exports, globals, other
+// scripts), never a free name, a property or a private name (#x). Nothing is renamed in a
+// program that calls eval directly or has a with statement, whose references are known only
+// at run time. A new name is never one that a reference inside the binding's scope resolves
+// elsewhere, never a keyword, and never a class expression's own name. Where the parse and
+// the text do not line up token for token (syntax the parser reads otherwise), Rename renames
+// nothing. Function and class names are renamed as esbuild's minifier renames them (their
+// .name was already not the author's).
+//
+// The output is deterministic: the same input gives the same bytes.
+package localnames
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Edit replaces the bytes [Start, End) of the input with Text.
+type Edit struct {
+	Start, End int
+	Text       string
+}
+
+// Apply returns src with edits applied; edits are sorted by Start and do not overlap, as
+// Rename returns them.
+func Apply(src string, edits []Edit) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	pos := 0
+	for _, e := range edits {
+		b.WriteString(src[pos:e.Start])
+		b.WriteString(e.Text)
+		pos = e.End
+	}
+	b.WriteString(src[pos:])
+	return b.String()
+}
+
+// Rename returns the edits that give src's local bindings new names, sorted by place; nil
+// when it renames nothing (see the package's guarantees). The caller owns the slice.
+func Rename(src string) []Edit {
+	n := len(src)
+	buf := make([]byte, n, n+1)
+	copy(buf, src)
+	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
+	if err != nil {
+		return nil
+	}
+	r := &renamer{src: src, buf: buf, index: map[*js.Var]int{}}
+	if !r.collect(ast) {
+		return nil
+	}
+	if len(r.vars) == 0 {
+		return nil
+	}
+	occ, ok := r.align(ast)
+	if !ok {
+		return nil
+	}
+	return r.rename(occ)
+}
+
+// renamer holds one program's parse and what Rename found in it.
+type renamer struct {
+	src string
+	buf []byte // the parsed copy of src: tokens of the parse are slices of it
+	// scopes are the scopes whose declarations are renamed, parents before children.
+	scopes []*js.Scope
+	// vars are the bindings renamed, index their place in vars.
+	vars  []*js.Var
+	index map[*js.Var]int
+	// classNames are the names of class expressions (which the parser binds in no scope).
+	classNames map[string]bool
+	// shorthands are the shorthand properties and pattern items whose value is a renamed
+	// binding: { a } is written { a: b }.
+	props    []*js.Property
+	bindings []*js.BindingObjectItem
+	regexps  []*js.LiteralExpr
+	bad      bool // a direct eval or a with statement
+}
+
+// offset returns the offset in src of a token of the parse.
+func (r *renamer) offset(data []byte) int {
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - uintptr(unsafe.Pointer(unsafe.SliceData(r.buf))))
+}
+
+// collect walks the parse for the scopes and bindings to rename; false when nothing may be.
+func (r *renamer) collect(ast *js.AST) bool {
+	r.classNames = map[string]bool{}
+	js.Walk(r, ast)
+	if r.bad {
+		return false
+	}
+	for _, s := range r.scopes {
+		for _, v := range s.Declared {
+			if v.Decl == js.PrivateDecl {
+				continue
+			}
+			if v.Link != nil || !plainName(v.Data) {
+				return false // a binding the renamer cannot write: leave the program as it is
+			}
+			if _, dup := r.index[v]; dup {
+				return false
+			}
+			r.index[v] = len(r.vars)
+			r.vars = append(r.vars, v)
+		}
+	}
+	return true
+}
+
+// plainName reports whether name is written in ASCII letters, digits, _ and $ (no escapes),
+// as a binding's name is the same bytes at each of its places.
+func plainName(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	for i, c := range name {
+		if !(c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *renamer) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.BlockStmt:
+		if n.Scope.Parent != nil {
+			r.scopes = append(r.scopes, &n.Scope)
+		}
+		if n.Scope.HasWith {
+			r.bad = true
+		}
+	case *js.SwitchStmt:
+		r.scopes = append(r.scopes, &n.Scope)
+	case *js.WithStmt:
+		r.bad = true
+	case *js.CallExpr:
+		if v, ok := unGroup(n.X).(*js.Var); ok && isFree(v) && !plainName(v.Name()) || ok && isFree(v) && string(v.Name()) == "eval" {
+			r.bad = true // eval, or a name written with escapes that may be eval
+		}
+	case *js.ClassDecl:
+		if n.Name != nil && n.Name.Decl == js.ExprDecl {
+			r.classNames[string(n.Name.Data)] = true
+		}
+	case *js.LiteralExpr:
+		if n.TokenType == js.RegExpToken {
+			r.regexps = append(r.regexps, n)
+		}
+	case *js.Property:
+		if v, ok := n.Value.(*js.Var); ok && n.Name != nil && !n.Spread && n.Name.IsIdent(v.Data) {
+			r.props = append(r.props, n)
+		}
+	case *js.BindingObjectItem:
+		if v, ok := n.Value.Binding.(*js.Var); ok && n.Key != nil && n.Key.IsIdent(v.Data) {
+			r.bindings = append(r.bindings, n)
+		}
+	}
+	return r
+}
+
+func (r *renamer) Exit(js.INode) {}
+
+// isFree reports whether v, a reference, resolves to no declaration.
+func isFree(v *js.Var) bool {
+	for v.Link != nil {
+		v = v.Link
+	}
+	return v.Decl == js.NoDecl
+}
+
+func unGroup(e js.IExpr) js.IExpr {
+	for {
+		g, ok := e.(*js.GroupExpr)
+		if !ok {
+			return e
+		}
+		e = g.X
+	}
+}
+
+// resolve returns the declaration a reference of the parse names.
+func resolve(v *js.Var) *js.Var {
+	for v.Link != nil {
+		v = v.Link
+	}
+	return v
+}
+
+// occurrence is a renamed binding's name in src: at start, written whole (shorthand: the
+// property's key too).
+type occurrence struct {
+	start     int
+	v         int // index in vars
+	shorthand bool
+}
+
+// align finds in src the place of every name of a renamed binding. The parse keeps no place
+// of a reference, so the parse is printed with each renamed binding named by a marker and
+// each shorthand by another, and the names of the print and of src, token by token, must be
+// the same but for the markers: a marker's counterpart in src is that binding's name there.
+func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
+	prefix := "ᐅ"
+	for i := 0; strings.Contains(r.src, prefix); i++ {
+		prefix = "ᐅ" + strconv.Itoa(i) + "_"
+	}
+	// Mark, print, then put the parse back as it was.
+	names := make([][]byte, len(r.vars))
+	for i, v := range r.vars {
+		names[i] = v.Data
+		v.Data = []byte(prefix + strconv.Itoa(i))
+	}
+	type propWas struct {
+		p     *js.Property
+		name  *js.PropertyName
+		value js.IExpr
+	}
+	var props []propWas
+	for _, p := range r.props {
+		i, ok := r.index[resolve(p.Value.(*js.Var))]
+		if !ok {
+			continue
+		}
+		props = append(props, propWas{p, p.Name, p.Value})
+		p.Name = nil
+		p.Value = &js.Var{Data: []byte(prefix + "s" + strconv.Itoa(i))}
+	}
+	type bindingWas struct {
+		b     *js.BindingObjectItem
+		key   *js.PropertyName
+		value js.IBinding
+	}
+	var bindings []bindingWas
+	for _, b := range r.bindings {
+		i, ok := r.index[resolve(b.Value.Binding.(*js.Var))]
+		if !ok {
+			continue
+		}
+		bindings = append(bindings, bindingWas{b, b.Key, b.Value.Binding})
+		b.Key = nil
+		b.Value.Binding = &js.Var{Data: []byte(prefix + "s" + strconv.Itoa(i))}
+	}
+	// A regular expression is printed as a number, so that the print is lexed without the
+	// parser's word on which '/' starts one; src's are found by their place.
+	type regexpWas struct {
+		tt   js.TokenType
+		data []byte
+	}
+	regexpAt := map[int]bool{}
+	regexps := make([]regexpWas, len(r.regexps))
+	for i, e := range r.regexps {
+		regexpAt[r.offset(e.Data)] = true
+		regexps[i] = regexpWas{e.TokenType, e.Data}
+		e.TokenType, e.Data = js.DecimalToken, []byte("0")
+	}
+	var printed bytes.Buffer
+	ast.JS(&printed)
+	for i, v := range r.vars {
+		v.Data = names[i]
+	}
+	for _, w := range props {
+		w.p.Name, w.p.Value = w.name, w.value
+	}
+	for _, w := range bindings {
+		w.b.Key, w.b.Value.Binding = w.key, w.value
+	}
+	for i, e := range r.regexps {
+		e.TokenType, e.Data = regexps[i].tt, regexps[i].data
+	}
+
+	// The names of the print, in order.
+	var want []string
+	pbuf := printed.Bytes()
+	pbuf = append(pbuf, 0)[:len(pbuf)]
+	l := js.NewLexer(parse.NewInputBytes(pbuf))
+	for {
+		tt, data := l.Next()
+		if tt == js.ErrorToken {
+			if l.Err() != nil && l.Err().Error() != "EOF" {
+				return nil, false
+			}
+			break
+		}
+		if isName(tt, data) {
+			want = append(want, string(data))
+		}
+	}
+	// The names of src, matched one by one.
+	var occ []occurrence
+	l = js.NewLexer(parse.NewInputBytes(r.buf))
+	k := 0
+	for {
+		tt, data := l.Next()
+		if tt == js.ErrorToken {
+			if l.Err() != nil && l.Err().Error() != "EOF" {
+				return nil, false
+			}
+			break
+		}
+		start := r.offset(data)
+		if (tt == js.DivToken || tt == js.DivEqToken) && regexpAt[start] {
+			if tt, _ = l.RegExp(); tt == js.ErrorToken {
+				return nil, false
+			}
+			continue
+		}
+		if !isName(tt, data) {
+			continue
+		}
+		// The print writes an arrow function's expression body as a block that returns it
+		// (the parse keeps no word on which it was): its return is not in src.
+		for k < len(want) && want[k] == "return" && string(data) != "return" {
+			k++
+		}
+		if k == len(want) {
+			return nil, false
+		}
+		w := want[k]
+		k++
+		if rest, ok := strings.CutPrefix(w, prefix); ok {
+			shorthand := strings.HasPrefix(rest, "s")
+			i, err := strconv.Atoi(strings.TrimPrefix(rest, "s"))
+			if err != nil || i >= len(names) || !bytes.Equal(data, names[i]) {
+				return nil, false
+			}
+			occ = append(occ, occurrence{start, i, shorthand})
+			continue
+		}
+		if w != string(data) {
+			return nil, false
+		}
+	}
+	for k < len(want) && want[k] == "return" {
+		k++
+	}
+	if k != len(want) {
+		return nil, false
+	}
+	return occ, true
+}
+
+// isName reports whether a token is a name: an identifier or a word the lexer reads as a
+// keyword (which may stand as a property's name).
+func isName(tt js.TokenType, data []byte) bool {
+	return tt == js.IdentifierToken || js.IsIdentifierName(tt) && js.Keywords[string(data)] != 0
+}

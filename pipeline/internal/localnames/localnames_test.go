@@ -1,0 +1,337 @@
+package localnames
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+var programCount = flag.Int("programs", 150, "how many generated programs TestRenameGenerated runs")
+
+func TestRename(t *testing.T) {
+	for _, row := range []struct{ name, src, want string }{
+		{"locals from the first name, the top level kept",
+			`function top(alpha,beta){let gamma=alpha+beta;return gamma*gamma}export{top};`,
+			`function top(t,o){let e=t+o;return e*e}export{top};`},
+		{"each function anew",
+			`function f1(aa){return aa}function f2(bb,cc){return bb+cc}f1(f2(1,2));`,
+			`function f1(f){return f}function f2(f,n){return f+n}f1(f2(1,2));`},
+		{"shorthand property keeps its key",
+			`function f(long){return{long,other:long}}f(1);`,
+			`function f(n){return{long:n,other:n}}f(1);`},
+		{"shorthand pattern keeps its key and default",
+			`function f(o){let{aa,bb=aa}=o;return[aa,bb]}f({});`,
+			`function f(f){let{aa:n,bb:t=n}=f;return[n,t]}f({});`},
+		{"a free name inside is not taken",
+			`function f(xx){return t+n+e+xx}f(1);`,
+			`function f(f){return t+n+e+f}f(1);`},
+		{"an outer local read inside is not taken",
+			`function f(aa){return function(bb){return aa+bb}}f(1);`,
+			`function f(n){return function(f){return n+f}}f(1);`},
+		{"private names, labels and properties kept",
+			`class K{#p=1;m(vv){x:for(;;){if(vv.p)break x;return this.#p+vv}}}new K;`,
+			`class K{#p=1;m(r){x:for(;;){if(r.p)break x;return this.#p+r}}}new K;`},
+		{"arrow bodies, regular expressions and templates",
+			"const f=(ss,rr)=>/a\\/b/g.test(ss)?`${ss}/${rr}`:rr/2;f(1,2);",
+			"const f=(t,$)=>/a\\/b/g.test(t)?`${t}/${$}`:$/2;f(1,2);"},
+		{"catch, for-let, switch and blocks",
+			`function f(aa){try{for(let ii=0;ii<aa;ii++){switch(ii){case 0:let cc=ii;return cc}}}catch(ee){return ee}{let bb=aa;return bb}}f(1);`,
+			`function f(t){try{for(let r=0;r<t;r++){switch(r){case 0:let t=r;return t}}}catch(t){return t}{let r=t;return r}}f(1);`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			got := Apply(row.src, Rename(row.src))
+			if got != row.want {
+				t.Errorf("Rename:\n%s\ngave\n%s\nwant\n%s", row.src, got, row.want)
+			}
+			sameBindings(t, row.src, got)
+		})
+	}
+	// A class expression's name is bound inside the class only (the parse binds it in no
+	// scope): whichever letter it is, the outer local read inside is not given it.
+	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ$_" {
+		src := `function f(qq,rr){return[rr,class ` + string(c) + `{m(){return qq}}]}f(1);`
+		sameBindings(t, src, Apply(src, Rename(src)))
+	}
+}
+
+// TestRenameLeaves: programs whose references are not all known, or that the parse does not
+// line up with, are left as written.
+func TestRenameLeaves(t *testing.T) {
+	for _, row := range []struct{ name, src string }{
+		{"direct eval", `function f(aa){return eval("aa")}f(1);`},
+		{"direct eval in parentheses", `function f(aa){return(eval)("aa")}f(1);`},
+		{"direct eval written with escapes", `function f(aa){return ev\u0061l("aa")}f(1);`},
+		{"direct eval in a nested function", `function f(aa){return()=>eval("aa")}f(1);`},
+		{"with", `function f(aa,o){with(o)return aa}f(1,{});`},
+		{"a syntax error", `function f(aa){return aa+}`},
+		{"only the top level", `let aa=1;export{aa};`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			if e := Rename(row.src); e != nil {
+				t.Errorf("Rename(%s) = %s, want nothing renamed", row.src, Apply(row.src, e))
+			}
+		})
+	}
+	// An indirect eval reads only globals: the locals are renamed.
+	if src := `function f(aa){return(0,eval)("1")+aa}f(1);`; Rename(src) == nil {
+		t.Errorf("Rename(%s) renamed nothing", src)
+	}
+}
+
+// minify is esbuild's minified module of src, as the build gives Rename its code.
+func minify(src string) (string, bool) {
+	res := api.Transform(src, api.TransformOptions{Format: api.FormatESModule, MinifyWhitespace: true,
+		MinifyIdentifiers: true, MinifySyntax: true, Charset: api.CharsetUTF8, LogLevel: api.LogLevelSilent})
+	return string(res.Code), len(res.Errors) == 0
+}
+
+// sameBindings fails the test unless renamed is before with its bindings renamed and nothing
+// else: esbuild's minified form of each (its own parse and scopes, names given by its own
+// rule) is the same but for a one-to-one renaming of names.
+func sameBindings(t *testing.T, before, renamed string) {
+	t.Helper()
+	a, ok := minify(before)
+	if !ok {
+		t.Fatalf("esbuild cannot read %s", before)
+	}
+	b, ok := minify(renamed)
+	if !ok {
+		t.Fatalf("esbuild cannot read the renamed %s", renamed)
+	}
+	ta, tb := tokens(a), tokens(b)
+	if len(ta) != len(tb) {
+		t.Fatalf("%d tokens, %d after renaming:\n%s\n%s", len(ta), len(tb), a, b)
+	}
+	to, from := map[string]string{}, map[string]string{}
+	for i := range ta {
+		x, y := ta[i], tb[i]
+		if !x.name || !y.name {
+			if x.text != y.text {
+				t.Fatalf("token %d: %q, %q after renaming:\n%s\n%s", i, x.text, y.text, a, b)
+			}
+			continue
+		}
+		if m, ok := to[x.text]; ok && m != y.text || !ok && from[y.text] != "" {
+			t.Fatalf("token %d: name %q is %q after renaming, elsewhere %q:\n%s\n%s", i, x.text, y.text, m+from[y.text], a, b)
+		}
+		to[x.text], from[y.text] = y.text, x.text
+	}
+}
+
+type tok struct {
+	text  string
+	name  bool
+	start int // the offset in the text lexed
+}
+
+// tokens lexes src, a '/' being a regular expression where the parse has one.
+func tokens(src string) []tok {
+	buf := []byte(src + "\x00")[:len(src)]
+	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
+	if err != nil {
+		return nil
+	}
+	r := &renamer{src: src, buf: buf}
+	r.classNames = map[string]bool{}
+	js.Walk(r, ast)
+	at := map[int]bool{}
+	for _, e := range r.regexps {
+		at[r.offset(e.Data)] = true
+	}
+	var out []tok
+	l := js.NewLexer(parse.NewInputBytes(buf))
+	for {
+		tt, data := l.Next()
+		if tt == js.ErrorToken {
+			return out
+		}
+		if (tt == js.DivToken || tt == js.DivEqToken) && at[r.offset(data)] {
+			tt, data = l.RegExp()
+		}
+		switch tt {
+		case js.WhitespaceToken, js.LineTerminatorToken, js.CommentToken, js.CommentLineTerminatorToken:
+			continue
+		}
+		out = append(out, tok{string(data), isName(tt, data) || tt == js.PrivateIdentifierToken, r.offset(data)})
+	}
+}
+
+// programs each print what they compute: closures, shadowing, hoisting, patterns, classes,
+// generators, labels, getters, the arguments object, Function.prototype.toString's text
+// aside (it shows the names).
+var programs = map[string]string{
+	"closures": `
+function counter(start) { let count = start; return { inc: () => ++count, get value() { return count } } }
+const c = counter(3); c.inc(); c.inc(); console.log(c.value);
+function outer(a) { function inner(b) { const a2 = a * b; return function (c) { return a + b + c + a2 } } return inner }
+console.log(outer(1)(2)(3));`,
+	"shadowing": `
+let t = "top"; const n = 10;
+function f(value) { let t = value; { let t = value + 1; var hoisted = t } return [t, hoisted, typeof n === "number" ? n : 0] }
+function g(e) { try { throw new Error("x" + e) } catch (e) { return e.message } }
+console.log(JSON.stringify([f(1), g(2), t]));`,
+	"patterns": `
+function swap({ first, second = 2, ...rest }, [x, , y = 9, ...more]) { const o = { first, second, rest, x, y, more }; return o }
+console.log(JSON.stringify(swap({ first: 1, z: 3 }, [4, 5, undefined, 7, 8])));
+const pick = ({ a: { b: [c] } }) => c; console.log(pick({ a: { b: [42] } }));`,
+	"classes": `
+class Base { #secret = 7; constructor(name) { this.name = name } reveal(extra) { const name = this.name; return name + this.#secret + extra } static make(x) { return new this(x) } }
+class Child extends Base { reveal(extra) { const base = super.reveal(extra); return base.toUpperCase() } }
+const Anon = class Named { who() { return typeof Named } };
+console.log(Child.make("k").reveal("!"), new Anon().who());`,
+	"loops": `
+const out = [];
+for (let i = 0; i < 3; i++) out.push(() => i);
+for (var j = 0; j < 3; j++) out.push(() => j);
+outer: for (const k of [1, 2, 3]) { for (const m in { a: 1, b: 2 }) { if (k === 2) continue outer; out.push(() => k + m) } }
+switch (out.length) { case 8: { let s = "eight"; out.push(() => s); break } default: let s = "other"; out.push(() => s) }
+console.log(out.map(f => f()).join(","));`,
+	"generators and async": `
+function* gen(limit) { let i = 0; while (i < limit) yield i++ }
+async function sum(values) { let total = 0; for await (const v of values) total += v; return total }
+sum(gen(5)).then(total => console.log([...gen(3)].join(""), total));`,
+	"arguments and defaults": `
+function args(a, b = a + 1, c = () => a + b) { a = 10; return [arguments.length, a, b, c()] }
+function sloppy(p) { arguments[0] = 5; return p }
+console.log(JSON.stringify([args(1), args(1, 2), sloppy(1)]));`,
+	"strings and regexps": `
+function fmt(word, count) { const re = /(\w+)\/(\d+)/g; const text = ` + "`${word}/${count} ${count > 1 ? `${word}s` : word}`" + `; return text.replace(re, (m, w, d) => w + "=" + d / 1) }
+console.log(fmt("apple", 2), fmt("pear", 1));`,
+	"functions by name": `
+function named() { return named.name.length > 0 } const expr = function self(n) { return n ? self(n - 1) : "done" };
+console.log(named(), expr(3), typeof self);`,
+}
+
+// TestRenameRunsTheSame runs each program as esbuild minifies it and then renamed, in Node:
+// both print the same.
+func TestRenameRunsTheSame(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	dir := t.TempDir()
+	run := func(name, code string) string {
+		t.Helper()
+		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(node, file).CombinedOutput()
+		if err != nil {
+			t.Fatalf("node %s: %v\n%s", name, err, out)
+		}
+		return string(out)
+	}
+	for name, src := range programs {
+		t.Run(name, func(t *testing.T) {
+			min, ok := minify(src)
+			if !ok {
+				t.Fatalf("esbuild cannot read the program")
+			}
+			renamed := Apply(min, Rename(min))
+			sameBindings(t, min, renamed)
+			if a, b := run(name+"_before", min), run(name+"_after", renamed); a != b {
+				t.Errorf("printed %q, after renaming %q\n%s\n%s", a, b, min, renamed)
+			}
+		})
+	}
+}
+
+// FuzzRename: whatever esbuild reads and minifies, Rename replaces names only (each edit a
+// whole name token, written as a name, or a shorthand's key and a name), and esbuild reads
+// the renamed program. (That it is the same program is TestRenameGenerated's and
+// TestRenameRunsTheSame's to show: esbuild's own names for the two differ where its
+// letter counts do, which a fuzzer finds.)
+func FuzzRename(f *testing.F) {
+	for _, src := range programs {
+		f.Add(src)
+	}
+	f.Add(generate(1))
+	f.Fuzz(func(t *testing.T, src string) {
+		min, ok := minify(src)
+		if !ok {
+			return
+		}
+		edits := Rename(min)
+		names := map[int]int{} // the name tokens of min, start to end
+		for _, tk := range tokens(min) {
+			if tk.name {
+				names[tk.start] = tk.start + len(tk.text)
+			}
+		}
+		for _, e := range edits {
+			if end, ok := names[e.Start]; !ok || end != e.End {
+				t.Fatalf("edit %q at %d-%d is not a name of %s", e.Text, e.Start, e.End, min)
+			}
+			key, name, short := strings.Cut(e.Text, ":")
+			if short && key != min[e.Start:e.End] || !short && !plainName([]byte(key)) || short && !plainName([]byte(name)) {
+				t.Fatalf("edit %q of %q in %s", e.Text, min[e.Start:e.End], min)
+			}
+		}
+		renamed := Apply(min, edits)
+		if _, ok := minify(renamed); !ok {
+			t.Fatalf("esbuild cannot read the renamed %s\n(was %s)", renamed, min)
+		}
+	})
+}
+
+// TestRenameGenerated runs generated programs (generate_test.go), each as esbuild minifies
+// it and then renamed, in Node: both print the same. -programs sets how many (CI: 150).
+func TestRenameGenerated(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	// All programs in one run of Node each way, each in a function of its own so that the
+	// top level of one is a scope of the renamer's.
+	var before, after strings.Builder
+	renamed := 0
+	for seed := range uint64(*programCount) {
+		src := generate(seed)
+		min, ok := minify(src)
+		if !ok {
+			t.Fatalf("esbuild cannot read program %d:\n%s", seed, src)
+		}
+		// A program that throws (where the generator's view of the names is not the
+		// language's) prints the error's kind, whose message would show names.
+		wrap := func(code string) string {
+			return "(() => {\ntry {\n" + code + "\n} catch (err) { console.log(err.name) }\n})();\n"
+		}
+		edits := Rename(wrap(min))
+		if edits != nil {
+			renamed++
+		}
+		before.WriteString(wrap(min))
+		after.WriteString(Apply(wrap(min), edits))
+	}
+	if renamed == 0 {
+		t.Fatal("no program was renamed")
+	}
+	run := func(name, code string) string {
+		file := filepath.Join(t.TempDir(), name+".mjs")
+		os.WriteFile(file, []byte(code), 0o644)
+		out, err := exec.Command(node, file).CombinedOutput()
+		if err != nil {
+			t.Fatalf("node %s: %v\n%s", file, err, out)
+		}
+		return string(out)
+	}
+	a, b := run("before", before.String()), run("after", after.String())
+	if a != b {
+		al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+		for i := range min(len(al), len(bl)) {
+			if al[i] != bl[i] {
+				t.Fatalf("program %d printed %q, renamed %q", i, al[i], bl[i])
+			}
+		}
+		t.Fatalf("the programs printed %d lines, renamed %d", len(al), len(bl))
+	}
+	t.Logf("%d programs, %d renamed", *programCount, renamed)
+}
