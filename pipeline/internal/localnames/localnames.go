@@ -26,6 +26,7 @@ package localnames
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -88,8 +89,10 @@ type renamer struct {
 	// vars are the bindings renamed, index their place in vars.
 	vars  []*js.Var
 	index map[*js.Var]int
-	// classNames are the names of class expressions (which the parser binds in no scope).
-	classNames map[string]bool
+	// kept are, by scope, names no binding of the scope is renamed from or to (keep).
+	kept map[*js.Scope]map[string]bool
+	// stack are the scopes around the node walked.
+	stack []*js.Scope
 	// shorthands are the shorthand properties and pattern items whose value is a renamed
 	// binding: { a } is written { a: b }.
 	props    []*js.Property
@@ -105,14 +108,17 @@ func (r *renamer) offset(data []byte) int {
 
 // collect walks the parse for the scopes and bindings to rename; false when nothing may be.
 func (r *renamer) collect(ast *js.AST) bool {
-	r.classNames = map[string]bool{}
+	r.kept = map[*js.Scope]map[string]bool{}
 	js.Walk(r, ast)
 	if r.bad {
 		return false
 	}
 	for _, s := range r.scopes {
 		for _, v := range s.Declared {
-			if v.Decl == js.PrivateDecl {
+			// A class expression's name is bound in the class only, and the parser takes the
+			// class's references to it for the outer binding of that name: such a binding
+			// keeps its name, as do those references (and alike for block functions).
+			if v.Decl == js.PrivateDecl || r.kept[s][string(v.Data)] {
 				continue
 			}
 			if v.Link != nil || !plainName(v.Data) {
@@ -145,23 +151,46 @@ func plainName(name []byte) bool {
 func (r *renamer) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.BlockStmt:
+		r.stack = append(r.stack, &n.Scope)
 		if n.Scope.Parent != nil {
 			r.scopes = append(r.scopes, &n.Scope)
 		}
 		if n.Scope.HasWith {
 			r.bad = true
 		}
+		if n.Scope.Func != &n.Scope {
+			r.blockFunctions(n.List...)
+		}
+	case *js.CaseClause:
+		r.blockFunctions(n.List...)
+	case *js.IfStmt:
+		r.blockFunctions(n.Body, n.Else)
+	case *js.LabelledStmt:
+		r.blockFunctions(n.Value)
 	case *js.SwitchStmt:
+		r.stack = append(r.stack, &n.Scope)
 		r.scopes = append(r.scopes, &n.Scope)
 	case *js.WithStmt:
 		r.bad = true
+	case *js.TryStmt:
+		// var e in catch (e) { … } writes the catch clause's e (Annex B), where the parser
+		// declares a binding of the function's: leave such a program as written.
+		if n.Catch != nil && n.Binding != nil {
+			var params []string
+			for _, v := range n.Catch.Scope.Declared {
+				if v.Decl == js.CatchDecl {
+					params = append(params, string(v.Data))
+				}
+			}
+			js.Walk(varFinder{params, &r.bad}, n.Catch)
+		}
 	case *js.CallExpr:
 		if v, ok := unGroup(n.X).(*js.Var); ok && isFree(v) && !plainName(v.Name()) || ok && isFree(v) && string(v.Name()) == "eval" {
 			r.bad = true // eval, or a name written with escapes that may be eval
 		}
 	case *js.ClassDecl:
 		if n.Name != nil && n.Name.Decl == js.ExprDecl {
-			r.classNames[string(n.Name.Data)] = true
+			r.keep(r.stack[len(r.stack)-1], string(n.Name.Data))
 		}
 	case *js.LiteralExpr:
 		if n.TokenType == js.RegExpToken {
@@ -179,7 +208,64 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 	return r
 }
 
-func (r *renamer) Exit(js.INode) {}
+func (r *renamer) Exit(n js.INode) {
+	switch n.(type) {
+	case *js.BlockStmt, *js.SwitchStmt:
+		r.stack = r.stack[:len(r.stack)-1]
+	}
+}
+
+// blockFunctions keeps the names of the functions declared in a block (not a function's
+// body), which strict code binds in the block and sloppy code in the function too (Annex B),
+// where the parser binds them in the function alone: a reference outside the block may be
+// taken for one.
+func (r *renamer) blockFunctions(list ...js.IStmt) {
+	for _, s := range list {
+		if f, ok := s.(*js.FuncDecl); ok && f.Name != nil {
+			r.keep(r.stack[len(r.stack)-1].Func, string(f.Name.Data))
+		}
+	}
+}
+
+// keep keeps name in scope s and every scope around it: no binding of that name there is
+// renamed, and none is given it. Then every reference of that name from s down, whichever
+// binding the parser takes it for, reads what it read: the scope that binds it in the
+// language keeps it, and no scope between has a new binding of it (a scope inside renames
+// a binding of its own to it only where it reads no outer binding of the name).
+func (r *renamer) keep(s *js.Scope, name string) {
+	for ; s != nil; s = s.Parent {
+		if r.kept[s] == nil {
+			r.kept[s] = map[string]bool{}
+		}
+		r.kept[s][name] = true
+	}
+}
+
+// varFinder sets *found when a var declaration in what it walks declares one of names.
+type varFinder struct {
+	names []string
+	found *bool
+}
+
+func (f varFinder) Enter(n js.INode) js.IVisitor {
+	if d, ok := n.(*js.VarDecl); ok && d.TokenType == js.VarToken {
+		js.Walk(bindingNames{f}, d)
+	}
+	return f
+}
+
+func (varFinder) Exit(js.INode) {}
+
+type bindingNames struct{ f varFinder }
+
+func (b bindingNames) Enter(n js.INode) js.IVisitor {
+	if v, ok := n.(*js.Var); ok && v.Decl == js.VariableDecl && slices.Contains(b.f.names, string(v.Name())) {
+		*b.f.found = true
+	}
+	return b
+}
+
+func (bindingNames) Exit(js.INode) {}
 
 // isFree reports whether v, a reference, resolves to no declaration.
 func isFree(v *js.Var) bool {

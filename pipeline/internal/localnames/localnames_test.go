@@ -41,6 +41,12 @@ func TestRename(t *testing.T) {
 		{"arrow bodies, regular expressions and templates",
 			"const f=(ss,rr)=>/a\\/b/g.test(ss)?`${ss}/${rr}`:rr/2;f(1,2);",
 			"const f=(t,$)=>/a\\/b/g.test(t)?`${t}/${$}`:$/2;f(1,2);"},
+		{"a binding named as a class expression keeps its name",
+			`function f(){let A=1;const B=class A{m(){return A}};return[A,new B().m()===B]}f();`,
+			`function f(){let A=1;const n=class A{m(){return A}};return[A,new n().m()===n]}f();`},
+		{"a function declared in a block keeps its name, and the outer bindings of that name theirs",
+			`function h(){return"top"}function o(){let hh=1;function g(){{function hh(){return"block"}}return[h(),hh]}return g()}o();`,
+			`function h(){return"top"}function o(){let hh=1;function n(){{function hh(){return"block"}}return[h(),hh]}return n()}o();`},
 		{"catch, for-let, switch and blocks",
 			`function f(aa){try{for(let ii=0;ii<aa;ii++){switch(ii){case 0:let cc=ii;return cc}}}catch(ee){return ee}{let bb=aa;return bb}}f(1);`,
 			`function f(t){try{for(let r=0;r<t;r++){switch(r){case 0:let t=r;return t}}}catch(t){return t}{let r=t;return r}}f(1);`},
@@ -69,6 +75,7 @@ func TestRenameLeaves(t *testing.T) {
 		{"direct eval in parentheses", `function f(aa){return(eval)("aa")}f(1);`},
 		{"direct eval written with escapes", `function f(aa){return ev\u0061l("aa")}f(1);`},
 		{"direct eval in a nested function", `function f(aa){return()=>eval("aa")}f(1);`},
+		{"a var of a catch clause's name", `function f(){var e=1;try{throw 2}catch(e){var e=3}return e}f();`},
 		{"with", `function f(aa,o){with(o)return aa}f(1,{});`},
 		{"a syntax error", `function f(aa){return aa+}`},
 		{"only the top level", `let aa=1;export{aa};`},
@@ -139,7 +146,7 @@ func tokens(src string) []tok {
 		return nil
 	}
 	r := &renamer{src: src, buf: buf}
-	r.classNames = map[string]bool{}
+	r.kept = map[*js.Scope]map[string]bool{}
 	js.Walk(r, ast)
 	at := map[int]bool{}
 	for _, e := range r.regexps {
@@ -204,6 +211,15 @@ console.log(JSON.stringify([args(1), args(1, 2), sloppy(1)]));`,
 	"strings and regexps": `
 function fmt(word, count) { const re = /(\w+)\/(\d+)/g; const text = ` + "`${word}/${count} ${count > 1 ? `${word}s` : word}`" + `; return text.replace(re, (m, w, d) => w + "=" + d / 1) }
 console.log(fmt("apple", 2), fmt("pear", 1));`,
+	"class expression names": `
+function make() { let Named = "outer"; const K = class Named { self() { return Named } }; return [Named, new K().self() === K] }
+function inner() { const A = 1; return class A { static get() { return typeof A } }.get() + A }
+console.log(JSON.stringify(make()), inner());`,
+	"functions declared in blocks": `
+function h() { return "top" }
+function g(x) { { function h() { return "block" } if (x) return h() } return h() }
+function k() { let v = 1; function inner() { { function v() { return "fn" } } return typeof v } return inner() }
+console.log(g(0), g(1), k());`,
 	"functions by name": `
 function named() { return named.name.length > 0 } const expr = function self(n) { return n ? self(n - 1) : "done" };
 console.log(named(), expr(3), typeof self);`,

@@ -45,7 +45,7 @@ func (r *renamer) rename(occ []occurrence) []Edit {
 			for {
 				n := seq.name(j)
 				j++
-				if !taken[n] && !reserved[n] && !r.classNames[n] {
+				if !taken[n] && !reserved[n] && !r.kept[s][n] {
 					names[i] = n
 					break
 				}
