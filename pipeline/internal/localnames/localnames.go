@@ -15,8 +15,12 @@
 // or script's top level (its names can be read from outside: exports, globals, other
 // scripts), never a free name, a property or a private name (#x). Nothing is renamed in a
 // program that calls eval directly or has a with statement, whose references are known only
-// at run time. A new name is never one that a reference inside the binding's scope resolves
-// elsewhere, never a keyword, and never a class expression's own name. Where the parse and
+// at run time, nor in one that writes a name with escapes (\u0061), which the parse takes
+// for another name than the same written plainly. A new name is never one that a reference
+// inside the binding's scope resolves elsewhere, never a keyword, and never a class
+// expression's own name; where the parse binds a name in another scope than the language (a
+// class expression's name, a block function, a var in a class static block) that name is
+// kept in the scopes around it. Where the parse and
 // the text do not line up token for token (syntax the parser reads otherwise), Rename renames
 // nothing. Function and class names are renamed as esbuild's minifier renames them (their
 // .name was already not the author's).
@@ -192,6 +196,19 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 		if n.Name != nil && n.Name.Decl == js.ExprDecl {
 			r.keep(r.stack[len(r.stack)-1], string(n.Name.Data))
 		}
+		// A class static block is a var scope of its own, where the parser declares its var
+		// bindings in the function around the class: a reference there to an outer binding
+		// of such a name is taken for the block's. Such names are kept, as block functions'.
+		for _, e := range n.List {
+			if e.StaticBlock == nil {
+				continue
+			}
+			var names []string
+			js.Walk(varNames{&names}, e.StaticBlock)
+			for _, name := range names {
+				r.keep(r.stack[len(r.stack)-1].Func, name)
+			}
+		}
 	case *js.LiteralExpr:
 		if n.TokenType == js.RegExpToken {
 			r.regexps = append(r.regexps, n)
@@ -257,6 +274,29 @@ func (f varFinder) Enter(n js.INode) js.IVisitor {
 func (varFinder) Exit(js.INode) {}
 
 type bindingNames struct{ f varFinder }
+
+// varNames appends to *names the names every var declaration in what it walks declares.
+type varNames struct{ names *[]string }
+
+func (f varNames) Enter(n js.INode) js.IVisitor {
+	if d, ok := n.(*js.VarDecl); ok && d.TokenType == js.VarToken {
+		js.Walk(declNames(f), d)
+	}
+	return f
+}
+
+func (varNames) Exit(js.INode) {}
+
+type declNames varNames
+
+func (b declNames) Enter(n js.INode) js.IVisitor {
+	if v, ok := n.(*js.Var); ok && v.Decl == js.VariableDecl {
+		*b.names = append(*b.names, string(v.Name()))
+	}
+	return b
+}
+
+func (declNames) Exit(js.INode) {}
 
 func (b bindingNames) Enter(n js.INode) js.IVisitor {
 	if v, ok := n.(*js.Var); ok && v.Decl == js.VariableDecl && slices.Contains(b.f.names, string(v.Name())) {
@@ -412,6 +452,11 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		}
 		if !isName(tt, data) {
 			continue
+		}
+		// A name written with escapes (\u0061) is a binding the parse takes for another
+		// than the one written plainly: which reference is which is not known.
+		if bytes.IndexByte(data, '\\') >= 0 {
+			return nil, false
 		}
 		// The print writes an arrow function's expression body as a block that returns it
 		// (the parse keeps no word on which it was): its return is not in src.

@@ -75,6 +75,7 @@ func TestRenameLeaves(t *testing.T) {
 		{"direct eval in parentheses", `function f(aa){return(eval)("aa")}f(1);`},
 		{"direct eval written with escapes", `function f(aa){return ev\u0061l("aa")}f(1);`},
 		{"direct eval in a nested function", `function f(aa){return()=>eval("aa")}f(1);`},
+		{"a reference written with escapes", `function u(){let a="x";return \u0061+a}u();`},
 		{"a var of a catch clause's name", `function f(){var e=1;try{throw 2}catch(e){var e=3}return e}f();`},
 		{"with", `function f(aa,o){with(o)return aa}f(1,{});`},
 		{"a syntax error", `function f(aa){return aa+}`},
@@ -350,4 +351,77 @@ func TestRenameGenerated(t *testing.T) {
 		t.Fatalf("the programs printed %d lines, renamed %d", len(al), len(bl))
 	}
 	t.Logf("%d programs, %d renamed", *programCount, renamed)
+}
+
+// writtenPrograms are minified programs whose names were chosen by hand so that bindings
+// the parser and the language scope differently share a name, which esbuild's names seldom
+// do: each prints what it computes. Sloppy ones run as classic scripts.
+var writtenPrograms = []struct {
+	name, src string
+	sloppy    bool
+}{
+	{"a var in a class static block of an outer binding's name",
+		`function w(){let s="outer";function c(){class t{static r;static{var s="static";t.r=s}}return[s,t.r]}return c()}console.log(JSON.stringify(w()));`, false},
+	{"a var in a class static block of a top-level name",
+		`let s="top";function c(aa){class t{static r;static{var s="static";t.r=s+aa}}return[s,t.r]}console.log(JSON.stringify(c(1)));`, false},
+	{"a reference written with escapes",
+		`function u(){let a="x";return \u0061+a}console.log(u());`, false},
+	{"a reference written with escapes, another binding plain",
+		`function u(aa){let b="x";return[\u0062,b,aa]}console.log(u(1)+"");`, false},
+	{"a parameter default reading an outer name the body declares",
+		`function e(){let x="outer";function o(r=()=>x){var x="body";return[r(),x]}return o()}console.log(JSON.stringify(e()));`, false},
+	{"a parameter default reading an outer name the body declares a function of",
+		`function e(){let x="outer";function o(r=()=>x){function x(){}return[r(),typeof x]}return o()}console.log(JSON.stringify(e()));`, false},
+	{"a parameter default reading a parameter the body declares again",
+		`function e(){function o(a,r=()=>a){var a;a="body";return[r(),a]}return o("param")}console.log(JSON.stringify(e()));`, false},
+	{"a block function in a block of a let of its name",
+		`function k(){let r=[];{let v=1;{function v(){return"fn"}r.push(typeof v)}r.push(typeof v)}return r}console.log(JSON.stringify(k()));`, false},
+	{"a block function of a parameter's name",
+		`function k(a){let r=[];{function a(){}r.push(typeof a)}r.push(typeof a);return r}console.log(JSON.stringify(k(1)));`, true},
+	{"a block function of a catch parameter's name",
+		`function k(){let r=[];try{throw 1}catch(a){{function a(){}r.push(typeof a)}r.push(typeof a)}return r}console.log(JSON.stringify(k()));`, true},
+	{"a block function in an arrow",
+		`function k(){let v=0;const f=()=>{{function v(){}}return typeof v};return[f(),typeof v]}console.log(JSON.stringify(k()));`, true},
+	{"named function expressions of a parameter's and a var's name",
+		`function u(){let o="outer";const h=function g(g){return g},k=function g(){var g=2;return g};return[h(3),k(),o]}console.log(JSON.stringify(u()));`, false},
+	{"a class expression's name read by its fields and static block",
+		`function k(){let A="outer",q=2;const K=class A{static x=A;y=q;static{this.z=typeof A}};return[typeof K.x,K.z,A,new K().y]}console.log(JSON.stringify(k()));`, false},
+	{"a label of a binding's name",
+		`function k(){let t=0;t:for(;;){t++;if(t>2)break t}return t}console.log(k());`, false},
+	{"sloppy names let, yield and static",
+		`function f(){var let=1,yield=2,static=3;return let+yield+static}console.log(f());`, true},
+	{"regular expressions after a block and a parenthesis, division",
+		`function k(aa){let g=2;{}/g/.test("g")&&(g=5);if(aa)/g/.test("g")&&(g+=1);return[g,aa/g/1,typeof/g/]}console.log(JSON.stringify(k(3)));`, false},
+}
+
+// TestRenameRunsTheSameAsWritten runs each of writtenPrograms as written and renamed, in
+// Node: both print the same.
+func TestRenameRunsTheSameAsWritten(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	for _, p := range writtenPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			ext := ".mjs"
+			if p.sloppy {
+				ext = ".cjs"
+			}
+			run := func(code string) string {
+				file := filepath.Join(t.TempDir(), "p"+ext)
+				if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := exec.Command(node, file).CombinedOutput()
+				if err != nil {
+					t.Fatalf("node: %v\n%s\n%s", err, code, out)
+				}
+				return string(out)
+			}
+			renamed := Apply(p.src, Rename(p.src))
+			if a, b := run(p.src), run(renamed); a != b {
+				t.Errorf("printed %q, after renaming %q\n%s\n%s", a, b, p.src, renamed)
+			}
+		})
+	}
 }
