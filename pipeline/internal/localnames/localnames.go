@@ -122,7 +122,9 @@ func (r *renamer) collect(ast *js.AST) bool {
 			// A class expression's name is bound in the class only, and the parser takes the
 			// class's references to it for the outer binding of that name: such a binding
 			// keeps its name, as do those references (and alike for block functions).
-			if v.Decl == js.PrivateDecl || r.kept[s][string(v.Data)] {
+			// A binding named arguments (sloppy code: var arguments) holds the function's
+			// arguments object until written: it keeps its name.
+			if v.Decl == js.PrivateDecl || r.kept[s][string(v.Data)] || string(v.Data) == "arguments" {
 				continue
 			}
 			if v.Link != nil || !plainName(v.Data) {
@@ -189,7 +191,9 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 			js.Walk(varFinder{params, &r.bad}, n.Catch)
 		}
 	case *js.CallExpr:
-		if v, ok := unGroup(n.X).(*js.Var); ok && isFree(v) && !plainName(v.Name()) || ok && isFree(v) && string(v.Name()) == "eval" {
+		// eval(…) is a direct eval whichever binding it reads, when that holds the global
+		// eval (sloppy code may bind the name: var eval = globalThis.eval, or a parameter).
+		if v, ok := unGroup(n.X).(*js.Var); ok && isFree(v) && !plainName(v.Name()) || ok && string(v.Name()) == "eval" {
 			r.bad = true // eval, or a name written with escapes that may be eval
 		}
 	case *js.ClassDecl:
