@@ -193,6 +193,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// (its top-level this the wrapper's exports): the module mark is for a worker's
 		// modules too, its entry aside.
 		{page: "worker_module.html", act: `window.workerDone`},
+		// Found attacking the local-name renamer (attack24): a classic worker's var arguments,
+		// which holds the arguments object, was renamed to a fresh var (a TypeError).
+		{page: "worker_sloppy_names.html", act: `window.workerDone`, seeAfter: `"sloppy":"3,1,2;3,4,5"`},
 		{page: "currentscript_module.html", see: `"extra":{"fileCurrent":"null","fileThis":"undefined","inlineCurrent":"null"}`},
 		// new URL('./red.png', import.meta.url) in a module file still names the image.
 		{page: "urlmeta.html", see: `"extra":{"width":8}`},
