@@ -34,7 +34,7 @@ func objectDefineName(key string) string {
 const reservedDefinePrefix = "__bundle_define_"
 
 // reservedName refuses, at the significant token i, a name of the app's that starts with
-// reservedDefinePrefix (escapes read as the language reads them): esbuild's define resolves
+// reservedDefinePrefix or reservedHelperPrefix (escapes read as the language reads them): esbuild's define resolves
 // the name it puts where import.meta.env is read in the scope it is read from, so an app's
 // own binding of that name would be what import.meta.env reads, and its global would be
 // the declared object. A member (o.__bundle_define_x) is no binding and is left; an object
@@ -43,11 +43,24 @@ func (r *rewrite) reservedName(i int) {
 	if t := r.s.tok(i).tt; t != js.IdentifierToken || r.s.is(i-1, ".") || r.s.is(i-1, "?.") {
 		return
 	}
-	if name, ok := jsstring.Identifier(r.s.text(i)); ok && strings.HasPrefix(name, reservedDefinePrefix) {
+	name, ok := jsstring.Identifier(r.s.text(i))
+	switch {
+	case !ok:
+	case strings.HasPrefix(name, reservedDefinePrefix):
 		r.errAt(i, name+" is a name bundle gives the objects it defines (import.meta.env's is "+objectDefineName("import.meta.env")+"): where code reads import.meta.env, the app's own "+name+" would be read",
 			"rename it: names starting with "+reservedDefinePrefix+" are bundle's")
+	case strings.HasPrefix(name, reservedHelperPrefix):
+		r.errAt(i, name+" is a name bundle gives what it adds to a script (the import() helper "+afterTaskHelper+", the names of the imports it adds): where the app's own "+name+" is in scope, the build's code would read it",
+			"rename it: names starting with "+reservedHelperPrefix+" are bundle's")
 	}
 }
+
+// reservedHelperPrefix starts every name the transforms add to a script (afterTaskHelper,
+// dynamicImportHelper, rewrite.ident, nschain's aliases): an app's own binding of such a name,
+// in the scope of an import() the build rewrote, was what the rewritten call read (an
+// import() in a function with a parameter __miniapp_afterTask threw "o is not a function",
+// exit 0: fidelity row aftertask_name).
+const reservedHelperPrefix = "__miniapp_"
 
 // objectValued reports whether esbuild takes a define's value as an object or array literal:
 // a value that is not a name or a chain of names is JSON, and an object or array when it

@@ -175,4 +175,19 @@ func TestReservedDefineNames(t *testing.T) {
 		"src/main.ts": "const o: any = {};\no.__bundle_define_x = 1;\ndocument.title = String(o?.__bundle_define_x) + import.meta.env.MODE;\n",
 	})
 	built(t, dir)
+	// A name the transforms give what they add (the import() helper's), an app's parameter
+	// around an import(): refused at the name, as the rewritten import() would call it.
+	writeFiles(t, dir, map[string]string{
+		"src/main.ts": "export function load(__miniapp_afterTask: string) {\n  return import(\"./f.js\").then(() => __miniapp_afterTask);\n}\nload(\"x\");\n",
+	})
+	var got []string
+	for _, m := range refusedErrors(t, dir) {
+		got = append(got, fmt.Sprintf("%s:%d:%d", filepath.Base(m.File), m.Line, m.Column))
+		if !strings.Contains(m.Text, "__miniapp_afterTask is a name bundle gives") || !strings.Contains(m.Note, "names starting with __miniapp_ are bundle's") {
+			t.Errorf("%s: %s (%s)", got[len(got)-1], m.Text, m.Note)
+		}
+	}
+	if fmt.Sprint(got) != "[main.ts:1:22 main.ts:2:38]" {
+		t.Errorf("refused at %v, want [main.ts:1:22 main.ts:2:38]", got)
+	}
 }

@@ -205,6 +205,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// applies once the import ran: Vite puts both files' CSS in the chunk's one stylesheet,
 		// the built page in the chunk's one <style> (document.styleSheets counts one).
 		{page: "lazycompose.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`},
+		// Rows found attacking issue 23's newest work (attack23b).
+		// An app's own binding named as the build's import() helper, around an import(): the
+		// built page's import() called the app's string ("o is not a function", exit 0);
+		// refused at the name, as names starting with __miniapp_ are the build's.
+		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int
 	for _, r := range rows {
