@@ -206,6 +206,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the built page in the chunk's one <style> (document.styleSheets counts one).
 		{page: "lazycompose.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`},
 		// Rows found attacking issue 23's newest work (attack23b).
+		// A module of code and a stylesheet that two lazily imported modules share, the first
+		// importing its own stylesheet before it: Vite's chunk of the shared module is linked
+		// before the importing chunk's own stylesheet ("Ensure that the css imported by current
+		// chunk is loaded after the dependencies"), so the own one's green wins.
+		{page: "lazysharedjs.html", act: `window.loadBoth()`, vite: true, seeAfter: `"extra":{"a":["lib rgb(0, 128, 0)","rgb(0, 128, 0)"],"b":["lib rgb(0, 128, 0)","rgb(0, 128, 0)"]}`},
 		// An app's own binding named as the build's import() helper, around an import(): the
 		// built page's import() called the app's string ("o is not a function", exit 0);
 		// refused at the name, as names starting with __miniapp_ are the build's.

@@ -35,9 +35,10 @@ type lazyChunking struct {
 	chunks [][]string // the stylesheets of each chunk, in their order of evaluation
 	of     map[string]int
 	// links holds, by a module of a lazily loaded chunk, the chunks whose stylesheets Vite
-	// links for that chunk, in order: its own, then each chunk of CSS only that its modules
-	// import (Vite's css plugin adds a dropped CSS-only chunk's stylesheet to its importers'
-	// importedCss, after their own), as the preload helper links them before the chunk runs.
+	// links for that chunk, in order: those of the chunks of code it imports (each with what
+	// it links, first), its own, then each chunk of CSS only that its modules import (Vite's
+	// css plugin adds a dropped CSS-only chunk's stylesheet to its importers' importedCss,
+	// after their own), as the preload helper links them before the chunk runs.
 	links map[string][]int
 }
 
@@ -188,9 +189,60 @@ func lazyChunks(metafile string, lazy map[string]bool) lazyChunking {
 			}
 		}
 	}
+	// The chunks a chunk imports that hold code (a module two lazy modules share, with its
+	// stylesheets): Vite's preload helper links their stylesheets before the chunk's own
+	// (addDeps walks a chunk's imports before it adds its importedCss: "the css imported by
+	// current chunk is loaded after the dependencies"), each chunk's once.
+	deps := map[string][]string{}
+	for _, m := range modules {
+		k := key(m)
+		var add func(string)
+		add = func(p string) {
+			if through(p) {
+				for _, q := range imports(p) {
+					add(q)
+				}
+				return
+			}
+			if _, ok := reaches[p]; !ok || key(p) == k || slices.Contains(deps[k], key(p)) {
+				return
+			}
+			if i, ok := c.of[p]; ok && pure[i] {
+				return // a chunk of CSS only: after the own (links)
+			}
+			deps[k] = append(deps[k], key(p))
+		}
+		if !through(m) {
+			for _, p := range imports(m) {
+				add(p)
+			}
+		}
+	}
+	expanded := map[string][]int{}
+	for k := range links {
+		var out []int
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(k string) {
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			for _, d := range deps[k] {
+				walk(d)
+			}
+			for _, i := range links[k] {
+				if !slices.Contains(out, i) {
+					out = append(out, i)
+				}
+			}
+		}
+		walk(k)
+		expanded[k] = out
+	}
 	for _, m := range modules {
 		if !lazy[m] && !through(m) {
-			c.links[m] = links[key(m)]
+			c.links[m] = expanded[key(m)]
 		}
 	}
 	return c

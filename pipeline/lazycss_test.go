@@ -90,7 +90,10 @@ func TestLazyChunks(t *testing.T) {
 		{"evaluation order", []string{"main.js dynamic-import a.js", "a.js import-statement b.js", "a.js import-statement x.css", "b.js import-statement y.css"}, "y.css x.css", "a.js=0 b.js=0"},
 		{"shared, imported after the own", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement own.css", "a.js import-statement shared.css", "b.js import-statement shared.css"}, "own.css|shared.css", "a.js=0,1 b.js=1"},
 		{"shared, imported before the own", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement shared.css", "a.js import-statement own.css", "b.js import-statement shared.css"}, "shared.css|own.css", "a.js=1,0 b.js=0"},
-		{"a shared module's stylesheet", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement s.js", "b.js import-statement s.js", "s.js import-statement s.css", "a.js import-statement a.css"}, "s.css|a.css", "a.js=1 b.js= s.js=0"},
+		{"a shared module's stylesheet", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement s.js", "b.js import-statement s.js", "s.js import-statement s.css", "a.js import-statement a.css"}, "s.css|a.css", "a.js=0,1 b.js=0 s.js=0"},
+		// Found attacking (attack23b): Vite links the shared chunk's stylesheet before the
+		// importing chunk's own, also where the module imports its own first.
+		{"a shared module's stylesheet, after the own", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement a.css", "a.js import-statement s.js", "b.js import-statement s.js", "s.js import-statement s.css"}, "a.css|s.css", "a.js=1,0 b.js=1 s.js=1"},
 		{"through the style stubs", []string{"main.js dynamic-import a.js", "main.js dynamic-import b.js", "a.js import-statement miniapp-style:shared.css", "a.js import-statement miniapp-style:own.css", "b.js import-statement miniapp-style:shared.css",
 			"miniapp-style:shared.css import-statement shared.css", "miniapp-style:own.css import-statement own.css"}, "shared.css|own.css", "a.js=1,0 b.js=0"},
 		{"composed CSS Module", []string{"main.js dynamic-import a.js", "a.js import-statement b.module.css", "b.module.css composes-from c.module.css"}, "c.module.css b.module.css", "a.js=0"},

@@ -1,0 +1,4 @@
+import "./atk-own-a.css";
+import { lib } from "./atk-sharedjs-lib.js";
+
+export const seen = lib + getComputedStyle(document.getElementById("shared")).color;

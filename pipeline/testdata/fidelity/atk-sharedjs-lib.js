@@ -1,0 +1,3 @@
+import "./atk-shared.css";
+
+export const lib = "lib ";
