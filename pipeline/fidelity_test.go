@@ -214,6 +214,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// An app's own binding named as the build's import() helper, around an import(): the
 		// built page's import() called the app's string ("o is not a function", exit 0);
 		// refused at the name, as names starting with __miniapp_ are the build's.
+		// A frame's srcdoc document runs its scripts (a document of its own, not a fragment),
+		// under the page's policy, which the frame inherits: markup given to innerHTML holding
+		// one, and a srcdoc a script sets, built with exit 0 and the built page's policy blocked
+		// the script ("framed":"ran" as written, "not yet" built); refused at the markup.
+		{page: "innerhtml_srcdoc.html", refused: "innerhtml_srcdoc.html:11:46: error: the markup given to innerHTML holds an <iframe srcdoc> whose document holds a <script>"},
+		{page: "srcdoc_property.html", refused: "srcdoc_property.html:12:16: error: the markup given to an iframe's srcdoc holds a <script>"},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int

@@ -22,7 +22,9 @@ import (
 //   - a <script>, for the sinks whose scripts run: a fragment createContextualFragment made
 //     (its scripts run when it is inserted) and document.write (the parser's own); innerHTML
 //     and the others mark a script they parse as already started, so it never runs.
-// What is inside a <template> is inert until the page clones it, and not read.
+// What is inside a <template> is inert until the page clones it, and not read. An iframe's
+// srcdoc, set as a property, by setAttribute, or in markup, is a document of its own that the
+// frame parses and whose scripts run, under the page's policy (the frame inherits it).
 
 // markupSink reads the call or assignment at the significant token i: the sink's name and
 // the markup's tokens, and whether its scripts run.
@@ -30,17 +32,7 @@ func (s *script) markupSink(i int) (sink string, arg [2]int, runs, ok bool) {
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case member && (s.is(i, "innerHTML", "=") || s.is(i, "outerHTML", "=") || s.is(i, "innerHTML", "+=")):
-		end := i + 2
-		for ; end < len(s.sig); end++ {
-			if p := s.pair[end]; p > end {
-				end = p
-				continue
-			}
-			if tt := s.tok(end).tt; tt == js.CommaToken || tt == js.SemicolonToken || tt == js.CloseBraceToken || tt == js.CloseParenToken || tt == js.CloseBracketToken {
-				break
-			}
-		}
-		return s.text(i), [2]int{i + 2, end}, false, true
+		return s.text(i), [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
 	case member && s.is(i, "insertAdjacentHTML", "("):
 		if args := s.args(i + 1); len(args) == 2 {
 			return s.text(i), args[1], false, true
@@ -49,12 +41,43 @@ func (s *script) markupSink(i int) (sink string, arg [2]int, runs, ok bool) {
 		if args := s.args(i + 1); len(args) >= 1 {
 			return s.text(i), args[0], s.text(i) == "createContextualFragment", true
 		}
+	case member && s.is(i, "srcdoc", "="):
+		// A frame's srcdoc: a document of its own, whose scripts run (srcdocSink).
+		end := s.expressionEnd(i + 2)
+		return srcdocSink, [2]int{i + 2, end}, true, true
+	case member && s.is(i, "setAttribute", "("):
+		// setAttribute("srcdoc", markup): the same; its other names are attributes (attrSink).
+		if args := s.args(i + 1); len(args) == 2 {
+			if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && strings.EqualFold(names[0], "srcdoc") {
+				return srcdocSink, args[1], true, true
+			}
+		}
 	case s.is(i-2, "document", ".") && (s.is(i, "write", "(") || s.is(i, "writeln", "(")):
 		if args := s.args(i + 1); len(args) == 1 {
 			return "document." + s.text(i), args[0], true, true
 		}
 	}
 	return "", arg, false, false
+}
+
+// srcdocSink names the sinks whose markup is a frame's document (an iframe's srcdoc, set as
+// a property or by setAttribute): parsed as a whole document, whose scripts run.
+const srcdocSink = "an iframe's srcdoc"
+
+// expressionEnd returns the significant token that ends the expression from i: a comma,
+// semicolon or closing bracket outside the brackets it opens, or the end.
+func (s *script) expressionEnd(i int) int {
+	end := i
+	for ; end < len(s.sig); end++ {
+		if p := s.pair[end]; p > end {
+			end = p
+			continue
+		}
+		if tt := s.tok(end).tt; tt == js.CommaToken || tt == js.SemicolonToken || tt == js.CloseBraceToken || tt == js.CloseParenToken || tt == js.CloseBracketToken {
+			break
+		}
+	}
+	return end
 }
 
 // markupFinding is what markup given to a sink holds that the bundle's policy blocks.
@@ -69,6 +92,22 @@ func blockedInMarkup(markup string, runs bool) (markupFinding, bool) {
 	if err != nil {
 		return markupFinding{}, false
 	}
+	return blockedIn(nodes, runs)
+}
+
+// blockedInDocument is blockedInMarkup for markup a frame parses as its document (an
+// iframe's srcdoc), whose scripts run: the frame's document inherits the page's policy.
+func blockedInDocument(markup string) (markupFinding, bool) {
+	doc, err := html.Parse(strings.NewReader(markup))
+	if err != nil {
+		return markupFinding{}, false
+	}
+	return blockedIn([]*html.Node{doc}, true)
+}
+
+// blockedIn is blockedInMarkup's walk over parsed nodes: an <iframe>'s srcdoc among them is a
+// document of its own, read as one.
+func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 	var found *markupFinding
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -83,6 +122,12 @@ func blockedInMarkup(markup string, runs bool) (markupFinding, bool) {
 			}
 			for _, a := range n.Attr {
 				key := strings.ToLower(a.Key)
+				if key == "srcdoc" && a.Namespace == "" && n.DataAtom == atom.Iframe && n.Namespace == "" {
+					if f, blocked := blockedInDocument(a.Val); blocked {
+						found = &markupFinding{"an <iframe srcdoc> whose document holds " + f.what, f.note}
+						return
+					}
+				}
 				switch {
 				case len(key) > 2 && strings.HasPrefix(key, "on"):
 					found = &markupFinding{fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", a.Key, a.Val),
@@ -121,7 +166,11 @@ func (r *rewrite) checkMarkup(i int) {
 		return
 	}
 	for _, v := range values {
-		if f, blocked := blockedInMarkup(v, runs); blocked {
+		f, blocked := blockedInMarkup(v, runs)
+		if sink == srcdocSink {
+			f, blocked = blockedInDocument(v)
+		}
+		if blocked {
 			r.errAt(arg[0], "the markup given to "+sink+" holds "+f.what+", where the page as written runs it", f.note)
 			return
 		}

@@ -25,6 +25,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"a script's text in a textarea", `document.write("<textarea><script>go()<\/script></textarea>");`, ""},
 		{"markup the run makes", `el.innerHTML = userText;`, ""},
 		{"plain markup", `el.innerHTML = "<b>bold</b>";`, ""},
+		// Found attacking (attack23b): a frame's srcdoc is a document whose scripts run.
+		{"innerHTML frame's srcdoc script", `el.innerHTML = '<iframe srcdoc="<script>go()<\/script>"></iframe>';`, "an <iframe srcdoc> whose document holds a <script>"},
+		{"a nested srcdoc's handler", `el.innerHTML = '<iframe srcdoc="<iframe srcdoc=\'<img onerror=go()>\'></iframe>"></iframe>';`, "inline event handler onerror"},
+		{"srcdoc property script", `frame.srcdoc = "<p>p</p><script>go()<\/script>";`, "a <script>, which runs"},
+		{"setAttribute srcdoc", `frame.setAttribute("SRCDOC", "<script>go()<\/script>");`, "a <script>, which runs"},
+		{"plain srcdoc", `frame.srcdoc = "<p>framed</p>"; frame.setAttribute("title", "<script>go()<\/script>");`, ""},
 		{"setHTMLUnsafe handler", `el.setHTMLUnsafe("<div onmouseover=go()></div>");`, "inline event handler onmouseover"},
 	} {
 		t.Run(r.name, func(t *testing.T) {
