@@ -220,6 +220,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the script ("framed":"ran" as written, "not yet" built); refused at the markup.
 		{page: "innerhtml_srcdoc.html", refused: "innerhtml_srcdoc.html:11:46: error: the markup given to innerHTML holds an <iframe srcdoc> whose document holds a <script>"},
 		{page: "srcdoc_property.html", refused: "srcdoc_property.html:12:16: error: the markup given to an iframe's srcdoc holds a <script>"},
+		// An inline event handler set by setAttribute, a javascript: URL given to a link's href
+		// property: built with exit 0 and the built page's policy blocked what the page as
+		// written ran ("clicked":"ran" as written, "not yet" built); refused at the value.
+		{page: "setattr_handler.html", refused: "setattr_handler.html:12:30: error: the attribute a script sets holds the inline event handler onclick"},
+		{page: "js_url_property.html", refused: "js_url_property.html:12:13: error: the attribute a script sets holds a javascript: URL (href="},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int

@@ -128,14 +128,8 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 						return
 					}
 				}
-				switch {
-				case len(key) > 2 && strings.HasPrefix(key, "on"):
-					found = &markupFinding{fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", a.Key, a.Val),
-						fmt.Sprintf("attach it in a script once the element is in the page: element.addEventListener(%q, …)", strings.TrimPrefix(key, "on"))}
-					return
-				case (key == "href" || key == "src" || key == "action" || key == "formaction") && offline.Scheme(a.Val) == "javascript":
-					found = &markupFinding{fmt.Sprintf("a javascript: URL (%s=%q), which cannot run under the bundle's policy", a.Key, a.Val),
-						"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>"}
+				if f, blocked := blockedAttr(a.Key, a.Val); blocked {
+					found = &f
 					return
 				}
 			}
@@ -151,6 +145,61 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 		return markupFinding{}, false
 	}
 	return *found, true
+}
+
+// blockedAttr returns what an attribute (key as written, val) holds that cannot run under
+// the bundle's policy: an inline event handler, or a javascript: URL where one runs.
+func blockedAttr(key, val string) (markupFinding, bool) {
+	lower := strings.ToLower(key)
+	switch {
+	case len(lower) > 2 && strings.HasPrefix(lower, "on"):
+		return markupFinding{fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", key, val),
+			fmt.Sprintf("attach it in a script once the element is in the page: element.addEventListener(%q, …)", strings.TrimPrefix(lower, "on"))}, true
+	case (lower == "href" || lower == "src" || lower == "action" || lower == "formaction") && offline.Scheme(val) == "javascript":
+		return markupFinding{fmt.Sprintf("a javascript: URL (%s=%q), which cannot run under the bundle's policy", key, val),
+			"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>"}, true
+	}
+	return markupFinding{}, false
+}
+
+// attrSink reads the call or assignment at the significant token i that sets an attribute
+// the page's own HTML could hold: setAttribute(name, value) with a constant name (other than
+// srcdoc, a markup sink), or a URL property (href, src, action, formAction) assigned. It
+// returns the attribute's name and the value's tokens.
+func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
+	member := s.is(i-1, ".") || s.is(i-1, "?.")
+	switch {
+	case member && s.is(i, "setAttribute", "("):
+		if args := s.args(i + 1); len(args) == 2 {
+			if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && !strings.EqualFold(names[0], "srcdoc") {
+				return names[0], args[1], true
+			}
+		}
+	case member && (s.is(i, "href", "=") || s.is(i, "src", "=") || s.is(i, "action", "=") || s.is(i, "formAction", "=")):
+		return s.text(i), [2]int{i + 2, s.expressionEnd(i + 2)}, true
+	}
+	return "", arg, false
+}
+
+// checkAttr refuses, at its place, an attribute a script sets (attrSink, at the significant
+// token i) that holds what the bundle's policy blocks: the page as written runs the handler
+// or follows the javascript: URL, the bundle's policy blocks it.
+func (r *rewrite) checkAttr(i int) {
+	s := r.s
+	name, arg, ok := s.attrSink(i)
+	if !ok || arg[0] >= arg[1] {
+		return
+	}
+	values, known := s.names(arg[0], arg[1], 0)
+	if !known {
+		return
+	}
+	for _, v := range values {
+		if f, blocked := blockedAttr(name, v); blocked {
+			r.errAt(arg[0], "the attribute a script sets holds "+f.what+", where the page as written runs it", f.note)
+			return
+		}
+	}
 }
 
 // checkMarkup refuses, at its place, markup a script gives a sink (at the significant token

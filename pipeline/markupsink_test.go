@@ -31,6 +31,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"srcdoc property script", `frame.srcdoc = "<p>p</p><script>go()<\/script>";`, "a <script>, which runs"},
 		{"setAttribute srcdoc", `frame.setAttribute("SRCDOC", "<script>go()<\/script>");`, "a <script>, which runs"},
 		{"plain srcdoc", `frame.srcdoc = "<p>framed</p>"; frame.setAttribute("title", "<script>go()<\/script>");`, ""},
+		{"setAttribute handler", `el.setAttribute("onClick", "go()");`, `inline event handler onClick="go()"`},
+		{"setAttribute javascript: URL, put together", `const s = "java" + "script:"; a.setAttribute("href", s + "go()");`, `a javascript: URL (href="javascript:go()")`},
+		{"href property javascript: URL", `link.href = "JavaScript:go()";`, `a javascript: URL (href="JavaScript:go()")`},
+		{"location.href javascript: URL", `location.href = "javascript:go()";`, `a javascript: URL`},
+		{"plain attributes", `el.setAttribute("title", "onclick"); link.href = "#top"; img.src = "data:,"; el.setAttribute(name, "go()");`, ""},
 		{"setHTMLUnsafe handler", `el.setHTMLUnsafe("<div onmouseover=go()></div>");`, "inline event handler onmouseover"},
 	} {
 		t.Run(r.name, func(t *testing.T) {
@@ -41,6 +46,7 @@ func TestMarkupSinks(t *testing.T) {
 			rw := &rewrite{s: s, file: "main.js"}
 			for i := range s.sig {
 				rw.checkMarkup(i)
+				rw.checkAttr(i)
 			}
 			var got []string
 			for _, e := range rw.errs {

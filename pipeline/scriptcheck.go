@@ -21,6 +21,7 @@ import (
 func (r *rewrite) check(i int) {
 	s := r.s
 	r.checkMarkup(i)
+	r.checkAttr(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):
