@@ -225,6 +225,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// written ran ("clicked":"ran" as written, "not yet" built); refused at the value.
 		{page: "setattr_handler.html", refused: "setattr_handler.html:12:30: error: the attribute a script sets holds the inline event handler onclick"},
 		{page: "js_url_property.html", refused: "js_url_property.html:12:13: error: the attribute a script sets holds a javascript: URL (href="},
+		// The page's own policy names style-src-elem, which a <style> obeys over style-src:
+		// the lazy chunk's <style> by its hash there (holds).
+		{page: "lazycompose_elem.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int
