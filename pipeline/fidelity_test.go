@@ -228,6 +228,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// The page's own policy names style-src-elem, which a <style> obeys over style-src:
 		// the lazy chunk's <style> by its hash there (holds).
 		{page: "lazycompose_elem.html", act: `window.loadLazy()`, vite: true, see: `"before":"rgb(0, 0, 0)"`, seeAfter: `"inModule":"rgb(0, 128, 0)"`},
+		// import() of a module already evaluated, started among a timeout of 0, a message and a
+		// microtask: its promise resolves after the timeout's task and before the message's, in
+		// the page as written and as built (holds; 4b4cb97's task).
+		{page: "taskorder.html", act: `window.go()`, seeAfter: `"order":["microtask","timeout","import","message"]`},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int
