@@ -232,6 +232,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// microtask: its promise resolves after the timeout's task and before the message's, in
 		// the page as written and as built (holds; 4b4cb97's task).
 		{page: "taskorder.html", act: `window.go()`, seeAfter: `"order":["microtask","timeout","import","message"]`},
+		// A same-origin frame's document (about:blank) written by a script holding a script:
+		// built with exit 0, and the frame, which has the page's policy, blocked it ("framed":
+		// "ran" as written, "not yet" built); refused at the markup.
+		{page: "frame_write.html", refused: "frame_write.html:13:29: error: the markup given to contentDocument.write holds a <script>"},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 	}
 	var same, refused, ran int

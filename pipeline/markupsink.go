@@ -52,9 +52,11 @@ func (s *script) markupSink(i int) (sink string, arg [2]int, runs, ok bool) {
 				return srcdocSink, args[1], true, true
 			}
 		}
-	case s.is(i-2, "document", ".") && (s.is(i, "write", "(") || s.is(i, "writeln", "(")):
+	case (s.is(i-2, "document", ".") || s.is(i-2, "contentDocument", ".") || s.is(i-2, "contentDocument", "?.")) && (s.is(i, "write", "(") || s.is(i, "writeln", "(")):
+		// A frame's document too (frame.contentDocument.write): a same-origin frame
+		// (about:blank) has the page's policy.
 		if args := s.args(i + 1); len(args) == 1 {
-			return "document." + s.text(i), args[0], true, true
+			return s.text(i-2) + "." + s.text(i), args[0], true, true
 		}
 	}
 	return "", arg, false, false

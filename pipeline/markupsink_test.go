@@ -36,6 +36,7 @@ func TestMarkupSinks(t *testing.T) {
 		{"href property javascript: URL", `link.href = "JavaScript:go()";`, `a javascript: URL (href="JavaScript:go()")`},
 		{"location.href javascript: URL", `location.href = "javascript:go()";`, `a javascript: URL`},
 		{"plain attributes", `el.setAttribute("title", "onclick"); link.href = "#top"; img.src = "data:,"; el.setAttribute(name, "go()");`, ""},
+		{"a frame's document.write", `frame.contentDocument.write("<p>p</p><script>go()<\/script>");`, "the markup given to contentDocument.write holds a <script>"},
 		{"setHTMLUnsafe handler", `el.setHTMLUnsafe("<div onmouseover=go()></div>");`, "inline event handler onmouseover"},
 	} {
 		t.Run(r.name, func(t *testing.T) {
