@@ -47,18 +47,7 @@ type lazyChunking struct {
 // reach by static imports, in their order of evaluation; the chunks are in the order of their
 // first stylesheet.
 func lazyChunks(metafile string, lazy map[string]bool) lazyChunking {
-	var meta struct {
-		Inputs map[string]struct {
-			Imports []struct {
-				Path     string `json:"path"`
-				Kind     string `json:"kind"`
-				External bool   `json:"external"`
-			} `json:"imports"`
-		} `json:"inputs"`
-		Outputs map[string]struct {
-			EntryPoint string `json:"entryPoint"`
-		} `json:"outputs"`
-	}
+	var meta importGraph
 	if json.Unmarshal([]byte(metafile), &meta) != nil {
 		return lazyChunking{}
 	}

@@ -27,6 +27,21 @@ import (
 // A CSS Module whose names esbuild would give (no generateScopedName in the config) is lazy the
 // same way (lazymodule.go), and so are a Vue or Svelte component's styles (frameworks.go).
 
+// importGraph is what the lazy stylesheets are read from in esbuild's metafile: each input's
+// imports, and each output's entry point.
+type importGraph struct {
+	Inputs map[string]struct {
+		Imports []struct {
+			Path     string `json:"path"`
+			Kind     string `json:"kind"`
+			External bool   `json:"external"`
+		} `json:"imports"`
+	} `json:"inputs"`
+	Outputs map[string]struct {
+		EntryPoint string `json:"entryPoint"`
+	} `json:"outputs"`
+}
+
 // lazyStyles returns the stylesheets of the app (paths relative to the app folder, as the
 // metafile names them) that a script imports and that no entry of the build reaches by static
 // imports alone; mixed is set when one of them is reached statically from another entry of
@@ -36,18 +51,7 @@ func lazyStyles(metafile string, modules bool) (lazy map[string]bool, mixed bool
 	if !strings.Contains(metafile, `"dynamic-import"`) {
 		return nil, false
 	}
-	var meta struct {
-		Inputs map[string]struct {
-			Imports []struct {
-				Path     string `json:"path"`
-				Kind     string `json:"kind"`
-				External bool   `json:"external"`
-			} `json:"imports"`
-		} `json:"inputs"`
-		Outputs map[string]struct {
-			EntryPoint string `json:"entryPoint"`
-		} `json:"outputs"`
-	}
+	var meta importGraph
 	if json.Unmarshal([]byte(metafile), &meta) != nil {
 		return nil, false
 	}
