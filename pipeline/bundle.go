@@ -401,7 +401,7 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 			case api.LoaderJS:
 				var out string
 				if !c.graph { // the graph's entry is the build's code (graph.go), not the app's
-					out, res.Errors, res.Warnings = b.appScript(page, c.contents, api.LoaderJS, pb.Resolve, chain)
+					out, res.Errors, res.Warnings = b.appScript(page, inlineNamespace+":"+a.Path, c.contents, api.LoaderJS, pb.Resolve, chain)
 				}
 				if out == "" {
 					out = c.contents
@@ -1012,7 +1012,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
-			if col, text, ok := b.placeInSource(b.abs(l.File), l.Line, l.Column, l.LineText); ok {
+			if col, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok {
 				d.Column, d.LineText = col+1, text
 				d.Length = max(1, min(d.Length, len(text)-col))
 			}

@@ -212,7 +212,7 @@ func (b *bundler) compiled(p string, out nodetool.Output, resolve func(string, a
 		}
 	}
 	if own {
-		t, errs, warns := b.appScript(p, js, loader, resolve, chain)
+		t, errs, warns := b.appScript(p, p, js, loader, resolve, chain)
 		if len(errs) > 0 {
 			return api.OnLoadResult{Errors: errs, Warnings: append(warnings, warns...)}, nil
 		}

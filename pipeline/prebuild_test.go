@@ -270,6 +270,31 @@ func TestPrebuildSharedCSSModule(t *testing.T) {
 	}
 }
 
+// TestPrebuildInlineEdits: two module scripts written in the page, bundled in one build, are
+// loaded at once, and each one's warnings are placed through its own edits, not the other's:
+// both were kept by the page's path, and the one loaded last gave its edits (none) to the
+// other's warning, at 3:50 where "b" is at 3:66 (found by CI on TestPrebuildRandomPages).
+func TestPrebuildInlineEdits(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeFiles(t, dir, map[string]string{
+		"miniapp.toml": "id = \"r\"\nname = \"R\"\ndescription = \"Two scripts.\"\nentry = \"index.html\"\n",
+		"lib.js":       "export const v = 3;\n",
+		"index.html": "<!doctype html><title>R</title>" + strings.Repeat("<script type=\"module\">import {v} from './lib.js'; console.log(v);</script>", 8) +
+			"<script type=\"module\">\nconst r = 1;\nconsole.log(r, new URL('./lib.js', import.meta.url).href, {b: 1, b: 2});\n</script>" +
+			strings.Repeat("<script type=\"module\">import {v} from './lib.js'; console.log(v);</script>", 8),
+	})
+	for range 20 {
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(res.Warnings, func(d diag.Message) bool { return strings.Contains(d.Text, `"b"`) })
+		if i < 0 || res.Warnings[i].Line != 3 || res.Warnings[i].Column != 66 {
+			t.Fatalf("the duplicate key is at 3:66: %v", res.Warnings)
+		}
+	}
+}
+
 // TestPrebuildRandomPages builds pages put together at random (a fixed seed) from the things
 // prebuild bundles or leaves (inline code with the source transforms among them), with and
 // without it: the same page, warnings, inputs and

@@ -190,7 +190,7 @@ func localFile(u string) bool {
 // scriptWarnings returns the checks' warnings (and errors) for a classic script written in
 // the page, which is minified, not bundled, and so not transformed.
 func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
-	_, _, warnings := b.transform(file, string(src), api.LoaderJS, nil)
+	_, _, warnings := b.transform(file, file, string(src), api.LoaderJS, nil)
 	return warnings
 }
 

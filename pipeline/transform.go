@@ -69,7 +69,7 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 		}
 		return b.compiled(path, c, resolve, chain)
 	}
-	out, errs, warnings := b.appScript(path, string(src), loader, resolve, chain)
+	out, errs, warnings := b.appScript(path, path, string(src), loader, resolve, chain)
 	if b.sourcemap && out != "" {
 		b.written.Store(path, string(src))
 	} else {
@@ -120,9 +120,9 @@ const moduleMark = "\n;export {};\n"
 // appScript applies to a script of the app's own (a file, or an inline module script of the
 // page, whose file is the page) the source transforms, the checks, and the rewriting of
 // barrel imports with the build's resolver. out is "" when src is left as it is.
-func (b *bundler) appScript(file, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
+func (b *bundler) appScript(file, name, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
 	b.noteDefaultImports(file, src)
-	out, errs, warnings = b.transform(file, src, loader, chain)
+	out, errs, warnings = b.transform(file, name, src, loader, chain)
 	base := out
 	if base == "" {
 		base = src
@@ -181,9 +181,11 @@ type rewrite struct {
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is
-// nothing to rewrite. Warnings are the checks' (scriptChecks).
-func (b *bundler) transform(file, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
-	b.edited.Delete(file)
+// nothing to rewrite. Warnings are the checks' (scriptChecks). What it did is kept by name, the
+// name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
+// code written in the page, of which one build may load several at once.
+func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
+	b.edited.Delete(name)
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
 		return "", nil, nil
 	}
@@ -246,7 +248,7 @@ func (b *bundler) transform(file, src string, loader api.Loader, chain workerCha
 		applied = append(applied, e)
 	}
 	b2.WriteString(src[last:])
-	defer func() { b.edited.Store(file, sourceEdits{src: src, out: out, edits: applied}) }()
+	defer func() { b.edited.Store(name, sourceEdits{src: src, out: out, edits: applied}) }()
 	if r.helper {
 		r.task = true
 		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? " + afterTaskHelper + "().then(v) : Promise.resolve(v); " +
@@ -269,11 +271,12 @@ type sourceEdits struct {
 }
 
 // placeInSource places the message esbuild gave at line and column (0-based, in bytes) of
-// the transforms' output of file in the source as written: the line's text and the column
-// there (a place inside an edit's text is the edit's start). ok is false where the output
-// line is not lineText (the script was rewritten again after the transforms).
-func (b *bundler) placeInSource(file string, line, col int, lineText string) (int, string, bool) {
-	v, ok := b.edited.Load(file)
+// the transforms' output of the module esbuild calls name in the source as written: the
+// line's text and the column there (a place inside an edit's text is the edit's start). ok is
+// false where the output line is not lineText (the script was rewritten again after the
+// transforms).
+func (b *bundler) placeInSource(name string, line, col int, lineText string) (int, string, bool) {
+	v, ok := b.edited.Load(b.editKey(name))
 	if !ok {
 		return 0, "", false
 	}
@@ -310,6 +313,15 @@ func (b *bundler) placeInSource(file string, line, col int, lineText string) (in
 		le = len(se.src) - ls
 	}
 	return orig - ls, se.src[ls : ls+le], true
+}
+
+// editKey is the key transform keeps its edits by for the module esbuild's messages name:
+// the inline name itself for code written in the page, the file's path otherwise.
+func (b *bundler) editKey(name string) string {
+	if _, ok := b.inlineName(name); ok {
+		return name
+	}
+	return b.abs(name)
 }
 
 // lineStart returns the offset of the 1-based line in text, or -1.
