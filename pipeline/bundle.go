@@ -92,8 +92,8 @@ type bundler struct {
 	// written holds, with source maps, the text of each app script the source transforms
 	// changed, as its author wrote it, by path or inline name (mapSources).
 	written sync.Map
-	// edited holds, by an app script's path, what the transforms did to it (sourceEdits),
-	// by which esbuild's messages are placed in the source as written.
+	// edited holds, by an app script's path or inline name (editKey), what the transforms did
+	// to it (sourceEdits), by which esbuild's messages are placed in the source as written.
 	edited sync.Map
 	// backslashed holds each file loaded whose name holds a backslash (a letter of a name,
 	// not on Windows), by its path with slashes for them, as esbuild names it in a source
