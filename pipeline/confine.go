@@ -171,8 +171,9 @@ func (b *bundler) leavesRoot(p string) bool {
 // root (no kernel fence: another system, or Build in a process of the caller's), a
 // package.json up there whose fields esbuild would apply to the app's files: a "browser"
 // map (esbuild applies the nearest one above a file, unless the app's own package.json has
-// one, even {}), and, when the app has no package.json
-// of its own, the "sideEffects", "imports" or "exports" (with a "name") of the nearest one; and a Yarn Plug'n'Play
+// one, even {}), and, when the app has no package.json of its own, the "type" (whether its
+// .js and .ts files are ES modules), "sideEffects", "imports" or "exports" (with a "name")
+// of the nearest one; and a Yarn Plug'n'Play
 // manifest (pnpAboveRoot). Only the presence of those keys is looked at; nothing of the file
 // is shown. Under the fence esbuild cannot read those folders, and nothing is checked.
 func (b *bundler) aboveRoot() diag.List {
@@ -210,7 +211,7 @@ func (b *bundler) aboveRoot() diag.List {
 			if src, err := os.ReadFile(p); err == nil && json.Unmarshal(src, &fields) == nil {
 				var applied []string
 				_, named := fields["name"]
-				for _, k := range []string{"browser", "sideEffects", "imports", "exports"} {
+				for _, k := range []string{"browser", "type", "sideEffects", "imports", "exports"} {
 					// "exports" with a "name": esbuild resolves an import of that name (a
 					// self-reference) by it, before node_modules.
 					if _, ok := fields[k]; ok && (k != "exports" || named) && (k == "browser" && !ownBrowser || k != "browser" && nearest) {

@@ -273,6 +273,15 @@ func leakRows() []leakRow {
 				code int
 				want string
 			}{0, ""}},
+		// The "type" of the package.json above an app that has none of its own is the one
+		// esbuild reads the app's .js files by: "module" made a CommonJS file an ES module
+		// ("No matching export in "cjs.js" for import "default"", where the app alone builds).
+		{name: "package_json_in_parent_type", app: "plain/app", files: script(`import v from "./cjs.js"; console.log(v)`, map[string]string{
+			"cjs.js": `exports.__esModule = true; exports.default = "the app's";`, "../package.json": `{ "type": "module" }`}),
+			code: 1, want: `has "type", which esbuild would apply`, fenced: &struct {
+				code int
+				want string
+			}{0, ""}},
 		{name: "package_json_symlinked_outside", files: script(`console.log(1)`, nil), links: map[string]string{"package.json": "secrets/notjson.json"},
 			code: 1, want: "outside"},
 		{name: "package_in_node_modules_symlinked_outside", files: script(`import { s } from "evilpkg"; console.log(s)`, nil), links: map[string]string{"node_modules/evilpkg": "secrets/evilpkg"},
