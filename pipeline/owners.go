@@ -42,10 +42,16 @@ func lockOwners(outDir string) func() {
 	return mu.(*sync.Mutex).Unlock
 }
 
-// readOwners reads the OwnersFile of outDir; a folder without one has no owners.
+// readOwners reads the OwnersFile of outDir; a folder without one has no owners, nor one
+// whose OwnersFile is a symbolic link, which is not read (it may lead out of the folder, and
+// the folders it names are printed) and is replaced.
 func readOwners(outDir string) (owners, error) {
 	o := owners{SchemaVersion: 1, Apps: map[string]string{}}
-	b, err := os.ReadFile(filepath.Join(outDir, OwnersFile))
+	p := filepath.Join(outDir, OwnersFile)
+	if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+		return o, nil
+	}
+	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return o, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,8 +117,12 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // ReadEntry reads and checks a registry entry file.
+//
+// The entry must be in the folder it is named in, its links resolved (the folder of the page
+// it names): one that is a symbolic link out of it is refused, not read, as registry.json
+// is (Read). No error quotes the file.
 func ReadEntry(path string) (Entry, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInFolder(path)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -130,7 +135,7 @@ func ParseEntry(name string, b []byte) (Entry, error) {
 	var e Entry
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&e); err != nil {
-		return Entry{}, fmt.Errorf("%s is not a registry entry: %v", name, err)
+		return Entry{}, fmt.Errorf("%s is not a registry entry: %s", name, jsonProblem(b, err))
 	}
 	if err := e.valid(); err != nil {
 		return Entry{}, fmt.Errorf("%s: %v", name, err)
@@ -145,9 +150,9 @@ func (e *Entry) valid() error {
 	case e.ID == "" || e.File == "":
 		return errors.New("not a registry entry: no id or file")
 	case strings.ContainsAny(e.File, `/\`) || e.File == "." || e.File == "..":
-		return fmt.Errorf("file %q is not a file name", e.File)
+		return errors.New("its file is not a file name (one without / or \\, nor . or ..)")
 	case len(e.SHA256) != 64 || strings.Trim(e.SHA256, "0123456789abcdef") != "":
-		return fmt.Errorf("sha256 %q is not 64 lower-case hex digits", e.SHA256)
+		return errors.New("its sha256 is not 64 lower-case hex digits")
 	}
 	return nil
 }
@@ -188,14 +193,18 @@ func Folder(dir string) (*Registry, error) {
 }
 
 // Read reads registry.json. Each app's key must be its id.
+//
+// registry.json must be in the folder it lists, its links resolved: one that is a symbolic
+// link out of it is refused, not read (a bundle's folder handed to bundle serve or bundle
+// verify may hold a link to a file of the machine's; its text is in no message).
 func Read(path string) (*Registry, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInFolder(path)
 	if err != nil {
 		return nil, err
 	}
 	var r Registry
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s is not a registry: %v", path, err)
+		return nil, fmt.Errorf("%s is not a registry: %s", path, jsonProblem(b, err))
 	}
 	if r.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%s: schema_version %d is not %d; rebuild with this bundle", path, r.SchemaVersion, SchemaVersion)
@@ -209,6 +218,69 @@ func Read(path string) (*Registry, error) {
 		}
 	}
 	return &r, nil
+}
+
+// readInFolder reads the file at path when it is, its links resolved, in the folder path
+// names it in.
+func readInFolder(path string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, fmt.Errorf("%s is a symbolic link to %s, outside its folder, which bundle does not read: keep a registry file in the folder of the pages it names, as bundle build writes it", path, real)
+	}
+	return os.ReadFile(path)
+}
+
+// jsonProblem says what err, from decoding b, found wrong, with the place, and quotes nothing
+// of b (encoding/json's messages quote the character or the number that broke it): the file
+// may be a symbolic link to one that is not the caller's, whose text no message shows.
+func jsonProblem(b []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := place(b, se.Offset-1)
+		return fmt.Sprintf("not JSON at line %d, column %d", line, col)
+	case errors.As(err, &te):
+		line, col := place(b, te.Offset-1)
+		what := "the whole file"
+		if te.Field != "" {
+			what = te.Field
+		}
+		return fmt.Sprintf("%s is not %s (the value ending at line %d, column %d)", what, jsonKind(te.Type.Kind().String()), line, col)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "the JSON ends before its value does"
+	}
+	return "not JSON"
+}
+
+// jsonKind names the JSON value a Go value of kind decodes from.
+func jsonKind(kind string) string {
+	switch {
+	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"), strings.HasPrefix(kind, "float"):
+		return "a number that fits"
+	case kind == "string":
+		return "a string"
+	case kind == "bool":
+		return "true or false"
+	case kind == "slice", kind == "array":
+		return "an array"
+	}
+	return "an object"
+}
+
+// place returns the 1-based line and column (in bytes) of the offset off in b.
+func place(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	head := b[:off]
+	line = bytes.Count(head, []byte("\n")) + 1
+	return line, len(head) - (bytes.LastIndexByte(head, '\n') + 1) + 1
 }
 
 // IDs returns the registry's ids, sorted.

@@ -174,3 +174,54 @@ func TestRenderCommand(t *testing.T) {
 		t.Errorf("screenshot: %v", err)
 	}
 }
+
+// TestVerifyQuotesNoOutsideFile: an entry or a registry.json that is a symbolic link out of its
+// folder is refused, not read, and a file that is not an entry is refused with the place of
+// the fault, not its character: bundle verify of a folder whose hello.json linked to a secret
+// printed "invalid character 'S'", the secret's first letter, in its error (text and JSON).
+func TestVerifyQuotesNoOutsideFile(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := bundle(t, "", "build", "--out", out, "../../samples/hello"); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	base := t.TempDir()
+	secret := filepath.Join(base, "secrets", "token.txt")
+	os.MkdirAll(filepath.Dir(secret), 0o755)
+	os.WriteFile(secret, []byte(token+"\n"), 0o644)
+	notEntry := filepath.Join(base, "secrets", "entry.json")
+	os.WriteFile(notEntry, []byte(`{"schema_version": 1, "id": "hello", "file": "`+token+`/x", "sha256": "`+token+`", "bytes": 1e999}`), 0o644)
+	linked := filepath.Join(base, "dist")
+	os.MkdirAll(linked, 0o755)
+	os.WriteFile(filepath.Join(linked, "hello.html"), []byte(mustRead(t, filepath.Join(out, "hello.html"))), 0o644)
+	os.Symlink(secret, filepath.Join(linked, "hello.json"))
+	os.Symlink(secret, filepath.Join(linked, "registry.json"))
+	page := filepath.Join(linked, "hello.html")
+	for _, row := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"entry_beside_links_out", []string{"verify", page}, 2, "hello.json is a symbolic link to " + secret + ", outside its folder"},
+		{"entry_beside_links_out_json", []string{"verify", "--format", "json", page}, 2, "outside its folder"},
+		{"entry_not_json", []string{"verify", "--entry", secret, page}, 2, "is not a registry entry: not JSON at line 1, column 1"},
+		{"entry_not_json_json", []string{"verify", "--format", "json", "--entry", secret, page}, 2, "not JSON at line 1, column 1"},
+		{"entry_value_not_a_number", []string{"verify", "--entry", notEntry, page}, 2, "bytes is not a number that fits"},
+		{"registry_links_out", []string{"serve", "--addr", "127.0.0.1:0", linked}, 2, "registry.json is a symbolic link to " + secret + ", outside its folder"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			code, stdout, stderr := bundle(t, "", row.args...)
+			if code != row.code || !strings.Contains(stdout+stderr, row.want) {
+				t.Errorf("exit %d, want %d and %q\nstdout: %s\nstderr: %s", code, row.code, row.want, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, token[:1]+"'") || strings.Contains(stdout+stderr, token) {
+				t.Errorf("a message quotes the file:\nstdout: %s\nstderr: %s", stdout, stderr)
+			}
+		})
+	}
+	// The file's own values are quoted by no message either.
+	os.WriteFile(notEntry, []byte(`{"schema_version": 1, "id": "hello", "file": "`+token+`/x", "sha256": "`+strings.Repeat("a", 64)+`"}`), 0o644)
+	if code, stdout, stderr := bundle(t, "", "verify", "--entry", notEntry, page); code != 2 || !strings.Contains(stderr, "its file is not a file name") || strings.Contains(stdout+stderr, token) {
+		t.Errorf("exit %d, want 2 and \"its file is not a file name\", the value not quoted:\n%s%s", code, stdout, stderr)
+	}
+}

@@ -53,3 +53,33 @@ func TestIDCollisionAcrossRuns(t *testing.T) {
 		t.Errorf("after the first app changed its id: exit %d: %s", code, stderr)
 	}
 }
+
+// TestOwnersFileLinkedOut: an owners file in the output folder that is a symbolic link is not
+// read (it could lead out of the folder, and the app folders it names are printed) and is
+// replaced: one linking to a file outside that named a folder holding the id refused the
+// build naming that folder, a path from the file outside.
+func TestOwnersFileLinkedOut(t *testing.T) {
+	root := t.TempDir()
+	manifest := "id = \"same\"\nname = \"N\"\ndescription = \"D.\"\nentry = \"main.ts\"\nhosts = [\"https://chat.example.com\"]\n"
+	out := filepath.Join(root, "public")
+	for _, d := range []string{filepath.Join(root, token, "app"), filepath.Join(root, "app"), out} {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "miniapp.toml"), []byte(manifest), 0o644)
+		os.WriteFile(filepath.Join(d, "main.ts"), []byte("document.body.append('x')\n"), 0o644)
+	}
+	os.Remove(filepath.Join(out, "miniapp.toml"))
+	os.WriteFile(filepath.Join(out, "same.html"), []byte("<p>the other app's</p>"), 0o644)
+	outside := filepath.Join(root, "owners.json")
+	os.WriteFile(outside, []byte(`{"schema_version": 1, "apps": {"same": "../`+token+`/app"}}`), 0o644)
+	os.Symlink(outside, filepath.Join(out, ".bundle-apps.json"))
+	code, stdout, stderr := bundle(t, "", "build", "--out", out, filepath.Join(root, "app"))
+	if code != 0 || strings.Contains(stdout+stderr, token) {
+		t.Errorf("exit %d, want 0 and no folder of the linked file named:\n%s%s", code, stdout, stderr)
+	}
+	if st, err := os.Lstat(filepath.Join(out, ".bundle-apps.json")); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the owners file is not replaced by a file: %v %v", st, err)
+	}
+	if b, _ := os.ReadFile(outside); !strings.Contains(string(b), token) {
+		t.Errorf("the linked file was written through: %s", b)
+	}
+}
