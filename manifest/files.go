@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 )
 
 // ErrOutside is returned (wrapped) by Resolve for a path that leaves the app folder.
@@ -26,12 +27,14 @@ func (m *Manifest) Resolve(rel string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutside)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(m.Root, clean))
+	// Nothing outside Root is looked at: a link that leads out is refused whether or not its
+	// target exists.
+	real, err := rootpath.Resolve(filepath.Join(m.Root, clean), m.Root)
+	if errors.Is(err, rootpath.ErrOutside) {
+		return "", fmt.Errorf("%s: %w through a symbolic link", rel, ErrOutside)
+	}
 	if err != nil {
 		return "", err
-	}
-	if real != m.Root && !strings.HasPrefix(real, m.Root+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: %w through a symbolic link", rel, ErrOutside)
 	}
 	return real, nil
 }

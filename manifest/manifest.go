@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 )
 
 // Manifest is a validated manifest. Paths (Entry, Icon, Build.PublicDir) are slash-separated and
@@ -194,7 +195,9 @@ var ErrNotFound = errors.New("no manifest")
 // that is another format's, which ("a web app manifest (start_url)"): it is a file of the
 // app, as in Vite.
 func File(dir string) (path, other string) {
-	if p := filepath.Join(dir, TOMLName); isFile(p) {
+	// A link out of the app folder is its manifest whether or not its target exists (Load
+	// refuses it, unread): nothing outside is looked at.
+	if p := filepath.Join(dir, TOMLName); isFile(p) || isLinkOut(dir, p) {
 		return p, ""
 	}
 	p := filepath.Join(dir, JSONName)
@@ -324,18 +327,18 @@ func confined(dir, path string) error {
 	if err != nil {
 		return fmt.Errorf("read app folder %s: %w", dir, err)
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil // a dangling link: ReadFile says what it says
-	}
-	if real, err = filepath.Abs(real); err != nil {
-		return err
-	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+	// Where the link leads decides, not whether its target exists: nothing outside is looked at.
+	if _, err := rootpath.Resolve(path, root); errors.Is(err, rootpath.ErrOutside) {
 		return diag.List{{File: path, Text: fmt.Sprintf("%s is a symbolic link to a file outside the app folder", filepath.Base(path)),
 			Note: "bundle reads only files inside the app folder: copy the manifest in instead of linking to it"}}.Err()
 	}
 	return nil
+}
+
+// isLinkOut reports whether p, in the app folder dir, is a symbolic link that leads out of it.
+func isLinkOut(dir, p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0 && confined(dir, p) != nil
 }
 
 func isFile(p string) bool {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/internal/jsstring"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/sdk"
@@ -599,15 +601,16 @@ func gateLoad(api.OnLoadArgs) (api.OnLoadResult, error) {
 	return api.OnLoadResult{}, nil
 }
 
-// realPath is filepath.EvalSymlinks(p), with each folder's real path kept from one file to
-// the next: a build of thousands of modules asks for the same few hundred folders, and
+// realPath is p's real path when it is inside the folder the build may read (rootpath.Resolve:
+// a path that leaves it is rootpath.ErrOutside, whether or not it exists, and nothing outside
+// is looked at), with each folder's real path kept from one file to the next: a build of thousands of modules asks for the same few hundred folders, and
 // resolving each file's every folder again would cost a system call per component.
 func (b *bundler) realPath(p string) (string, error) {
 	dir, name := filepath.Split(filepath.Clean(p))
 	dir = filepath.Clean(dir)
 	realDir, ok := b.realDirs.Load(dir)
 	if !ok {
-		r, err := filepath.EvalSymlinks(dir)
+		r, err := rootpath.Resolve(dir, b.readRoot)
 		if err != nil {
 			return "", err
 		}
@@ -619,17 +622,17 @@ func (b *bundler) realPath(p string) (string, error) {
 		return "", err
 	}
 	if st.Mode()&fs.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(full)
+		return rootpath.Resolve(full, b.readRoot)
 	}
 	return full, nil
 }
 
 // outside returns an error message when the file at p (through any symbolic link) is outside
-// the folder the build may read, saying which folder applied and why; nil when it is inside.
+// the folder the build may read, saying which folder applied and why, whether or not it
+// exists there; nil when it is inside.
 func (b *bundler) outside(p string) *api.Message {
-	real, err := b.realPath(p)
-	if err != nil || real == b.readRoot || strings.HasPrefix(real, b.readRoot+string(filepath.Separator)) {
-		return nil // a missing file is esbuild's to report
+	if _, err := b.realPath(p); !errors.Is(err, rootpath.ErrOutside) {
+		return nil // inside; a missing file is esbuild's to report
 	}
 	m := &api.Message{Text: fmt.Sprintf("%s is outside the app folder %s", b.display(b.rel(p)), filepath.ToSlash(b.dir))}
 	note := "bundle reads only files inside the app folder, and there is no workspace root above it (a package.json with \"workspaces\", a pnpm-workspace.yaml or a lerna.json): move the file in, or install the package in the app folder"

@@ -13,6 +13,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
 )
 
@@ -106,15 +107,18 @@ func outputDir(dir, root string, opts Options) (string, error) {
 		return filepath.Abs(opts.OutDir)
 	}
 	out := filepath.Join(root, "dist")
-	real, err := filepath.EvalSymlinks(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		if _, lerr := os.Lstat(out); lerr == nil {
-			err = errors.New("a symbolic link to a folder that does not exist")
-		} else {
-			return out, nil
+	// Where a link leads decides, not whether its target exists: nothing outside the app
+	// folder is looked at.
+	real, err := rootpath.Resolve(out, root)
+	switch {
+	case errors.Is(err, rootpath.ErrOutside):
+		err = nil
+	case errors.Is(err, fs.ErrNotExist):
+		if _, lerr := os.Lstat(out); lerr != nil {
+			return out, nil // bundle makes it
 		}
-	}
-	if err == nil && real != root && strings.HasPrefix(real, root+string(filepath.Separator)) {
+		err = errors.New("a symbolic link to a folder that does not exist")
+	case err == nil && real != root:
 		return out, nil
 	}
 	name := filepath.ToSlash(filepath.Join(dir, "dist"))
@@ -132,12 +136,14 @@ func outputDir(dir, root string, opts Options) (string, error) {
 // package's version, the folders listed for advice) read through it, so that a link in the
 // app (package.json, node_modules/x) shows nothing of where it leads, with or without the
 // kernel's fence.
+//
+// Nothing outside root is looked at: a path that leads out is fs.ErrPermission whether or not
+// it exists there.
 func readIn(p, root string) ([]byte, error) {
-	if !within(p, root) {
-		if _, err := os.Lstat(p); err != nil {
-			return nil, err
-		}
+	if _, err := rootpath.Resolve(p, root); errors.Is(err, rootpath.ErrOutside) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrPermission}
+	} else if err != nil {
+		return nil, err
 	}
 	return os.ReadFile(p)
 }
@@ -145,26 +151,16 @@ func readIn(p, root string) ([]byte, error) {
 // inRoot reports whether p, its symbolic links resolved, is inside the folder the build may
 // read; a path that cannot be resolved is not.
 func (b *bundler) inRoot(p string) bool {
-	real, err := b.realPath(p)
-	return err == nil && (real == b.readRoot || strings.HasPrefix(real, b.readRoot+string(filepath.Separator)))
+	_, err := b.realPath(p)
+	return err == nil
 }
 
 // leavesRoot reports whether the folder p (which may not exist) is outside the folder the
-// build may read: by its name, or, its nearest existing folder's links resolved, by where it
-// is.
+// build may read: by its name, or by where a symbolic link on the way leads, whether or not
+// anything is there (nothing outside is looked at).
 func (b *bundler) leavesRoot(p string) bool {
-	p = filepath.Clean(p)
-	if p != b.readRoot && !strings.HasPrefix(p, b.readRoot+string(filepath.Separator)) {
-		return true
-	}
-	for dir := p; ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(dir); err == nil {
-			return !b.inRoot(dir)
-		}
-		if filepath.Dir(dir) == dir {
-			return true
-		}
-	}
+	_, err := rootpath.Resolve(filepath.Clean(p), b.readRoot)
+	return errors.Is(err, rootpath.ErrOutside)
 }
 
 // aboveRoot refuses, where nothing keeps esbuild's resolver out of the folders above the

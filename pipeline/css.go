@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
@@ -498,10 +499,10 @@ func lineIn(p string, n int, root string) string {
 }
 
 // within reports whether p, its symbolic links resolved, is dir or inside it (dir's own are
-// resolved already); a path that cannot be resolved is not.
+// resolved already); a path that cannot be resolved is not. Nothing outside dir is looked at.
 func within(p, dir string) bool {
-	real, err := filepath.EvalSymlinks(p)
-	return err == nil && (real == dir || strings.HasPrefix(real, dir+string(filepath.Separator)))
+	_, err := rootpath.Resolve(p, dir)
+	return err == nil
 }
 
 // atRulePlace returns the place of the first at-rule named rule (as Tailwind's compiler

@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 )
 
 // resolveExts are the extensions esbuild tries for an import without one, in its order.
@@ -29,15 +32,15 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
 		text, note = b.missingFile(spec, filepath.Join(from, filepath.FromSlash(spec)))
 		return text, note, false
-	case strings.HasPrefix(spec, "/") && b.leavesRoot(filepath.Dir(spec)):
-		if _, err := os.Stat(spec); err == nil {
-			return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
-				"bundle reads only files inside " + b.rootName() + ": move the file in and import it by a relative path", false
-		}
-		fallthrough
 	case strings.HasPrefix(spec, "/"):
+		// Whether a file is at that path outside the root is not looked at: the message is
+		// the same either way.
 		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", spec, b.m.Build.PublicDir)
-		return text, fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec), false
+		note = fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec)
+		if b.leavesRoot(filepath.Dir(filepath.FromSlash(spec))) {
+			note += "; bundle reads no file outside " + b.rootName() + ", at that path or any"
+		}
+		return text, note, false
 	}
 	if prefix, rest, ok := strings.Cut(spec, "/"); ok && (prefix == "@" || prefix == "~") {
 		// No npm package is named "@" or "~": a path alias of vite.config's resolve.alias,
@@ -71,11 +74,10 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 // missingFile explains a relative import of target, which does not exist as written.
 func (b *bundler) missingFile(spec, target string) (string, string) {
 	dir, base := filepath.Split(target)
-	if b.leavesRoot(filepath.Clean(dir)) {
-		if _, err := os.Stat(dir); err == nil {
-			return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
-				"bundle reads only files inside " + b.rootName() + ": move the file in"
-		}
+	if b.targetLeavesRoot(filepath.Clean(target)) {
+		// Whether it exists there is not looked at: the message is the same either way.
+		return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
+			"bundle reads only files inside " + b.rootName() + ": move the file in"
 	}
 	names, err := b.folders.names(filepath.Clean(dir))
 	relDir := b.display(b.rel(dir))
@@ -111,6 +113,34 @@ func (b *bundler) missingFile(spec, target string) (string, string) {
 		return text, fmt.Sprintf("did you mean %q?", dotted(specDir+best))
 	}
 	return text, "fix the path: it is relative to the importing file"
+}
+
+// targetLeavesRoot reports whether the file an import of a path names, target (clean,
+// absolute), is outside the folder the build may read: its folder, or the file itself as
+// written or with an extension esbuild tries, a symbolic link in the app that leads out,
+// whether or not anything is where it leads (nothing outside is looked at).
+//
+// Every import of a path asks it (the pre-check in viteResolve), so it costs no system call
+// past the first of each folder: the folder's real path and its listing are kept for the
+// build (realDirs, folders).
+func (b *bundler) targetLeavesRoot(target string) bool {
+	dir := filepath.Dir(target)
+	if _, ok := b.realDirs.Load(dir); !ok {
+		real, err := rootpath.Resolve(dir, b.readRoot)
+		if errors.Is(err, rootpath.ErrOutside) {
+			return true
+		}
+		if err != nil {
+			return false // a folder inside that is not there: nothing is in it
+		}
+		b.realDirs.LoadOrStore(dir, real)
+	}
+	for _, ext := range append([]string{""}, resolveExts...) {
+		if t, ok := b.folders.entry(target + ext); ok && t&fs.ModeSymlink != 0 && b.leavesRoot(target+ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // dotted makes a relative specifier start with ./ or ../.

@@ -233,6 +233,12 @@ func (r *tsconfigReader) extends(file string, src []byte, ext string, chain []st
 		}
 	}
 	for _, c := range cands {
+		// Where it is decides, before whether it exists: nothing outside is looked at.
+		if r.b.leavesRoot(c) {
+			place(diag.Error, fmt.Sprintf("extends %q names a config outside %s", ext, r.b.rootName()),
+				"bundle reads only files inside "+r.b.rootName()+": copy the base config in, or install its package in the app (npm install -D …)")
+			return tsOptions{}, false
+		}
 		st, err := os.Stat(c)
 		if err != nil || st.IsDir() {
 			if errors.Is(err, fs.ErrPermission) {

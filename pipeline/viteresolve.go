@@ -59,6 +59,9 @@ func (b *bundler) viteResolve() api.Plugin {
 			if r, err := b.browserMapped(pb, a); err != nil || r.Path != "" || len(r.Errors) > 0 {
 				return r, err
 			}
+			if msg := b.pathLeavesRoot(a); msg != nil {
+				return api.OnResolveResult{Errors: []api.Message{*msg}}, nil
+			}
 			return b.exportsFallback(a), nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: browserFalseNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -66,6 +69,41 @@ func (b *bundler) viteResolve() api.Plugin {
 			return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
 		})
 	}}
+}
+
+// pathLeavesRoot refuses an import of a path (relative, or absolute once the app folder and
+// the public folder have no file of that name: the query plugin resolves those) whose folder
+// is outside the folder the build may read, before esbuild's resolver looks for the file
+// there: the message is then the same whether or not a file is there (with the path checks
+// alone, esbuild found it and its load was refused, "… is outside the app folder", where a
+// missing one "could not resolve"; under the kernel's fence, whose Landlock does not restrict
+// stat, the advice differed too).
+func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
+	if a.Kind == api.ResolveEntryPoint || a.Namespace != "file" && a.Namespace != inlineNamespace {
+		return nil
+	}
+	spec, _, _ := strings.Cut(a.Path, "?")
+	var target string
+	switch {
+	case strings.HasPrefix(spec, "/"):
+		target = filepath.FromSlash(spec)
+	case spec == "." || spec == ".." || strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../"):
+		if a.ResolveDir == "" {
+			return nil
+		}
+		target = filepath.Join(a.ResolveDir, filepath.FromSlash(spec))
+	default:
+		return nil
+	}
+	if !b.targetLeavesRoot(filepath.Clean(target)) {
+		return nil
+	}
+	if strings.HasPrefix(spec, "/") {
+		return &api.Message{Text: fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", a.Path, b.m.Build.PublicDir),
+			Notes: []api.Note{{Text: fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q); bundle reads no file outside %s, at that path or any", b.display(b.m.Build.PublicDir), "."+spec, b.rootName())}}}
+	}
+	return &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s", a.Path, b.rootName()),
+		Notes: []api.Note{{Text: "bundle reads only files inside " + b.rootName() + ": move the file in"}}}
 }
 
 // assetIncluded reports whether the file at lower (its path, lower-cased) has an extension the

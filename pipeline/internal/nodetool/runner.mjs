@@ -26,33 +26,63 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const cwd = process.cwd();
 const realpath = fs.realpathSync.native;
+// The fs functions resolveIn looks with, before the tools' are guarded.
+const lstatRaw = fs.lstatSync;
+const readlinkRaw = fs.readlinkSync;
 const root = realpath(process.env.MINIAPP_ROOT || cwd);
 const tmp = process.env.TMPDIR ? realpath(process.env.TMPDIR) : null;
-
-// real returns p with its links resolved; for a path that does not exist yet, its nearest
-// existing folder's, joined to the rest.
-function real(p) {
-  let dir = path.resolve(p);
-  const rest = [];
-  for (;;) {
-    try {
-      return path.join(realpath(dir), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return path.resolve(p);
-      rest.push(path.basename(dir));
-      dir = parent;
-    }
-  }
-}
 
 function within(p, dir) {
   const rel = path.relative(dir, p);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-const readable = (p) => within(real(p), root) || (tmp !== null && within(real(p), tmp));
-const writable = (p) => tmp !== null && within(real(p), tmp);
+// OUTSIDE is resolveIn's answer for a path that leaves its folder.
+const OUTSIDE = Symbol("outside");
+
+// resolveIn resolves p's links as the kernel does, component by component, looking at nothing
+// outside dir (real already): OUTSIDE once the path, or a link's target, leaves dir, whether or
+// not anything is there; null when it is inside but missing; else its real path. The Go side's
+// rootpath.Resolve, the same rule: what the tools are told never depends on what is outside.
+function resolveIn(p, dir) {
+  let cur = path.sep;
+  const rest = path.resolve(p).split(path.sep);
+  let links = 0;
+  while (rest.length > 0) {
+    const c = rest.shift();
+    if (c === "" || c === ".") continue;
+    if (c === "..") {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = path.join(cur, c);
+    if (within(dir, next)) {
+      cur = next; // dir, or a folder above it: no links (dir is real)
+      continue;
+    }
+    if (!within(next, dir)) return OUTSIDE;
+    let st;
+    try {
+      st = lstatRaw(next);
+    } catch {
+      return null;
+    }
+    if (!st.isSymbolicLink()) {
+      cur = next;
+      continue;
+    }
+    if (++links > 40) return null;
+    const target = readlinkRaw(next);
+    if (path.isAbsolute(target)) cur = path.sep;
+    rest.unshift(...target.split(path.sep));
+  }
+  return within(cur, dir) ? cur : OUTSIDE;
+}
+
+// inRoot reports whether p is inside the root (or missing there), by resolveIn.
+const inRoot = (p) => resolveIn(p, root) !== OUTSIDE;
+const readable = (p) => inRoot(p) || (tmp !== null && resolveIn(p, tmp) !== OUTSIDE);
+const writable = (p) => tmp !== null && resolveIn(p, tmp) !== OUTSIDE;
 
 // refused is the error for a path a tool may not open: EACCES, as the kernel's fence says it.
 function refused(p, verb) {
@@ -106,6 +136,53 @@ for (const api of [fs, fs.promises]) {
     if (to !== null && !writable(to)) throw refused(to, "write");
   });
 }
+// Stat and its kin (exists, access, realpath, readlink, statfs) of a path outside the root and
+// Node's temporary folder answer as for a path where nothing is, whether or not something is:
+// Landlock (ABI 7 and older) does not restrict them, and a tool (the app's PostCSS plugins)
+// could otherwise tell whether a file of the machine exists, its size and times, and write it
+// into the CSS. Code written to harm can go around Node's fs; the tools bundle runs do not.
+function notThere(p, syscall) {
+  return Object.assign(new Error(`ENOENT: no such file or directory, ${syscall} '${p}'`), { code: "ENOENT", errno: -2, syscall, path: p });
+}
+const hidden = (p) => p !== null && !readable(p);
+for (const name of ["stat", "lstat", "access", "realpath", "readlink", "statfs"]) {
+  const async = fs[name], sync = fs[name + "Sync"], promised = fs.promises[name];
+  if (typeof async === "function") {
+    fs[name] = function (...args) {
+      const cb = args[args.length - 1];
+      if (hidden(pathOf(args[0])) && typeof cb === "function") return process.nextTick(cb, notThere(pathOf(args[0]), name));
+      return async.apply(this, args);
+    };
+  }
+  if (typeof sync === "function") {
+    fs[name + "Sync"] = function (...args) {
+      if (hidden(pathOf(args[0]))) {
+        if ((name === "stat" || name === "lstat") && args[1]?.throwIfNoEntry === false) return undefined;
+        throw notThere(pathOf(args[0]), name);
+      }
+      return sync.apply(this, args);
+    };
+  }
+  if (typeof promised === "function") {
+    fs.promises[name] = async function (...args) {
+      if (hidden(pathOf(args[0]))) throw notThere(pathOf(args[0]), name);
+      return promised.apply(this, args);
+    };
+  }
+  for (const [obj, key, orig] of [[fs, name, async], [fs, name + "Sync", sync]]) {
+    if (typeof orig?.native === "function") {
+      const native = orig.native;
+      obj[key].native = key.endsWith("Sync")
+        ? (p, ...rest) => { if (hidden(pathOf(p))) throw notThere(pathOf(p), name); return native(p, ...rest); }
+        : (p, ...rest) => { const cb = rest[rest.length - 1]; if (hidden(pathOf(p)) && typeof cb === "function") return process.nextTick(cb, notThere(pathOf(p), name)); return native(p, ...rest); };
+    }
+  }
+}
+{
+  const exists = fs.exists, existsSync = fs.existsSync;
+  fs.existsSync = (p) => !hidden(pathOf(p)) && existsSync(p);
+  fs.exists = (p, cb) => (hidden(pathOf(p)) ? process.nextTick(cb, false) : exists(p, cb));
+}
 syncBuiltinESMExports();
 
 // CommonJS: node_modules folders are looked for up to the root, no higher; a module that
@@ -117,7 +194,7 @@ Module._nodeModulePaths = function (from) {
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const f = resolveFilename.call(this, request, ...rest);
-  if (path.isAbsolute(f) && !within(real(f), root)) {
+  if (path.isAbsolute(f) && !inRoot(f)) {
     throw Object.assign(new Error(`Cannot find module '${request}': it resolves to ${f}, outside ${root}`), { code: "MODULE_NOT_FOUND", outside: f });
   }
   return f;
@@ -160,7 +237,7 @@ function confinedScanner(Native) {
   const Scanner = function (opts) {
     const sources = opts?.sources ?? [];
     for (const s of sources) {
-      if (!s.negated && !within(real(reach(s)), root)) {
+      if (!s.negated && !inRoot(reach(s))) {
         throw Object.assign(refused(reach(s), "scan"), { message: `@source "${s.pattern}" names ${reach(s)}, outside ${root}, which bundle does not let Tailwind CSS scan` });
       }
     }
@@ -296,7 +373,12 @@ function outsideLinks(dir, ignore, out = []) {
   for (const e of entries) {
     const p = path.join(dir, e.name);
     if (e.isSymbolicLink()) {
-      if (!within(real(p), root)) out.push({ base: dir, pattern: e.name.replace(/[*?[\]{}()!]/g, "\\$&") + (fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ? "/**/*" : ""), negated: true });
+      if (!inRoot(p)) {
+        // The link itself and, were it a folder, all beneath it: what it leads to is not
+        // looked at.
+        const name = e.name.replace(/[*?[\]{}()!]/g, "\\$&");
+        out.push({ base: dir, pattern: name, negated: true }, { base: dir, pattern: name + "/**/*", negated: true });
+      }
     } else if (e.isDirectory() && e.name !== "node_modules" && e.name !== ".git" && !ignore.includes(p)) {
       outsideLinks(p, ignore, out);
     }
@@ -348,7 +430,7 @@ async function tailwind({ file, css, base, ignore }) {
   // A stylesheet or module (@import, @plugin, @config, @reference) is named to onDependency
   // before it is read; a module is given to __tw_load before it is imported.
   const check = (p) => {
-    if (!within(real(p), root)) throw refused(p, "read");
+    if (!inRoot(p)) throw refused(p, "read");
   };
   globalThis.__tw_load = async (url) => {
     if (url.startsWith("file:")) check(fileURLToPath(url.split("?")[0]));
@@ -383,7 +465,13 @@ async function tailwind({ file, css, base, ignore }) {
 // filesystem importer does: the path with .sass, .scss or .css, its partial (_name), its
 // index (name/_index.scss); two that both exist are an error.
 function sassFile(p, fromImport) {
-  const isFile = (f) => fs.statSync(f, { throwIfNoEntry: false })?.isFile() ?? false;
+  // A link that leads out of the root counts as found, whether or not its target exists: the
+  // importer refuses it where the @use names it.
+  const isFile = (f) => {
+    const r = resolveIn(f, root);
+    if (r === OUTSIDE) return inRoot(path.dirname(f)) && fs.lstatSync(f, { throwIfNoEntry: false }) !== undefined;
+    return r !== null && (fs.statSync(r, { throwIfNoEntry: false })?.isFile() ?? false);
+  };
   const one = (cands) => {
     const found = cands.filter(isFile);
     if (found.length > 1) throw new Error(`It's not clear which file to import. Found:\n  ${found.join("\n  ")}`);
@@ -457,9 +545,12 @@ function sassImporters(file, aliases) {
   const importer = {
     canonicalize(url, context) {
       if (!url.startsWith("file:")) return null;
-      const found = sassFile(fileURLToPath(url), context?.fromImport);
+      const p = fileURLToPath(url);
+      // Where it is decides, before whether it is there: nothing outside is looked at.
+      if (!inRoot(path.dirname(p))) throw new Error(`${p} is outside ${root}, and bundle lets Sass read only files inside it`);
+      const found = sassFile(p, context?.fromImport);
       if (found === null) return null;
-      if (!within(real(found), root)) throw new Error(`${found} is outside ${root}, and bundle lets Sass read only files inside it`);
+      if (!inRoot(found)) throw new Error(`${found} is outside ${root}, and bundle lets Sass read only files inside it`);
       return pathToFileURL(found);
     },
     load(canonical) {
@@ -654,7 +745,7 @@ async function less({ file, options, aliases }) {
         to = packageStyle(filename, path.join(dir, "_"), ["less", "style"], [".less", ".css"]);
       }
       const r = await super.loadFile(to ?? filename, dir, opts, env);
-      if (!within(real(r.filename), root)) throw refused(r.filename, "read");
+      if (!inRoot(r.filename)) throw refused(r.filename, "read");
       if (opts?.mime === "application/javascript") return r;
       return { filename: r.filename, contents: rebaseUrls(r.contents, r.filename, file, lessVariable) };
     }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/miniapp/bundle/internal/testfs"
+)
+
+// TestOutsideExistsOrNot: nothing a build says or writes depends on whether a file outside
+// the app exists. Landlock (ABI 7 and older) does not restrict stat, so the build's own code
+// could tell; the path checks decide by where a path leads before looking whether anything is
+// there. Each row is built twice into the same folders, with the folder of secrets beside the
+// app full and then empty, fenced and with the path checks alone, and the messages (text and
+// JSON) and the exit code must be the same. Before, every one of these rows differed: an import of
+// ../secrets/s.js said "w/secrets/s.js is outside the app folder" where the file was, "no such
+// file" or "there is no folder" where not; a link in the app to a missing file outside "does
+// not exist" where to a file "leaves the app folder" (entry, .env, tsconfig.json, dist, the
+// manifest: "no manifest"); Sass's @use "../secrets/s" "is outside" or "Can't find
+// stylesheet"; the app's PostCSS config wrote what stat said of a file outside into the page.
+func TestOutsideExistsOrNot(t *testing.T) {
+	bin := bundleBinary(t)
+	page := func(head string) string {
+		return "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title>" + head + "</head>\n<body><p>hi</p></body></html>\n"
+	}
+	script := func(main string) map[string]string {
+		return map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": main}
+	}
+	style := func(name, css string) map[string]string {
+		return map[string]string{"index.html": page(`<link rel="stylesheet" href="./` + name + `">`), name: css}
+	}
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		links map[string]string // app path → path relative to the base folder
+		sass  bool              // the app's node_modules holds the CSS tools (sass, postcss)
+	}{
+		{name: "import_relative", files: script(`import { s } from "../secrets/s.js"; console.log(s)`)},
+		{name: "import_text", files: script(`import s from "../secrets/s.txt?raw"; console.log(s)`)},
+		{name: "import_absolute", files: script(`import { s } from "BASE/secrets/s.js"; console.log(s)`)},
+		{name: "import_folder", files: script(`import x from "../secrets/dir/"; console.log(x)`)},
+		{name: "import_through_link", files: script(`import { s } from "./l.js"; console.log(s)`), links: map[string]string{"l.js": "secrets/s.js"}},
+		{name: "import_without_extension_through_link", files: script(`import { s } from "./l"; console.log(s)`), links: map[string]string{"l.js": "secrets/s.js"}},
+		{name: "import_through_folder_link", files: script(`import { s } from "./d/s.js"; console.log(s)`), links: map[string]string{"d": "secrets/dir"}},
+		{name: "new_url", files: script(`console.log(new URL("../secrets/i.png", import.meta.url))`)},
+		{name: "worker", files: script(`new Worker(new URL("../secrets/s.js", import.meta.url), { type: "module" })`)},
+		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
+		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
+		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
+		{name: "tsconfig_link", files: script("console.log(1)"), links: map[string]string{"tsconfig.json": "secrets/t.json"}},
+		{name: "env_link", files: script("console.log(import.meta.env)"), links: map[string]string{".env": "secrets/s.txt"}},
+		{name: "entry_link", files: map[string]string{}, links: map[string]string{"index.html": "secrets/s.html"}},
+		{name: "manifest_link", files: map[string]string{"index.html": page(""), "miniapp.toml": ""}, links: map[string]string{"miniapp.toml": "secrets/m.toml"}},
+		{name: "dist_link", files: map[string]string{"index.html": page("")}, links: map[string]string{"dist": "secrets/dir"}},
+		{name: "sass_use", files: style("a.scss", `@use "../secrets/s";`), sass: true},
+		// The app's own PostCSS config, which runs (in Node, inside the fences), asks of a
+		// file outside what stat says, and writes it into the CSS: the page held "true 15 …"
+		// where the file was, "false ENOENT …" where not.
+		{name: "postcss_config_stats", files: map[string]string{"index.html": page(`<link rel="stylesheet" href="./a.css">`), "a.css": ".a { color: red }\n",
+			"postcss.config.mjs": `import fs from "node:fs";
+const probe = ["BASE/secrets/s.txt", "BASE/secrets"].map((p) => {
+  let st = null;
+  try { st = fs.statSync(p).size; } catch (e) { st = e.code; }
+  let real = null;
+  try { real = fs.realpathSync(p); } catch (e) { real = e.code; }
+  return [fs.existsSync(p), st, real, fs.statSync(p, { throwIfNoEntry: false }) === undefined].join(" ");
+}).join(" / ");
+export default { plugins: [{ postcssPlugin: "probe", Once(root) { root.append({ selector: ".probe" }); root.last.append({ prop: "--probe", value: JSON.stringify(probe) }); } }] };
+`}, sass: true},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			base, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			app := filepath.Join(base, "app")
+			os.MkdirAll(app, 0o755)
+			files := map[string]string{"miniapp.toml": leakManifest}
+			for k, v := range row.files {
+				files[k] = strings.ReplaceAll(v, "BASE", base)
+			}
+			for name, body := range files {
+				if _, linked := row.links[name]; linked {
+					continue
+				}
+				if err := os.WriteFile(filepath.Join(app, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, target := range row.links {
+				if err := os.Symlink(filepath.Join(base, filepath.FromSlash(target)), filepath.Join(app, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if row.sass {
+				testfs.HardLink(t, filepath.Join("..", "..", "pipeline", "testdata", "apps", "node_modules"), filepath.Join(app, "node_modules"))
+			}
+			build := func(fenced bool, args ...string) string {
+				cmd := exec.Command(bin, append(append([]string{"build"}, args...), app)...)
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1"}
+				if !fenced {
+					cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
+				}
+				out, err := cmd.CombinedOutput()
+				if _, ok := err.(*exec.ExitError); err != nil && !ok {
+					t.Fatal(err)
+				}
+				built, _ := os.ReadFile(filepath.Join(app, "dist", "t.html"))
+				os.RemoveAll(filepath.Join(app, "dist", "t.html"))
+				return string(out) + "exit " + strings.TrimPrefix(cmd.ProcessState.String(), "exit status ") + "\npage:\n" + string(built)
+			}
+			runs := func() []string {
+				var out []string
+				for _, fenced := range []bool{true, false} {
+					out = append(out, build(fenced), build(fenced, "--format", "json"))
+				}
+				return out
+			}
+			secrets := filepath.Join(base, "secrets")
+			for name, body := range map[string]string{"s.js": "export const s = \"" + token + "\"\n", "s.txt": token + "\n", "s.css": "." + token + " {}\n",
+				"_s.scss": "." + token + " { color: red }\n", "t.json": `{ "compilerOptions": { "jsxFactory": "` + token + `" } }`, "i.png": token,
+				"s.html": "<p>" + token + "</p>", "m.toml": "id = \"" + token + "\"\n", "dir/index.js": "export default \"" + token + "\"\n", "dir/s.js": "export const s = 1\n"} {
+				os.MkdirAll(filepath.Dir(filepath.Join(secrets, name)), 0o755)
+				os.WriteFile(filepath.Join(secrets, name), []byte(body), 0o644)
+			}
+			full := runs()
+			os.RemoveAll(secrets)
+			os.MkdirAll(secrets, 0o755)
+			empty := runs()
+			for i, name := range []string{"fenced", "fenced_json", "path_checks", "path_checks_json"} {
+				if full[i] != empty[i] {
+					t.Errorf("%s: the build says otherwise when the files outside exist:\nwith them:\n%s\nwithout:\n%s", name, full[i], empty[i])
+				}
+				if row.name == "postcss_config_stats" && !strings.Contains(full[i], "--probe") {
+					t.Errorf("%s: the config's probe is not in the page:\n%s", name, full[i])
+				}
+				if strings.Contains(full[i], token) {
+					t.Errorf("%s: a message holds the secret:\n%s", name, full[i])
+				}
+			}
+		})
+	}
+}
