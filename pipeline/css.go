@@ -402,6 +402,13 @@ func marker(v any) string {
 	return ""
 }
 
+// dartSassSpawn reports whether a Sass error is Node's refusal to start sass-embedded's Dart
+// compiler ("spawn …/sass-embedded-linux-x64/dart-sass/src/dart EACCES").
+func dartSassSpawn(msg string) bool {
+	f := strings.Fields(msg)
+	return len(f) == 3 && f[0] == "spawn" && f[2] == "EACCES" && strings.Contains(filepath.ToSlash(f[1]), "/sass-embedded-") && strings.HasSuffix(filepath.ToSlash(f[1]), "/dart-sass/src/dart")
+}
+
 // failure turns a tool's error into a message at the stylesheet, with the fix.
 func (c *cssTools) failure(path, tool, packages string, err error) []api.Message {
 	var me *nodetool.MissingError
@@ -451,6 +458,15 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 			m.Text = fmt.Sprintf("%s needs the npm package %s, and the app installs its packages with Yarn Plug'n'Play (%s), whose archives Node cannot load without Yarn's loader", tool, me.Package, filepath.Base(pnp))
 			m.Notes = []api.Note{{Text: "install them into node_modules: set nodeLinker: node-modules in .yarnrc.yml and run yarn install"}}
 		}
+	case errors.As(err, &te) && tool == "Sass" && c.runner != nil && c.runner.Fence().ABI > 0 && dartSassSpawn(te.Message):
+		// sass-embedded's compiler is a native Dart program that Node starts from the app's
+		// node_modules. The kernel's fence refuses to run it (no file there may run), and
+		// would have to: the Dart VM reads its own /proc/self/maps to start, and Landlock
+		// cannot grant a process that without every process's /proc (their command lines, the
+		// machine's sockets).
+		m.Text = "Sass: sass-embedded's compiler (a native program in node_modules) cannot run inside the kernel's fence"
+		m.Notes = []api.Note{{Text: "install the sass package (" + packageManager(c.root, c.readRoot) + " sass), which bundle runs inside the fence and takes over sass-embedded, or build with " +
+			"BUNDLE_FENCE=off, where the path checks hold (Landlock cannot let the Dart VM read its own /proc/self/maps, which it needs to start, without letting it read every process's)"}}
 	case errors.As(err, &te) && te.Outside != "":
 		// Said at the stylesheet, with the file refused named and nothing of it shown.
 		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)
