@@ -635,15 +635,22 @@ func (b *bundler) outside(p string) *api.Message {
 		return nil // inside; a missing file is esbuild's to report
 	}
 	m := &api.Message{Text: fmt.Sprintf("%s is outside the app folder %s", b.display(b.rel(p)), filepath.ToSlash(b.dir))}
-	note := "bundle reads only files inside the app folder, and there is no workspace root above it (a package.json with \"workspaces\", a pnpm-workspace.yaml or a lerna.json): move the file in, or install the package in the app folder"
 	if b.readRoot != b.root {
 		rel, _ := filepath.Rel(b.root, b.readRoot)
-		root := b.display(filepath.ToSlash(rel))
-		m.Text = fmt.Sprintf("%s is outside the workspace root %s", b.display(b.rel(p)), root)
-		note = fmt.Sprintf("%s is the workspace root because of %s; bundle reads only files inside it: move the file in", root, b.readWhy)
+		m.Text = fmt.Sprintf("%s is outside the workspace root %s", b.display(b.rel(p)), b.display(filepath.ToSlash(rel)))
 	}
-	m.Notes = []api.Note{{Text: note}}
+	m.Notes = []api.Note{{Text: b.outsideNote()}}
 	return m
+}
+
+// outsideNote is the fix for a file outside the folder the build may read: which folder that
+// is, and why.
+func (b *bundler) outsideNote() string {
+	if b.readRoot != b.root {
+		rel, _ := filepath.Rel(b.root, b.readRoot)
+		return fmt.Sprintf("%s is the workspace root because of %s; bundle reads only files inside it: move the file in", b.display(filepath.ToSlash(rel)), b.readWhy)
+	}
+	return "bundle reads only files inside the app folder, and there is no workspace root above it (a package.json with \"workspaces\", a pnpm-workspace.yaml or a lerna.json): move the file in, or install the package in the app folder"
 }
 
 // build runs esbuild, in the session's incremental context when there is one; when the

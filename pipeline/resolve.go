@@ -35,11 +35,7 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 	case strings.HasPrefix(spec, "/"):
 		// Whether a file is at that path outside the root is not looked at: the message is
 		// the same either way.
-		text = fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", spec, b.m.Build.PublicDir)
-		note = fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec)
-		if b.leavesRoot(filepath.Dir(filepath.FromSlash(spec))) {
-			note += "; bundle reads no file outside " + b.rootName() + ", at that path or any"
-		}
+		text, note = b.absoluteMissing(spec)
 		return text, note, false
 	}
 	if prefix, rest, ok := strings.Cut(spec, "/"); ok && (prefix == "@" || prefix == "~") {
@@ -76,8 +72,7 @@ func (b *bundler) missingFile(spec, target string) (string, string) {
 	dir, base := filepath.Split(target)
 	if b.targetLeavesRoot(filepath.Clean(target)) {
 		// Whether it exists there is not looked at: the message is the same either way.
-		return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()),
-			"bundle reads only files inside " + b.rootName() + ": move the file in"
+		return fmt.Sprintf("Could not resolve %q: it names a file outside %s", spec, b.rootName()), b.outsideNote()
 	}
 	names, err := b.folders.names(filepath.Clean(dir))
 	relDir := b.display(b.rel(dir))
@@ -113,6 +108,14 @@ func (b *bundler) missingFile(spec, target string) (string, string) {
 		return text, fmt.Sprintf("did you mean %q?", dotted(specDir+best))
 	}
 	return text, "fix the path: it is relative to the importing file"
+}
+
+// absoluteMissing explains an import by absolute path that names no file of the app folder
+// or its public folder: the same words whether or not a file is at that path outside, which
+// the build never reads.
+func (b *bundler) absoluteMissing(spec string) (text, note string) {
+	return fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite (never one outside %s), and there is none", spec, b.m.Build.PublicDir, b.rootName()),
+		fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q)", b.display(b.m.Build.PublicDir), "."+spec)
 }
 
 // targetLeavesRoot reports whether the file an import of a path names, target (clean,

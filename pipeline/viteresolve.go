@@ -99,11 +99,10 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		return nil
 	}
 	if strings.HasPrefix(spec, "/") {
-		return &api.Message{Text: fmt.Sprintf("Could not resolve %q: an import by absolute path names a file of the app folder, or else of the public folder %s/, as in Vite, and there is none", a.Path, b.m.Build.PublicDir),
-			Notes: []api.Note{{Text: fmt.Sprintf("put the file in %s/ or at that path in the app folder, or import it by a relative path (%q); bundle reads no file outside %s, at that path or any", b.display(b.m.Build.PublicDir), "."+spec, b.rootName())}}}
+		text, note := b.absoluteMissing(a.Path)
+		return &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
 	}
-	return &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s", a.Path, b.rootName()),
-		Notes: []api.Note{{Text: "bundle reads only files inside " + b.rootName() + ": move the file in"}}}
+	return &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s", a.Path, b.rootName()), Notes: []api.Note{{Text: b.outsideNote()}}}
 }
 
 // assetIncluded reports whether the file at lower (its path, lower-cased) has an extension the
