@@ -14,6 +14,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
 )
@@ -238,7 +239,8 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 		TsconfigRaw: tsconfigRaw,
 		LogLevel:    api.LogLevelSilent,
 		Plugins: guardInputMaps([]api.Plugin{confined, inject}, true, nil, func(p string) *api.Message {
-			if _, err := os.Lstat(p); err != nil || within(p, readRoot) {
+			// Where it leads decides, not whether it is there (nothing outside is looked at).
+			if _, err := rootpath.Resolve(p, readRoot); !errors.Is(err, rootpath.ErrOutside) {
 				return nil
 			}
 			return &api.Message{Text: outside(p).Error()}

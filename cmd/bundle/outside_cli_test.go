@@ -56,6 +56,9 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		{name: "manifest_link", files: map[string]string{"index.html": page(""), "miniapp.toml": ""}, links: map[string]string{"miniapp.toml": "secrets/m.toml"}},
 		{name: "dist_link", files: map[string]string{"index.html": page("")}, links: map[string]string{"dist": "secrets/dir"}},
 		{name: "sass_use", files: style("a.scss", `@use "../secrets/s";`), sass: true},
+		// The source map a vite.config's comment names, which esbuild reads when it bundles
+		// the config: refused where the file was, passed over where not.
+		{name: "vite_config_source_map", files: map[string]string{"index.html": page(""), "vite.config.js": "export default {};\n//# sourceMappingURL=../secrets/t.json\n"}, sass: true},
 		// The app's own PostCSS config, which runs (in Node, inside the fences), asks of a
 		// file outside what stat says, and writes it into the CSS: the page held "true 15 …"
 		// where the file was, "false ENOENT …" where not.
