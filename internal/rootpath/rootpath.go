@@ -37,8 +37,9 @@ func Resolve(p, root string) (string, error) {
 		p = abs
 	}
 	root = filepath.Clean(root)
-	cur := string(filepath.Separator)
-	rest := strings.Split(filepath.ToSlash(p), "/")
+	vol := filepath.VolumeName(p) // "" but on Windows
+	cur := vol + string(filepath.Separator)
+	rest := strings.Split(filepath.ToSlash(p[len(vol):]), "/")
 	links := 0
 	for len(rest) > 0 {
 		comp := rest[0]
@@ -79,7 +80,8 @@ func Resolve(p, root string) (string, error) {
 			return "", &fs.PathError{Op: "resolve", Path: p, Err: err}
 		}
 		if filepath.IsAbs(target) {
-			cur = string(filepath.Separator)
+			v := filepath.VolumeName(target)
+			cur, target = v+string(filepath.Separator), target[len(v):]
 		}
 		rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
 	}
@@ -91,7 +93,7 @@ func Resolve(p, root string) (string, error) {
 
 // Inside reports whether the clean absolute path p is dir or beneath it, by name.
 func Inside(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator)) || dir == string(filepath.Separator)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // isAncestor reports whether the clean absolute path p is a folder above dir, by name.

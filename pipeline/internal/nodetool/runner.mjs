@@ -45,8 +45,9 @@ const OUTSIDE = Symbol("outside");
 // not anything is there; null when it is inside but missing; else its real path. The Go side's
 // rootpath.Resolve, the same rule: what the tools are told never depends on what is outside.
 function resolveIn(p, dir) {
-  let cur = path.sep;
-  const rest = path.resolve(p).split(path.sep);
+  const abs = path.resolve(p);
+  let cur = path.parse(abs).root; // "/", or a drive's on Windows
+  const rest = abs.slice(cur.length).split(path.sep);
   let links = 0;
   while (rest.length > 0) {
     const c = rest.shift();
@@ -72,9 +73,12 @@ function resolveIn(p, dir) {
       continue;
     }
     if (++links > 40) return null;
-    const target = readlinkRaw(next);
-    if (path.isAbsolute(target)) cur = path.sep;
-    rest.unshift(...target.split(path.sep));
+    let target = readlinkRaw(next);
+    if (path.isAbsolute(target)) {
+      cur = path.parse(target).root;
+      target = target.slice(cur.length);
+    }
+    rest.unshift(...target.split(/[\\/]/));
   }
   return within(cur, dir) ? cur : OUTSIDE;
 }
