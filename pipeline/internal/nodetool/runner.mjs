@@ -78,7 +78,7 @@ function resolveIn(p, dir) {
       cur = path.parse(target).root;
       target = target.slice(cur.length);
     }
-    rest.unshift(...target.split(/[\\/]/));
+    rest.unshift(...target.split(path.sep === "\\" ? /[\\/]/ : "/"));
   }
   return within(cur, dir) ? cur : OUTSIDE;
 }
