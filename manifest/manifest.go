@@ -327,8 +327,10 @@ func confined(dir, path string) error {
 	if err != nil {
 		return fmt.Errorf("read app folder %s: %w", dir, err)
 	}
-	// Where the link leads decides, not whether its target exists: nothing outside is looked at.
-	if _, err := rootpath.Resolve(path, root); errors.Is(err, rootpath.ErrOutside) {
+	// Where the link leads decides, not whether its target exists: nothing outside is looked
+	// at. The manifest is in the app folder as named (which may be a link): it is the same
+	// name in its real folder.
+	if _, err := rootpath.Resolve(filepath.Join(root, filepath.Base(path)), root); errors.Is(err, rootpath.ErrOutside) {
 		return diag.List{{File: path, Text: fmt.Sprintf("%s is a symbolic link to a file outside the app folder", filepath.Base(path)),
 			Note: "bundle reads only files inside the app folder: copy the manifest in instead of linking to it"}}.Err()
 	}

@@ -606,7 +606,10 @@ func gateLoad(api.OnLoadArgs) (api.OnLoadResult, error) {
 // is looked at), with each folder's real path kept from one file to the next: a build of thousands of modules asks for the same few hundred folders, and
 // resolving each file's every folder again would cost a system call per component.
 func (b *bundler) realPath(p string) (string, error) {
-	dir, name := filepath.Split(filepath.Clean(p))
+	if p = filepath.Clean(p); p == b.readRoot {
+		return p, nil // real already; its folder is outside
+	}
+	dir, name := filepath.Split(p)
 	dir = filepath.Clean(dir)
 	realDir, ok := b.realDirs.Load(dir)
 	if !ok {

@@ -86,7 +86,7 @@ func TestFeatureRefusals(t *testing.T) {
 		want  []string // substrings of the diagnostics
 		warn  bool     // the build succeeds with these as warnings
 	}{
-		{"escapes_the_workspace", nil, []string{"outside-the-workspace.txt is outside the workspace root", `because of its package.json's "workspaces"`}, false},
+		{"escapes_the_workspace", nil, []string{`outside-the-workspace.txt": it names a file outside the workspace root`, `because of its package.json's "workspaces"`}, false},
 		{"wasm_without_the_field", map[string]string{"main.ts": `import init from "./add.wasm?init"; init({});`}, []string{"WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true"}, false},
 		{"wasm_import_without_opt_in", map[string]string{"main.ts": `import x from "./add.wasm"; console.log(x);`}, []string{`add.wasm: error: WebAssembly cannot run under the bundle's policy unless the manifest says wasm = true`, "add wasm = true to miniapp.toml"}, false},
 		{"astro_component", map[string]string{"main.ts": `import App from "./App.astro"; console.log(App);`, "App.astro": "<p>hi</p>"}, []string{"Astro components need their framework's own compiler", "bundle check"}, false},
