@@ -1242,7 +1242,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		js, l := a.b.classic(text, a.file)
 		// Written in the page, it is the author's code: judged as the app's scripts are.
-		ws := a.b.messages(a.b.scriptWarnings(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text)), diag.Warning)
+		ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text))
 		a.list = append(a.list, a.shift(append(ws, l...), textOff)...)
 		return t.render(drop, nil) + escapeScript(js) + "</script>"
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/internal/jsstring"
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -37,6 +38,13 @@ type script struct {
 	toSrc map[int]int
 	// segs are the offsets in js of toSrc's keys, sorted.
 	segs []int
+	// bindings are what each name of js resolves to (receivers.go: binding), read when a
+	// check first needs them; bindingsKnown is false where the scopes are not known.
+	resolved, bindingsKnown bool
+	bindings                map[int]localnames.Name
+	// asData makes names read a part only the run knows as data (tagname.go: values), and
+	// readData says it did.
+	asData, readData bool
 }
 
 // token is one token of script.js.

@@ -14,8 +14,9 @@ import (
 // event handler, a javascript: URL, a script the policy has no hash of), markup a script
 // parses into the page may not either: the page as written runs it, the bundle's policy
 // blocks it. Read as the browser reads it, by the fragment parsing algorithm (x/net/html,
-// in a <body>), where the markup is a constant the build can read (tagname.go: literals,
-// concatenations, templates, choices, a const of the file):
+// in a <body>), as the page's code wrote it (tagname.go's values: literals, concatenations,
+// templates, choices, a const, each part only the run knows read as data, plain text; a
+// value the run alone gives holds nothing refused):
 //   - an inline event handler or a javascript: URL, for every sink (innerHTML, outerHTML,
 //     insertAdjacentHTML, setHTMLUnsafe, createContextualFragment, document.write): the
 //     element lands in the page and its handler runs there;
@@ -26,40 +27,41 @@ import (
 // srcdoc, set as a property, by setAttribute, or in markup, is a document of its own that the
 // frame parses and whose scripts run, under the page's policy (the frame inherits it).
 
-// markupSink reads the call or assignment at the significant token i: the sink's name and
-// the markup's tokens, and whether its scripts run.
-func (s *script) markupSink(i int) (sink string, arg [2]int, runs, ok bool) {
-	member := s.is(i-1, ".") || s.is(i-1, "?.")
-	switch {
-	case member && (s.is(i, "innerHTML", "=") || s.is(i, "outerHTML", "=") || s.is(i, "innerHTML", "+=")):
-		return s.text(i), [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
-	case member && s.is(i, "insertAdjacentHTML", "("):
-		if args := s.args(i + 1); len(args) == 2 {
-			return s.text(i), args[1], false, true
-		}
-	case member && (s.is(i, "setHTMLUnsafe", "(") || s.is(i, "createContextualFragment", "(")):
-		if args := s.args(i + 1); len(args) >= 1 {
-			return s.text(i), args[0], s.text(i) == "createContextualFragment", true
-		}
-	case member && s.is(i, "srcdoc", "="):
-		// A frame's srcdoc: a document of its own, whose scripts run (srcdocSink).
-		end := s.expressionEnd(i + 2)
-		return srcdocSink, [2]int{i + 2, end}, true, true
-	case member && s.is(i, "setAttribute", "("):
-		// setAttribute("srcdoc", markup): the same; its other names are attributes (attrSink).
-		if args := s.args(i + 1); len(args) == 2 {
-			if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && strings.EqualFold(names[0], "srcdoc") {
-				return srcdocSink, args[1], true, true
-			}
-		}
-	case (s.is(i-2, "document", ".") || s.is(i-2, "contentDocument", ".") || s.is(i-2, "contentDocument", "?.")) && (s.is(i, "write", "(") || s.is(i, "writeln", "(")):
-		// A frame's document too (frame.contentDocument.write): a same-origin frame
-		// (about:blank) has the page's policy.
-		if args := s.args(i + 1); len(args) == 1 {
-			return s.text(i-2) + "." + s.text(i), args[0], true, true
-		}
+// markupSink reads the call or assignment at the significant token i (a member's name: obj.name,
+// obj?.name, obj["name"]): the sink's name, the markup's parts (document.write's arguments,
+// concatenated; the others' one), and whether its scripts run. document.write and writeln
+// are the page's document's (a frame's too: a same-origin frame, about:blank, has the page's
+// policy), by the binding of the name the call is made on (receivers.go), not its spelling.
+func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) {
+	prop, objEnd, after, member := s.memberAt(i)
+	if !member {
+		return "", nil, false, false
 	}
-	return "", arg, false, false
+	args, call := s.callAt(after)
+	assign := s.is(after, "=")
+	switch {
+	case (assign || s.is(after, "+=")) && (prop == "innerHTML" || prop == "outerHTML"):
+		return prop, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, false, true
+	case call && prop == "insertAdjacentHTML" && len(args) == 2:
+		return prop, args[1:], false, true
+	case call && (prop == "setHTMLUnsafe" || prop == "createContextualFragment") && len(args) >= 1:
+		return prop, args[:1], prop == "createContextualFragment", true
+	case assign && prop == "srcdoc":
+		// A frame's srcdoc: a document of its own, whose scripts run (srcdocSink).
+		return srcdocSink, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, true, true
+	case call && prop == "setAttribute" && len(args) == 2:
+		// setAttribute("srcdoc", markup): the same; its other names are attributes (attrSink).
+		if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && strings.EqualFold(names[0], "srcdoc") {
+			return srcdocSink, args[1:], true, true
+		}
+	case call && (prop == "write" || prop == "writeln") && len(args) > 0 && s.objectAt(objEnd, 0) == pageDocument:
+		sink := "document." + prop
+		if s.is(objEnd, "contentDocument") {
+			sink = "contentDocument." + prop
+		}
+		return sink, args, true, true
+	}
+	return "", nil, false, false
 }
 
 // srcdocSink names the sinks whose markup is a frame's document (an iframe's srcdoc, set as
@@ -166,19 +168,25 @@ func blockedAttr(key, val string) (markupFinding, bool) {
 
 // attrSink reads the call or assignment at the significant token i that sets an attribute
 // the page's own HTML could hold: setAttribute(name, value) with a constant name (other than
-// srcdoc, a markup sink), or a URL property (href, src, action, formAction) assigned. It
-// returns the attribute's name and the value's tokens.
+// srcdoc, a markup sink), or a URL property (href, src, action, formAction) assigned (a
+// location's href is a navigation: navSink). It returns the attribute's name and the value's
+// tokens.
 func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
-	member := s.is(i-1, ".") || s.is(i-1, "?.")
+	prop, objEnd, after, member := s.memberAt(i)
+	if !member {
+		return "", arg, false
+	}
+	args, call := s.callAt(after)
 	switch {
-	case member && s.is(i, "setAttribute", "("):
-		if args := s.args(i + 1); len(args) == 2 {
-			if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && !strings.EqualFold(names[0], "srcdoc") {
-				return names[0], args[1], true
-			}
+	case call && prop == "setAttribute" && len(args) == 2:
+		if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && !strings.EqualFold(names[0], "srcdoc") {
+			return names[0], args[1], true
 		}
-	case member && (s.is(i, "href", "=") || s.is(i, "src", "=") || s.is(i, "action", "=") || s.is(i, "formAction", "=")):
-		return s.text(i), [2]int{i + 2, s.expressionEnd(i + 2)}, true
+	case s.is(after, "=") && (prop == "href" || prop == "src" || prop == "action" || prop == "formAction"):
+		if prop == "href" && s.objectAt(objEnd, 0) == pageLocation {
+			return "", arg, false
+		}
+		return prop, [2]int{after + 1, s.expressionEnd(after + 1)}, true
 	}
 	return "", arg, false
 }
@@ -192,13 +200,13 @@ func (r *rewrite) checkAttr(i int) {
 	if !ok || arg[0] >= arg[1] {
 		return
 	}
-	values, known := s.names(arg[0], arg[1], 0)
+	values, data, known := s.values(arg[0], arg[1])
 	if !known {
 		return
 	}
 	for _, v := range values {
 		if f, blocked := blockedAttr(name, v); blocked {
-			r.errAt(arg[0], "the attribute a script sets holds "+f.what+", where the page as written runs it", f.note)
+			r.errAt(arg[0], "the attribute a script sets holds "+f.what+", where the page as written runs it"+dataSaid(data), f.note)
 			return
 		}
 	}
@@ -208,11 +216,11 @@ func (r *rewrite) checkAttr(i int) {
 // i) that holds what the bundle's policy blocks.
 func (r *rewrite) checkMarkup(i int) {
 	s := r.s
-	sink, arg, runs, ok := s.markupSink(i)
-	if !ok || arg[0] >= arg[1] {
+	sink, parts, runs, ok := s.markupSink(i)
+	if !ok || parts[0][0] >= parts[0][1] {
 		return
 	}
-	values, known := s.names(arg[0], arg[1], 0)
+	values, data, known := s.concatenation(parts)
 	if !known {
 		return
 	}
@@ -222,8 +230,41 @@ func (r *rewrite) checkMarkup(i int) {
 			f, blocked = blockedInDocument(v)
 		}
 		if blocked {
-			r.errAt(arg[0], "the markup given to "+sink+" holds "+f.what+", where the page as written runs it", f.note)
+			r.errAt(parts[0][0], "the markup given to "+sink+" holds "+f.what+", where the page as written runs it"+dataSaid(data), f.note)
 			return
 		}
 	}
+}
+
+// dataSaid is what a message adds when a value was read with parts only the run knows
+// (values): how they were read.
+func dataSaid(data bool) string {
+	if !data {
+		return ""
+	}
+	return " (each part of the value only the run knows read as the text " + dataPart + ": the constants around it hold this whatever the run gives)"
+}
+
+// concatenation returns the values the expressions parts may have, concatenated in order
+// (document.write's arguments are written one after the other), each read as values reads it.
+func (s *script) concatenation(parts [][2]int) (out []string, data, ok bool) {
+	out = []string{""}
+	for _, p := range parts {
+		if p[0] >= p[1] {
+			return nil, false, false
+		}
+		values, d, known := s.values(p[0], p[1])
+		data = data || d
+		if !known || len(out)*len(values) > maxNames {
+			return nil, false, false
+		}
+		var more []string
+		for _, x := range out {
+			for _, y := range values {
+				more = append(more, x+y)
+			}
+		}
+		out = more
+	}
+	return out, data, true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -22,6 +23,7 @@ func (r *rewrite) check(i int) {
 	s := r.s
 	r.checkMarkup(i)
 	r.checkAttr(i)
+	r.checkNav(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):
@@ -67,27 +69,23 @@ func (r *rewrite) check(i int) {
 		}
 		r.errAt(args[0][0], s.text(i)+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
 			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", s.text(i), filepath.Base(r.b.m.File)))
-	case (s.is(i, "createElement", "(") || s.is(i, "createElementNS", "(")) && s.is(i-1, "."):
+	case createElementAt(s, i) != "":
 		// A script element the page makes runs its text or its src, neither of which the
 		// bundle's policy allows: its text has no hash in it, and its src names no file of
 		// the page (tagname.go). (A feature test reads a property of HTMLScriptElement.prototype.)
-		args := s.args(i + 1)
+		prop, _, after, _ := s.memberAt(i)
+		args, _ := s.callAt(after)
 		if len(args) == 0 {
 			return
 		}
 		at := args[0][0]
-		if s.text(i) == "createElementNS" && len(args) > 1 {
+		if prop == "createElementNS" && len(args) > 1 {
 			at = args[1][0]
 		}
-		may, known := s.createsScript(i)
-		switch {
-		case may:
+		// A name only the run knows is data, as at every sink (values): no message.
+		if may, _ := s.createsScript(args, prop == "createElementNS"); may {
 			r.errAt(at, "a <script> the page makes cannot run under the bundle's policy: its text has no hash in it, and a src names no file of the one-file page",
 				"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles; to test a feature, read HTMLScriptElement.supports or HTMLScriptElement.prototype")
-		case !known && (s.is(i-2, "document") || s.is(i-2, "ownerDocument")):
-			off, _ := s.srcAt(at)
-			r.warnAt(off, 0, "the element's name is known only when the page runs: if it is \"script\", the element cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page), where the page as written runs it",
-				"import the code a script would run (import './x.js', or import('./x.js') to load it later); a name that is never \"script\" needs nothing")
 		}
 	case !member && s.is(i, "eval", "("), s.is(i, "new", "Function", "("):
 		if r.b.m.Eval {
@@ -187,11 +185,12 @@ func localFile(u string) bool {
 	return dot > 0 && dot < len(last)-1 && !strings.ContainsAny(u, "?#")
 }
 
-// scriptWarnings returns the checks' warnings (and errors) for a classic script written in
-// the page, which is minified, not bundled, and so not transformed.
-func (b *bundler) scriptWarnings(file string, src []byte) []api.Message {
-	_, _, warnings := b.transform(file, file, string(src), api.LoaderJS, nil)
-	return warnings
+// classicChecks returns the checks' messages for a classic script (written in the page, or a
+// file of the app's it names), which is minified, not bundled, and so not transformed: its
+// errors (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
+func (b *bundler) classicChecks(file string, src []byte) diag.List {
+	_, errs, warnings := b.transform(file, file, string(src), api.LoaderJS, nil)
+	return append(b.messages(errs, diag.Error), b.messages(warnings, diag.Warning)...)
 }
 
 // allowed reports whether the manifest's allowedDomains admits origin (ws: and wss: as the
@@ -228,4 +227,17 @@ func isStringExpr(s *script, a [2]int) bool {
 		return s.pair[a[0]] == a[1]-1
 	}
 	return false
+}
+
+// createElementAt returns createElement or createElementNS where the significant token i
+// names one called as a member (document.createElement(…), doc["createElement"](…)), or "".
+func createElementAt(s *script, i int) string {
+	prop, _, after, ok := s.memberAt(i)
+	if !ok || prop != "createElement" && prop != "createElementNS" {
+		return ""
+	}
+	if _, call := s.callAt(after); !call {
+		return ""
+	}
+	return prop
 }

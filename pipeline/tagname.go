@@ -16,12 +16,13 @@ import (
 // so "SCRIPT" makes a script and "ſcript" does not; createElementNS makes a script in the
 // HTML namespace and in SVG's, by its local name exactly). The build knows that value where
 // the name is a constant: a literal, a concatenation or template of constants, a choice
-// between constants (?:, ||, ??), a const of the file bound to one, and their
+// between constants (?:, ||, ??), a const bound to one (by the file's scopes: receivers.go's
+// binding), and their
 // toLowerCase()/toUpperCase(). A name that may be "script" is refused (the page as written
-// runs that script, the built page blocks it); a name only the run knows, given to a
-// document's createElement, is a warning at its place, not a refusal: an app's own renderer
-// (h(tag, …)) makes elements by computed names, and refusing it would refuse every such app
-// for what it may never do.
+// runs that script, the built page blocks it). A name only the run knows is data, as a value
+// only the run knows is at every sink (values): no message. An app's own renderer (h(tag, …))
+// makes elements by computed names, and a warning would be on every such app for what it
+// may never do.
 
 // scriptNamespaces are the namespaces in which createElementNS makes an element that runs.
 var scriptNamespaces = []string{"http://www.w3.org/1999/xhtml", "http://www.w3.org/2000/svg"}
@@ -104,11 +105,32 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		}
 		return out, true
 	case j == i+1 && js.IsIdentifier(t.tt):
-		if init, ok := s.constInit(s.text(i)); ok {
+		if init, ok := s.constInitAt(i); ok {
 			return s.names(init[0], init[1], depth+1)
 		}
 	}
+	if s.asData {
+		s.readData = true
+		return []string{dataPart}, true
+	}
 	return nil, false
+}
+
+// dataPart is what values reads a part of a value only the run knows as: plain text, as data
+// (a user's text, a record's field) holds, which the HTML parser reads as text or as a name
+// and the URL parser as a path.
+const dataPart = "x"
+
+// values returns the values the expression of the significant tokens [i, j) may have, as
+// names does, each part only the run knows read as data (dataPart): what the constants the
+// page's code wrote hold is read whatever the run gives the rest ("<img onerror=" + f + ">"
+// holds a handler; "javascript:" + code is a javascript: URL), and a value the run alone
+// gives (el.innerHTML = text) holds nothing but data. data says a part was read so.
+func (s *script) values(i, j int) (out []string, data, ok bool) {
+	s.asData, s.readData = true, false
+	defer func() { s.asData = false }()
+	out, ok = s.names(i, j, 0)
+	return out, s.readData, ok
 }
 
 // union returns the values of either expression, [a, b) or [c, d).
@@ -253,12 +275,9 @@ func (s *script) binds(k int) bool {
 	return false
 }
 
-// createsScript reads the call of createElement or createElementNS whose name is the
-// significant token i: may says the element may be a script, known that the build knows
-// each name it may have.
-func (s *script) createsScript(i int) (may, known bool) {
-	args := s.args(i + 1)
-	ns := s.text(i) == "createElementNS"
+// createsScript reads the call of createElement (or createElementNS, ns) given args: may
+// says the element may be a script, known that the build knows each name it may have.
+func (s *script) createsScript(args [][2]int, ns bool) (may, known bool) {
 	if len(args) == 0 || ns && len(args) < 2 {
 		return false, true
 	}

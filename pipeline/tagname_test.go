@@ -38,6 +38,9 @@ func TestCreatesScript(t *testing.T) {
 		{"HTML namespace, upper case is unknown to HTML", `document.createElementNS("http://www.w3.org/1999/xhtml", "SCRIPT")`, "no"},
 		{"another namespace", `document.createElementNS("http://www.w3.org/1998/Math/MathML", "script")`, "no"},
 		{"namespace unknown", `document.createElementNS(ns, "script")`, "unknown"},
+		{"a computed member", `document["create" + "Element"]("script")`, "may"},
+		{"optionally chained", `doc?.createElement?.("script")`, "may"},
+		{"a const shadowed by a block's", `const tag = "script"; { const tag = "div"; document.createElement(tag); }`, "no"},
 	} {
 		t.Run(r.name, func(t *testing.T) {
 			s, err := readScript("main.js", r.src, api.LoaderJS)
@@ -46,8 +49,10 @@ func TestCreatesScript(t *testing.T) {
 			}
 			got := "none"
 			for i := range s.sig {
-				if (s.is(i, "createElement", "(") || s.is(i, "createElementNS", "(")) && s.is(i-1, ".") {
-					switch may, known := s.createsScript(i); {
+				if prop := createElementAt(s, i); prop != "" {
+					_, _, after, _ := s.memberAt(i)
+					args, _ := s.callAt(after)
+					switch may, known := s.createsScript(args, prop == "createElementNS"); {
 					case may:
 						got = "may"
 					case !known:

@@ -1,0 +1,63 @@
+package pipeline
+
+import "strings"
+
+// sinkPages returns the pages of TestBuildKeepsWhatThePageDoes's rows for issue 23's gaps
+// (fid23e): a script reaching a sink through another name than the one the build read
+// (an alias, a computed or optionally chained member, document.write's several arguments),
+// navigating to a javascript: URL, and the names that are not the page's objects (a
+// parameter named document, write taken off the document). Each page records in
+// window.extra.ran what ran: "not yet" until the code a sink was given runs (ranIt). A
+// sink that runs while the page is parsed (document.write) is in a classic script; a
+// navigation is started by the row's act, window.go(), which settles when the URL's code ran
+// or the page's policy refused it (securitypolicyviolation).
+func sinkPages() []extraFile {
+	pages := []struct{ name, title, code string }{
+		// Navigation to a javascript: URL, row per sink.
+		{"nav_location", "location assigned a javascript: URL", `window.go = () => { location = "javascript:ranIt('location')"; return window.settled; };`},
+		{"nav_location_href", "location.href set to a javascript: URL", `window.go = () => { location.href = "javascript:ranIt('href')"; return window.settled; };`},
+		{"nav_assign", "location.assign of a javascript: URL", `window.go = () => { location.assign("javascript:ranIt('assign')"); return window.settled; };`},
+		{"nav_replace", "location.replace of a javascript: URL", `window.go = () => { location.replace("javascript:ranIt('replace')"); return window.settled; };`},
+		{"nav_window_location", "window.location assigned a javascript: URL", `window.go = () => { window.location = "javascript:ranIt('window.location')"; return window.settled; };`},
+		{"nav_self_location", "self.location assigned a javascript: URL", `window.go = () => { self.location = "javascript:ranIt('self.location')"; return window.settled; };`},
+		{"nav_document_location", "document.location assigned a javascript: URL", `window.go = () => { document.location = "javascript:ranIt('document.location')"; return window.settled; };`},
+		{"nav_top_location", "top.location assigned a javascript: URL", `window.go = () => { top.location = "javascript:ranIt('top.location')"; return window.settled; };`},
+		{"nav_alias", "a const bound to window, its location assigned", `const w = window;
+window.go = () => { w.location = "javascript:ranIt('alias')"; return window.settled; };`},
+		{"nav_open", "window.open of a javascript: URL", `window.go = () => { window.open("javascript:opener.ranIt('open')"); return window.settled; };`},
+		{"nav_data", "a javascript: URL around data", `window.go = () => { location.href = "javascript:" + window.extra.call; return window.settled; };`},
+		// document.write reached otherwise, while the page is parsed.
+		{"write_alias", "document.write through a const", `const d = document;
+d.write("<script>ranIt('alias')<\/script>");`},
+		{"write_index", "document.write by a computed name", `document["write"]("<script>ranIt('index')<\/script>");`},
+		{"write_optional", "document.write optionally chained", `document?.write?.("<script>ranIt('optional')<\/script>");`},
+		{"write_args", "document.write given the script in parts", `document.write("<scr", "ipt>ranIt('args')</scr", "ipt>");`},
+		{"write_global", "document.write through globalThis", `const g = globalThis;
+g.document.writeln("<script>ranIt('global')<\/script>");`},
+		// What is not the page's document or location: the same as written and as built.
+		{"write_destructured", "write taken off the document", `const { write } = document;
+try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},
+		{"write_shadowed", "a parameter named document", `function put(document) { document.write("<script>ranIt('shadowed')<\/script>"); }
+put({ write(m) { window.extra.ran = "own write " + m.length; } });`},
+		{"nav_shadowed", "a parameter named location", `function nav(location) { location.assign("javascript:ranIt('shadowed')"); }
+nav({ assign(u) { window.extra.ran = "own assign " + u.length; } });`},
+		// Data given to a sink holds nothing the page's code wrote: the same.
+		{"markup_data", "markup of data", `document.getElementById("out").innerHTML = "<b>" + window.extra.call.length + "</b>";`},
+	}
+	var out []extraFile
+	for _, p := range pages {
+		var b strings.Builder
+		b.WriteString("<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>" + p.title + "</title>\n</head>\n<body>\n<p>" + p.title + ".</p>\n<p id=\"out\"></p>\n")
+		b.WriteString(`<script>
+window.extra = { ran: "not yet", call: "ranIt('data')" };
+window.settled = new Promise((done) => {
+  window.ranIt = (how) => { window.extra.ran = how; done(); };
+  document.addEventListener("securitypolicyviolation", () => done());
+});
+</script>
+`)
+		b.WriteString("<script>\n" + p.code + "\n</script>\n<script type=\"module\" src=\"./fingerprint.js\"></script>\n</body>\n</html>\n")
+		out = append(out, extraFile{p.name + ".html", []byte(b.String())})
+	}
+	return out
+}

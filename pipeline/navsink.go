@@ -1,0 +1,82 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/miniapp/bundle/offline"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Navigation to a javascript: URL a script starts. The page as written runs the URL's code
+// (in itself, or in the window it opens); the bundle's policy blocks it: a javascript: URL is
+// code by URL, which only script-src 'unsafe-inline' allows (CSP 3, "should navigation request
+// of type be blocked by Content Security Policy?"), and a window the page opens, about:blank,
+// has the page's policy. The sinks are the page's location (or a same-origin frame's) assigned
+// (location = url, window.location = url, document.location = url, location.href = url),
+// location.assign and location.replace, and window.open (and open, document.open given
+// three arguments, which opens a window as window.open does), each on the page's object by
+// the binding of the name it is reached through (receivers.go). Where the URL is a constant
+// (tagname.go's reading) and a javascript: URL, the build refuses it at the value.
+
+// navSink reads the navigation at the significant token i: the sink as the message says it,
+// the URL's tokens, and whether it opens a window.
+func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
+	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
+		// A global's name: location = url, open(url).
+		switch {
+		case s.is(i, "location", "=") && s.global(i):
+			return "location = …", [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
+		case s.is(i, "open") && s.global(i):
+			if args, call := s.callAt(i + 1); call && len(args) > 0 {
+				return "open(…)", args[0], true, true
+			}
+		}
+		return "", arg, false, false
+	}
+	prop, objEnd, after, member := s.memberAt(i)
+	if !member {
+		return "", arg, false, false
+	}
+	args, call := s.callAt(after)
+	obj := notPageObject
+	if prop == "location" || prop == "href" || prop == "assign" || prop == "replace" || prop == "open" {
+		obj = s.objectAt(objEnd, 0)
+	}
+	switch {
+	case s.is(after, "=") && prop == "location" && (obj == pageWindow || obj == pageDocument):
+		return "location = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
+	case s.is(after, "=") && prop == "href" && obj == pageLocation:
+		return "location.href = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
+	case call && (prop == "assign" || prop == "replace") && obj == pageLocation && len(args) > 0:
+		return "location." + prop + "(…)", args[0], false, true
+	case call && prop == "open" && (obj == pageWindow || obj == pageDocument && len(args) >= 3) && len(args) > 0:
+		return "window.open(…)", args[0], true, true
+	}
+	return "", arg, false, false
+}
+
+// checkNav refuses, at the URL, a navigation to a javascript: URL (navSink, at the significant
+// token i) that the bundle's policy blocks, where the page as written runs its code.
+func (r *rewrite) checkNav(i int) {
+	s := r.s
+	sink, arg, opens, ok := s.navSink(i)
+	if !ok || arg[0] >= arg[1] {
+		return
+	}
+	urls, data, known := s.values(arg[0], arg[1])
+	if !known {
+		return
+	}
+	for _, u := range urls {
+		if offline.Scheme(u) != "javascript" {
+			continue
+		}
+		where, note := "in the page", "call the code instead of navigating to it: write what the URL runs as a function and call it"
+		if opens {
+			where = "in the window it opens (about:blank, which has the page's policy)"
+			note = "open the window without the URL (const w = window.open()) and act on it from the page's code, or call the code directly"
+		}
+		r.errAt(arg[0], fmt.Sprintf("%s navigates to a javascript: URL (%q), whose code the page as written runs %s and the bundle's policy blocks: a javascript: URL is code by URL, which its script-src does not allow%s", sink, u, where, dataSaid(data)), note)
+		return
+	}
+}

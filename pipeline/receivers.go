@@ -1,0 +1,218 @@
+package pipeline
+
+import (
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Which of the page's own objects a script's expression reads: its window, its document, its
+// location (or a same-origin frame's, which has the page's policy), by the names' bindings,
+// not their spelling. The sinks whose effect depends on the object they are called on
+// (document.write, location.assign, window.open, location = …) are sinks only on these:
+// a parameter or a local named document is not the page's document
+// (function f(document) { document.write(x) } writes into whatever f is given), and a const
+// bound once to one of them is it (const d = document; d.write(…)). The bindings are the
+// parse's scopes (localnames.Resolve); where they are not known (a direct eval, a with
+// statement), a name is read as the global it spells, which errs on the side of refusing.
+
+// pageObject is which of the page's objects an expression reads.
+type pageObject int
+
+const (
+	notPageObject pageObject = iota
+	pageWindow
+	pageDocument
+	pageLocation
+)
+
+// globalObjects are the global names of the page's objects: the window's properties that
+// hold it (a top-level page's top and parent are its window), its document and location.
+var globalObjects = map[string]pageObject{
+	"window": pageWindow, "self": pageWindow, "globalThis": pageWindow, "top": pageWindow, "parent": pageWindow, "frames": pageWindow,
+	"document": pageDocument, "location": pageLocation,
+}
+
+// member returns which page object obj's property prop holds. A frame's contentDocument and
+// contentWindow, and a node's ownerDocument, are a document and a window whatever the object:
+// a same-origin frame (about:blank) has the page's policy.
+func member(obj pageObject, prop string) pageObject {
+	switch prop {
+	case "contentDocument", "ownerDocument":
+		return pageDocument
+	case "contentWindow":
+		return pageWindow
+	}
+	switch obj {
+	case pageWindow:
+		if o, ok := globalObjects[prop]; ok {
+			return o
+		}
+	case pageDocument:
+		switch prop {
+		case "location":
+			return pageLocation
+		case "defaultView":
+			return pageWindow
+		}
+	}
+	return notPageObject
+}
+
+// binding returns what the name at the significant token i resolves to; known is false where
+// the script's scopes are not known.
+func (s *script) binding(i int) (n localnames.Name, known bool) {
+	if !s.resolved {
+		s.resolved = true
+		s.bindings, s.bindingsKnown = localnames.Resolve(string(s.js))
+	}
+	if !s.bindingsKnown {
+		return n, false
+	}
+	n, known = s.bindings[s.tok(i).start]
+	return n, known
+}
+
+// global reports whether the name at the significant token i reads the global object's
+// property of that name: no declaration of the script binds it (or the scopes are not known).
+func (s *script) global(i int) bool {
+	n, known := s.binding(i)
+	return !known || n.Free
+}
+
+// memberAt reads a property access whose name is at the significant token i: obj.name,
+// obj?.name, obj["name"], obj?.["name"] (a constant the build reads). It returns the name,
+// the last token of the object's expression, and the token after the access.
+func (s *script) memberAt(i int) (prop string, objEnd, after int, ok bool) {
+	t := s.tok(i)
+	switch {
+	case js.IsIdentifierName(t.tt) && (s.is(i-1, ".") || s.is(i-1, "?.")):
+		return s.text(i), i - 2, i + 1, true
+	case t.tt == js.OpenBracketToken && s.pair[i] > i+1:
+		objEnd = i - 1
+		if s.is(i-1, "?.") {
+			objEnd = i - 2
+		}
+		if e := s.tok(objEnd).tt; !js.IsIdentifierName(e) && e != js.CloseParenToken && e != js.CloseBracketToken {
+			return "", 0, 0, false // an array literal
+		}
+		names, known := s.names(i+1, s.pair[i], 0)
+		if !known || len(names) != 1 {
+			return "", 0, 0, false
+		}
+		return names[0], objEnd, s.pair[i] + 1, true
+	}
+	return "", 0, 0, false
+}
+
+// callAt returns the arguments of the call whose '(' (or '?.(') is the significant token
+// after, as after a member (memberAt).
+func (s *script) callAt(after int) ([][2]int, bool) {
+	switch {
+	case s.is(after, "("):
+		return s.args(after), true
+	case s.is(after, "?.", "("):
+		return s.args(after + 1), true
+	}
+	return nil, false
+}
+
+// objectAt returns which page object the expression whose last significant token is end
+// reads: a name (a global's, or a const bound to one), a member of one, a group whose last
+// part is one ((0, document)).
+func (s *script) objectAt(end, depth int) pageObject {
+	if end < 0 || depth > 8 {
+		return notPageObject
+	}
+	t := s.tok(end)
+	switch {
+	case js.IsIdentifierName(t.tt) && (s.is(end-1, ".") || s.is(end-1, "?.")):
+		return member(s.objectAt(end-2, depth+1), s.text(end))
+	case t.tt == js.IdentifierToken:
+		if s.global(end) {
+			return globalObjects[s.text(end)]
+		}
+		if init, ok := s.constInitAt(end); ok {
+			return s.objectAt(init[1]-1, depth+1)
+		}
+		if key, init, ok := s.constPatternAt(end); ok {
+			return member(s.objectAt(init[1]-1, depth+1), key)
+		}
+	case t.tt == js.CloseBracketToken:
+		if open := s.opener(end); open > 0 {
+			if prop, objEnd, _, ok := s.memberAt(open); ok {
+				return member(s.objectAt(objEnd, depth+1), prop)
+			}
+		}
+	case t.tt == js.CloseParenToken:
+		// A group, not a call's arguments: what is before its '(' is an operator or nothing.
+		if open := s.opener(end); open >= 0 {
+			if p := s.tok(open - 1).tt; open == 0 || !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken && p != js.TemplateEndToken && p != js.TemplateToken {
+				return s.objectAt(end-1, depth+1)
+			}
+		}
+	}
+	return notPageObject
+}
+
+// constInitAt returns the initializer of the binding of the name at the significant token
+// i, when it is a const declared once as name = … (by the scopes; where they are not known,
+// by the name: constInit).
+func (s *script) constInitAt(i int) ([2]int, bool) {
+	n, known := s.binding(i)
+	if !known {
+		if s.bindingsKnown {
+			return [2]int{}, false // a property's name, a label
+		}
+		return s.constInit(s.text(i))
+	}
+	if n.Free || n.Decl != js.LexicalDecl {
+		return [2]int{}, false
+	}
+	for k := range s.sig {
+		if s.tok(k).tt != js.IdentifierToken || !s.is(k-1, "const") || !s.is(k+1, "=") {
+			continue
+		}
+		if m, ok := s.binding(k); ok && m.Binding == n.Binding {
+			return [2]int{k + 2, s.expressionEnd(k + 2)}, true
+		}
+	}
+	return [2]int{}, false
+}
+
+// constPatternAt returns, for a name a const's object pattern binds (const { document: d }
+// = window, const { location } = window), the property it is bound to and the
+// initializer's tokens.
+func (s *script) constPatternAt(i int) (key string, init [2]int, ok bool) {
+	n, known := s.binding(i)
+	if !known || n.Free || n.Decl != js.LexicalDecl {
+		return "", init, false
+	}
+	for k := range s.sig {
+		if s.tok(k).tt != js.IdentifierToken {
+			continue
+		}
+		if m, ok := s.binding(k); !ok || m.Binding != n.Binding {
+			continue
+		}
+		open := -1
+		for m := k - 1; m >= 0; m-- {
+			if s.pair[m] > k {
+				open = m
+				break
+			}
+		}
+		if open < 1 || !s.is(open-1, "const") || !s.is(open, "{") || !s.is(s.pair[open]+1, "=") {
+			continue
+		}
+		switch {
+		case s.is(k-1, ":") && js.IsIdentifierName(s.tok(k-2).tt) && (s.is(k-3, "{") || s.is(k-3, ",")):
+			key = s.text(k - 2)
+		case s.is(k-1, "{") || s.is(k-1, ","):
+			key = s.text(k)
+		default:
+			continue
+		}
+		return key, [2]int{s.pair[open] + 2, s.expressionEnd(s.pair[open] + 2)}, true
+	}
+	return "", init, false
+}
