@@ -34,6 +34,7 @@ d.write("<script>ranIt('alias')<\/script>");`},
 		{"write_args", "document.write given the script in parts", `document.write("<scr", "ipt>ranIt('args')</scr", "ipt>");`},
 		{"write_global", "document.write through globalThis", `const g = globalThis;
 g.document.writeln("<script>ranIt('global')<\/script>");`},
+		{"write_call", "Document.prototype.write called on the document", `Document.prototype.write.call(document, "<script>ranIt('call')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -260,6 +260,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "write_optional.html", refused: "write_optional.html:18:19: error: the markup given to document.write holds a <script>"},
 		{page: "write_args.html", refused: "write_args.html:18:16: error: the markup given to document.write holds a <script>"},
 		{page: "write_global.html", refused: "write_global.html:19:20: error: the markup given to document.writeln holds a <script>"},
+		{page: "write_call.html", refused: "write_call.html:18:41: error: the markup given to document.write holds a <script>"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -33,7 +33,7 @@ import (
 // are the page's document's (a frame's too: a same-origin frame, about:blank, has the page's
 // policy), by the binding of the name the call is made on (receivers.go), not its spelling.
 func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) {
-	prop, objEnd, after, member := s.memberAt(i)
+	prop, _, after, member := s.memberAt(i)
 	if !member {
 		return "", nil, false, false
 	}
@@ -54,9 +54,11 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && strings.EqualFold(names[0], "srcdoc") {
 			return srcdocSink, args[1:], true, true
 		}
-	case call && (prop == "write" || prop == "writeln") && len(args) > 0 && s.objectAt(objEnd, 0) == pageDocument:
+	}
+	// document.write and writeln, called on the page's document (or through call or apply).
+	if prop, recvEnd, args, ok := s.methodCall(i); ok && (prop == "write" || prop == "writeln") && len(args) > 0 && s.objectAt(recvEnd, 0) == pageDocument {
 		sink := "document." + prop
-		if s.is(objEnd, "contentDocument") {
+		if s.is(recvEnd, "contentDocument") {
 			sink = "contentDocument." + prop
 		}
 		return sink, args, true, true

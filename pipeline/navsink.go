@@ -37,19 +37,23 @@ func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
 	if !member {
 		return "", arg, false, false
 	}
-	args, call := s.callAt(after)
-	obj := notPageObject
-	if prop == "location" || prop == "href" || prop == "assign" || prop == "replace" || prop == "open" {
-		obj = s.objectAt(objEnd, 0)
+	if s.is(after, "=") && (prop == "location" || prop == "href") {
+		switch obj := s.objectAt(objEnd, 0); {
+		case prop == "location" && (obj == pageWindow || obj == pageDocument):
+			return "location = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
+		case prop == "href" && obj == pageLocation:
+			return "location.href = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
+		}
+		return "", arg, false, false
 	}
-	switch {
-	case s.is(after, "=") && prop == "location" && (obj == pageWindow || obj == pageDocument):
-		return "location = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
-	case s.is(after, "=") && prop == "href" && obj == pageLocation:
-		return "location.href = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true
-	case call && (prop == "assign" || prop == "replace") && obj == pageLocation && len(args) > 0:
+	prop, recvEnd, args, call := s.methodCall(i)
+	if !call || len(args) == 0 || prop != "assign" && prop != "replace" && prop != "open" {
+		return "", arg, false, false
+	}
+	switch obj := s.objectAt(recvEnd, 0); {
+	case (prop == "assign" || prop == "replace") && obj == pageLocation:
 		return "location." + prop + "(…)", args[0], false, true
-	case call && prop == "open" && (obj == pageWindow || obj == pageDocument && len(args) >= 3) && len(args) > 0:
+	case prop == "open" && (obj == pageWindow || obj == pageDocument && len(args) >= 3):
 		return "window.open(…)", args[0], true, true
 	}
 	return "", arg, false, false

@@ -116,6 +116,37 @@ func (s *script) callAt(after int) ([][2]int, bool) {
 	return nil, false
 }
 
+// methodCall reads the call of the method whose name is at the significant token i (a member,
+// memberAt): obj.m(…), obj?.m?.(…), and obj.m.call(self, …) or obj.m.apply(self, [ … ])
+// (Function.prototype's, which call the method on self: document.write.call(document, …),
+// Document.prototype.write.call(doc, …)). It returns the method's name, the last token of
+// the expression it is called on, and the arguments; apply's are read where its array is
+// written in place.
+func (s *script) methodCall(i int) (prop string, recvEnd int, args [][2]int, ok bool) {
+	prop, objEnd, after, member := s.memberAt(i)
+	if !member {
+		return "", 0, nil, false
+	}
+	if args, call := s.callAt(after); call {
+		return prop, objEnd, args, true
+	}
+	if !s.is(after, ".") || !s.is(after+1, "call", "(") && !s.is(after+1, "apply", "(") {
+		return "", 0, nil, false
+	}
+	all := s.args(after + 2)
+	if len(all) == 0 {
+		return "", 0, nil, false
+	}
+	recvEnd = all[0][1] - 1
+	if s.text(after+1) == "call" {
+		return prop, recvEnd, all[1:], true
+	}
+	if len(all) != 2 || !s.is(all[1][0], "[") || s.pair[all[1][0]] != all[1][1]-1 {
+		return "", 0, nil, false
+	}
+	return prop, recvEnd, s.split(all[1][0]+1, all[1][1]-1), true
+}
+
 // objectAt returns which page object the expression whose last significant token is end
 // reads: a name (a global's, or a const bound to one), a member of one, a group whose last
 // part is one ((0, document)).
