@@ -1209,7 +1209,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.classicModule(src.off, src.n, u)
 			return ""
 		}
-		js, l := a.b.classic(string(code), rel)
+		js, l := a.b.classicFile(string(code), rel)
 		a.list = append(a.list, l...)
 		a.b.inputs[rel] += len(js)
 		out := t.render(drop, nil) + escapeScript(js) + "</script>"

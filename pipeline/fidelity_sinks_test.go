@@ -12,6 +12,8 @@ import "strings"
 // navigation is started by the row's act, window.go(), which settles when the URL's code ran
 // or the page's policy refused it (securitypolicyviolation).
 func sinkPages() []extraFile {
+	// files are the pages whose code is a classic script file of its own, name.js.
+	files := map[string]bool{"nav_file": true}
 	pages := []struct{ name, title, code string }{
 		// Navigation to a javascript: URL, row per sink.
 		{"nav_location", "location assigned a javascript: URL", `window.go = () => { location = "javascript:ranIt('location')"; return window.settled; };`},
@@ -35,6 +37,10 @@ d.write("<script>ranIt('alias')<\/script>");`},
 		{"write_global", "document.write through globalThis", `const g = globalThis;
 g.document.writeln("<script>ranIt('global')<\/script>");`},
 		{"write_call", "Document.prototype.write called on the document", `Document.prototype.write.call(document, "<script>ranIt('call')<\/script>");`},
+		// In a classic script file, and a handler given to innerHTML in a classic script
+		// written in the page (whose errors the build dropped).
+		{"nav_file", "location.assign of a javascript: URL in a classic script file", `window.go = () => { location.assign("javascript:ranIt('file')"); return window.settled; };`},
+		{"classic_handler", "a handler given to innerHTML in a classic script", `document.getElementById("out").innerHTML = '<img src="data:," onerror="ranIt(\'classic\')">';`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},
@@ -57,7 +63,13 @@ window.settled = new Promise((done) => {
 });
 </script>
 `)
-		b.WriteString("<script>\n" + p.code + "\n</script>\n<script type=\"module\" src=\"./fingerprint.js\"></script>\n</body>\n</html>\n")
+		if files[p.name] {
+			b.WriteString("<script src=\"./" + p.name + ".js\"></script>\n")
+			out = append(out, extraFile{p.name + ".js", []byte(p.code + "\n")})
+		} else {
+			b.WriteString("<script>\n" + p.code + "\n</script>\n")
+		}
+		b.WriteString("<script type=\"module\" src=\"./fingerprint.js\"></script>\n</body>\n</html>\n")
 		out = append(out, extraFile{p.name + ".html", []byte(b.String())})
 	}
 	return out

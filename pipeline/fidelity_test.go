@@ -261,6 +261,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "write_args.html", refused: "write_args.html:18:16: error: the markup given to document.write holds a <script>"},
 		{page: "write_global.html", refused: "write_global.html:19:20: error: the markup given to document.writeln holds a <script>"},
 		{page: "write_call.html", refused: "write_call.html:18:41: error: the markup given to document.write holds a <script>"},
+		{page: "nav_file.html", act: `window.go()`, refused: "nav_file.js:1:37: error: location.assign(…) navigates to a javascript: URL"},
+		{page: "classic_handler.html", refused: "classic_handler.html:18:44: error: the markup given to innerHTML holds the inline event handler onerror"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -171,7 +171,7 @@ func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	if err != nil || moduleSyntax(string(code)) {
 		return graphMember{}, false
 	}
-	js, l := a.b.classic(string(code), rel)
+	js, l := a.b.classicFile(string(code), rel)
 	if l.HasErrors() || js == "" {
 		return graphMember{}, false
 	}

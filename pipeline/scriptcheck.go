@@ -185,6 +185,17 @@ func localFile(u string) bool {
 	return dot > 0 && dot < len(last)-1 && !strings.ContainsAny(u, "?#")
 }
 
+// classicFile is bundler.classic for a classic script file of the app's (rel, relative to
+// the app folder), with its checks' messages (classicChecks): the author's code, judged as
+// the app's module scripts are.
+func (b *bundler) classicFile(code, rel string) (string, diag.List) {
+	js, l := b.classic(code, rel)
+	if l.HasErrors() {
+		return js, l
+	}
+	return js, append(l, b.classicChecks(filepath.Join(b.root, filepath.FromSlash(rel)), []byte(code))...)
+}
+
 // classicChecks returns the checks' messages for a classic script (written in the page, or a
 // file of the app's it names), which is minified, not bundled, and so not transformed: its
 // errors (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
