@@ -42,6 +42,7 @@ type script struct {
 	// check first needs them; bindingsKnown is false where the scopes are not known.
 	resolved, bindingsKnown bool
 	bindings                map[int]localnames.Name
+	consts                  map[string]bool // the names a const may bind (constNamed)
 	// asData makes names read a part only the run knows as data (tagname.go: values), and
 	// readData says it did.
 	asData, readData bool

@@ -189,6 +189,9 @@ func (s *script) objectAt(end, depth int) pageObject {
 // i, when it is a const declared once as name = … (by the scopes; where they are not known,
 // by the name: constInit).
 func (s *script) constInitAt(i int) ([2]int, bool) {
+	if !s.constNamed(s.text(i)) {
+		return [2]int{}, false // no const spells the name: its binding is none (nothing to resolve)
+	}
 	n, known := s.binding(i)
 	if !known {
 		if s.bindingsKnown {
@@ -214,6 +217,9 @@ func (s *script) constInitAt(i int) ([2]int, bool) {
 // = window, const { location } = window), the property it is bound to and the
 // initializer's tokens.
 func (s *script) constPatternAt(i int) (key string, init [2]int, ok bool) {
+	if !s.constNamed(s.text(i)) {
+		return "", init, false
+	}
 	n, known := s.binding(i)
 	if !known || n.Free || n.Decl != js.LexicalDecl {
 		return "", init, false
@@ -246,4 +252,26 @@ func (s *script) constPatternAt(i int) (key string, init [2]int, ok bool) {
 		return key, [2]int{s.pair[open] + 2, s.expressionEnd(s.pair[open] + 2)}, true
 	}
 	return "", init, false
+}
+
+// constNamed reports whether a const declaration of the script may bind name: the name
+// follows const, or stands in an object pattern that follows const. Only then is a name's
+// binding resolved for its initializer (the scopes are read once, and only where needed).
+func (s *script) constNamed(name string) bool {
+	if s.consts == nil {
+		s.consts = map[string]bool{}
+		for k := range s.sig {
+			switch {
+			case s.is(k, "const") && s.tok(k+1).tt == js.IdentifierToken:
+				s.consts[s.text(k+1)] = true
+			case s.is(k, "const", "{") && s.pair[k+1] > k+1:
+				for m := k + 2; m < s.pair[k+1]; m++ {
+					if s.tok(m).tt == js.IdentifierToken {
+						s.consts[s.text(m)] = true
+					}
+				}
+			}
+		}
+	}
+	return s.consts[name]
 }
