@@ -76,6 +76,7 @@ func TestMarkupSinks(t *testing.T) {
 		{"open", `open(" javascript:go()", "_blank");`, `open(…) navigates`},
 		{"document.open with three arguments opens a window", `document.open("javascript:go()", "", "");`, `window.open(…) navigates`},
 		{"a parameter named location is not the page's", `function nav(location) { location.assign("javascript:go()"); location = "javascript:go()"; }`, ""},
+		{"a method named open", "class Dialog { open(url = \"javascript:go()\") {} location() {} }", ""},
 		{"a module's own open", `import { open } from "./dialog.js"; open("javascript:go()");`, ""},
 		{"another object's open and assign", `dialog.open("javascript:go()"); Object.assign("javascript:go()"); document.open();`, ""},
 		{"plain navigations", `location = "#top"; location.assign(url); window.open("https://example.com/"); location.href = next;`, ""},

@@ -73,10 +73,14 @@ func (s *script) binding(i int) (n localnames.Name, known bool) {
 }
 
 // global reports whether the name at the significant token i reads the global object's
-// property of that name: no declaration of the script binds it (or the scopes are not known).
+// property of that name: no declaration of the script binds it (or the scopes are not known;
+// a token the scopes do not hold is no name's reference: a method's name, a property's).
 func (s *script) global(i int) bool {
 	n, known := s.binding(i)
-	return !known || n.Free
+	if !known {
+		return !s.bindingsKnown
+	}
+	return n.Free
 }
 
 // memberAt reads a property access whose name is at the significant token i: obj.name,
