@@ -47,6 +47,14 @@ func kindOfScript(typ string, hasType bool, lang string, hasLang bool) scriptKin
 	return scriptIgnored
 }
 
+// ScriptRuns reports whether a <script> element whose type and language attributes are these
+// (has* false where absent) is run, or read as an import map or speculation rules, which the
+// policy governs as script (HTML Standard, "prepare the script element", step 8); false for a
+// data block (type="application/json", "text/plain", "text/template").
+func ScriptRuns(typ string, hasType bool, lang string, hasLang bool) bool {
+	return kindOfScript(typ, hasType, lang, hasLang) != scriptIgnored
+}
+
 // isJSMIME reports whether t is a JavaScript MIME type essence (MIME Sniffing Standard §4.6).
 func isJSMIME(t string) bool {
 	if i := strings.IndexByte(t, ';'); i >= 0 {

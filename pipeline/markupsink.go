@@ -121,7 +121,7 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 			return
 		}
 		if n.Type == html.ElementNode {
-			if runs && n.Data == "script" && (n.Namespace == "" || n.Namespace == "svg") {
+			if runs && n.Data == "script" && (n.Namespace == "" || n.Namespace == "svg") && elementScriptRuns(n) {
 				found = &markupFinding{"a <script>, which runs when the markup is parsed into the page, and cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page)",
 					"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles"}
 				return
@@ -151,6 +151,22 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 		return markupFinding{}, false
 	}
 	return *found, true
+}
+
+// elementScriptRuns reports whether the parsed <script> n runs (offline.ScriptRuns): a data
+// block (type="application/json") holds no code the policy blocks.
+func elementScriptRuns(n *html.Node) bool {
+	var typ, lang string
+	var hasType, hasLang bool
+	for _, a := range n.Attr {
+		switch {
+		case a.Namespace == "" && a.Key == "type" && !hasType: // the parser keeps the first of a name
+			typ, hasType = a.Val, true
+		case a.Namespace == "" && a.Key == "language" && !hasLang:
+			lang, hasLang = a.Val, true
+		}
+	}
+	return offline.ScriptRuns(typ, hasType, lang, hasLang)
 }
 
 // blockedAttr returns what an attribute (key as written, val) holds that cannot run under

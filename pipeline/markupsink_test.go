@@ -55,6 +55,8 @@ func TestMarkupSinks(t *testing.T) {
 		{"document.write called on another object", `document.write.call(fake, "<script>go()<\/script>");`, ""},
 		{"location.assign called on the location", `location.assign.call(document.location, "javascript:go()");`, `location.assign(…) navigates`},
 		{"window.open called on the window", `window.open.call(window, "javascript:go()");`, `window.open(…) navigates`},
+		{"a data block written holds no code", `document.write('<script type="application/json">' + JSON.stringify(data) + '<\/script><script type=text/plain>go()<\/script>');`, ""},
+		{"a module script written", `document.write('<script type=" Module ">go()<\/script>');`, "document.write holds a <script>"},
 		{"innerHTML by a computed name", `el["innerHTML"] = '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		{"a parameter named document is not the page's", `function put(document) { document.write("<script>go()<\/script>"); }`, ""},
 		{"a local named document is not the page's", `{ const document = { write() {} }; document.write("<script>go()<\/script>"); }`, ""},
