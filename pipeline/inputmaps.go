@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -28,19 +30,39 @@ func guardInputMaps(plugins []api.Plugin, writesMap bool, loaders map[string]api
 	if !writesMap {
 		return plugins
 	}
-	check := func(file, text, dir string, loader api.Loader) *api.Message {
+	// check refuses the first comment of text (loaded as file, whose imports resolve from dir;
+	// base is its path where it is a file, "" in another namespace) whose map, or a source of
+	// it whose text esbuild reads, is outside.
+	check := func(file, text, dir, base string, loader api.Loader) *api.Message {
 		if !mapsRead(loader) {
 			return nil
 		}
+		refuse := func(c mapComment, what string, m *api.Message) *api.Message {
+			loc := at(file, text, c.off, "", "").Location
+			return &api.Message{Text: what + m.Text, Location: loc, Notes: append(m.Notes, api.Note{Text: "esbuild reads the map a file's sourceMappingURL comment names from the disk, " +
+				"and each of its sources whose text the map's sourcesContent does not hold: remove the comment, or keep the map and those sources inside (or their texts in sourcesContent)"})}
+		}
 		for _, c := range mapComments(text) {
-			p, ok := mapPath(c.url, dir)
-			if !ok {
-				continue
+			data, isData := dataURLText(c.url)
+			mapFile := base
+			if !isData {
+				p, ok := mapPath(c.url, dir)
+				if !ok {
+					continue
+				}
+				if m := outside(p); m != nil {
+					return refuse(c, "the source map this comment names: ", m)
+				}
+				b, err := os.ReadFile(p)
+				if err != nil {
+					continue // esbuild reads none
+				}
+				data, mapFile = string(b), p
 			}
-			if m := outside(p); m != nil {
-				loc := at(file, text, c.off, "", "").Location
-				return &api.Message{Text: "the source map this comment names: " + m.Text, Location: loc,
-					Notes: append(m.Notes, api.Note{Text: "esbuild reads the map a file's sourceMappingURL comment names from the disk: remove the comment, or keep the map inside"})}
+			for _, s := range mapSourcesRead(data, mapFile) {
+				if m := outside(s); m != nil {
+					return refuse(c, "a source of the source map this comment names, whose text esbuild reads: ", m)
+				}
 			}
 		}
 		return nil
@@ -74,7 +96,11 @@ func guardInputMaps(plugins []api.Plugin, writesMap bool, loaders map[string]api
 					if a.Namespace != "file" && a.Namespace != "" {
 						file = a.Namespace + ":" + a.Path
 					}
-					if m := check(file, *r.Contents, dir, loaderOf(a.Path, r.Loader)); m != nil {
+					base := ""
+					if a.Namespace == "file" || a.Namespace == "" {
+						base = a.Path
+					}
+					if m := check(file, *r.Contents, dir, base, loaderOf(a.Path, r.Loader)); m != nil {
 						r.Errors = append(r.Errors, *m)
 					}
 					return r, nil
@@ -92,7 +118,7 @@ func guardInputMaps(plugins []api.Plugin, writesMap bool, loaders map[string]api
 			if err != nil {
 				return api.OnLoadResult{}, nil // esbuild reports it
 			}
-			if m := check(a.Path, string(src), filepath.Dir(a.Path), loaderOf(a.Path, api.LoaderNone)); m != nil {
+			if m := check(a.Path, string(src), filepath.Dir(a.Path), a.Path, loaderOf(a.Path, api.LoaderNone)); m != nil {
 				return api.OnLoadResult{Errors: []api.Message{*m}}, nil
 			}
 			return api.OnLoadResult{}, nil
@@ -193,4 +219,115 @@ func mapPath(raw, dir string) (string, bool) {
 	}
 	base := &url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/"}
 	return filepath.FromSlash(base.ResolveReference(u).Path), true
+}
+
+// dataURLText returns the text of a source map comment's data: URL as esbuild decodes it
+// (resolver.ParseDataURL, DecodeData): "data:" as written, the MIME type to the first comma,
+// the rest base64 where the type ends in ";base64", else percent-decoded. ok is false for
+// another URL; a data: URL that does not decode gives "" (esbuild reads no map).
+func dataURLText(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return "", false
+	}
+	mime, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return "", false
+	}
+	if strings.HasSuffix(mime, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return "", true
+		}
+		return string(b), true
+	}
+	text, err := url.PathUnescape(data)
+	if err != nil {
+		return "", true
+	}
+	return text, true
+}
+
+// mapSourcesRead returns the files esbuild reads for the source map m (JSON), found at the
+// file mapFile ("" where it has no path of a file: a data: URL of code in another
+// namespace): each source, of the map or of each of its sections, whose text sourcesContent
+// does not hold (no string there; an empty one is taken for none, which errs on the side of
+// refusing), resolved as esbuild's source map parser and loader do: sourceRoot up to its last
+// slash before it, then against the map's file URL; an absolute path is a file URL, and only
+// a file URL is read. A map that does not parse names none.
+func mapSourcesRead(m, mapFile string) []string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(m), &top) != nil {
+		return nil
+	}
+	maps := []map[string]json.RawMessage{top}
+	var sections []struct {
+		Map map[string]json.RawMessage `json:"map"`
+	}
+	if raw, ok := top["sections"]; ok && json.Unmarshal(raw, &sections) == nil {
+		maps = maps[:0]
+		for _, s := range sections {
+			if s.Map != nil {
+				maps = append(maps, s.Map)
+			}
+		}
+	}
+	var base *url.URL
+	if mapFile != "" {
+		base = fileURL(mapFile)
+	}
+	var out []string
+	for _, sm := range maps {
+		var root string
+		json.Unmarshal(sm["sourceRoot"], &root)
+		prefix := ""
+		if root != "" {
+			if i := strings.LastIndexByte(root, '/'); i >= 0 {
+				prefix = root[:i+1]
+			} else {
+				prefix = root + "/"
+			}
+		}
+		var sources []json.RawMessage
+		json.Unmarshal(sm["sources"], &sources)
+		var contents []json.RawMessage
+		json.Unmarshal(sm["sourcesContent"], &contents)
+		for i, raw := range sources {
+			var src string
+			if json.Unmarshal(raw, &src) != nil {
+				continue // esbuild names it "", which is no file URL
+			}
+			if i < len(contents) {
+				var text string
+				if json.Unmarshal(contents[i], &text) == nil && text != "" {
+					continue // its text is the map's: nothing is read
+				}
+			}
+			u, err := url.Parse(prefix + src)
+			if err != nil {
+				continue
+			}
+			if base != nil {
+				u = base.ResolveReference(u)
+			}
+			s := u.String()
+			if filepath.IsAbs(s) {
+				s = fileURL(s).String()
+			}
+			if u, err := url.Parse(s); err == nil && u.Scheme == "file" && (u.Host == "" || u.Host == "localhost") && strings.HasPrefix(u.Path, "/") {
+				out = append(out, filepath.FromSlash(u.Path))
+			}
+		}
+	}
+	return out
+}
+
+// fileURL is esbuild's file URL of the path p (helpers.FileURLFromFilePath): its backslashes
+// are slashes.
+func fileURL(p string) *url.URL {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return &url.URL{Scheme: "file", Path: p}
 }

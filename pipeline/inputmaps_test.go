@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
@@ -46,6 +47,31 @@ func TestInputMapsConfined(t *testing.T) {
 		{name: "vite_config", files: map[string]string{"vite.config.js": "export default {};\n//# sourceMappingURL=../secret/x.map\n"}, at: "vite.config.js:2:22"},
 		{name: "inside", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n", "own.map": `{"version":3,"sources":["a.js"],"sourcesContent":["x"],"mappings":"AAAA"}`}},
 		{name: "data_url", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=data:application/json,{}\n"}},
+		// A map the app may read whose sources esbuild reads itself: a source without its text
+		// in sourcesContent is read from the disk, through no plugin, into the page's map.
+		{name: "map_source_outside", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
+			"own.map": `{"version":3,"sources":["../secret/x.map"],"mappings":"AAAA"}`}, at: "main.js:2:22"},
+		{name: "map_source_root", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=maps/own.map\n",
+			"maps/own.map": `{"version":3,"sourceRoot":"../../secret/","sources":["x.map"],"sourcesContent":[null],"mappings":"AAAA"}`}, at: "main.js:2:22"},
+		{name: "map_source_absolute", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
+			"own.map": `{"version":3,"sources":["a.js","SECRET/x.map"],"sourcesContent":["x"],"mappings":"AAAA"}`}, at: "main.js:2:22"},
+		{name: "map_source_sections", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
+			"own.map": `{"version":3,"sections":[{"offset":{"line":0,"column":0},"map":{"version":3,"sources":["file://SECRET/x.map"],"mappings":"AAAA"}}]}`}, at: "main.js:2:22"},
+		{name: "data_url_source", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=data:application/json,{\"version\":3,\"sources\":[\"../secret/x.map\"],\"mappings\":\"AAAA\"}\n"}, at: "main.js:2:22"},
+		{name: "data_url_source_inline_module", files: map[string]string{"index.html": strings.Replace(page, `<script type="module" src="./main.js"></script>`,
+			"<script type=\"module\">document.title = 1;\n//# sourceMappingURL=data:application/json,{\"version\":3,\"sources\":[\"file://SECRET/x.map\"],\"mappings\":\"AAAA\"}\n</script>", 1)}, at: "index.html:2:22"},
+		{name: "data_url_base64_source", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=data:application/json;base64," +
+			base64.StdEncoding.EncodeToString([]byte(`{"version":3,"sources":["../secret/x.map"],"mappings":"AAAA"}`)) + "\n"}, at: "main.js:2:22"},
+		{name: "map_source_in_package", files: map[string]string{"main.js": "import 'p';\n", "node_modules/p/package.json": `{"name": "p", "main": "index.js"}`,
+			"node_modules/p/index.js":     "document.title = 1;\n//# sourceMappingURL=index.js.map\n",
+			"node_modules/p/index.js.map": `{"version":3,"sources":["../../../secret/x.map"],"mappings":"AAAA"}`}, at: "index.js:2:22"},
+		{name: "stylesheet_map_source", files: map[string]string{"style.css": "p { color: red }\n/*# sourceMappingURL=style.css.map */\n",
+			"style.css.map": `{"version":3,"sources":["../secret/x.map"],"mappings":"AAAA"}`}, at: "style.css:2:22"},
+		// Named only, with its text: esbuild reads nothing, and the name is the author's.
+		{name: "map_source_outside_with_text", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
+			"own.map": `{"version":3,"sources":["../secret/x.map"],"sourcesContent":["document.title = 1;"],"mappings":"AAAA"}`}},
+		{name: "map_source_inside", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
+			"own.map": `{"version":3,"sources":["main.js"],"mappings":"AAAA"}`}},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			base := t.TempDir()
