@@ -1020,7 +1020,7 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		}
 	}
 	for _, m := range ms {
-		m = b.confined(m)
+		m = b.confined(b.unslashed(m))
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
@@ -1104,6 +1104,37 @@ func denied(text string) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSuffix(rest, `": permission denied`), true
+}
+
+// unslashed returns esbuild's message m with each place in a file whose name holds a
+// backslash named as the file is: esbuild names it relative to the app folder with slashes
+// for them (a\b.ts as a/b.ts), which is another file, or outside the app where they stand
+// around dots (a\..\..\m.js as a/../../m.js).
+func (b *bundler) unslashed(m api.Message) api.Message {
+	fix := func(l *api.Location) *api.Location {
+		if l == nil || l.File == "" || filepath.IsAbs(l.File) {
+			return l
+		}
+		real, ok := b.backslashed.Load(b.root + "/" + l.File)
+		if !ok {
+			return l
+		}
+		rel, err := filepath.Rel(b.root, real.(string))
+		if err != nil {
+			return l
+		}
+		c := *l
+		c.File = rel
+		return &c
+	}
+	m.Location = fix(m.Location)
+	if len(m.Notes) > 0 {
+		m.Notes = slices.Clone(m.Notes)
+		for i := range m.Notes {
+			m.Notes[i].Location = fix(m.Notes[i].Location)
+		}
+	}
+	return m
 }
 
 // sourcesContent is what esbuild puts of the sources in a map: their texts in a map that is

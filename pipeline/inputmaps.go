@@ -217,7 +217,10 @@ func mapPath(raw, dir string) (string, bool) {
 	if dir == "" {
 		return "", false
 	}
-	base := &url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/"}
+	// esbuild's file URL of the folder, whose backslashes are slashes (a folder "a\..\.." is
+	// two folders up in it).
+	base := fileURL(dir)
+	base.Path = strings.TrimSuffix(base.Path, "/") + "/"
 	return filepath.FromSlash(base.ResolveReference(u).Path), true
 }
 

@@ -67,6 +67,10 @@ func TestInputMapsConfined(t *testing.T) {
 			"node_modules/p/index.js.map": `{"version":3,"sources":["../../../secret/x.map"],"mappings":"AAAA"}`}, at: "index.js:2:22"},
 		{name: "stylesheet_map_source", files: map[string]string{"style.css": "p { color: red }\n/*# sourceMappingURL=style.css.map */\n",
 			"style.css.map": `{"version":3,"sources":["../secret/x.map"],"mappings":"AAAA"}`}, at: "style.css:2:22"},
+		// A folder whose name holds backslashes: esbuild's file URL of it has slashes for them,
+		// and "a\..\.." is two folders up.
+		{name: "backslash_folder", files: map[string]string{"main.js": "import './a\\\\..\\\\../m.js';\n",
+			"a\\..\\../m.js": "document.title = 1;\n//# sourceMappingURL=secret/x.map\n"}, at: "m.js:2:22"},
 		// Named only, with its text: esbuild reads nothing, and the name is the author's.
 		{name: "map_source_outside_with_text", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=own.map\n",
 			"own.map": `{"version":3,"sources":["../secret/x.map"],"sourcesContent":["document.title = 1;"],"mappings":"AAAA"}`}},
