@@ -163,8 +163,9 @@ type mapComment struct {
 // mapComments returns the URLs of text's source map comments as esbuild's lexers find them
 // ("//# sourceMappingURL=" or "//@ …", "/*# …" or "/*@ …"), every one: esbuild reads the
 // last comment's, and one inside a string is taken too, which errs on the side of refusing.
-// The URL runs to white space, which the JavaScript lexer reads as Unicode's and the CSS
-// lexer as ASCII's, and in a /* comment to its */: each reading of it is returned.
+// The URL runs to white space, which the JavaScript lexer reads as ECMAScript's (and a line
+// comment to its line's end) and the CSS lexer as ASCII's, and in a /* comment to its */:
+// each reading of it is returned, and Unicode's white space too.
 func mapComments(text string) []mapComment {
 	const pragma = " sourceMappingURL="
 	var out []mapComment
@@ -187,9 +188,19 @@ func mapComments(text string) []mapComment {
 		if unicodeEnd < 0 {
 			unicodeEnd = len(rest)
 		}
-		ends := []int{ascii, unicodeEnd}
+		// esbuild's JavaScript lexer: to its white space (not every Unicode space: U+0085 is
+		// none), or a line comment's line end, or a /* comment's end, which a line end inside
+		// it is not.
+		block := text[at-2] == '*'
+		jsEnd := strings.IndexFunc(rest, func(r rune) bool {
+			return jsWhitespace(r) || !block && (r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029')
+		})
+		if jsEnd < 0 {
+			jsEnd = len(rest)
+		}
+		ends := []int{ascii, unicodeEnd, jsEnd}
 		if c := strings.Index(rest, "*/"); c >= 0 {
-			ends = append(ends, min(ascii, c), min(unicodeEnd, c))
+			ends = append(ends, min(ascii, c), min(unicodeEnd, c), min(jsEnd, c))
 		}
 		slices.Sort(ends)
 		for _, e := range slices.Compact(ends) {
@@ -198,6 +209,16 @@ func mapComments(text string) []mapComment {
 			}
 		}
 	}
+}
+
+// jsWhitespace is esbuild's JavaScript white space (js_ast.IsWhitespace): the ECMAScript
+// WhiteSpace code points, no line terminator among them.
+func jsWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\v', '\f', ' ', '\u00a0', '\u1680', '\u202f', '\u205f', '\u3000', '\ufeff':
+		return true
+	}
+	return r >= '\u2000' && r <= '\u200a'
 }
 
 // mapPath returns the file a source map comment's URL names, as esbuild resolves it against

@@ -67,6 +67,10 @@ func TestInputMapsConfined(t *testing.T) {
 			"node_modules/p/index.js.map": `{"version":3,"sources":["../../../secret/x.map"],"mappings":"AAAA"}`}, at: "index.js:2:22"},
 		{name: "stylesheet_map_source", files: map[string]string{"style.css": "p { color: red }\n/*# sourceMappingURL=style.css.map */\n",
 			"style.css.map": `{"version":3,"sources":["../secret/x.map"],"mappings":"AAAA"}`}, at: "style.css:2:22"},
+		// esbuild's JavaScript lexer ends the URL at its own white space (U+00A0 is, U+0085 is
+		// not), and a /* comment's only at white space or its end (U+2028 does not end it).
+		{name: "nel_then_nbsp", files: map[string]string{"main.js": "document.title = 1;\n//# sourceMappingURL=x\u0085/../../secret/x.map\u00a0\n"}, at: "main.js:2:22"},
+		{name: "line_separator_in_block", files: map[string]string{"main.js": "document.title = 1;\n/*# sourceMappingURL=x\u2028/../../secret/x.map\u00a0*/\n"}, at: "main.js:2:22"},
 		// A folder whose name holds backslashes: esbuild's file URL of it has slashes for them,
 		// and "a\..\.." is two folders up.
 		{name: "backslash_folder", files: map[string]string{"main.js": "import './a\\\\..\\\\../m.js';\n",
