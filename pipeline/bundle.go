@@ -453,6 +453,18 @@ func (b *bundler) confine(chain workerChain) api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: `^@miniapp/sdk(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: sdkNamespace}, nil
 		})
+		// The transforms' helpers (helperModules), before the refusal of a URL.
+		pb.OnResolve(api.OnResolveOptions{Filter: `^` + helperNamespace + `:`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			name := strings.TrimPrefix(a.Path, helperNamespace+":")
+			if _, ok := helperModules[name]; !ok {
+				return api.OnResolveResult{}, nil
+			}
+			return api.OnResolveResult{Path: name, Namespace: helperNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: helperNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src := helperModules[a.Path]
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+		})
 		// An import of a URL would load at run time: refuse it where it is written.
 		onAppResolve(pb, `^([a-zA-Z][a-zA-Z0-9+.-]*:|//)`, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if strings.HasPrefix(strings.ToLower(a.Path), "data:") {
@@ -939,8 +951,8 @@ type outputMeta struct {
 func (b *bundler) record(m outputMeta) {
 	for _, in := range m.inputs {
 		name := in
-		if strings.HasPrefix(in, legalNamespace+":") || strings.HasPrefix(in, cjsNamespace+":") {
-			continue // a barrel's licence, a module that reads another: not files of the app's
+		if strings.HasPrefix(in, legalNamespace+":") || strings.HasPrefix(in, cjsNamespace+":") || strings.HasPrefix(in, helperNamespace+":") {
+			continue // a barrel's licence, a module that reads another, the transforms' helpers: not files of the app's
 		}
 		if n, ok := b.inlineName(in); ok {
 			name = n

@@ -237,6 +237,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built with exit 0, and the frame, which has the page's policy, blocked it ("framed":
 		// "ran" as written, "not yet" built); refused at the markup.
 		{page: "frame_write.html", refused: "frame_write.html:13:29: error: the markup given to contentDocument.write holds a <script>"},
+		// The build's import() helpers, added to the module, read the app's own MessageChannel
+		// and Error where they meant the platform's (a chat's channel class, a component).
+		{page: "shadow_global.html", act: `window.go()`, seeAfter: `"loaded":"part, rejected true"`},
 		{page: "aftertask_name.html", refused: "aftertask_name.html:11:15: error: __miniapp_afterTask is a name bundle gives what it adds to a script"},
 		// Issue 23's gaps (fid23e, sinkPages): a navigation to a javascript: URL, row per sink,
 		// and document.write reached through another name: built with exit 0, and the built

@@ -249,13 +249,14 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 	}
 	b2.WriteString(src[last:])
 	defer func() { b.edited.Store(name, sourceEdits{src: src, out: out, edits: applied}) }()
+	// The helpers are imported from a module of their own, whose globals (Promise,
+	// MessageChannel, Error) are the platform's: written into the app's module, they read the
+	// app's own bindings of those names (a chat's MessageChannel class, an Error component).
 	if r.helper {
-		r.task = true
-		r.tail.WriteString("\nfunction " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? " + afterTaskHelper + "().then(v) : Promise.resolve(v); " +
-			"return new Promise((_, reject) => queueMicrotask(() => reject(new Error(\"Unknown variable dynamic import: \" + path + (path.split(\"/\").length !== segs ? \". Note that variables only represent file names one level deep.\" : \"\"))))); }")
+		r.imp("{ "+dynamicImportHelper+" }", helperNamespace+":dynamic-import")
 	}
 	if r.task {
-		r.tail.WriteString("\nfunction " + afterTaskHelper + "() { return new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = () => { c.port1.close(); resolve(); }; c.port2.postMessage(null); }); }")
+		r.imp("{ "+afterTaskHelper+" }", helperNamespace+":task")
 	}
 	b2.WriteString(r.tail.String())
 	out = b2.String()
@@ -335,6 +336,19 @@ func lineStart(text string, line int) int {
 		off += i + 1
 	}
 	return off
+}
+
+// helperNamespace is the esbuild namespace of the modules of the transforms' helpers
+// (helperModules), which a transformed script imports as helperNamespace:name.
+const helperNamespace = "miniapp-helper"
+
+// helperModules are the helpers' modules, by name: in a module of their own, the names they
+// read are the platform's, whatever the app's module that imports them binds.
+var helperModules = map[string]string{
+	"task": "export function " + afterTaskHelper + "() { return new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = () => { c.port1.close(); resolve(); }; c.port2.postMessage(null); }); }\n",
+	"dynamic-import": "import { " + afterTaskHelper + " } from \"" + helperNamespace + ":task\";\n" +
+		"export function " + dynamicImportHelper + "(glob, path, segs) { const v = glob[path]; if (v) return typeof v === \"function\" ? " + afterTaskHelper + "().then(v) : Promise.resolve(v); " +
+		"return new Promise((_, reject) => queueMicrotask(() => reject(new Error(\"Unknown variable dynamic import: \" + path + (path.split(\"/\").length !== segs ? \". Note that variables only represent file names one level deep.\" : \"\"))))); }\n",
 }
 
 // afterTaskHelper is the function whose promise resolves in a task of its own (a message on
