@@ -6,8 +6,10 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/miniapp/bundle/internal/jsstring"
@@ -44,6 +46,12 @@ func (r *rewrite) reservedName(i int) {
 		return
 	}
 	name, ok := jsstring.Identifier(r.s.text(i))
+	if ok && (strings.HasPrefix(name, reservedDefinePrefix) || strings.HasPrefix(name, reservedHelperPrefix)) {
+		if r.notBindings == nil {
+			r.notBindings = notBindings(r.s.js)
+		}
+		ok = !r.notBindings[r.s.tok(i).start]
+	}
 	switch {
 	case !ok:
 	case strings.HasPrefix(name, reservedDefinePrefix):
@@ -54,6 +62,80 @@ func (r *rewrite) reservedName(i int) {
 			"rename it: names starting with "+reservedHelperPrefix+" are bundle's")
 	}
 }
+
+// notBindings returns the offsets in src (esbuild's JavaScript of an app script) of the
+// names that are no binding and read none: a property's name before its colon, a method's,
+// a class member's, a label, and the names an import or export gives another module's
+// bindings. Such a name neither shadows nor is read for what the build adds (a property
+// __miniapp_x of an object, an attribute of JSX). A shorthand property ({ a }) reads a, and
+// is not one. Empty where src does not parse (every name then counts).
+func notBindings(src []byte) map[int]bool {
+	out := map[int]bool{}
+	buf := make([]byte, len(src), len(src)+1)
+	copy(buf, src)
+	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
+	if err != nil {
+		return out
+	}
+	// The parse's names are slices of buf where they are written there (a shorthand's key
+	// is a copy); another slice is at no offset of buf.
+	mark := func(data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - uintptr(unsafe.Pointer(unsafe.SliceData(buf))))
+		if off >= 0 && off < len(buf) {
+			out[off] = true
+		}
+	}
+	name := func(n *js.PropertyName) {
+		if n != nil && !n.IsComputed() {
+			mark(n.Literal.Data)
+		}
+	}
+	js.Walk(nameVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.Property:
+			name(n.Name)
+		case *js.BindingObjectItem:
+			name(n.Key)
+		case *js.MethodDecl:
+			name(&n.Name.PropertyName)
+		case *js.Field:
+			name(&n.Name.PropertyName)
+		case *js.ClassElement:
+			if n.Method == nil && n.StaticBlock == nil {
+				name(&n.Field.Name.PropertyName)
+			}
+		case *js.LabelledStmt:
+			mark(n.Label)
+		case *js.BranchStmt:
+			mark(n.Label)
+		case *js.ImportStmt:
+			for _, a := range n.List {
+				if a.Binding != nil {
+					mark(a.Name) // import { name as binding }
+				}
+			}
+		case *js.ExportStmt:
+			for _, a := range n.List {
+				if n.Module != nil {
+					mark(a.Name) // export { name as alias } from "…": another module's
+					mark(a.Binding)
+				} else if a.Name != nil {
+					mark(a.Binding) // export { binding as alias }
+				}
+			}
+		}
+	}), ast)
+	return out
+}
+
+// nameVisitor calls itself on each node of a walk.
+type nameVisitor func(js.INode)
+
+func (v nameVisitor) Enter(n js.INode) js.IVisitor { v(n); return v }
+func (v nameVisitor) Exit(js.INode)                {}
 
 // reservedHelperPrefix starts every name the transforms add to a script (afterTaskHelper,
 // dynamicImportHelper, rewrite.ident, nschain's aliases): an app's own binding of such a name,

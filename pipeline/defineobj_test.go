@@ -190,4 +190,32 @@ func TestReservedDefineNames(t *testing.T) {
 	if fmt.Sprint(got) != "[main.ts:1:22 main.ts:2:38]" {
 		t.Errorf("refused at %v, want [main.ts:1:22 main.ts:2:38]", got)
 	}
+	// Names of that prefix that are no binding and read none: a property's name, a class
+	// member's, a destructured key, a label, an attribute of JSX, an export's and an import's
+	// name in another module. They built refused before, each at the name.
+	writeFiles(t, dir, map[string]string{
+		"src/m.js": "const t = 1;\nexport { t as __miniapp_theirs };\nexport const v = 2;\n",
+		"src/view.jsx": "// @jsxRuntime classic\n// @jsx h\nconst h = (tag, props) => JSON.stringify([tag, props]);\n" +
+			"export const view = <div __miniapp_attr=\"x\" __bundle_define_y=\"y\" />;\n",
+		"src/main.ts": "import { __miniapp_theirs as theirs, v } from \"./m.js\";\nimport { view } from \"./view.jsx\";\n" +
+			"const o = { __miniapp_key: 1, __bundle_define_x: 2, get __miniapp_get() { return 3; }, __miniapp_m() { return 4; } };\n" +
+			"class C { __miniapp_field = 1; static __miniapp_s = 2; __miniapp_method() { return 3; } }\n" +
+			"const { __miniapp_key: k } = o;\n" +
+			"__miniapp_label: for (;;) { break __miniapp_label; }\n" +
+			"export { k as __miniapp_exported };\nexport { v as __miniapp_again } from \"./m.js\";\n" +
+			"document.title = String(o.__miniapp_key + k + new C().__miniapp_field + theirs) + view + import.meta.env.MODE;\n",
+	})
+	built(t, dir)
+	// A shorthand property reads the name, an export without "as" exports the binding, and
+	// an import's local name is one: refused.
+	writeFiles(t, dir, map[string]string{
+		"src/main.ts": "import { v as __miniapp_v } from \"./m.js\";\nconst o = { __miniapp_v };\nexport { __miniapp_v };\ndocument.title = String(o);\n",
+	})
+	got = nil
+	for _, m := range refusedErrors(t, dir) {
+		got = append(got, fmt.Sprintf("%s:%d:%d", filepath.Base(m.File), m.Line, m.Column))
+	}
+	if fmt.Sprint(got) != "[main.ts:1:15 main.ts:2:13 main.ts:3:10]" {
+		t.Errorf("refused at %v, want [main.ts:1:15 main.ts:2:13 main.ts:3:10]", got)
+	}
 }

@@ -173,8 +173,11 @@ type rewrite struct {
 	task    bool // the helper that waits a task, for import() (afterTaskHelper), is added
 	errs    []api.Message
 	warns   []api.Message
-	claimed int                      // significant tokens before this one belong to a call already transformed
-	bound   map[string]importBinding // the names the script imports (hostframe.go)
+	claimed int // significant tokens before this one belong to a call already transformed
+	// notBindings are the offsets of names that are no binding (notBindings), read when a
+	// reserved name is met.
+	notBindings map[int]bool
+	bound       map[string]importBinding // the names the script imports (hostframe.go)
 	// metaArg holds the significant tokens that start import.meta.url as the second
 	// argument of new URL(…), which bareMeta leaves.
 	metaArg map[int]bool
