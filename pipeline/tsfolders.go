@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -161,16 +162,23 @@ func (b *bundler) readProject(file, configDir string) *project {
 // projectProblems are the problems of the projects the build's files belong to: a project's
 // config is read when a file of it is loaded, and one whose extends leaves the root (never
 // read) was left out without a word.
+// They are said by project in the order of its config's path, as the map's order differs
+// from one run to the next.
 func (b *bundler) projectProblems() diag.List {
-	var out diag.List
+	var projects []*project
 	b.projects.Range(func(k, v any) bool {
 		if key, _ := k.(string); strings.HasPrefix(key, "project:") {
 			if p, _ := v.(*project); p != nil {
-				out = append(out, p.problems...)
+				projects = append(projects, p)
 			}
 		}
 		return true
 	})
+	slices.SortFunc(projects, func(x, y *project) int { return strings.Compare(x.file, y.file) })
+	var out diag.List
+	for _, p := range projects {
+		out = append(out, p.problems...)
+	}
 	return out
 }
 
