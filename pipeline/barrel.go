@@ -277,7 +277,7 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 		if d.spec == "" || d.spec[0] == '.' || d.spec[0] == '/' || strings.Contains(d.spec, ":") || strings.HasPrefix(d.spec, "@miniapp/") {
 			continue
 		}
-		r := b.folders.resolve(resolve, d.spec, api.ResolveOptions{Importer: file, ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
+		r := b.folders.resolve(resolve, d.spec, b.projectName(file), api.ResolveOptions{Importer: file, Namespace: "file", ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
 		if len(r.Errors) > 0 || r.External || r.SideEffects || r.Namespace != "file" || r.Suffix != "" {
 			continue
 		}
@@ -361,7 +361,7 @@ func (b *bundler) barrelTarget(resolve func(string, api.ResolveOptions) api.Reso
 			}
 		}
 	}
-	t := b.folders.resolve(resolve, spec, api.ResolveOptions{Importer: barrel, ResolveDir: filepath.Dir(barrel), Kind: api.ResolveJSImportStatement})
+	t := b.folders.resolve(resolve, spec, b.projectName(barrel), api.ResolveOptions{Importer: barrel, Namespace: "file", ResolveDir: filepath.Dir(barrel), Kind: api.ResolveJSImportStatement})
 	if len(t.Errors) > 0 || t.External || t.Namespace != "file" || t.Suffix != "" || b.outside(t.Path) != nil {
 		return "", false
 	}
@@ -386,6 +386,15 @@ func (b *bundler) browserMap(dir string) bool {
 	}
 	b.browserMaps.Store(dir, mapped)
 	return mapped
+}
+
+// projectName is the tsconfig of the project of the file at p where it is another than the
+// app's (projectOf), else "".
+func (b *bundler) projectName(p string) string {
+	if pr := b.projectOf(p); pr != nil {
+		return pr.file
+	}
+	return ""
 }
 
 // rewrittenSpec returns the specifier, prefix and p relative to the folder of file, that a

@@ -57,3 +57,50 @@ func TestProjectProblemsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrelByProject: two files of one folder that belong to two projects (a solution's
+// tsconfig whose references each include one) import the same specifier, which each
+// project's paths map to its own barrel: each file's import is rewritten to its own barrel's
+// modules. The barrel rewriting kept esbuild's resolution by folder and specifier, not by
+// importer, and the file loaded second was given the first's barrel: one of the two values
+// was the other project's, which one by the order the two were loaded.
+func TestBarrelByProject(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	writeBarrelProjects(t, dir, "")
+	for n := range 10 {
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(res.HTML)
+		if !strings.Contains(page, "A0A1") || !strings.Contains(page, "B0B1") {
+			t.Fatalf("build %d: each file's barrel is its project's, want A0A1 and B0B1 in the page: A0A1 %v, B0B1 %v", n+1, strings.Contains(page, "A0A1"), strings.Contains(page, "B0B1"))
+		}
+	}
+}
+
+// writeBarrelProjects writes TestBarrelByProject's app into dir, with build the manifest's
+// [build] table.
+func writeBarrelProjects(t *testing.T, dir, build string) {
+	files := map[string]string{
+		"miniapp.toml":       "id = \"bp\"\nname = \"BP\"\ndescription = \"Barrels by project.\"\nentry = \"index.html\"\n" + build,
+		"index.html":         `<!doctype html><title>B</title><script type="module" src="./src/main.ts"></script>`,
+		"tsconfig.json":      `{"files": [], "references": [{"path": "./tsconfig.a.json"}, {"path": "./tsconfig.b.json"}, {"path": "./tsconfig.main.json"}]}`,
+		"tsconfig.a.json":    `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["./libA/*"]}}, "include": ["src/a.ts"]}`,
+		"tsconfig.b.json":    `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["./libB/*"]}}, "include": ["src/b.ts"]}`,
+		"tsconfig.main.json": `{"include": ["src/main.ts"]}`,
+		"src/a.ts":           "import { n0, n1 } from \"@lib/index\";\nexport const a: string = n0 + n1;\n",
+		"src/b.ts":           "import { n0, n1 } from \"@lib/index\";\nexport const b: string = n0 + n1;\n",
+		"src/main.ts":        "import { a } from \"./a\";\nimport { b } from \"./b\";\ndocument.title = a + \"|\" + b;\n",
+	}
+	for _, lib := range []string{"A", "B"} {
+		var barrel strings.Builder
+		for i := range 60 {
+			fmt.Fprintf(&barrel, "export { n%d } from \"./n%d\";\n", i, i)
+			files[fmt.Sprintf("lib%s/n%d.ts", lib, i)] = fmt.Sprintf("export const n%d = \"%s%d\";\n", i, lib, i)
+		}
+		files["lib"+lib+"/index.ts"] = barrel.String()
+		files["lib"+lib+"/package.json"] = `{"sideEffects": false}`
+	}
+	writeFiles(t, dir, files)
+}

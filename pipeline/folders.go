@@ -91,13 +91,15 @@ func (f *folders) isFile(p string) bool {
 	return ok && t.IsRegular()
 }
 
-// resolve is resolve(spec, opts), asked of esbuild once per build for each folder and
-// specifier.
-func (f *folders) resolve(resolve func(string, api.ResolveOptions) api.ResolveResult, spec string, opts api.ResolveOptions) api.ResolveResult {
+// resolve is resolve(spec, opts), asked of esbuild once per build for each folder,
+// specifier and project: project names the tsconfig of the importer's own project ("" for
+// the app's), whose paths resolve its bare imports (projectPathsResolve), so that two files
+// of one folder in two projects each get their own.
+func (f *folders) resolve(resolve func(string, api.ResolveOptions) api.ResolveResult, spec, project string, opts api.ResolveOptions) api.ResolveResult {
 	if noFolderCache.Load() {
 		return resolve(spec, opts)
 	}
-	key := opts.ResolveDir + "\x00" + spec
+	key := opts.ResolveDir + "\x00" + spec + "\x00" + project
 	if v, ok := f.resolved.Load(key); ok {
 		return v.(api.ResolveResult)
 	}
