@@ -266,8 +266,10 @@ func parseBarrel(src string) map[string]reexport {
 
 // rewriteBarrelImports rewrites the head imports of src, an app script in file, that name
 // re-exports of a barrel, so that each name comes from its own module; it returns "" when
-// there is nothing to rewrite. resolve is the build's esbuild resolver.
-func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
+// there is nothing to rewrite. resolve is the build's esbuild resolver; ns is the namespace
+// esbuild loaded the script in ("file", or inlineNamespace for code written in the page,
+// which resolves as the page does, by the app's tsconfig).
+func (b *bundler) rewriteBarrelImports(file, ns, src string, resolve func(string, api.ResolveOptions) api.ResolveResult) string {
 	if resolve == nil || !strings.Contains(src, "import") {
 		return ""
 	}
@@ -277,7 +279,11 @@ func (b *bundler) rewriteBarrelImports(file, src string, resolve func(string, ap
 		if d.spec == "" || d.spec[0] == '.' || d.spec[0] == '/' || strings.Contains(d.spec, ":") || strings.HasPrefix(d.spec, "@miniapp/") {
 			continue
 		}
-		r := b.folders.resolve(resolve, d.spec, b.projectName(file), api.ResolveOptions{Importer: file, Namespace: "file", ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
+		project := ""
+		if ns == "file" {
+			project = b.projectName(file)
+		}
+		r := b.folders.resolve(resolve, d.spec, project, api.ResolveOptions{Importer: file, Namespace: ns, ResolveDir: filepath.Dir(file), Kind: api.ResolveJSImportStatement})
 		if len(r.Errors) > 0 || r.External || r.SideEffects || r.Namespace != "file" || r.Suffix != "" {
 			continue
 		}

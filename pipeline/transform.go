@@ -130,7 +130,11 @@ func (b *bundler) appScript(file, name, src string, loader api.Loader, resolve f
 	if !b.m.Build.RewriteBarrels() {
 		resolve = nil
 	}
-	if r := b.rewriteBarrelImports(file, base, resolve); r != "" {
+	ns := "file"
+	if name != file {
+		ns = inlineNamespace
+	}
+	if r := b.rewriteBarrelImports(file, ns, base, resolve); r != "" {
 		out = r
 	}
 	return out, errs, warnings
