@@ -200,7 +200,7 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 			if err != nil {
 				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), Location: &api.Location{File: file}}}}, nil
 			}
-			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file), Warnings: b.workerWarnings(file, parseQuery(q), chain)}, nil
 		})
 	}}
 }

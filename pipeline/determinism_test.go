@@ -104,3 +104,44 @@ func writeBarrelProjects(t *testing.T, dir, build string) {
 	}
 	writeFiles(t, dir, files)
 }
+
+// TestWorkerWarnings: esbuild's warnings in a worker's files (a duplicate key) are the
+// build's, once each, the same at every build: the worker's build kept them in a list
+// nothing read, and the page built with exit 0 and no word of them. Twelve workers, started
+// as the page's code starts them and one of them reached twice (?worker and new Worker), are
+// built at once.
+func TestWorkerWarnings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	files := map[string]string{
+		"miniapp.toml": "id = \"ww\"\nname = \"WW\"\ndescription = \"Workers' warnings.\"\nentry = \"index.html\"\n",
+		"index.html":   `<!doctype html><title>W</title><script type="module" src="./main.js"></script>`,
+	}
+	var main strings.Builder
+	main.WriteString("import W0 from './w00.js?worker';\nnew W0();\n")
+	for i := range 12 {
+		files[fmt.Sprintf("w%02d.js", i)] = fmt.Sprintf("self.postMessage({k%d: 1, k%d: 2});\n", i, i)
+		fmt.Fprintf(&main, "new Worker(new URL('./w%02d.js', import.meta.url));\n", i)
+	}
+	files["main.js"] = main.String()
+	writeFiles(t, dir, files)
+	var first string
+	for n := range 10 {
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := messagesOf(res.Warnings)
+		if n == 0 {
+			first = got
+			for i := range 12 {
+				if c := strings.Count(got, fmt.Sprintf("warning Duplicate key \"k%d\" in", i)); c != 1 {
+					t.Fatalf("w%02d.js's duplicate key is said %d times, want once:\n%s", i, c, got)
+				}
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("build %d said otherwise than the first:\n%s\nthe first:\n%s", n+1, got, first)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/tdewolff/parse/v2/js"
@@ -40,6 +41,33 @@ type workerBuild struct {
 	once sync.Once
 	code string
 	err  error
+	// warnings are esbuild's of the worker's build, told once (by the first module of the
+	// worker the outer build loads, whichever it is: each is at its place in the worker's
+	// files).
+	warnings []api.Message
+	told     atomic.Bool
+}
+
+// workerKey is what a worker is built once per: its file, format and chain.
+func workerKey(file string, module bool, chain workerChain) string {
+	return fmt.Sprint(module, "\x00", file, "\x00", strings.Join(chain, "\x00"))
+}
+
+// workerWarnings returns the warnings of the build of the worker a module of v (a worker
+// query) for file starts, in a build whose workers chain is: esbuild's, at their places, the
+// first time they are asked for (nil after, and for a worker that starts itself).
+func (b *bundler) workerWarnings(file string, v viteQuery, chain workerChain) []api.Message {
+	if !v.worker && !v.workerURL {
+		return nil
+	}
+	w, ok := b.workers.m.Load(workerKey(file, v.module || b.workerFormat == "es", chain))
+	if !ok {
+		return nil
+	}
+	if wb := w.(*workerBuild); wb.told.CompareAndSwap(false, true) {
+		return wb.warnings
+	}
+	return nil
 }
 
 // resolveQuery resolves the import (a) of file with the query q, in a build whose workers
@@ -101,8 +129,7 @@ func (b *bundler) workerModule(file string, v viteQuery, chain workerChain) (str
 // worker bundles file as a worker started from a build whose workers chain is: an ES module
 // when module, else a classic script. A worker is built once per build, chain and format.
 func (b *bundler) worker(file string, module bool, chain workerChain) (string, error) {
-	key := fmt.Sprint(module, "\x00", file, "\x00", strings.Join(chain, "\x00"))
-	w, _ := b.workers.m.LoadOrStore(key, &workerBuild{})
+	w, _ := b.workers.m.LoadOrStore(workerKey(file, module, chain), &workerBuild{})
 	wb := w.(*workerBuild)
 	wb.once.Do(func() {
 		inner := append(slices.Clone(chain), file)
@@ -124,6 +151,9 @@ func (b *bundler) worker(file string, module bool, chain workerChain) (string, e
 			wb.err = innerErrors(res.Errors)
 			return
 		}
+		// Told by the outer build, which places them as its own (its messages): the
+		// worker's own list of them, which nothing read, lost them.
+		wb.warnings = res.Warnings
 		c, l := b.result(res, opts)
 		if l.HasErrors() {
 			wb.err = fmt.Errorf("bundle the worker %s: %s", b.display(b.rel(file)), l[0].String())
