@@ -145,3 +145,41 @@ func TestWorkerWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestRouterWarningPlace: wouter's routing on the browser's path is warned of once, at the
+// same use at every build, the first by file and place: it was said at the first use a load
+// callback met, and twelve modules that use it, loaded at once, gave it another place from
+// one build to the next.
+func TestRouterWarningPlace(t *testing.T) {
+	files := map[string]string{"miniapp.toml": "id = \"rw\"\nname = \"RW\"\ndescription = \"Routes.\"\nentry = \"main.jsx\"\n"}
+	var main strings.Builder
+	for i := range 12 {
+		files[fmt.Sprintf("r%02d.jsx", i)] = fmt.Sprintf("import { Route } from \"wouter\";\nexport const r%02d = () => <Route path=\"/%d\">x</Route>;\n", i, i)
+		fmt.Fprintf(&main, "import { r%02d } from \"./r%02d.jsx\";\n", i, i)
+	}
+	main.WriteString("export const all = [")
+	for i := range 12 {
+		fmt.Fprintf(&main, "r%02d, ", i)
+	}
+	main.WriteString("];\n")
+	files["main.jsx"] = main.String()
+	if text, err := buildIn(t, "router-place", files); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	dir := filepath.Join(hostframeApps, "tmp-router-place")
+	for n := range 10 {
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at []string
+		for _, m := range res.Warnings {
+			if strings.Contains(m.Text, "wouter's") {
+				at = append(at, fmt.Sprintf("%s:%d:%d", filepath.Base(m.File), m.Line, m.Column))
+			}
+		}
+		if fmt.Sprint(at) != "[r00.jsx:2:27]" {
+			t.Fatalf("build %d: wouter's warning at %v, want once at r00.jsx:2:27", n+1, at)
+		}
+	}
+}

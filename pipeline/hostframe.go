@@ -51,8 +51,9 @@ var mayRoute = regexp.MustCompile(`react-router|@tanstack/|vue-router|wouter|["'
 // routes is what one build found of routing on the URL's path, safe for concurrent use.
 type routes struct {
 	mu sync.Mutex
-	// wouter holds the warning for the first use of wouter's routing on the browser's path,
-	// said after the build unless another location hook is imported (otherLocation).
+	// wouter holds the warning for the first use of wouter's routing on the browser's path
+	// by file and place (not the first a load callback met: they run at once), said after
+	// the build unless another location hook is imported (otherLocation).
 	wouter        *api.Message
 	otherLocation bool
 }
@@ -170,11 +171,22 @@ func (r *rewrite) router(i int) {
 			"wrap the app in <Router hook={useHashLocation}> (import { useHashLocation } from \"wouter/use-hash-location\"), or use a memoryLocation (wouter/memory-location)")
 		w.Location.Length = len(s.text(pos))
 		r.b.routes.mu.Lock()
-		if r.b.routes.wouter == nil {
+		if r.b.routes.wouter == nil || placedBefore(w.Location, r.b.routes.wouter.Location) {
 			r.b.routes.wouter = w
 		}
 		r.b.routes.mu.Unlock()
 	}
+}
+
+// placedBefore reports whether the place x comes before y: by file, then line and column.
+func placedBefore(x, y *api.Location) bool {
+	if x.File != y.File {
+		return x.File < y.File
+	}
+	if x.Line != y.Line {
+		return x.Line < y.Line
+	}
+	return x.Column < y.Column
 }
 
 func contains(list []string, s string) bool {
