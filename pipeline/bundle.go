@@ -81,7 +81,9 @@ type bundler struct {
 	sourcemap bool // esbuild makes source maps
 	// localNames renames the local bindings of each minified script anew (localnames.go).
 	localNames bool
-	writeMap   bool // --sourcemap: the map of the first module script is written
+	// noUnwritten leaves module-level bindings nothing writes as variables (unwritten.go).
+	noUnwritten bool
+	writeMap    bool // --sourcemap: the map of the first module script is written
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -192,7 +194,7 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	// folder's (its workspace's), the files outside root included.
 	readRoot, readWhy := workspaceRoot(appRoot)
 	b := &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames,
+		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames, noUnwritten: opts.noUnwritten,
 		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
 	if cfg != nil && cfg.WorkerFormat != "" {
 		b.workerFormat = cfg.WorkerFormat
@@ -817,6 +819,9 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 		}
 	}
 	for i := range out {
+		if opts.MinifySyntax && opts.Format == api.FormatESModule && !b.noUnwritten {
+			out[i].code = inlineUnwritten(out[i].code, opts)
+		}
 		if opts.MinifyIdentifiers && b.localNames {
 			out[i].code = renameLocals(out[i].code)
 		}

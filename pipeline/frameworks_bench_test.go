@@ -19,9 +19,9 @@ import (
 // ratio, the page's gzip size, the gzip size of the example's own `vite build` (vite-plugin-
 // singlefile, run once in the same run; its wall time, ms-vite, is the baseline of ms-cold, since
 // a busy machine slows both) and of the SDK's script, and the page's gzip over Vite's plus the
-// SDK's (≤ 1 is the target); and, to show what renaming the local names (localnames.go) saves
-// and costs, that ratio for the page with esbuild's names and the ratio of the median cold
-// builds with and without renaming.
+// SDK's (≤ 1 is the target); and, to show what renaming the local names (localnames.go) and
+// writing unwritten bindings as their values (unwritten.go) save and cost, that ratio for the
+// page without each pass and the ratio of the median cold builds with and without it.
 //
 //	go test ./pipeline -run '^$' -bench FrameworkExamples -benchtime=5x
 func BenchmarkFrameworkExamples(b *testing.B) {
@@ -71,20 +71,29 @@ func BenchmarkFrameworkExamples(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var cold, warm, coldPlain []time.Duration
+			written, err := Build(context.Background(), dir, Options{NoWrite: true, noUnwritten: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var cold, warm, coldPlain, coldWritten []time.Duration
 			b.ResetTimer()
 			for i := range b.N {
-				// The cold build with esbuild's local names (noLocalNames) too, first or second
-				// by turns, so that a busy machine slows both alike.
-				for k := range 2 {
+				// The cold build with esbuild's local names (noLocalNames) and with the
+				// unwritten bindings left (noUnwritten) too, in turns, so that a busy machine
+				// slows each alike.
+				for k := range 3 {
+					variant := (i + k) % 3
 					start := time.Now()
-					if _, err := Build(context.Background(), dir, Options{NoWrite: true, NoGzip: true, noLocalNames: (i+k)%2 == 0}); err != nil {
+					if _, err := Build(context.Background(), dir, Options{NoWrite: true, NoGzip: true, noLocalNames: variant == 0, noUnwritten: variant == 2}); err != nil {
 						b.Fatal(err)
 					}
-					if (i+k)%2 == 0 {
+					switch variant {
+					case 0:
 						coldPlain = append(coldPlain, time.Since(start))
-					} else {
+					case 1:
 						cold = append(cold, time.Since(start))
+					default:
+						coldWritten = append(coldWritten, time.Since(start))
 					}
 				}
 				os.WriteFile(file, append(slices.Clip(src), []byte("\n")[:i%2]...), 0o644)
@@ -111,6 +120,8 @@ func BenchmarkFrameworkExamples(b *testing.B) {
 			b.ReportMetric(float64(page)/float64(viteGzip+sdkGzip), "gzip/(vite+sdk)")
 			b.ReportMetric(float64(gzipSize(plain.HTML))/float64(viteGzip+sdkGzip), "esbuild-names-gzip/(vite+sdk)")
 			b.ReportMetric(median(cold)/median(coldPlain), "cold/esbuild-names-cold")
+			b.ReportMetric(float64(gzipSize(written.HTML))/float64(viteGzip+sdkGzip), "unwritten-kept-gzip/(vite+sdk)")
+			b.ReportMetric(median(cold)/median(coldWritten), "cold/unwritten-kept-cold")
 		})
 	}
 }

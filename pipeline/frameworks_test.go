@@ -267,7 +267,9 @@ func TestFrameworkSourceMaps(t *testing.T) {
 				t.Fatal("keeping the source map changed the page")
 			}
 			page := string(kept.HTML)
-			off := strings.Index(page, `"MARK_ME"`)
+			// (Vue's script setup puts const n = 1 at the module's top level, where the build
+			// reads it as its value and esbuild folds "MARK_ME" + 1 into "MARK_ME1": unwritten.go.)
+			off := strings.Index(page, `"MARK_ME`)
 			if off < 0 {
 				t.Fatal("no marker in the page")
 			}

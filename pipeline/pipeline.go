@@ -98,6 +98,9 @@ type Options struct {
 	// noLocalNames leaves the local names as esbuild gives them (localnames.go): to measure
 	// what renaming them saves and costs.
 	noLocalNames bool
+	// noUnwritten leaves the module-level bindings nothing writes as esbuild gives them
+	// (unwritten.go): to measure what writing them as their values saves and costs.
+	noUnwritten bool
 }
 
 // NoHostsWarning is the text of the warning a build gives when the manifest lists no hosts; a

@@ -6,7 +6,8 @@
 //	code = localnames.Apply(code, edits)
 //
 // It writes the source back with only the renamed identifiers replaced, each at its exact
-// place; nothing else is printed again.
+// place; nothing else is printed again. Substitute finds the places of top-level bindings the
+// same way, to write a value there instead of a name (the caller decides which bindings).
 //
 // # Guarantees
 //
@@ -93,6 +94,9 @@ type renamer struct {
 	// vars are the bindings renamed, index their place in vars.
 	vars  []*js.Var
 	index map[*js.Var]int
+	// decls are, for Substitute, each binding's declaration, whose name stays (by index
+	// in vars).
+	decls []*js.BindingElement
 	// kept are, by scope, names no binding of the scope is renamed from or to (keep).
 	kept map[*js.Scope]map[string]bool
 	// stack are the scopes around the node walked.
@@ -381,6 +385,11 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		value js.IBinding
 	}
 	var bindings []bindingWas
+	var decls []js.IBinding
+	for i, d := range r.decls {
+		decls = append(decls, d.Binding)
+		d.Binding = &js.Var{Data: []byte(prefix + "d" + strconv.Itoa(i))}
+	}
 	for _, b := range r.bindings {
 		i, ok := r.index[resolve(b.Value.Binding.(*js.Var))]
 		if !ok {
@@ -413,6 +422,9 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 	}
 	for _, w := range bindings {
 		w.b.Key, w.b.Value.Binding = w.key, w.value
+	}
+	for i, d := range r.decls {
+		d.Binding = decls[i]
 	}
 	for i, e := range r.regexps {
 		e.TokenType, e.Data = regexps[i].tt, regexps[i].data
@@ -474,11 +486,14 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		k++
 		if rest, ok := strings.CutPrefix(w, prefix); ok {
 			shorthand := strings.HasPrefix(rest, "s")
-			i, err := strconv.Atoi(strings.TrimPrefix(rest, "s"))
+			decl := strings.HasPrefix(rest, "d")
+			i, err := strconv.Atoi(strings.TrimLeft(rest, "sd"))
 			if err != nil || i >= len(names) || !bytes.Equal(data, names[i]) {
 				return nil, false
 			}
-			occ = append(occ, occurrence{start, i, shorthand})
+			if !decl {
+				occ = append(occ, occurrence{start, i, shorthand})
+			}
 			continue
 		}
 		if w != string(data) {

@@ -1,0 +1,152 @@
+package pipeline
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
+	"github.com/miniapp/bundle/sourcemap"
+)
+
+// unwrittenRows are ES modules as esbuild minifies them, each with the bindings
+// inlineUnwritten writes as their values (none: the module stays as written).
+var unwrittenRows = []struct {
+	name, src string
+	inlined   []string
+}{
+	// Written as values.
+	{"flag read in functions", `var q=!1;function f(){return q?"hydrating":"not"}console.log(f())`, []string{"q"}},
+	{"let read after", `let q=!1;console.log(q)`, []string{"q"}},
+	{"shorthand property", `var q=!1;function f(){return{q}}console.log(JSON.stringify(f()))`, []string{"q"}},
+	{"later declarator of the same statement", `var c=void 0,o={context:c};console.log(o.context)`, []string{"c"}},
+	{"function made after the declaration", `[1].forEach(()=>0);var q=!1;var g=()=>q;console.log(g())`, []string{"q"}},
+	{"a function called before names no reader", `function h(){return 1}h();var q=!1;function f(){return q}console.log(f())`, []string{"q"}},
+	{"an alias stored, not called", `var g=f;var q=null;function f(){return q}console.log(g())`, []string{"q"}},
+	{"await inside a function", `var a=async()=>{await 0;return f()};var q=!1;function f(){return q}a().then(console.log)`, []string{"q"}},
+	{"short numbers, null, undefined", `var a=8,b=null,c,d=-1;function f(){return[a,b,c,d]}console.log(f())`, []string{"a", "b", "c", "d"}},
+
+	// Left as written: a read may run before the declaration, or the binding is written.
+	{"called before (var reads undefined)", `function f(){return q}console.log(f());var q=!1;console.log(f())`, nil},
+	{"called before (let throws)", `function f(){return q}console.log(f());let q=!1;console.log(f())`, nil},
+	{"called before through an alias", `function f(){return q}var g=f;g();var q=!1;console.log(g())`, nil},
+	{"a closure given to a built-in before", `[1].forEach(()=>console.log(q));var q=!1;console.log(q)`, nil},
+	{"a getter read before", `var o={get x(){return q}};console.log(o.x);var q=!1;console.log(o.x)`, nil},
+	{"a class's static block before", `class C{static{console.log(f())}}var q=!1;function f(){return q}console.log(f())`, nil},
+	{"an earlier declarator calls it", `var a=f(),q=!1;function f(){return q}console.log(a,f())`, nil},
+	{"an earlier declarator reads it", `var a=q,q=!1;console.log(a,q)`, nil},
+	{"awaited before", `function f(){return q}globalThis.f=f;await 0;var q=!1;console.log(f())`, nil},
+	{"written in a function", `var q=!1;function s(){q=!0}s();console.log(q)`, nil},
+	{"updated", `var n=0;function s(){n++}s();console.log(n)`, nil},
+	{"written by a pattern", `var q=!1;function s(){[q]=[!0]}s();console.log(q)`, nil},
+	{"written by a for-of", `var q=!1;for(q of[!0]);console.log(q)`, nil},
+	{"declared twice", `var q=!1;var q=!0;console.log(q)`, nil},
+	{"exported", `var q=!1;function f(){return q}console.log(f());export{q as flag}`, nil},
+	{"exported by a module that imports", `import{argv as a}from"node:process";var q=!1;function f(){return q}console.log(f(),a.length>0);export{f}`, nil},
+	{"a direct eval", `var q=!1;function f(){return eval("q")}console.log(f())`, nil},
+	{"a class expression of the name", `var q=!1;var C=class q{m(){return q}};console.log(new C().m()===C,q)`, nil},
+	{"a name written with escapes", `var q=!1;function f(){return \u0071}console.log(f())`, nil},
+	{"a long number, a string", `var n=123456,s="text";function f(){return n+s}console.log(f())`, nil},
+}
+
+// TestUnwritten checks which bindings are written as values, and runs each module in Node as
+// written and after the pass (written as values and minified again): both print the same,
+// and throw the same.
+func TestUnwritten(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	dir := t.TempDir()
+	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
+	run := func(name, code string) string {
+		t.Helper()
+		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(node, file).Output()
+		if err != nil {
+			stderr := ""
+			if e, ok := err.(*exec.ExitError); ok {
+				stderr = string(e.Stderr)
+			}
+			return string(out) + "threw " + errLine.FindString(stderr)
+		}
+		return string(out)
+	}
+	opts := api.BuildOptions{Target: api.ES2022}
+	for _, row := range unwrittenRows {
+		t.Run(row.name, func(t *testing.T) {
+			var inlined []string
+			for _, e := range localnames.Substitute(row.src, unwrittenConstants) {
+				name, _, _ := strings.Cut(row.src[e.Start:e.End], ":")
+				if !slices.Contains(inlined, name) {
+					inlined = append(inlined, name)
+				}
+			}
+			slices.Sort(inlined)
+			if !slices.Equal(inlined, row.inlined) {
+				t.Errorf("written as values: %q, want %q", inlined, row.inlined)
+			}
+			after := inlineUnwritten(code{js: row.src, known: true}, opts)
+			if (row.inlined == nil) != (after.js == row.src) {
+				t.Errorf("the pass gave %q", after.js)
+			}
+			if a, b := run("before", row.src), run("after", after.js); a != b {
+				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after.js)
+			}
+		})
+	}
+}
+
+// TestUnwrittenFolds shows what the pass is for: the branches a flag guards and what only they
+// call are gone from the module.
+func TestUnwrittenFolds(t *testing.T) {
+	src := `var h=!1;function hydrate(){return"hydration-only-text"}function mount(e){if(h)return hydrate();return e}console.log(mount(1));export{mount}`
+	got := inlineUnwritten(code{js: src, known: true}, api.BuildOptions{Target: api.ES2022})
+	if strings.Contains(got.js, "hydration-only-text") || got.known {
+		t.Errorf("the flag's branch is still there (known %v):\n%s", got.known, got.js)
+	}
+}
+
+// TestUnwrittenMap: after the pass, the code left maps to the source place it mapped to before
+// (the strings END1, END2 after a folded branch, on lines minified whole or not).
+func TestUnwrittenMap(t *testing.T) {
+	src := "let hydrating = false;\nexport function mount(e) {\n  if (hydrating) { return e + \"unused\"; }\n  return [e, \"END1\"];\n}\n" +
+		"export function unmount(e) {\n  const s = \"é😀\";\n  return hydrating ? s : e + \"END2\";\n}\n"
+	for _, whole := range []bool{true, false} {
+		res := api.Transform(src, api.TransformOptions{Format: api.FormatESModule, MinifyWhitespace: whole, MinifySyntax: true,
+			Sourcemap: api.SourceMapExternal, Sourcefile: "app.js", Charset: api.CharsetUTF8})
+		if len(res.Errors) > 0 {
+			t.Fatal(res.Errors)
+		}
+		before := code{js: string(res.Code), jsMap: res.Map}
+		after := inlineUnwritten(before, api.BuildOptions{})
+		if strings.Contains(after.js, "unused") {
+			t.Fatalf("the branch is kept:\n%s", after.js)
+		}
+		m0, err := sourcemap.Parse(before.jsMap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m1, err := sourcemap.Parse(after.jsMap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, end := range []string{`"END1"`, `"END2"`} {
+			l0, c0 := lineCol(before.js, strings.Index(before.js, end))
+			l1, c1 := lineCol(after.js, strings.Index(after.js, end))
+			want, ok0 := m0.Find(l0, c0)
+			got, ok1 := m1.Find(l1, c1)
+			if !ok0 || !ok1 || want != got {
+				t.Errorf("whole line %v: %s at %d:%d mapped to %v, after the pass at %d:%d to %v\n%s\n%s", whole, end, l0, c0, want, l1, c1, got, before.js, after.js)
+			}
+		}
+	}
+}
