@@ -823,7 +823,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 			out[i].code = inlineUnwritten(out[i].code, opts)
 		}
 		if opts.MinifyIdentifiers && b.localNames {
-			out[i].code = renameLocals(out[i].code)
+			out[i].code = renameLocals(out[i].code, opts.Format == api.FormatESModule)
 		}
 		decl, err := declareObjectDefines(out[i].js, b.define, opts.Target, opts.Engines)
 		if err != nil {

@@ -11,9 +11,15 @@ import (
 // renameLocals gives the local bindings of a minified script new names, each function's and
 // block's anew from the shortest (package localnames: Vite's minifier, Oxc, names locals so,
 // and gzip compresses the repeated names better than esbuild's), and moves the columns of
-// its source map by what each line's renamed names before them grew or shrank.
-func renameLocals(c code) code {
-	edits := localnames.Rename(c.js)
+// its source map by what each line's renamed names before them grew or shrank. When module,
+// c is an ES module the whole of its program (esbuild's output for a module script or a
+// module worker): its top-level bindings are renamed too (localnames.RenameModule).
+func renameLocals(c code, module bool) code {
+	rename := localnames.Rename
+	if module {
+		rename = localnames.RenameModule
+	}
+	edits := rename(c.js)
 	if edits == nil {
 		return c
 	}

@@ -24,7 +24,7 @@ func TestRenameLocalsMap(t *testing.T) {
 			t.Fatal(res.Errors)
 		}
 		before := code{js: string(res.Code), jsMap: res.Map}
-		after := renameLocals(before)
+		after := renameLocals(before, false)
 		if after.js == before.js {
 			t.Fatalf("nothing renamed in %s", before.js)
 		}

@@ -12,9 +12,10 @@
 // # Guarantees
 //
 // The renamed program is the same program. Only bindings whose every reference is known are
-// renamed: those a function, a block, a catch clause or a switch declares, never a module's
-// or script's top level (its names can be read from outside: exports, globals, other
-// scripts), never a free name, a property or a private name (#x). Nothing is renamed in a
+// renamed: those a function, a block, a catch clause or a switch declares, never a script's
+// top level (its names can be read from outside: globals, other scripts) nor a module's, but
+// by RenameModule, for a module that imports and exports nothing (its top level is its own);
+// never a free name, a property or a private name (#x). Nothing is renamed in a
 // program that calls eval directly or has a with statement, whose references are known only
 // at run time, nor in one that writes a name with escapes (\u0061), which the parse takes
 // for another name than the same written plainly. A new name is never one that a reference
@@ -63,7 +64,15 @@ func Apply(src string, edits []Edit) string {
 
 // Rename returns the edits that give src's local bindings new names, sorted by place; nil
 // when it renames nothing (see the package's guarantees). The caller owns the slice.
-func Rename(src string) []Edit {
+func Rename(src string) []Edit { return rename(src, false) }
+
+// RenameModule is Rename for an ES module that is the whole of its program (a page's one
+// module script, bundled): its top level is renamed too, when it imports and exports nothing.
+// A module's top-level bindings are its own (no global, no other script, reads them), and
+// without import or export statements no other module names them either.
+func RenameModule(src string) []Edit { return rename(src, true) }
+
+func rename(src string, module bool) []Edit {
 	n := len(src)
 	buf := make([]byte, n, n+1)
 	copy(buf, src)
@@ -72,6 +81,15 @@ func Rename(src string) []Edit {
 		return nil
 	}
 	r := &renamer{src: src, buf: buf, index: map[*js.Var]int{}}
+	if module {
+		r.top = &ast.BlockStmt
+		for _, s := range ast.BlockStmt.List {
+			switch s.(type) {
+			case *js.ImportStmt, *js.ExportStmt:
+				r.top = nil
+			}
+		}
+	}
 	if !r.collect(ast) {
 		return nil
 	}
@@ -99,6 +117,8 @@ type renamer struct {
 	decls []*js.BindingElement
 	// kept are, by scope, names no binding of the scope is renamed from or to (keep).
 	kept map[*js.Scope]map[string]bool
+	// top is the program's top level when its bindings are renamed too (RenameModule).
+	top *js.BlockStmt
 	// stack are the scopes around the node walked.
 	stack []*js.Scope
 	// shorthands are the shorthand properties and pattern items whose value is a renamed
@@ -162,7 +182,7 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.BlockStmt:
 		r.stack = append(r.stack, &n.Scope)
-		if n.Scope.Parent != nil {
+		if n.Scope.Parent != nil || n == r.top {
 			r.scopes = append(r.scopes, &n.Scope)
 		}
 		if n.Scope.HasWith {

@@ -227,8 +227,8 @@ function named() { return named.name.length > 0 } const expr = function self(n) 
 console.log(named(), expr(3), typeof self);`,
 }
 
-// TestRenameRunsTheSame runs each program as esbuild minifies it and then renamed, in Node:
-// both print the same.
+// TestRenameRunsTheSame runs each program as esbuild minifies it and then renamed, in Node,
+// by Rename and by RenameModule (its top level too): all print the same.
 func TestRenameRunsTheSame(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -247,6 +247,7 @@ func TestRenameRunsTheSame(t *testing.T) {
 		}
 		return string(out)
 	}
+	tops := 0 // programs whose top level RenameModule renamed
 	for name, src := range programs {
 		t.Run(name, func(t *testing.T) {
 			min, ok := minify(src)
@@ -255,10 +256,23 @@ func TestRenameRunsTheSame(t *testing.T) {
 			}
 			renamed := Apply(min, Rename(min))
 			sameBindings(t, min, renamed)
-			if a, b := run(name+"_before", min), run(name+"_after", renamed); a != b {
-				t.Errorf("printed %q, after renaming %q\n%s\n%s", a, b, min, renamed)
+			before := run(name+"_before", min)
+			if after := run(name+"_after", renamed); before != after {
+				t.Errorf("printed %q, after renaming %q\n%s\n%s", before, after, min, renamed)
+			}
+			// As a page's one module, its top level renamed too.
+			module := Apply(min, RenameModule(min))
+			if module != renamed {
+				tops++
+			}
+			sameBindings(t, min, module)
+			if after := run(name+"_module", module); before != after {
+				t.Errorf("printed %q, after renaming the module %q\n%s\n%s", before, after, min, module)
 			}
 		})
+	}
+	if tops < len(programs)/2 {
+		t.Errorf("RenameModule renamed the top level of %d programs of %d", tops, len(programs))
 	}
 }
 

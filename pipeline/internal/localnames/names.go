@@ -15,7 +15,10 @@ import (
 // that a reference inside the scope resolves elsewhere (kept or already renamed): so every
 // function's locals are t, e, n … again, in the same order, which gzip finds repeated. The
 // sequence is made of the letters src uses most outside the renamed names, as esbuild orders
-// its names. (Measured on the MCP Apps examples: declaration order gives 0.7-0.9% less gzip
+// its names. A module's top level (RenameModule) names its bindings by how often they are
+// written, the most first, as esbuild names a top level: there the bytes saved on the
+// most-used names outweigh the order (measured on the MCP Apps examples: 0 to 0.06% of gzip
+// less than the declaration order, and 0.8% fewer bytes). (Measured on the MCP Apps examples: declaration order gives 0.7-0.9% less gzip
 // than the most used binding first, the letters by frequency 0-0.05% less than a fixed order.)
 func (r *renamer) rename(occ []occurrence) []Edit {
 	seq := newSequence(r.src, r.vars, occ)
@@ -39,6 +42,13 @@ func (r *renamer) rename(occ []occurrence) []Edit {
 			} else {
 				taken[string(v.Data)] = true
 			}
+		}
+		if r.top != nil && s == &r.top.Scope {
+			uses := make([]int, len(r.vars))
+			for _, o := range occ {
+				uses[o.v]++
+			}
+			slices.SortStableFunc(own, func(a, b int) int { return cmp.Compare(uses[b], uses[a]) })
 		}
 		j := 0
 		for _, i := range own {
