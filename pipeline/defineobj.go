@@ -47,10 +47,7 @@ func (r *rewrite) reservedName(i int) {
 	}
 	name, ok := jsstring.Identifier(r.s.text(i))
 	if ok && (strings.HasPrefix(name, reservedDefinePrefix) || strings.HasPrefix(name, reservedHelperPrefix)) {
-		if r.notBindings == nil {
-			r.notBindings = notBindings(r.s.js)
-		}
-		ok = !r.notBindings[r.s.tok(i).start]
+		ok = !r.notBinding(i)
 	}
 	switch {
 	case !ok:
@@ -61,6 +58,15 @@ func (r *rewrite) reservedName(i int) {
 		r.errAt(i, name+" is a name bundle gives what it adds to a script (the import() helper "+afterTaskHelper+", the names of the imports it adds): where the app's own "+name+" is in scope, the build's code would read it",
 			"rename it: names starting with "+reservedHelperPrefix+" are bundle's")
 	}
+}
+
+// notBinding reports whether the significant token i is a name that is no binding and reads
+// none (notBindings), the script parsed the first time it is asked.
+func (r *rewrite) notBinding(i int) bool {
+	if r.notBindings == nil {
+		r.notBindings = notBindings(r.s.js)
+	}
+	return r.notBindings[r.s.tok(i).start]
 }
 
 // notBindings returns the offsets in src (esbuild's JavaScript of an app script) of the

@@ -227,7 +227,8 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 			r.bareMeta(i)
 		case s.is(i, "import", ".", "meta") && !s.is(i+3, ".") && !s.is(i+3, "?."):
 			r.wholeMeta(i)
-		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, "."):
+		case s.tok(i).tt == js.ImportToken && s.is(i+1, "(") && !s.is(i-1, ".") && !s.is(i-1, "?.") && !r.notBinding(i):
+			// A method named import ({ import(t) { … } }, a class's) is no import().
 			r.dynamicImport(i)
 		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):
 			r.jsonAttributes(i)

@@ -205,6 +205,9 @@ func TestViteRefusals(t *testing.T) {
 			nil, true},
 		{"vite_ignore", map[string]string{"main.ts": "const u = location.hash;\nconsole.log(new URL(/* @vite-ignore */ u, import.meta.url));\nawait import(/* @vite-ignore */ u).catch(() => {});"},
 			nil, true},
+		// A method named import is no import(): Vite's playground (assets) calls obj.import(…).
+		{"method_named_import", map[string]string{"main.ts": "const m = './a.js';\nconst obj = { import(t) { return t } };\nclass C { static import(t) { return t } }\nconsole.log(obj.import(m), obj?.import(m), C.import(m));"},
+			nil, true},
 		{"less", map[string]string{"main.ts": "import './a.less';", "a.less": "@c: red;\np { color: @c; }"},
 			[]string{"a.less: error: Less needs the npm package less, which is not installed in the app", "npm install -D less"}, false},
 		{"stylus", map[string]string{"main.ts": "import './a.styl';", "a.styl": "p\n  color red"},
