@@ -19,6 +19,34 @@ func messagesOf(l diag.List) string {
 	return b.String()
 }
 
+// tenBuilds builds the app in dir ten times without writing, and gives each result to each.
+func tenBuilds(t *testing.T, dir string, each func(n int, res *Result)) {
+	t.Helper()
+	for n := range 10 {
+		res, err := Build(context.Background(), dir, Options{NoWrite: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		each(n, res)
+	}
+}
+
+// sameWarnings builds the app in dir ten times and fails where a build's warnings differ
+// from the first's; check is given the first's.
+func sameWarnings(t *testing.T, dir string, check func(first string)) {
+	t.Helper()
+	var first string
+	tenBuilds(t, dir, func(n int, res *Result) {
+		got := messagesOf(res.Warnings)
+		if n == 0 {
+			first = got
+			check(first)
+		} else if got != first {
+			t.Fatalf("build %d said otherwise than the first:\n%s\nthe first:\n%s", n+1, got, first)
+		}
+	})
+}
+
 // TestProjectProblemsInOrder: the problems of the projects (a folder's own tsconfig) the
 // build's files belong to are said in the same order at every build: they were kept in a
 // sync.Map and said in its Range order, which differs from one run to the next (twelve
@@ -38,24 +66,11 @@ func TestProjectProblemsInOrder(t *testing.T) {
 	}
 	files["main.ts"] = main.String()
 	writeFiles(t, dir, files)
-	var first string
-	for n := range 10 {
-		res, err := Build(context.Background(), dir, Options{NoWrite: true})
-		if err != nil {
-			t.Fatal(err)
+	sameWarnings(t, dir, func(first string) {
+		if c := strings.Count(first, "cannot find base config file"); c != 12 {
+			t.Fatalf("%d warnings of a missing base, want 12:\n%s", c, first)
 		}
-		got := messagesOf(res.Warnings)
-		if n == 0 {
-			first = got
-			if c := strings.Count(got, "cannot find base config file"); c != 12 {
-				t.Fatalf("%d warnings of a missing base, want 12:\n%s", c, got)
-			}
-			continue
-		}
-		if got != first {
-			t.Fatalf("build %d said otherwise than the first:\n%s\nthe first:\n%s", n+1, got, first)
-		}
-	}
+	})
 }
 
 // TestBarrelByProject: two files of one folder that belong to two projects (a solution's
@@ -67,16 +82,12 @@ func TestProjectProblemsInOrder(t *testing.T) {
 func TestBarrelByProject(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	writeBarrelProjects(t, dir, "")
-	for n := range 10 {
-		res, err := Build(context.Background(), dir, Options{NoWrite: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+	tenBuilds(t, dir, func(n int, res *Result) {
 		page := string(res.HTML)
 		if !strings.Contains(page, "A0A1") || !strings.Contains(page, "B0B1") {
 			t.Fatalf("build %d: each file's barrel is its project's, want A0A1 and B0B1 in the page: A0A1 %v, B0B1 %v", n+1, strings.Contains(page, "A0A1"), strings.Contains(page, "B0B1"))
 		}
-	}
+	})
 }
 
 // writeBarrelProjects writes TestBarrelByProject's app into dir, with build the manifest's
@@ -124,26 +135,13 @@ func TestWorkerWarnings(t *testing.T) {
 	}
 	files["main.js"] = main.String()
 	writeFiles(t, dir, files)
-	var first string
-	for n := range 10 {
-		res, err := Build(context.Background(), dir, Options{NoWrite: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := messagesOf(res.Warnings)
-		if n == 0 {
-			first = got
-			for i := range 12 {
-				if c := strings.Count(got, fmt.Sprintf("warning Duplicate key \"k%d\" in", i)); c != 1 {
-					t.Fatalf("w%02d.js's duplicate key is said %d times, want once:\n%s", i, c, got)
-				}
+	sameWarnings(t, dir, func(first string) {
+		for i := range 12 {
+			if c := strings.Count(first, fmt.Sprintf("warning Duplicate key \"k%d\" in", i)); c != 1 {
+				t.Fatalf("w%02d.js's duplicate key is said %d times, want once:\n%s", i, c, first)
 			}
-			continue
 		}
-		if got != first {
-			t.Fatalf("build %d said otherwise than the first:\n%s\nthe first:\n%s", n+1, got, first)
-		}
-	}
+	})
 }
 
 // TestRouterWarningPlace: wouter's routing on the browser's path is warned of once, at the
@@ -167,11 +165,7 @@ func TestRouterWarningPlace(t *testing.T) {
 		t.Fatalf("%v\n%s", err, text)
 	}
 	dir := filepath.Join(hostframeApps, "tmp-router-place")
-	for n := range 10 {
-		res, err := Build(context.Background(), dir, Options{NoWrite: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+	tenBuilds(t, dir, func(n int, res *Result) {
 		var at []string
 		for _, m := range res.Warnings {
 			if strings.Contains(m.Text, "wouter's") {
@@ -181,5 +175,5 @@ func TestRouterWarningPlace(t *testing.T) {
 		if fmt.Sprint(at) != "[r00.jsx:2:27]" {
 			t.Fatalf("build %d: wouter's warning at %v, want once at r00.jsx:2:27", n+1, at)
 		}
-	}
+	})
 }
