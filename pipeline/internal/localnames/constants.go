@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -24,14 +23,11 @@ type Constant struct {
 // guarantees); a picked binding whose name the parse binds otherwise than the language (a
 // class expression's name, a block function, a static block's var: see keep) is left alone.
 func Substitute(src string, choose func(*js.AST) map[*js.Var]Constant) []Edit {
-	n := len(src)
-	buf := make([]byte, n, n+1)
-	copy(buf, src)
-	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
-	if err != nil {
+	r, ast := parseNames(src)
+	if r == nil {
 		return nil
 	}
-	r := &renamer{src: src, buf: buf, index: map[*js.Var]int{}, kept: map[*js.Scope]map[string]bool{}}
+	r.kept = map[*js.Scope]map[string]bool{}
 	js.Walk(r, ast)
 	if r.bad {
 		return nil

@@ -72,15 +72,23 @@ func Rename(src string) []Edit { return rename(src, false) }
 // without import or export statements no other module names them either.
 func RenameModule(src string) []Edit { return rename(src, true) }
 
-func rename(src string, module bool) []Edit {
-	n := len(src)
-	buf := make([]byte, n, n+1)
+// parseNames parses src for a renamer of its names: the parse's names are slices of the renamer's
+// copy of src, which is how their places are known. Nil where src does not parse.
+func parseNames(src string) (*renamer, *js.AST) {
+	buf := make([]byte, len(src), len(src)+1)
 	copy(buf, src)
 	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
 	if err != nil {
+		return nil, nil
+	}
+	return &renamer{src: src, buf: buf, index: map[*js.Var]int{}}, ast
+}
+
+func rename(src string, module bool) []Edit {
+	r, ast := parseNames(src)
+	if r == nil {
 		return nil
 	}
-	r := &renamer{src: src, buf: buf, index: map[*js.Var]int{}}
 	if module {
 		r.top = &ast.BlockStmt
 		for _, s := range ast.BlockStmt.List {

@@ -1,7 +1,6 @@
 package localnames
 
 import (
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -29,14 +28,11 @@ type Name struct {
 // do not line up token for token (as Rename). Property names, private names (#x) and the
 // names of labels are not in the map.
 func Resolve(src string) (names map[int]Name, ok bool) {
-	n := len(src)
-	buf := make([]byte, n, n+1)
-	copy(buf, src)
-	ast, err := js.Parse(parse.NewInputBytes(buf), js.Options{})
-	if err != nil {
+	r, ast := parseNames(src)
+	if r == nil {
 		return nil, false
 	}
-	r := &renamer{src: src, buf: buf, index: map[*js.Var]int{}, kept: map[*js.Scope]map[string]bool{}}
+	r.kept = map[*js.Scope]map[string]bool{}
 	js.Walk(r, ast)
 	if r.bad {
 		return nil, false
