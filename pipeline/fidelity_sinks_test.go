@@ -41,6 +41,15 @@ g.document.writeln("<script>ranIt('global')<\/script>");`},
 		// written in the page (whose errors the build dropped).
 		{"nav_file", "location.assign of a javascript: URL in a classic script file", `window.go = () => { location.assign("javascript:ranIt('file')"); return window.settled; };`},
 		{"classic_handler", "a handler given to innerHTML in a classic script", `document.getElementById("out").innerHTML = '<img src="data:," onerror="ranIt(\'classic\')">';`},
+		// Code compiled from a string reached otherwise than eval(…) and new Function(…), and a
+		// timer given a string put together (atk36c): the page as written runs it, the
+		// bundle's policy throws an EvalError.
+		{"eval_indirect", "the global eval called indirectly", `(0, eval)("ranIt('indirect eval')");`},
+		{"eval_window", "window.eval", `window.eval("ranIt('window.eval')");`},
+		{"function_call", "Function called without new", `Function("ranIt('Function')")();`},
+		{"timer_concat", "setTimeout given a string put together", `window.go = () => { setTimeout("ranIt('timer " + location.protocol.length + "')", 0); return window.settled; };`},
+		{"timer_own", "a function of the page's named setTimeout", `function setTimeout(code) { window.extra.ran = "own " + code.length; }
+setTimeout("ranIt('own')");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

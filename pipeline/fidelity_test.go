@@ -266,6 +266,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "write_call.html", refused: "write_call.html:18:41: error: the markup given to document.write holds a <script>"},
 		{page: "nav_file.html", act: `window.go()`, refused: "nav_file.js:1:37: error: location.assign(…) navigates to a javascript: URL"},
 		{page: "classic_handler.html", refused: "classic_handler.html:18:44: error: the markup given to innerHTML holds the inline event handler onerror"},
+		// Code compiled from a string (atk36c): (0, eval)(…), window.eval, Function(…) and a
+		// timer's string put together built with exit 0, and the built page's policy threw an
+		// EvalError where the page as written ran the code ("ran" as written, "not yet" built);
+		// refused at the call. A function of the page's named setTimeout is not the timer.
+		{page: "eval_indirect.html", refused: "eval_indirect.html:18:5: error: eval and new Function cannot run under the bundle's policy"},
+		{page: "eval_window.html", refused: "eval_window.html:18:1: error: eval and new Function cannot run under the bundle's policy"},
+		{page: "function_call.html", refused: "function_call.html:18:1: error: eval and new Function cannot run under the bundle's policy"},
+		{page: "timer_concat.html", act: `window.go()`, refused: "timer_concat.html:18:32: error: setTimeout given a string compiles it as eval does"},
+		{page: "timer_own.html", see: `"ran":"own 12"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

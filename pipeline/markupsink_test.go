@@ -63,6 +63,15 @@ func TestMarkupSinks(t *testing.T) {
 		{"write taken off the document throws (Illegal invocation)", `const { write } = document; write("<script>go()<\/script>");`, ""},
 		{"a let is not read", `let d = document; d = other; d.write("<script>go()<\/script>");`, ""},
 		{"another object's write", `stream.write("<script>go()<\/script>"); log.document.write("<script>go()<\/script>");`, ""},
+		// Code compiled from a string (atk36c), by the binding of the global's name.
+		{"eval called indirectly", `(0, eval)("go()");`, "eval and new Function cannot run"},
+		{"eval of the window", `const w = window; w["eval"]?.("go()");`, "eval and new Function cannot run"},
+		{"Function called", `globalThis.Function("return go()")();`, "eval and new Function cannot run"},
+		{"setTimeout given a string put together", `self.setTimeout("go(" + n + ")", 10);`, "setTimeout given a string compiles it"},
+		{"setInterval given a choice of strings", `const code = "go()"; setInterval(slow ? code : "run()", 10);`, "setInterval given a string compiles it"},
+		{"timers given functions and numbers", `setTimeout(fn, 10); setTimeout(slow ? a : b, 1); setInterval(() => go(), 5); setTimeout(n + 1, 2);`, ""},
+		{"an own setTimeout, eval and Function", `function setTimeout(code) {} setTimeout("go()"); obj.eval("go()"); x.Function("go()"); class A { eval(x) {} Function() {} }`, ""},
+		{"a module's own setTimeout", `import { setTimeout } from "./timers.js"; setTimeout("go()");`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

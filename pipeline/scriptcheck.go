@@ -24,6 +24,7 @@ func (r *rewrite) check(i int) {
 	r.checkMarkup(i)
 	r.checkAttr(i)
 	r.checkNav(i)
+	r.checkCompiled(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):
@@ -60,15 +61,6 @@ func (r *rewrite) check(i int) {
 		end, _ := s.srcAt(i + 4)
 		r.warnAt(off, end+len(name)-off, fmt.Sprintf("process.env.%s is Node's: a browser has no process, and bundle defines process.env.NODE_ENV alone, so this throws unless guarded", name),
 			fmt.Sprintf("write import.meta.env.VITE_%s and set VITE_%s in .env (only names starting VITE_ or MINIAPP_ reach the bundle, as in Vite)", strings.TrimPrefix(name, "VITE_"), strings.TrimPrefix(name, "VITE_")))
-	case (!member || globalMember(s, i)) && (s.is(i, "setTimeout", "(") || s.is(i, "setInterval", "(")):
-		// A string given as the handler is compiled as eval compiles code (HTML Standard,
-		// "timer initialization steps"), which the policy refuses without 'unsafe-eval'.
-		args := s.args(i + 1)
-		if r.b.m.Eval || len(args) == 0 || !isStringExpr(s, args[0]) {
-			return
-		}
-		r.errAt(args[0][0], s.text(i)+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
-			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", s.text(i), filepath.Base(r.b.m.File)))
 	case createElementAt(s, i) != "":
 		// A script element the page makes runs its text or its src, neither of which the
 		// bundle's policy allows: its text has no hash in it, and its src names no file of
@@ -87,12 +79,6 @@ func (r *rewrite) check(i int) {
 			r.errAt(at, "a <script> the page makes cannot run under the bundle's policy: its text has no hash in it, and a src names no file of the one-file page",
 				"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles; to test a feature, read HTMLScriptElement.supports or HTMLScriptElement.prototype")
 		}
-	case !member && s.is(i, "eval", "("), s.is(i, "new", "Function", "("):
-		if r.b.m.Eval {
-			return
-		}
-		r.errAt(i, "eval and new Function cannot run under the bundle's policy",
-			fmt.Sprintf("avoid them, or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", filepath.Base(r.b.m.File)))
 	}
 }
 
@@ -218,24 +204,6 @@ func (b *bundler) allowed(origin string) bool {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// globalMember reports whether the significant token i is read from the global object
-// (window., globalThis., self.).
-func globalMember(s *script, i int) bool {
-	return s.is(i-2, "window", ".") || s.is(i-2, "globalThis", ".") || s.is(i-2, "self", ".")
-}
-
-// isStringExpr reports whether the argument a (its significant tokens) is a string: a
-// string literal or a template literal, alone.
-func isStringExpr(s *script, a [2]int) bool {
-	switch t := s.tok(a[0]).tt; {
-	case a[1] == a[0]+1:
-		return t == js.StringToken || t == js.TemplateToken
-	case t == js.TemplateStartToken:
-		return s.pair[a[0]] == a[1]-1
 	}
 	return false
 }

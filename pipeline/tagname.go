@@ -37,23 +37,8 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		return nil, false
 	}
 	// A choice: cond ? a : b, a || b, a ?? b (the lowest precedence first).
-	if q, c := s.topLevel(i, j, js.QuestionToken), -1; q > 0 {
-		nest := 0
-		for k := q + 1; k < j; k++ {
-			if p := s.pair[k]; p > k {
-				k = p
-				continue
-			}
-			switch s.tok(k).tt {
-			case js.QuestionToken:
-				nest++
-			case js.ColonToken:
-				if nest == 0 && c < 0 {
-					c = k
-				}
-				nest--
-			}
-		}
+	if q := s.topLevel(i, j, js.QuestionToken); q > 0 {
+		c := s.colon(q, j)
 		if c < 0 {
 			return nil, false
 		}
@@ -131,6 +116,27 @@ func (s *script) values(i, j int) (out []string, data, ok bool) {
 	defer func() { s.asData = false }()
 	out, ok = s.names(i, j, 0)
 	return out, s.readData, ok
+}
+
+// colon returns the significant token of the ':' of the choice whose '?' is q, before j, or -1.
+func (s *script) colon(q, j int) int {
+	nest := 0
+	for k := q + 1; k < j; k++ {
+		if p := s.pair[k]; p > k {
+			k = p
+			continue
+		}
+		switch s.tok(k).tt {
+		case js.QuestionToken:
+			nest++
+		case js.ColonToken:
+			if nest == 0 {
+				return k
+			}
+			nest--
+		}
+	}
+	return -1
 }
 
 // union returns the values of either expression, [a, b) or [c, d).

@@ -1,0 +1,132 @@
+package pipeline
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Code compiled from a string, which the bundle's policy refuses without 'unsafe-eval'
+// (ECMAScript's HostEnsureCanCompileStrings, CSP 3's "EnsureCSPDoesNotBlockStringCompilation"):
+// the global eval, called directly or not, the global Function constructor, called or
+// constructed (Function(…) is new Function(…)), and setTimeout or setInterval given a string
+// (HTML's "timer initialization steps" compile it as eval does). Each is the global's by the
+// binding of the name it is reached through, as the page's other objects are (receivers.go):
+// a name no declaration binds (eval, Function), a member of the page's window (window.eval,
+// globalThis["Function"], self.setTimeout, through a const bound to it), a group whose last
+// part is one ((0, eval)(…), the indirect eval). A local function named setTimeout, a
+// method named eval, are not the page's.
+
+// compiledGlobals are the globals that compile a string as code.
+var compiledGlobals = map[string]bool{"eval": true, "Function": true, "setTimeout": true, "setInterval": true}
+
+// globalCall reads the call of one of compiledGlobals whose name (or computed member, its
+// '[') is the significant token i: the global's name, the token the message is placed at
+// (new, where the call constructs), and the call's arguments.
+func (s *script) globalCall(i int) (name string, at int, args [][2]int, ok bool) {
+	after := i + 1
+	if prop, objEnd, a, member := s.memberAt(i); member {
+		if !compiledGlobals[prop] || s.objectAt(objEnd, 0) != pageWindow {
+			return "", 0, nil, false
+		}
+		name, after = prop, a
+		at = objEnd
+		for at > 0 && (s.is(at-1, ".") || s.is(at-1, "?.")) && js.IsIdentifierName(s.tok(at-2).tt) {
+			at -= 2 // the first name of window.eval, a.b.c
+		}
+	} else {
+		name, at = s.text(i), i
+		if s.tok(i).tt != js.IdentifierToken || !compiledGlobals[name] || s.is(i-1, ".") || s.is(i-1, "?.") || !s.global(i) {
+			return "", 0, nil, false
+		}
+	}
+	// (eval)(…), (0, eval)(…): a group whose last part the name is, called.
+	for s.is(after, ")") && (s.is(after-2, "(") || s.is(after-2, ",")) {
+		open := s.opener(after)
+		if open < 0 || !s.group(open) {
+			return "", 0, nil, false
+		}
+		after++
+	}
+	args, call := s.callAt(after)
+	if !call {
+		return "", 0, nil, false
+	}
+	if s.is(at-1, "new") {
+		at--
+	}
+	return name, at, args, true
+}
+
+// group reports whether the '(' at the significant token open opens a group, not a call's
+// arguments: what is before it is an operator, a keyword, or nothing.
+func (s *script) group(open int) bool {
+	if open == 0 {
+		return true
+	}
+	p := s.tok(open - 1).tt
+	return !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken && p != js.TemplateEndToken && p != js.TemplateToken ||
+		js.IsReservedWord(p) && p != js.ThisToken && p != js.SuperToken
+}
+
+// checkCompiled refuses, at its place, code compiled from a string (globalCall, at the
+// significant token i), unless the manifest says eval = true: the page as written runs it,
+// the bundle's policy throws an EvalError (a timer's string: the timer never runs).
+func (r *rewrite) checkCompiled(i int) {
+	s := r.s
+	if r.b.m.Eval {
+		return
+	}
+	name, at, args, ok := s.globalCall(i)
+	if !ok {
+		return
+	}
+	switch name {
+	case "setTimeout", "setInterval":
+		if len(args) == 0 || !s.stringExpr(args[0][0], args[0][1], 0) {
+			return
+		}
+		r.errAt(args[0][0], name+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
+			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", name, filepath.Base(r.b.m.File)))
+	default:
+		r.errAt(at, "eval and new Function cannot run under the bundle's policy",
+			fmt.Sprintf("avoid them, or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", filepath.Base(r.b.m.File)))
+	}
+}
+
+// stringExpr reports whether the expression of the significant tokens [i, j) may be a string
+// by its form: a string or template literal, an addition one of whose operands may be one
+// (+ concatenates once either side is a string), a choice (?:, ||, ??) of which one side may
+// be, a group of one, a const bound to one.
+func (s *script) stringExpr(i, j, depth int) bool {
+	if i >= j || depth > 8 {
+		return false
+	}
+	if q := s.topLevel(i, j, js.QuestionToken); q > 0 {
+		c := s.colon(q, j)
+		return c > 0 && (s.stringExpr(q+1, c, depth+1) || s.stringExpr(c+1, j, depth+1))
+	}
+	for _, op := range []js.TokenType{js.OrToken, js.NullishToken, js.AndToken} {
+		if k := s.topLevel(i, j, op); k > 0 {
+			return s.stringExpr(i, k, depth+1) || s.stringExpr(k+1, j, depth+1)
+		}
+	}
+	if k := s.topLevel(i, j, js.AddToken); k > 0 {
+		return s.stringExpr(i, k, depth+1) || s.stringExpr(k+1, j, depth+1)
+	}
+	t := s.tok(i)
+	switch {
+	case j == i+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		return true
+	case t.tt == js.TemplateStartToken:
+		return s.pair[i] == j-1
+	case t.tt == js.OpenParenToken && s.pair[i] == j-1:
+		return s.stringExpr(i+1, j-1, depth+1)
+	case j == i+1 && t.tt == js.IdentifierToken:
+		if init, ok := s.constInitAt(i); ok {
+			return s.stringExpr(init[0], init[1], depth+1)
+		}
+	}
+	return false
+}
