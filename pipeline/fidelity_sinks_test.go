@@ -50,6 +50,16 @@ g.document.writeln("<script>ranIt('global')<\/script>");`},
 		{"timer_concat", "setTimeout given a string put together", `window.go = () => { setTimeout("ranIt('timer " + location.protocol.length + "')", 0); return window.settled; };`},
 		{"timer_own", "a function of the page's named setTimeout", `function setTimeout(code) { window.extra.ran = "own " + code.length; }
 setTimeout("ranIt('own')");`},
+		// An attribute set by setAttributeNS, markup chosen by && (atk36c).
+		{"setattrns_handler", "an inline handler set by setAttributeNS", `const b = document.createElement("button");
+b.setAttributeNS(null, "onclick", "ranIt('setAttributeNS')");
+document.body.append(b);
+window.go = () => { b.click(); return window.settled; };`},
+		{"setattrns_camel", "an attribute onClick set by setAttributeNS, which is no handler", `const b = document.createElement("button");
+b.id = "b";
+b.setAttributeNS(null, "onClick", "ranIt('onClick')");
+document.body.append(b);`},
+		{"and_handler", "markup chosen by &&", `document.getElementById("out").innerHTML = window.extra && '<img src="data:," onerror="ranIt(\'and\')">';`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

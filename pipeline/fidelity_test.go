@@ -275,6 +275,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "function_call.html", refused: "function_call.html:18:1: error: eval and new Function cannot run under the bundle's policy"},
 		{page: "timer_concat.html", act: `window.go()`, refused: "timer_concat.html:18:32: error: setTimeout given a string compiles it as eval does"},
 		{page: "timer_own.html", see: `"ran":"own 12"`},
+		// An inline handler set by setAttributeNS in no namespace, and markup chosen by &&:
+		// built with exit 0 and the built page's policy blocked the handler the page as written
+		// ran ("ran":"setAttributeNS", "and" as written, "not yet" built); refused at the value.
+		// An attribute onClick set so is no handler (DOM does not lowercase its name): the same.
+		{page: "setattrns_handler.html", act: `window.go()`, refused: "setattrns_handler.html:19:35: error: the attribute a script sets holds the inline event handler onclick"},
+		{page: "setattrns_camel.html", act: `document.getElementById("b").click()`, seeAfter: `"ran":"not yet"`},
+		{page: "and_handler.html", refused: "and_handler.html:18:44: error: the markup given to innerHTML holds the inline event handler onerror"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -186,7 +186,7 @@ func blockedAttr(key, val string) (markupFinding, bool) {
 
 // attrSink reads the call or assignment at the significant token i that sets an attribute
 // the page's own HTML could hold: setAttribute(name, value) with a constant name (other than
-// srcdoc, a markup sink), or a URL property (href, src, action, formAction) assigned (a
+// srcdoc, a markup sink), setAttributeNS(namespace, name, value) (nsAttrName), or a URL property (href, src, action, formAction) assigned (a
 // location's href is a navigation: navSink). It returns the attribute's name and the value's
 // tokens.
 func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
@@ -200,6 +200,10 @@ func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
 		if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && !strings.EqualFold(names[0], "srcdoc") {
 			return names[0], args[1], true
 		}
+	case call && prop == "setAttributeNS" && len(args) == 3:
+		if name, ok := s.nsAttrName(args[0], args[1]); ok {
+			return name, args[2], true
+		}
 	case s.is(after, "=") && (prop == "href" || prop == "src" || prop == "action" || prop == "formAction"):
 		if prop == "href" && s.objectAt(objEnd, 0) == pageLocation {
 			return "", arg, false
@@ -207,6 +211,38 @@ func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
 		return prop, [2]int{after + 1, s.expressionEnd(after + 1)}, true
 	}
 	return "", arg, false
+}
+
+// xlinkNS is the XLink namespace, in which an SVG <a>'s href (xlink:href) is its link.
+const xlinkNS = "http://www.w3.org/1999/xlink"
+
+// nsAttrName returns the attribute setAttributeNS(namespace, qualifiedName, …) sets, given the
+// tokens of its first two arguments, as the name blockedAttr reads: in no namespace (null,
+// undefined or ""), the qualified name, which DOM does not lowercase (an element's onclick
+// handler is its attribute onclick, not onClick; a prefix in no namespace throws), and
+// xlink:href, a link. Another namespace's attribute is no handler and no link.
+func (s *script) nsAttrName(ns, qname [2]int) (string, bool) {
+	names, known := s.names(qname[0], qname[1], 0)
+	if !known || len(names) != 1 {
+		return "", false
+	}
+	name := names[0]
+	space, known := "", ns[1] == ns[0]+1 && (s.is(ns[0], "null") || s.is(ns[0], "undefined"))
+	if !known {
+		var spaces []string
+		spaces, known = s.names(ns[0], ns[1], 0)
+		if !known || len(spaces) != 1 {
+			return "", false
+		}
+		space = spaces[0]
+	}
+	switch {
+	case space == "" && !strings.Contains(name, ":") && name == asciiLower(name):
+		return name, true
+	case space == xlinkNS && (name == "href" || strings.HasSuffix(name, ":href") && strings.Count(name, ":") == 1):
+		return "href", true
+	}
+	return "", false
 }
 
 // checkAttr refuses, at its place, an attribute a script sets (attrSink, at the significant

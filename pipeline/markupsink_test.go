@@ -72,6 +72,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"timers given functions and numbers", `setTimeout(fn, 10); setTimeout(slow ? a : b, 1); setInterval(() => go(), 5); setTimeout(n + 1, 2);`, ""},
 		{"an own setTimeout, eval and Function", `function setTimeout(code) {} setTimeout("go()"); obj.eval("go()"); x.Function("go()"); class A { eval(x) {} Function() {} }`, ""},
 		{"a module's own setTimeout", `import { setTimeout } from "./timers.js"; setTimeout("go()");`, ""},
+		// setAttributeNS, and a choice by && (atk36c).
+		{"setAttributeNS handler", `el.setAttributeNS(null, "onclick", "go()");`, `inline event handler onclick="go()"`},
+		{"setAttributeNS xlink:href javascript: URL", `a.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", "javascript:go()");`, `a javascript: URL (href="javascript:go()")`},
+		{"setAttributeNS names no handler", `el.setAttributeNS(null, "onClick", "go()"); el.setAttributeNS("urn:x", "onclick", "go()"); el.setAttributeNS(null, "x:onclick", "go()"); el.setAttributeNS(ns, "onclick", "go()");`, ""},
+		{"markup chosen by &&", `el.innerHTML = ready && '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

@@ -16,7 +16,7 @@ import (
 // so "SCRIPT" makes a script and "ſcript" does not; createElementNS makes a script in the
 // HTML namespace and in SVG's, by its local name exactly). The build knows that value where
 // the name is a constant: a literal, a concatenation or template of constants, a choice
-// between constants (?:, ||, ??), a const bound to one (by the file's scopes: receivers.go's
+// between constants (?:, ||, ??, &&), a const bound to one (by the file's scopes: receivers.go's
 // binding), and their
 // toLowerCase()/toUpperCase(). A name that may be "script" is refused (the page as written
 // runs that script, the built page blocks it). A name only the run knows is data, as a value
@@ -44,9 +44,9 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		}
 		return s.union(q+1, c, c+1, j, depth)
 	}
-	for _, op := range []js.TokenType{js.OrToken, js.NullishToken} {
+	for _, op := range []js.TokenType{js.OrToken, js.NullishToken, js.AndToken} {
 		if k := s.topLevel(i, j, op); k > 0 {
-			return s.union(i, k, k+1, j, depth)
+			return s.union(i, k, k+1, j, depth) // a && b is a where a is falsy
 		}
 	}
 	if k := s.topLevel(i, j, js.AddToken); k > 0 {
