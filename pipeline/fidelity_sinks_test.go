@@ -60,6 +60,14 @@ b.id = "b";
 b.setAttributeNS(null, "onClick", "ranIt('onClick')");
 document.body.append(b);`},
 		{"and_handler", "markup chosen by &&", `document.getElementById("out").innerHTML = window.extra && '<img src="data:," onerror="ranIt(\'and\')">';`},
+		// A var or let bound once to the page's object, written nowhere else (atk36c).
+		{"write_var", "document.write through a var", `var doc = document;
+doc.write("<script>ranIt('var')<\/script>");`},
+		{"nav_let", "a let bound to the location, assigned a javascript: URL", `let loc = window.location;
+window.go = () => { loc.href = "javascript:ranIt('let')"; return window.settled; };`},
+		{"write_var_written", "a var bound to the document, then to the page's own object", `var doc = document;
+doc = { write(m) { window.extra.ran = "own write " + m.length; } };
+doc.write("<script>ranIt('written')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -282,6 +282,14 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "setattrns_handler.html", act: `window.go()`, refused: "setattrns_handler.html:19:35: error: the attribute a script sets holds the inline event handler onclick"},
 		{page: "setattrns_camel.html", act: `document.getElementById("b").click()`, seeAfter: `"ran":"not yet"`},
 		{page: "and_handler.html", refused: "and_handler.html:18:44: error: the markup given to innerHTML holds the inline event handler onerror"},
+		// A var or let bound once to the page's document or location, and written nowhere
+		// else, is it: document.write through a var and a javascript: URL given to a let's href
+		// built with exit 0 and the built page's policy blocked what the page as written ran
+		// ("ran":"var", "let" as written, "not yet" built); refused at the value. A var written
+		// again is not read (the same both ways).
+		{page: "write_var.html", refused: "write_var.html:19:11: error: the markup given to document.write holds a <script>"},
+		{page: "nav_let.html", act: `window.go()`, refused: "nav_let.html:19:32: error: location.href = … navigates to a javascript: URL"},
+		{page: "write_var_written.html", see: `"ran":"own write 33"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

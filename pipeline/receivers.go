@@ -11,7 +11,8 @@ import (
 // (document.write, location.assign, window.open, location = …) are sinks only on these:
 // a parameter or a local named document is not the page's document
 // (function f(document) { document.write(x) } writes into whatever f is given), and a const
-// bound once to one of them is it (const d = document; d.write(…)). The bindings are the
+// bound once to one of them is it (const d = document; d.write(…)), and so is a let or var
+// declared so and written nowhere else (var d = document, in a classic script). The bindings are the
 // parse's scopes (localnames.Resolve); where they are not known (a direct eval, a with
 // statement), a name is read as the global it spells, which errs on the side of refusing.
 
@@ -190,8 +191,9 @@ func (s *script) objectAt(end, depth int) pageObject {
 }
 
 // constInitAt returns the initializer of the binding of the name at the significant token
-// i, when it is a const declared once as name = … (by the scopes; where they are not known,
-// by the name: constInit).
+// i, when it is a const declared as name = …, or a let or var so declared once and written
+// nowhere else (localnames' Written: var d = document; d.write(…) in a classic script) (by
+// the scopes; where they are not known, a const by the name: constInit).
 func (s *script) constInitAt(i int) ([2]int, bool) {
 	if !s.constNamed(s.text(i)) {
 		return [2]int{}, false // no const spells the name: its binding is none (nothing to resolve)
@@ -203,11 +205,11 @@ func (s *script) constInitAt(i int) ([2]int, bool) {
 		}
 		return s.constInit(s.text(i))
 	}
-	if n.Free || n.Decl != js.LexicalDecl {
+	if n.Free || n.Written || n.Decl != js.LexicalDecl && n.Decl != js.VariableDecl {
 		return [2]int{}, false
 	}
 	for k := range s.sig {
-		if s.tok(k).tt != js.IdentifierToken || !s.is(k-1, "const") || !s.is(k+1, "=") {
+		if s.tok(k).tt != js.IdentifierToken || !s.is(k+1, "=") || !declares(s, k) {
 			continue
 		}
 		if m, ok := s.binding(k); ok && m.Binding == n.Binding {
@@ -258,16 +260,45 @@ func (s *script) constPatternAt(i int) (key string, init [2]int, ok bool) {
 	return "", init, false
 }
 
-// constNamed reports whether a const declaration of the script may bind name: the name
-// follows const, or stands in an object pattern that follows const. Only then is a name's
-// binding resolved for its initializer (the scopes are read once, and only where needed).
+// declares reports whether the name at the significant token k is the first of a const, let
+// or var declaration's list, or follows a comma in one (const a = 1, d = document).
+func declares(s *script, k int) bool {
+	if s.is(k-1, "const") || s.is(k-1, "let") || s.is(k-1, "var") {
+		return true
+	}
+	if !s.is(k-1, ",") {
+		return false
+	}
+	// Back over the list's earlier declarations, outside brackets, to its keyword.
+	for m := k - 2; m >= 0; m-- {
+		if s.tok(m).tt == js.CloseParenToken || s.tok(m).tt == js.CloseBracketToken || s.tok(m).tt == js.CloseBraceToken || s.tok(m).tt == js.TemplateEndToken {
+			if o := s.opener(m); o >= 0 {
+				m = o
+				continue
+			}
+			return false
+		}
+		switch {
+		case s.tok(m).tt == js.SemicolonToken || s.tok(m).tt == js.OpenBraceToken || s.tok(m).tt == js.OpenParenToken || s.tok(m).tt == js.OpenBracketToken:
+			return false
+		case s.is(m, "const") || s.is(m, "let") || s.is(m, "var"):
+			return s.tok(m+1).tt == js.IdentifierToken || s.is(m+1, "{") || s.is(m+1, "[")
+		}
+	}
+	return false
+}
+
+// constNamed reports whether a declaration of the script may bind name to a value: the name
+// follows const, let or var (or a comma in such a list), or stands in an object pattern that
+// follows const. Only then is a name's binding resolved for its initializer (the scopes are
+// read once, and only where needed).
 func (s *script) constNamed(name string) bool {
 	if s.consts == nil {
 		s.consts = map[string]bool{}
 		for k := range s.sig {
 			switch {
-			case s.is(k, "const") && s.tok(k+1).tt == js.IdentifierToken:
-				s.consts[s.text(k+1)] = true
+			case s.tok(k).tt == js.IdentifierToken && s.is(k+1, "=") && declares(s, k):
+				s.consts[s.text(k)] = true
 			case s.is(k, "const", "{") && s.pair[k+1] > k+1:
 				for m := k + 2; m < s.pair[k+1]; m++ {
 					if s.tok(m).tt == js.IdentifierToken {

@@ -18,6 +18,11 @@ type Name struct {
 	// when Free, and for an import's binding, which the parse does not declare (Free is
 	// false).
 	Decl js.DeclType
+	// Written says the program writes the binding other than by the one declaration that
+	// gives its value (writes): an assignment, an update, a pattern, a for-in/of head, another
+	// declaration with an initializer. Where it is false, a let or var declared name = value
+	// holds value wherever the name is read after it.
+	Written bool
 }
 
 // Resolve returns, by offset in src, what each name of src that the parse takes for a binding
@@ -84,10 +89,13 @@ func Resolve(src string) (names map[int]Name, ok bool) {
 			}
 		}
 	}
+	w := &writes{written: map[*js.Var]bool{}, inits: map[*js.Var]int{}}
+	js.Walk(w, ast)
 	names = make(map[int]Name, len(occ))
 	for _, o := range occ {
 		v := r.vars[o.v]
-		names[o.start] = Name{Binding: o.v, Free: v.Decl == js.NoDecl && !imported[string(r.src[o.start:o.start+len(v.Data)])], Decl: v.Decl}
+		names[o.start] = Name{Binding: o.v, Free: v.Decl == js.NoDecl && !imported[string(r.src[o.start:o.start+len(v.Data)])], Decl: v.Decl,
+			Written: w.written[v] || w.inits[v] > 1}
 	}
 	return names, true
 }

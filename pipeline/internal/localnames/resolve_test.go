@@ -88,3 +88,42 @@ func wordAt(src, word string, nth int) int {
 		nth--
 	}
 }
+
+// TestResolveWritten reads which bindings a program writes other than by the one declaration
+// that gives their value (Name.Written): a let or var written nowhere else holds its value.
+func TestResolveWritten(t *testing.T) {
+	for _, r := range []struct {
+		name, src, at string
+		written       bool
+	}{
+		{"a var declared once", `var d = document; d.write(x);`, "d@1", false},
+		{"a let in a list", `let a = 1, d = document; d.write(x);`, "d@1", false},
+		{"a let assigned", `let d = document; d = other; d.write(x);`, "d@2", true},
+		{"a var assigned in a function", `var d = document; function f() { d = other; } d.write(x);`, "d@2", true},
+		{"a var declared twice", `var d = document; var d = other; d.write(x);`, "d@2", true},
+		{"a var declared again without a value", `var d = document; var d; d.write(x);`, "d@2", false},
+		{"a let updated", `let d = 1; d++; f(d);`, "d@2", true},
+		{"a let compound-assigned", `let d = ""; d ||= x; f(d);`, "d@2", true},
+		{"an array pattern", `let d = document; [d] = list; d.write(x);`, "d@2", true},
+		{"an object pattern", `let d = document; ({ a: d } = o); d.write(x);`, "d@2", true},
+		{"a declaration's pattern", `var d = document; var { d } = o; d.write(x);`, "d@2", true},
+		{"a for-of head", `let d = document; for (d of list) d.write(x);`, "d@2", true},
+		{"a property written", `let d = document; d.title = "t"; d.write(x);`, "d@2", false},
+		{"a shadowing parameter written", `let d = document; function f(d) { d = 1; } d.write(x);`, "d@3", false},
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			names, ok := Resolve(r.src)
+			if !ok {
+				t.Fatalf("%s: not resolved", r.src)
+			}
+			text, nth, _ := strings.Cut(r.at, "@")
+			n, found := names[wordAt(r.src, text, int(nth[0]-'0'))]
+			if !found {
+				t.Fatalf("%s: %s is not resolved", r.src, r.at)
+			}
+			if n.Written != r.written {
+				t.Errorf("%s: %s written %v, want %v", r.src, r.at, n.Written, r.written)
+			}
+		})
+	}
+}
