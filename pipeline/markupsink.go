@@ -33,6 +33,9 @@ import (
 // are the page's document's (a frame's too: a same-origin frame, about:blank, has the page's
 // policy), by the binding of the name the call is made on (receivers.go), not its spelling.
 func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) {
+	if s.htmlProp(i) {
+		return "dangerouslySetInnerHTML", [][2]int{{i + 2, s.expressionEnd(i + 2)}}, false, true
+	}
 	prop, _, after, member := s.memberAt(i)
 	if !member {
 		return "", nil, false, false
@@ -64,6 +67,37 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		return sink, args, true, true
 	}
 	return "", nil, false, false
+}
+
+// htmlProp reports whether the significant token i is the key __html of the object given
+// as a dangerouslySetInnerHTML property ({ dangerouslySetInnerHTML: { __html: markup } },
+// what JSX's <div dangerouslySetInnerHTML={{ __html: markup }} /> is): React DOM and Preact
+// set an element's innerHTML to it (React DOM's setInitialProperties: domElement.innerHTML
+// = value.__html).
+func (s *script) htmlProp(i int) bool {
+	if !s.isKey(i, "__html") {
+		return false
+	}
+	open := i - 1
+	for open >= 0 && s.pair[open] <= i { // the bracket around i
+		open--
+	}
+	return open > 1 && s.is(open, "{") && s.is(open-1, ":") && s.isKey(open-2, "dangerouslySetInnerHTML")
+}
+
+// isKey reports whether the significant token i is an object literal's key name (an
+// identifier name or a string) followed by its colon, the first of its object or after a
+// comma.
+func (s *script) isKey(i int, name string) bool {
+	if i < 1 || !s.is(i+1, ":") || !s.is(i-1, "{") && !s.is(i-1, ",") {
+		return false
+	}
+	t := s.tok(i)
+	if js.IsIdentifierName(t.tt) {
+		return s.text(i) == name
+	}
+	v, err := s.str(i)
+	return t.tt == js.StringToken && err == nil && v == name
 }
 
 // srcdocSink names the sinks whose markup is a frame's document (an iframe's srcdoc, set as

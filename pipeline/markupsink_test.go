@@ -77,6 +77,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"setAttributeNS xlink:href javascript: URL", `a.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", "javascript:go()");`, `a javascript: URL (href="javascript:go()")`},
 		{"setAttributeNS names no handler", `el.setAttributeNS(null, "onClick", "go()"); el.setAttributeNS("urn:x", "onclick", "go()"); el.setAttributeNS(null, "x:onclick", "go()"); el.setAttributeNS(ns, "onclick", "go()");`, ""},
 		{"markup chosen by &&", `el.innerHTML = ready && '<img src=x onerror="go()">';`, "inline event handler onerror"},
+		// React's and Preact's dangerouslySetInnerHTML (JSX's {{ __html: markup }}, as esbuild
+		// compiles it), which React DOM sets as the element's innerHTML (atk36c).
+		{"dangerouslySetInnerHTML handler", `jsx("div", { dangerouslySetInnerHTML: { __html: '<img src=x onerror="go()">' } });`, "the markup given to dangerouslySetInnerHTML holds the inline event handler onerror"},
+		{"dangerouslySetInnerHTML quoted, among others", `h("div", { id: "a", "dangerouslySetInnerHTML": { a: f(1, 2), __html: ok ? "<b>b</b>" : '<a href="javascript:go()">a</a>' } });`, "dangerouslySetInnerHTML holds a javascript: URL"},
+		{"dangerouslySetInnerHTML's script never runs", `jsx("div", { dangerouslySetInnerHTML: { __html: "<script>go()<\/script>" } });`, ""},
+		{"__html elsewhere, and data", `jsx("div", { dangerouslySetInnerHTML: { __html: html } }); const o = { __html: "<img src=x onerror=go()>" }; x = { inner: { __html: "<img onerror=go()>" } };`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},
