@@ -68,6 +68,10 @@ window.go = () => { loc.href = "javascript:ranIt('let')"; return window.settled;
 		{"write_var_written", "a var bound to the document, then to the page's own object", `var doc = document;
 doc = { write(m) { window.extra.ran = "own write " + m.length; } };
 doc.write("<script>ranIt('written')<\/script>");`},
+		// document.write called by Reflect.apply, and bound (atk36c).
+		{"write_reflect", "document.write by Reflect.apply", `Reflect.apply(document.write, document, ["<script>ranIt('reflect')<\/script>"]);`},
+		{"write_bind", "document.write bound through a const", `const w = document.write.bind(document);
+w("<script>ranIt('bind')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

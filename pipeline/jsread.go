@@ -43,6 +43,7 @@ type script struct {
 	resolved, bindingsKnown bool
 	bindings                map[int]localnames.Name
 	consts                  map[string]bool // the names a const may bind (constNamed)
+	bound                   int8            // 1: no .bind( in the script, 2: one (boundCall)
 	// asData makes names read a part only the run knows as data (tagname.go: values), and
 	// readData says it did.
 	asData, readData bool

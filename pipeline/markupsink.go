@@ -37,12 +37,10 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		return "dangerouslySetInnerHTML", [][2]int{{i + 2, s.expressionEnd(i + 2)}}, false, true
 	}
 	prop, _, after, member := s.memberAt(i)
-	if !member {
-		return "", nil, false, false
-	}
 	args, call := s.callAt(after)
 	assign := s.is(after, "=")
 	switch {
+	case !member:
 	case (assign || s.is(after, "+=")) && (prop == "innerHTML" || prop == "outerHTML"):
 		return prop, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, false, true
 	case call && prop == "insertAdjacentHTML" && len(args) == 2:

@@ -83,6 +83,13 @@ func TestMarkupSinks(t *testing.T) {
 		{"dangerouslySetInnerHTML quoted, among others", `h("div", { id: "a", "dangerouslySetInnerHTML": { a: f(1, 2), __html: ok ? "<b>b</b>" : '<a href="javascript:go()">a</a>' } });`, "dangerouslySetInnerHTML holds a javascript: URL"},
 		{"dangerouslySetInnerHTML's script never runs", `jsx("div", { dangerouslySetInnerHTML: { __html: "<script>go()<\/script>" } });`, ""},
 		{"__html elsewhere, and data", `jsx("div", { dangerouslySetInnerHTML: { __html: html } }); const o = { __html: "<img src=x onerror=go()>" }; x = { inner: { __html: "<img onerror=go()>" } };`, ""},
+		// Reflect.apply and bind (atk36c): the method called on the object given.
+		{"document.write by Reflect.apply", `Reflect.apply(document.write, document, ["<script>go()<\/script>"]);`, "document.write holds a <script>"},
+		{"document.write bound, called at once", `document.writeln.bind(document)("<scr", "ipt>go()</scr", "ipt>");`, "document.writeln holds a <script>"},
+		{"document.write bound through a const", `const put = Document.prototype.write.bind(window.document, "<script>"); put("go()<\/script>");`, "document.write holds a <script>"},
+		{"location.assign bound", `const nav = location.assign.bind(location); nav("javascript:go()");`, "location.assign(…) navigates"},
+		{"window.open by Reflect.apply", `Reflect.apply(window.open, window, ["javascript:go()"]);`, "window.open(…) navigates"},
+		{"another object's write bound or applied", `const w = stream.write.bind(stream); w("<script>go()<\/script>"); Reflect.apply(document.write, fake, ["<script>go()<\/script>"]); f.bind(document)("<script>go()<\/script>");`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

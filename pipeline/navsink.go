@@ -22,7 +22,7 @@ import (
 // the URL's tokens, and whether it opens a window.
 func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
 	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
-		// A global's name: location = url, open(url).
+		// A global's name: location = url, open(url); or a method bound (methodCall).
 		switch {
 		case s.is(i, "location", "=") && s.global(i):
 			return "location = …", [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
@@ -30,14 +30,9 @@ func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
 			if args, call := s.callAt(i + 1); call && len(args) > 0 {
 				return "open(…)", args[0], true, true
 			}
+			return "", arg, false, false
 		}
-		return "", arg, false, false
-	}
-	prop, objEnd, after, member := s.memberAt(i)
-	if !member {
-		return "", arg, false, false
-	}
-	if s.is(after, "=") && (prop == "location" || prop == "href") {
+	} else if prop, objEnd, after, member := s.memberAt(i); member && s.is(after, "=") && (prop == "location" || prop == "href") {
 		switch obj := s.objectAt(objEnd, 0); {
 		case prop == "location" && (obj == pageWindow || obj == pageDocument):
 			return "location = …", [2]int{after + 1, s.expressionEnd(after + 1)}, false, true

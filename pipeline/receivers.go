@@ -124,16 +124,32 @@ func (s *script) callAt(after int) ([][2]int, bool) {
 // methodCall reads the call of the method whose name is at the significant token i (a member,
 // memberAt): obj.m(…), obj?.m?.(…), and obj.m.call(self, …) or obj.m.apply(self, [ … ])
 // (Function.prototype's, which call the method on self: document.write.call(document, …),
-// Document.prototype.write.call(doc, …)). It returns the method's name, the last token of
+// Document.prototype.write.call(doc, …)), Reflect.apply(obj.m, self, [ … ]) (at apply), and
+// the function obj.m.bind(self, …) makes, called at once or through a const bound to it (at
+// the name called: boundCall). It returns the method's name, the last token of
 // the expression it is called on, and the arguments; apply's are read where its array is
 // written in place.
 func (s *script) methodCall(i int) (prop string, recvEnd int, args [][2]int, ok bool) {
+	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
+		return s.boundCall(i)
+	}
 	prop, objEnd, after, member := s.memberAt(i)
 	if !member {
 		return "", 0, nil, false
 	}
 	if args, call := s.callAt(after); call {
+		if prop == "apply" && s.is(objEnd, "Reflect") && !s.is(objEnd-1, ".") && !s.is(objEnd-1, "?.") && s.global(objEnd) {
+			return s.reflectApply(args)
+		}
 		return prop, objEnd, args, true
+	}
+	if s.is(after, ".", "bind", "(") {
+		// obj.m.bind(self, …)(…): the bound function called at once.
+		open := after + 2
+		if bound, call := s.callAt(s.pair[open] + 1); call && s.pair[open] > open {
+			return s.boundArgs(prop, open, bound)
+		}
+		return "", 0, nil, false
 	}
 	if !s.is(after, ".") || !s.is(after+1, "call", "(") && !s.is(after+1, "apply", "(") {
 		return "", 0, nil, false
@@ -150,6 +166,66 @@ func (s *script) methodCall(i int) (prop string, recvEnd int, args [][2]int, ok 
 		return "", 0, nil, false
 	}
 	return prop, recvEnd, s.split(all[1][0]+1, all[1][1]-1), true
+}
+
+// reflectApply reads Reflect.apply(obj.m, self, [ … ]) (args, its arguments), which calls the
+// method on self as apply does: the method's name, the last token of self, and the
+// arguments, where the array is written in place.
+func (s *script) reflectApply(args [][2]int) (prop string, recvEnd int, out [][2]int, ok bool) {
+	if len(args) != 3 || !s.is(args[2][0], "[") || s.pair[args[2][0]] != args[2][1]-1 {
+		return "", 0, nil, false
+	}
+	prop, _, after, member := s.memberAt(args[0][1] - 1)
+	if !member || after != args[0][1] {
+		return "", 0, nil, false
+	}
+	return prop, args[1][1] - 1, s.split(args[2][0]+1, args[2][1]-1), true
+}
+
+// boundArgs reads the call (its arguments, call) of obj.prop.bind(self, …), whose '(' is the
+// significant token open: the method called on self with bind's other arguments first.
+func (s *script) boundArgs(prop string, open int, call [][2]int) (string, int, [][2]int, bool) {
+	bind := s.args(open)
+	if len(bind) == 0 {
+		return "", 0, nil, false
+	}
+	return prop, bind[0][1] - 1, append(append([][2]int{}, bind[1:]...), call...), true
+}
+
+// boundCall reads the call of the name at the significant token i, where its binding is a
+// const (or a let or var written nowhere else) whose value is a method bound to an object
+// (const w = document.write.bind(document); w(…)): as boundArgs reads it.
+func (s *script) boundCall(i int) (prop string, recvEnd int, args [][2]int, ok bool) {
+	call, isCall := s.callAt(i + 1)
+	if !isCall {
+		return "", 0, nil, false
+	}
+	if s.bound == 0 {
+		s.bound = 1
+		for k := range s.sig {
+			if s.is(k, ".", "bind", "(") {
+				s.bound = 2
+				break
+			}
+		}
+	}
+	if s.bound == 1 {
+		return "", 0, nil, false // no method is bound: the name's binding is not looked up
+	}
+	init, known := s.constInitAt(i)
+	// The initializer ends with .bind( … ), nothing after it.
+	if !known || !s.is(init[1]-1, ")") {
+		return "", 0, nil, false
+	}
+	open := s.opener(init[1] - 1)
+	if open < 4 || !s.is(open-2, ".", "bind") {
+		return "", 0, nil, false
+	}
+	prop, _, after, member := s.memberAt(open - 3)
+	if !member || after != open-2 {
+		return "", 0, nil, false
+	}
+	return s.boundArgs(prop, open, call)
 }
 
 // objectAt returns which page object the expression whose last significant token is end
