@@ -72,6 +72,13 @@ doc.write("<script>ranIt('written')<\/script>");`},
 		{"write_reflect", "document.write by Reflect.apply", `Reflect.apply(document.write, document, ["<script>ranIt('reflect')<\/script>"]);`},
 		{"write_bind", "document.write bound through a const", `const w = document.write.bind(document);
 w("<script>ranIt('bind')<\/script>");`},
+		// An element of a document parsed apart, adopted into the page (atk36c).
+		{"domparser_adopt", "a DOMParser's document's image adopted", `const doc = new DOMParser().parseFromString('<img src="data:," onerror="ranIt(\'domparser\')">', "text/html");
+document.getElementById("out").append(doc.body.firstChild);`},
+		{"parsehtml_adopt", "Document.parseHTMLUnsafe's image adopted", `const doc = Document.parseHTMLUnsafe('<img src="data:," onerror="ranIt(\'parseHTMLUnsafe\')">');
+document.getElementById("out").append(doc.body.firstChild);`},
+		{"domparser_script", "a DOMParser's document's script adopted", `const doc = new DOMParser().parseFromString("<script>ranIt('script')<\/script>", "text/html");
+document.getElementById("out").append(doc.head.firstChild);`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

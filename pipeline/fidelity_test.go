@@ -295,6 +295,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// "reflect", "bind" as written, "not yet" built); refused at the markup.
 		{page: "write_reflect.html", refused: "write_reflect.html:18:42: error: the markup given to document.write holds a <script>"},
 		{page: "write_bind.html", refused: "write_bind.html:19:3: error: the markup given to document.write holds a <script>"},
+		// An image parsed by DOMParser or Document.parseHTMLUnsafe, adopted into the page
+		// (atk36c): built with exit 0 and the built page's policy blocked its error handler,
+		// which the page as written ran ("ran":"domparser", "parseHTMLUnsafe" as written, "not
+		// yet" built); refused at the markup. A script so parsed never runs (the same).
+		{page: "domparser_adopt.html", refused: "domparser_adopt.html:18:45: error: the markup given to parseFromString holds the inline event handler onerror"},
+		{page: "parsehtml_adopt.html", refused: "parsehtml_adopt.html:18:38: error: the markup given to parseHTMLUnsafe holds the inline event handler onerror"},
+		{page: "domparser_script.html", see: `"ran":"not yet"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -50,6 +50,13 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 	case assign && prop == "srcdoc":
 		// A frame's srcdoc: a document of its own, whose scripts run (srcdocSink).
 		return srcdocSink, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, true, true
+	case call && prop == "parseFromString" && len(args) == 2:
+		// DOMParser's document of HTML, whose elements run their handlers once adopted.
+		if types, known := s.names(args[1][0], args[1][1], 0); known && len(types) == 1 && types[0] == "text/html" {
+			return prop, args[:1], false, true
+		}
+	case call && prop == "parseHTMLUnsafe" && len(args) >= 1:
+		return prop, args[:1], false, true
 	case call && prop == "setAttribute" && len(args) == 2:
 		// setAttribute("srcdoc", markup): the same; its other names are attributes (attrSink).
 		if names, known := s.names(args[0][0], args[0][1], 0); known && len(names) == 1 && strings.EqualFold(names[0], "srcdoc") {
@@ -102,6 +109,13 @@ func (s *script) isKey(i int, name string) bool {
 // a property or by setAttribute): parsed as a whole document, whose scripts run.
 const srcdocSink = "an iframe's srcdoc"
 
+// parsedSinks are the sinks whose markup is a document of its own that runs no script
+// (DOMParser's parseFromString(markup, "text/html"), Document.parseHTMLUnsafe: the parser's
+// scripting is disabled), parsed as a whole document: its elements, once the page adopts
+// them (append, importNode, replaceWith), are the page's, and their handlers and javascript:
+// URLs run there under the page's policy.
+var parsedSinks = map[string]bool{"parseFromString": true, "parseHTMLUnsafe": true}
+
 // expressionEnd returns the significant token that ends the expression from i: a comma,
 // semicolon or closing bracket outside the brackets it opens, or the end.
 func (s *script) expressionEnd(i int) int {
@@ -133,14 +147,15 @@ func blockedInMarkup(markup string, runs bool) (markupFinding, bool) {
 	return blockedIn(nodes, runs)
 }
 
-// blockedInDocument is blockedInMarkup for markup a frame parses as its document (an
-// iframe's srcdoc), whose scripts run: the frame's document inherits the page's policy.
-func blockedInDocument(markup string) (markupFinding, bool) {
+// blockedInDocument is blockedInMarkup for markup parsed as a whole document: a frame's (an
+// iframe's srcdoc), whose scripts run (runs; the frame's document inherits the page's
+// policy), or a parsed document's (parsedSinks), whose do not.
+func blockedInDocument(markup string, runs bool) (markupFinding, bool) {
 	doc, err := html.Parse(strings.NewReader(markup))
 	if err != nil {
 		return markupFinding{}, false
 	}
-	return blockedIn([]*html.Node{doc}, true)
+	return blockedIn([]*html.Node{doc}, runs)
 }
 
 // blockedIn is blockedInMarkup's walk over parsed nodes: an <iframe>'s srcdoc among them is a
@@ -161,7 +176,7 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 			for _, a := range n.Attr {
 				key := strings.ToLower(a.Key)
 				if key == "srcdoc" && a.Namespace == "" && n.DataAtom == atom.Iframe && n.Namespace == "" {
-					if f, blocked := blockedInDocument(a.Val); blocked {
+					if f, blocked := blockedInDocument(a.Val, true); blocked {
 						found = &markupFinding{"an <iframe srcdoc> whose document holds " + f.what, f.note}
 						return
 					}
@@ -312,11 +327,15 @@ func (r *rewrite) checkMarkup(i int) {
 	}
 	for _, v := range values {
 		f, blocked := blockedInMarkup(v, runs)
-		if sink == srcdocSink {
-			f, blocked = blockedInDocument(v)
+		if sink == srcdocSink || parsedSinks[sink] {
+			f, blocked = blockedInDocument(v, runs)
 		}
 		if blocked {
-			r.errAt(parts[0][0], "the markup given to "+sink+" holds "+f.what+", where the page as written runs it"+dataSaid(data), f.note)
+			where := ", where the page as written runs it"
+			if parsedSinks[sink] {
+				where += " once it adopts the element (the document parsed apart runs no script, the page does)"
+			}
+			r.errAt(parts[0][0], "the markup given to "+sink+" holds "+f.what+where+dataSaid(data), f.note)
 			return
 		}
 	}

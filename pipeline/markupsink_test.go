@@ -90,6 +90,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"location.assign bound", `const nav = location.assign.bind(location); nav("javascript:go()");`, "location.assign(…) navigates"},
 		{"window.open by Reflect.apply", `Reflect.apply(window.open, window, ["javascript:go()"]);`, "window.open(…) navigates"},
 		{"another object's write bound or applied", `const w = stream.write.bind(stream); w("<script>go()<\/script>"); Reflect.apply(document.write, fake, ["<script>go()<\/script>"]); f.bind(document)("<script>go()<\/script>");`, ""},
+		// A document parsed apart, whose elements the page adopts (atk36c): no script runs.
+		{"DOMParser's document's handler", `const doc = new DOMParser().parseFromString('<p>p</p><img src=x onerror="go()">', "text/html");`, "the markup given to parseFromString holds the inline event handler onerror"},
+		{"parseHTMLUnsafe's javascript: URL", `const doc = Document.parseHTMLUnsafe("<a href='javascript:go()'>a</a>");`, "the markup given to parseHTMLUnsafe holds a javascript: URL"},
+		{"a parsed document's body handler", `const doc = new DOMParser().parseFromString("<body onload=go()>", "text/html");`, "inline event handler onload"},
+		{"a parsed document's script never runs, XML and data", `new DOMParser().parseFromString("<script>go()<\/script>", "text/html"); new DOMParser().parseFromString('<x onclick="go()"/>', "application/xml"); Document.parseHTMLUnsafe(html);`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},
