@@ -79,6 +79,11 @@ document.getElementById("out").append(doc.body.firstChild);`},
 document.getElementById("out").append(doc.body.firstChild);`},
 		{"domparser_script", "a DOMParser's document's script adopted", `const doc = new DOMParser().parseFromString("<script>ranIt('script')<\/script>", "text/html");
 document.getElementById("out").append(doc.head.firstChild);`},
+		// A link's href given by Object.assign (atk36c).
+		{"assign_href", "Object.assign of a javascript: href to a link clicked", `const a = document.createElement("a");
+Object.assign(a, { href: "javascript:ranIt('assign')" });
+document.body.append(a);
+window.go = () => { a.click(); return window.settled; };`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

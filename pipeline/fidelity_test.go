@@ -302,6 +302,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "domparser_adopt.html", refused: "domparser_adopt.html:18:45: error: the markup given to parseFromString holds the inline event handler onerror"},
 		{page: "parsehtml_adopt.html", refused: "parsehtml_adopt.html:18:38: error: the markup given to parseHTMLUnsafe holds the inline event handler onerror"},
 		{page: "domparser_script.html", see: `"ran":"not yet"`},
+		// A link's href given a javascript: URL by Object.assign, then clicked (atk36c): built
+		// with exit 0 and the built page's policy blocked the URL the page as written ran
+		// ("ran":"assign" as written, "not yet" built); refused at the value.
+		{page: "assign_href.html", act: `window.go()`, refused: "assign_href.html:19:26: error: the attribute a script sets holds a javascript: URL"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/miniapp/bundle/offline"
 	"github.com/tdewolff/parse/v2/js"
 	"golang.org/x/net/html"
@@ -35,6 +36,15 @@ import (
 func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) {
 	if s.htmlProp(i) {
 		return "dangerouslySetInnerHTML", [][2]int{{i + 2, s.expressionEnd(i + 2)}}, false, true
+	}
+	if key, value, ok := s.assignedKey(i); ok {
+		switch key {
+		case "innerHTML", "outerHTML":
+			return key, [][2]int{value}, false, true
+		case "srcdoc":
+			return srcdocSink, [][2]int{value}, true, true
+		}
+		return "", nil, false, false
 	}
 	prop, _, after, member := s.memberAt(i)
 	args, call := s.callAt(after)
@@ -88,6 +98,40 @@ func (s *script) htmlProp(i int) bool {
 		open--
 	}
 	return open > 1 && s.is(open, "{") && s.is(open-1, ":") && s.isKey(open-2, "dangerouslySetInnerHTML")
+}
+
+// assignedKey reads the significant token i as a key of an object literal Object.assign
+// copies onto its target (Object.assign(el, { href: url }), a source after the first
+// argument): each key is set on the target as el.key = value is. It returns the key and the
+// value's tokens.
+func (s *script) assignedKey(i int) (key string, value [2]int, ok bool) {
+	t := s.tok(i)
+	if !js.IsIdentifierName(t.tt) && t.tt != js.StringToken || !s.is(i+1, ":") || !s.is(i-1, "{") && !s.is(i-1, ",") {
+		return "", value, false
+	}
+	open := i - 1
+	for open >= 0 && s.pair[open] <= i { // the object's brace
+		open--
+	}
+	if open < 0 || !s.is(open, "{") || !s.is(open-1, ",") {
+		return "", value, false
+	}
+	call := open - 1
+	for call >= 0 && s.pair[call] <= open { // the call's parenthesis
+		call--
+	}
+	if call < 3 || !s.is(call, "(") || !s.is(call-3, "Object", ".", "assign") || s.is(call-4, ".") || s.is(call-4, "?.") || !s.global(call-3) {
+		return "", value, false
+	}
+	if s.is(call+1, "{") || s.is(call+1, "[") {
+		return "", value, false // a new object or array: no element, no location
+	}
+	if js.IsIdentifierName(t.tt) {
+		key = s.text(i)
+	} else if key, ok = jsstring.Decode(s.text(i)); !ok {
+		return "", value, false
+	}
+	return key, [2]int{i + 2, s.expressionEnd(i + 2)}, true
 }
 
 // isKey reports whether the significant token i is an object literal's key name (an
@@ -237,6 +281,12 @@ func blockedAttr(key, val string) (markupFinding, bool) {
 // location's href is a navigation: navSink). It returns the attribute's name and the value's
 // tokens.
 func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
+	if key, value, ok := s.assignedKey(i); ok {
+		if key == "href" || key == "src" || key == "action" || key == "formAction" {
+			return key, value, true
+		}
+		return "", arg, false
+	}
 	prop, objEnd, after, member := s.memberAt(i)
 	if !member {
 		return "", arg, false

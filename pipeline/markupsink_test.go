@@ -95,6 +95,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"parseHTMLUnsafe's javascript: URL", `const doc = Document.parseHTMLUnsafe("<a href='javascript:go()'>a</a>");`, "the markup given to parseHTMLUnsafe holds a javascript: URL"},
 		{"a parsed document's body handler", `const doc = new DOMParser().parseFromString("<body onload=go()>", "text/html");`, "inline event handler onload"},
 		{"a parsed document's script never runs, XML and data", `new DOMParser().parseFromString("<script>go()<\/script>", "text/html"); new DOMParser().parseFromString('<x onclick="go()"/>', "application/xml"); Document.parseHTMLUnsafe(html);`, ""},
+		// Object.assign copies each key onto its target as a property set (atk36c).
+		{"Object.assign of a javascript: href", `Object.assign(link, { id: "x", href: "javascript:go()" });`, `a javascript: URL (href="javascript:go()")`},
+		{"Object.assign of innerHTML", `Object.assign(el, { title: "t" }, { "innerHTML": '<img src=x onerror="go()">' });`, "the markup given to innerHTML holds the inline event handler onerror"},
+		{"Object.assign of a srcdoc", `Object.assign(frame, { srcdoc: "<script>go()<\/script>" });`, "the markup given to an iframe's srcdoc holds a <script>"},
+		{"Object.assign onto a new object, another assign, a literal elsewhere", `Object.assign({}, { href: "javascript:go()" }); const o = { href: "javascript:go()" }; x.assign(a, { href: "javascript:go()" }); Object.assign(a, f({ innerHTML: "<img onerror=go()>" }));`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},
