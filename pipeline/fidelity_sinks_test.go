@@ -84,6 +84,10 @@ document.getElementById("out").append(doc.head.firstChild);`},
 Object.assign(a, { href: "javascript:ranIt('assign')" });
 document.body.append(a);
 window.go = () => { a.click(); return window.settled; };`},
+		// A worker started from a URL the page's code makes (a blob: URL), from a data: URL
+		// (atk36c).
+		{"worker_blob", "a worker from a blob: URL", `window.go = () => new Promise((done) => { const w = new Worker(URL.createObjectURL(new Blob(["postMessage('worker blob')"], { type: "text/javascript" }))); w.onmessage = (e) => { window.extra.ran = e.data; done(); }; w.onerror = () => { window.extra.ran = "error"; done(); }; });`},
+		{"worker_data", "a worker from a data: URL", `window.go = () => new Promise((done) => { const w = new Worker("data:text/javascript,postMessage('worker data')"); w.onmessage = (e) => { window.extra.ran = e.data; done(); }; w.onerror = () => { window.extra.ran = "error"; done(); }; });`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -306,6 +306,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// with exit 0 and the built page's policy blocked the URL the page as written ran
 		// ("ran":"assign" as written, "not yet" built); refused at the value.
 		{page: "assign_href.html", act: `window.go()`, refused: "assign_href.html:19:26: error: the attribute a script sets holds a javascript: URL"},
+		// A worker started from a blob: URL the page's code makes, where no worker of the app's
+		// is bundled: the built page's policy had no worker-src blob: and blocked it ("ran":
+		// "worker blob" as written, "error" built, a CSP violation); the same now. From a
+		// data: URL: blocked the same way (worker-src allows no data:), now refused at the URL.
+		{page: "worker_blob.html", act: `window.go()`, seeAfter: `"ran":"worker blob"`},
+		{page: "worker_data.html", act: `window.go()`, refused: "worker_data.html:18:64: error: new Worker(\"data:…\") starts a worker from a data: URL, which the bundle's policy blocks"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/offline"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -222,12 +223,25 @@ func (r *rewrite) worker(i int) {
 	}
 	if t := s.tok(a[0]); a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken) {
 		lit, _ := s.str(a[0])
-		if strings.HasPrefix(lit, "data:") || strings.HasPrefix(lit, "blob:") {
+		switch offline.Scheme(lit) {
+		case "blob":
+			r.b.setFlag(&r.b.flags.blobs)
+			return
+		case "data":
+			// A data: URL's worker is code by URL of an opaque origin, which worker-src
+			// (blob: alone, for the workers bundle starts) does not allow.
+			r.errAt(a[0], fmt.Sprintf("new %s(\"data:…\") starts a worker from a data: URL, which the bundle's policy blocks (its worker-src allows blob: URLs only): the page as written runs the worker, the built page does not", s.text(i+1)),
+				fmt.Sprintf("start it from a blob: URL, new %s(URL.createObjectURL(new Blob([code], { type: \"text/javascript\" }))), or bundle its file: new %s(new URL(\"./worker.js\", import.meta.url))", s.text(i+1), s.text(i+1)))
 			return
 		}
 		r.errAt(a[0], fmt.Sprintf("new %s(%q) loads the worker's script at run time, and a bundle is one file: there is no %s beside it", s.text(i+1), lit, lit),
 			fmt.Sprintf("write new %s(new URL(%q, import.meta.url)), or import it: import MyWorker from %q", s.text(i+1), dotted(strings.TrimPrefix(lit, "/")), dotted(strings.TrimPrefix(lit, "/"))+"?worker"))
+		return
 	}
+	// A URL only the run gives: in a page of one file with no network, a blob: URL the page's
+	// code made (URL.createObjectURL(new Blob([code]))), which the policy allows as it allows
+	// the workers bundle starts (worker-src blob:).
+	r.b.setFlag(&r.b.flags.blobs)
 }
 
 // literalOptions reports whether the options [a[0], a[1]) are an object literal, which the
