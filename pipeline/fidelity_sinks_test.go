@@ -88,6 +88,8 @@ window.go = () => { a.click(); return window.settled; };`},
 		// (atk36c).
 		{"worker_blob", "a worker from a blob: URL", `window.go = () => new Promise((done) => { const w = new Worker(URL.createObjectURL(new Blob(["postMessage('worker blob')"], { type: "text/javascript" }))); w.onmessage = (e) => { window.extra.ran = e.data; done(); }; w.onerror = () => { window.extra.ran = "error"; done(); }; });`},
 		{"worker_data", "a worker from a data: URL", `window.go = () => new Promise((done) => { const w = new Worker("data:text/javascript,postMessage('worker data')"); w.onmessage = (e) => { window.extra.ran = e.data; done(); }; w.onerror = () => { window.extra.ran = "error"; done(); }; });`},
+		// Markup a function of the page's returns (atk36c).
+		{"template_function", "a template an arrow function returns, given to innerHTML", "const img = (fn) => `<img src=\"data:,\" onerror=\"${fn}('template')\">`;\ndocument.getElementById(\"out\").innerHTML = img(\"ranIt\");"},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

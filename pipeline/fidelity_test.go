@@ -312,6 +312,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// data: URL: blocked the same way (worker-src allows no data:), now refused at the URL.
 		{page: "worker_blob.html", act: `window.go()`, seeAfter: `"ran":"worker blob"`},
 		{page: "worker_data.html", act: `window.go()`, refused: "worker_data.html:18:64: error: new Worker(\"data:…\") starts a worker from a data: URL, which the bundle's policy blocks"},
+		// Markup an arrow function's template returns, given to innerHTML (atk36c): built with
+		// exit 0 and the built page's policy blocked the image's handler the page as written
+		// ran ("ran":"template" as written, "not yet" built); refused at the markup.
+		{page: "template_function.html", refused: "template_function.html:19:44: error: the markup given to innerHTML holds the inline event handler onerror=\"x('template')\""},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -100,6 +100,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"Object.assign of innerHTML", `Object.assign(el, { title: "t" }, { "innerHTML": '<img src=x onerror="go()">' });`, "the markup given to innerHTML holds the inline event handler onerror"},
 		{"Object.assign of a srcdoc", `Object.assign(frame, { srcdoc: "<script>go()<\/script>" });`, "the markup given to an iframe's srcdoc holds a <script>"},
 		{"Object.assign onto a new object, another assign, a literal elsewhere", `Object.assign({}, { href: "javascript:go()" }); const o = { href: "javascript:go()" }; x.assign(a, { href: "javascript:go()" }); Object.assign(a, f({ innerHTML: "<img onerror=go()>" }));`, ""},
+		// Markup a function of the page's returns, given to a sink (atk36c).
+		{"an arrow's template", "const tpl = (id) => `<li onclick=\"pick(${id})\">`; list.innerHTML = tpl(3);", `inline event handler onclick="pick(x)"`},
+		{"a function declaration's return", `function row(item) { return '<img src="' + item.src + '" onerror="retry()">'; } el.insertAdjacentHTML("beforeend", row(x));`, `inline event handler onerror="retry()"`},
+		{"a javascript: URL a function makes", `const to = (code) => "javascript:" + code; location.href = to("go()");`, `location.href = … navigates to a javascript: URL`},
+		{"functions that return data, more than one value, or are written", "const row = function (i) { return `<b>${i}</b>`; }; el.innerHTML = row(1); const a = async () => '<img onerror=go()>'; el.innerHTML = a(); " +
+			"function f(x) { if (x) return 1; return '<img onerror=go()>'; } el.innerHTML = f(1); function g() { return '<img onerror=go()>'; } g = h; el.innerHTML = g(); function k(id) { const id2 = id; return id2; } el.innerHTML = k(1);", ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

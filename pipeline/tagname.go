@@ -93,12 +93,91 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		if init, ok := s.constInitAt(i); ok {
 			return s.names(init[0], init[1], depth+1)
 		}
+	case t.tt == js.IdentifierToken && s.is(i+1, "(") && s.pair[i+1] == j-1:
+		// A call of the page's own function that returns one expression: its value, the
+		// parameters read as what the run gives (const tpl = (id) => `<li onclick="pick(${id})">`).
+		if body, ok := s.returned(i); ok {
+			return s.names(body[0], body[1], depth+1)
+		}
 	}
 	if s.asData {
 		s.readData = true
 		return []string{dataPart}, true
 	}
 	return nil, false
+}
+
+// returned returns the expression the function bound to the name at the significant token i
+// returns, where its body is that one expression: an arrow's (const f = (x) => expr), or a
+// function's whose body is return expr (const f = function (x) { return expr; }, function
+// f(x) { return expr; }, declared once and written nowhere else). An async function or a
+// generator returns no string.
+func (s *script) returned(i int) ([2]int, bool) {
+	var at int // the function's first significant token
+	if init, ok := s.constInitAt(i); ok {
+		at = init[0]
+	} else {
+		declared := false // a function of the name is declared: only then are the scopes read
+		for k := range s.sig {
+			if declared = s.is(k, "function") && s.text(k+1) == s.text(i) && s.is(k+2, "("); declared {
+				break
+			}
+		}
+		if !declared {
+			return [2]int{}, false
+		}
+		n, known := s.binding(i)
+		if !known || n.Free || n.Written || n.Decl != js.FunctionDecl {
+			return [2]int{}, false
+		}
+		at = -1
+		for k := range s.sig {
+			if s.tok(k).tt == js.IdentifierToken && s.is(k-1, "function") && s.is(k+1, "(") {
+				if m, ok := s.binding(k); ok && m.Binding == n.Binding {
+					if at >= 0 {
+						return [2]int{}, false // declared twice
+					}
+					at = k - 1
+				}
+			}
+		}
+		if at < 0 {
+			return [2]int{}, false
+		}
+	}
+	switch {
+	case s.tok(at).tt == js.IdentifierToken && s.is(at+1, "=>"):
+		return s.arrowBody(at + 2)
+	case s.is(at, "(") && s.pair[at] > at && s.is(s.pair[at]+1, "=>"):
+		return s.arrowBody(s.pair[at] + 2)
+	case s.is(at, "function") && !s.is(at+1, "*"):
+		open := at + 1
+		if s.tok(open).tt == js.IdentifierToken {
+			open++
+		}
+		if !s.is(open, "(") || s.pair[open] < 0 || !s.is(s.pair[open]+1, "{") {
+			return [2]int{}, false
+		}
+		body := s.pair[open] + 1
+		end := s.pair[body]
+		if !s.is(body+1, "return") || end < 0 {
+			return [2]int{}, false
+		}
+		e := s.expressionEnd(body + 2)
+		if e == end || s.is(e, ";") && e+1 == end {
+			return [2]int{body + 2, e}, true
+		}
+	}
+	return [2]int{}, false
+}
+
+// arrowBody returns an arrow function's body from the significant token at (after =>) when it
+// is an expression.
+func (s *script) arrowBody(at int) ([2]int, bool) {
+	if s.is(at, "{") {
+		return [2]int{}, false
+	}
+	return [2]int{at, s.expressionEnd(at)}, true
 }
 
 // dataPart is what values reads a part of a value only the run knows as: plain text, as data
