@@ -90,6 +90,10 @@ window.go = () => { a.click(); return window.settled; };`},
 		{"worker_data", "a worker from a data: URL", `window.go = () => new Promise((done) => { const w = new Worker("data:text/javascript,postMessage('worker data')"); w.onmessage = (e) => { window.extra.ran = e.data; done(); }; w.onerror = () => { window.extra.ran = "error"; done(); }; });`},
 		// Markup a function of the page's returns (atk36c).
 		{"template_function", "a template an arrow function returns, given to innerHTML", "const img = (fn) => `<img src=\"data:,\" onerror=\"${fn}('template')\">`;\ndocument.getElementById(\"out\").innerHTML = img(\"ranIt\");"},
+		// The document of a window the page opens, written (a print preview's), and a <body>
+		// tag's handler written into the page (atk36c).
+		{"popup_write", "a window the page opens, its document written", `window.go = () => { const w = window.open(); w.document.write("<script>opener.ranIt('popup')<\/script>"); w.document.close(); w.close(); };`},
+		{"write_body_onload", "a body's load handler written by document.write", `document.write('<body onload="ranIt(\'body onload\')">');`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

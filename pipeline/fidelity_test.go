@@ -316,6 +316,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// exit 0 and the built page's policy blocked the image's handler the page as written
 		// ran ("ran":"template" as written, "not yet" built); refused at the markup.
 		{page: "template_function.html", refused: "template_function.html:19:44: error: the markup given to innerHTML holds the inline event handler onerror=\"x('template')\""},
+		// A window the page opens (about:blank, the page's policy) whose document is written
+		// with a script, and a <body onload> written into the page (its handler added to the
+		// page's body, where a fragment's parser drops the tag): built with exit 0 and the
+		// built page's policy blocked what the page as written ran ("ran":"popup", "body
+		// onload" as written, "not yet" built); refused at the markup.
+		{page: "popup_write.html", act: `window.go()`, refused: "popup_write.html:18:63: error: the markup given to document.write holds a <script>"},
+		{page: "write_body_onload.html", act: `window.settled`, refused: "write_body_onload.html:18:16: error: the markup given to document.write holds the inline event handler onload"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -377,7 +377,10 @@ func (r *rewrite) checkMarkup(i int) {
 	}
 	for _, v := range values {
 		f, blocked := blockedInMarkup(v, runs)
-		if sink == srcdocSink || parsedSinks[sink] {
+		if sink == srcdocSink || parsedSinks[sink] || strings.HasSuffix(sink, ".write") || strings.HasSuffix(sink, ".writeln") {
+			// Read as a document: what document.write writes goes to the document's own
+			// parser, in body, where a <body> or <html> tag's attributes (onload) are added
+			// to the page's element, where a fragment's parser drops the tag.
 			f, blocked = blockedInDocument(v, runs)
 		}
 		if blocked {

@@ -106,6 +106,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"a javascript: URL a function makes", `const to = (code) => "javascript:" + code; location.href = to("go()");`, `location.href = … navigates to a javascript: URL`},
 		{"functions that return data, more than one value, or are written", "const row = function (i) { return `<b>${i}</b>`; }; el.innerHTML = row(1); const a = async () => '<img onerror=go()>'; el.innerHTML = a(); " +
 			"function f(x) { if (x) return 1; return '<img onerror=go()>'; } el.innerHTML = f(1); function g() { return '<img onerror=go()>'; } g = h; el.innerHTML = g(); function k(id) { const id2 = id; return id2; } el.innerHTML = k(1);", ""},
+		// A window the page opens has its policy; document.write's <body> adds its handler
+		// (atk36c).
+		{"a window opened, its document written", `const w = window.open("", "_blank"); w.document.write("<p>preview</p><script>print()<\/script>");`, "document.write holds a <script>"},
+		{"open()'s document written at once", `open().document.writeln("<script>print()<\/script>");`, "document.writeln holds a <script>"},
+		{"a body's handler written", `const w = window.open(); w.document.write("<body onload=print()>");`, "inline event handler onload"},
+		{"another object's open, and innerHTML's <body>", `dialog.open().document.write("<script>x()<\/script>"); el.innerHTML = "<body onload=go()>";`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

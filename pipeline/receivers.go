@@ -261,6 +261,17 @@ func (s *script) objectAt(end, depth int) pageObject {
 			if p := s.tok(open - 1).tt; open == 0 || !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken && p != js.TemplateEndToken && p != js.TemplateToken {
 				return s.objectAt(end-1, depth+1)
 			}
+			// window.open(…)'s window: about:blank, or the page's origin, which has the
+			// page's policy (its policy container is the opener's), as a frame's does.
+			if open > 0 && s.is(open-1, "open") {
+				if s.is(open-2, ".") || s.is(open-2, "?.") {
+					if s.objectAt(open-3, depth+1) == pageWindow {
+						return pageWindow
+					}
+				} else if s.tok(open-1).tt == js.IdentifierToken && s.global(open-1) {
+					return pageWindow
+				}
+			}
 		}
 	}
 	return notPageObject
