@@ -94,6 +94,8 @@ window.go = () => { a.click(); return window.settled; };`},
 		// tag's handler written into the page (atk36c).
 		{"popup_write", "a window the page opens, its document written", `window.go = () => { const w = window.open(); w.document.write("<script>opener.ranIt('popup')<\/script>"); w.document.close(); w.close(); };`},
 		{"write_body_onload", "a body's load handler written by document.write", `document.write('<body onload="ranIt(\'body onload\')">');`},
+		// Markup joined from an array literal (atk36c).
+		{"markup_join", "markup joined from an array", `document.getElementById("out").innerHTML = ['<img src="data:,"', 'onerror="ranIt(\'join\')">'].join(" ");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

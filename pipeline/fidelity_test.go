@@ -323,6 +323,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// onload" as written, "not yet" built); refused at the markup.
 		{page: "popup_write.html", act: `window.go()`, refused: "popup_write.html:18:63: error: the markup given to document.write holds a <script>"},
 		{page: "write_body_onload.html", act: `window.settled`, refused: "write_body_onload.html:18:16: error: the markup given to document.write holds the inline event handler onload"},
+		// Markup joined from an array literal, given to innerHTML (atk36c): built with exit 0
+		// and the built page's policy blocked the handler the page as written ran ("ran":
+		// "join" as written, "not yet" built); refused at the markup.
+		{page: "markup_join.html", refused: "markup_join.html:18:44: error: the markup given to innerHTML holds the inline event handler onerror"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -112,6 +112,10 @@ func TestMarkupSinks(t *testing.T) {
 		{"open()'s document written at once", `open().document.writeln("<script>print()<\/script>");`, "document.writeln holds a <script>"},
 		{"a body's handler written", `const w = window.open(); w.document.write("<body onload=print()>");`, "inline event handler onload"},
 		{"another object's open, and innerHTML's <body>", `dialog.open().document.write("<script>x()<\/script>"); el.innerHTML = "<body onload=go()>";`, ""},
+		// An array literal's join (atk36c).
+		{"markup joined", `el.innerHTML = ['<div>', '<button onclick="save()">Save</button>', '</div>'].join('');`, `inline event handler onclick="save()"`},
+		{"markup joined by a separator", `el.innerHTML = ['<img src=x', 'onerror=go()>'].join(' ');`, "inline event handler onerror"},
+		{"data joined, a spread", `el.innerHTML = ['<b>', name, '</b>'].join(''); el.innerHTML = [a, b].join(); el.innerHTML = [...parts].join("");`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

@@ -93,6 +93,10 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		if init, ok := s.constInitAt(i); ok {
 			return s.names(init[0], init[1], depth+1)
 		}
+	case t.tt == js.OpenBracketToken && s.pair[i] > i && s.is(s.pair[i]+1, ".", "join", "(") && s.pair[s.pair[i]+3] == j-1:
+		// An array literal's join(separator): its elements, each read so, between separators
+		// ("," by default; an element that is null or undefined joins as "").
+		return s.joined(i, s.pair[i], s.pair[i]+3, depth)
 	case t.tt == js.IdentifierToken && s.is(i+1, "(") && s.pair[i+1] == j-1:
 		// A call of the page's own function that returns one expression: its value, the
 		// parameters read as what the run gives (const tpl = (id) => `<li onclick="pick(${id})">`).
@@ -105,6 +109,56 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		return []string{dataPart}, true
 	}
 	return nil, false
+}
+
+// joined returns the values of the array literal between the significant tokens open and
+// close joined by the separator given to the join call whose '(' is call.
+func (s *script) joined(open, close, call, depth int) ([]string, bool) {
+	seps := []string{","}
+	if args := s.args(call); len(args) > 1 {
+		return nil, false
+	} else if len(args) == 1 {
+		var ok bool
+		if seps, ok = s.names(args[0][0], args[0][1], depth+1); !ok {
+			return nil, false
+		}
+	}
+	out := []string{""}
+	for n, e := range s.split(open+1, close) {
+		var vals []string
+		switch {
+		case e[0] >= e[1]:
+			vals = []string{""} // a hole
+		case s.tok(e[0]).tt == js.EllipsisToken:
+			return nil, false
+		case e[1] == e[0]+1 && (s.is(e[0], "null") || s.is(e[0], "undefined")):
+			vals = []string{""}
+		default:
+			var ok bool
+			if vals, ok = s.names(e[0], e[1], depth+1); !ok {
+				return nil, false
+			}
+		}
+		var more []string
+		for _, x := range out {
+			for _, sep := range seps {
+				if n == 0 {
+					sep = ""
+				}
+				for _, y := range vals {
+					more = append(more, x+sep+y)
+				}
+				if n == 0 {
+					break
+				}
+			}
+		}
+		if len(more) > maxNames {
+			return nil, false
+		}
+		out = more
+	}
+	return out, true
 }
 
 // returned returns the expression the function bound to the name at the significant token i
