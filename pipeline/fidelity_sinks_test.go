@@ -96,6 +96,8 @@ window.go = () => { a.click(); return window.settled; };`},
 		{"write_body_onload", "a body's load handler written by document.write", `document.write('<body onload="ranIt(\'body onload\')">');`},
 		// Markup joined from an array literal (atk36c).
 		{"markup_join", "markup joined from an array", `document.getElementById("out").innerHTML = ['<img src="data:,"', 'onerror="ranIt(\'join\')">'].join(" ");`},
+		// import() of a data: URL (atk36c).
+		{"import_data", "import() of a data: URL", `window.go = () => import("data:text/javascript,ranIt('import data')");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/offline"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -583,6 +584,13 @@ func (r *rewrite) dynamicImport(i int) {
 	}
 	switch {
 	case a[1] == a[0]+1 && (t.tt == js.StringToken || t.tt == js.TemplateToken):
+		if spec, err := r.s.str(a[0]); err == nil && offline.Scheme(spec) == "data" {
+			// Said here, at the author's place: the check of the built page finds it only in
+			// the page bundle wrote.
+			r.errAt(a[0], "import() of a data: URL loads a module the bundle's policy blocks (its script-src allows no data: URL), where the page as written runs it",
+				"write the module in a file of the app and import it (import('./part.js')), which bundle bundles")
+			return
+		}
 		wrap()
 		// The names read from its namespace, when only they are (dynshake.go).
 		if spec, err := r.s.str(a[0]); err == nil && len(args) == 1 && !strings.ContainsAny(spec, "?#") && !isURL(spec) {
