@@ -109,6 +109,11 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 			}
 		}
 	}
+	// One that decides which operand of || && ?? or ?: is the value, where an operand is an
+	// anonymous function or class, stays: folded, the minifier would make that definition the
+	// value given to a name (var f = q || function () {}), which names the function (f.name
+	// "" as written, the binding's name after).
+	js.Walk(namingFolds(literal), ast)
 	if len(literal) == 0 {
 		return nil
 	}
@@ -336,6 +341,66 @@ func (f thisFinder) Enter(n js.INode) js.IVisitor {
 }
 
 func (thisFinder) Exit(js.INode) {}
+
+// namingFolds deletes from the map it is the bindings that decide a logical or conditional
+// expression one of whose values is an anonymous function or class (a NamedEvaluation in
+// waiting, ECMAScript's IsAnonymousFunctionDefinition once folded).
+type namingFolds map[*js.Var]localnames.Constant
+
+func (m namingFolds) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.BinaryExpr:
+		if (n.Op == js.OrToken || n.Op == js.AndToken || n.Op == js.NullishToken) && anonymousValue(n) {
+			m.deciders(n.X)
+		}
+	case *js.CondExpr:
+		if anonymousValue(n) {
+			m.deciders(n.Cond)
+		}
+	}
+	return m
+}
+
+func (namingFolds) Exit(js.INode) {}
+
+// deciders deletes the bindings e reads as a decider: itself, or the operands of the logical
+// and conditional expressions it is made of.
+func (m namingFolds) deciders(e js.IExpr) {
+	switch e := unGroup(e).(type) {
+	case *js.Var:
+		delete(m, resolved(e))
+	case *js.UnaryExpr:
+		m.deciders(e.X)
+	case *js.BinaryExpr:
+		m.deciders(e.X)
+		m.deciders(e.Y)
+	case *js.CondExpr:
+		m.deciders(e.Cond)
+		m.deciders(e.X)
+		m.deciders(e.Y)
+	}
+}
+
+// anonymousValue reports whether a value of e, a logical or conditional expression, may be
+// an anonymous function, arrow or class definition.
+func anonymousValue(e js.IExpr) bool {
+	switch e := unGroup(e).(type) {
+	case *js.FuncDecl:
+		return e.Name == nil
+	case *js.ClassDecl:
+		return e.Name == nil
+	case *js.ArrowFunc:
+		return true
+	case *js.BinaryExpr:
+		switch e.Op {
+		case js.OrToken, js.AndToken, js.NullishToken:
+			return anonymousValue(e.X) || anonymousValue(e.Y)
+		}
+	case *js.CondExpr:
+		return anonymousValue(e.X) || anonymousValue(e.Y)
+	}
+	return false
+}
 
 // useWalker notes the module's bindings named in what it walks: as runs of its statement
 // when runs, as edges of owner when set, and the reads of the literal ones.

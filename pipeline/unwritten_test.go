@@ -47,6 +47,8 @@ var unwrittenRows = []struct {
 	{"a static block gives this away before", `class C{static{globalThis.K=this}m(){return q}}console.log(new K().m());var q=!1;console.log(new K().m())`, nil},
 	{"a static block calls through super before", `class B{static r(){return this.m()}}class C extends B{static{console.log(super.r())}static m(){return q}}var q=!1;console.log(C.m())`, nil},
 	{"a static block's this after the declaration", `var q=!1;class C{static{console.log(this.m())}static m(){return q}}console.log(C.m())`, []string{"q"}},
+	{"decides an anonymous function given a name", `var q=void 0;var f=q||function(){};console.log(JSON.stringify(f.name))`, nil},
+	{"decides an anonymous class or arrow given a name", `var q=null,r=!1;var C=q??class{},o={m:r?0:()=>1};console.log(JSON.stringify([C.name,o.m.name]))`, nil},
 	{"written in a function", `var q=!1;function s(){q=!0}s();console.log(q)`, nil},
 	{"updated", `var n=0;function s(){n++}s();console.log(n)`, nil},
 	{"written by a pattern", `var q=!1;function s(){[q]=[!0]}s();console.log(q)`, nil},
