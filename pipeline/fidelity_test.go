@@ -336,6 +336,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},
 		{page: "markup_data.html"},
 		{page: "static_this.html", see: `"seen":["undefined","false"]`},
+		{page: "var_twice.html", see: `"seen":["undefined","false"]`},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -121,7 +121,7 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 	// Where each is read, which code runs when each statement runs, and which bindings
 	// each binding's value can reach.
 	g := &useGraph{module: map[*js.Var]bool{}, literal: literal, edges: map[*js.Var][]*js.Var{},
-		defined: map[*js.Var]place{}, hoisted: map[*js.Var]bool{}, runs: map[place][]*js.Var{}, awaits: map[place]bool{}}
+		hoisted: map[*js.Var]bool{}, runs: map[place][]*js.Var{}, awaits: map[place]bool{}}
 	for _, v := range top.Declared {
 		g.module[v] = true
 	}
@@ -175,8 +175,9 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 					switch {
 					case r.owner == nil: // code that runs when its statement runs
 						safe = safe && here.before(r.at)
-					case !g.hoisted[r.owner] && here.before(g.defined[r.owner]):
-						// a function or class made after the declaration
+					case !g.hoisted[r.owner] && here.before(r.at):
+						// a function or class made after the declaration (where the read
+						// is: a binding declared twice holds one made by each)
 					default:
 						safe = safe && !all && !reached[r.owner]
 					}
@@ -205,17 +206,16 @@ type useGraph struct {
 	// edges are the bindings named by the code of a binding's value: a function's body, a
 	// class's members, the expression a var is given.
 	edges map[*js.Var][]*js.Var
-	// defined is the statement that gives a binding its value; hoisted when a function
-	// declaration (callable before its statement).
-	defined   map[*js.Var]place
+	// hoisted are the bindings declared by a function declaration (callable before its
+	// statement).
 	hoisted   map[*js.Var]bool
 	patterned map[*js.Var]bool // given by a pattern: from code that runs, any value
 	reads     map[*js.Var][]read
 }
 
-// read is a read of a binding: in the code of statement stmt that runs when it runs (owner
-// nil), or in the value of owner that runs when called (a function's body, a class's
-// instance members).
+// read is a read of a binding: in the code of statement at that runs when it runs (owner
+// nil), or in the value of owner made by statement at that runs when called (a function's
+// body, a class's instance members).
 type read struct {
 	at    place
 	owner *js.Var
@@ -236,7 +236,7 @@ func (g *useGraph) statement(j int, s js.IStmt) {
 	case *js.FuncDecl:
 		if s.Name != nil {
 			b := resolved(s.Name)
-			g.defined[b], g.hoisted[b] = at, true
+			g.hoisted[b] = true
 			js.Walk(&useWalker{g: g, at: at, owner: b}, &s.Params)
 			js.Walk(&useWalker{g: g, at: at, owner: b}, &s.Body)
 			return
@@ -244,7 +244,6 @@ func (g *useGraph) statement(j int, s js.IStmt) {
 	case *js.ClassDecl:
 		if s.Name != nil {
 			b := resolved(s.Name)
-			g.defined[b] = at
 			g.class(at, b, s)
 			return
 		}
@@ -259,7 +258,6 @@ func (g *useGraph) statement(j int, s js.IStmt) {
 				continue
 			}
 			b = resolved(b)
-			g.defined[b] = at
 			switch d := e.Default.(type) {
 			case *js.FuncDecl, *js.ArrowFunc:
 				js.Walk(&useWalker{g: g, at: at, owner: b}, d)
