@@ -61,6 +61,8 @@ var unwrittenRows = []struct {
 	{"exported by a module that imports", `import{argv as a}from"node:process";var q=!1;function f(){return q}console.log(f(),a.length>0);export{f}`, nil},
 	{"a direct eval", `var q=!1;function f(){return eval("q")}console.log(f())`, nil},
 	{"a class expression of the name", `var q=!1;var C=class q{m(){return q}};console.log(new C().m()===C,q)`, nil},
+	{"a block function of the name in a function", `var q=!1;function g(){{function q(){}}return typeof q}console.log(g(),q)`, nil},
+	{"a class expression of the name in a function", `var q=!1;function g(){var C=class q{static t=typeof q};return C.t}console.log(g(),q)`, nil},
 	{"a name written with escapes", `var q=!1;function f(){return \u0071}console.log(f())`, nil},
 	{"a long number, a string", `var n=123456,s="text";function f(){return n+s}console.log(f())`, nil},
 }

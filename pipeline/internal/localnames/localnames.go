@@ -81,7 +81,7 @@ func parseNames(src string) (*renamer, *js.AST) {
 	if err != nil {
 		return nil, nil
 	}
-	return &renamer{src: src, buf: buf, index: map[*js.Var]int{}}, ast
+	return &renamer{src: src, buf: buf, index: map[*js.Var]int{}, module: &ast.BlockStmt.Scope}, ast
 }
 
 func rename(src string, module bool) []Edit {
@@ -127,6 +127,8 @@ type renamer struct {
 	kept map[*js.Scope]map[string]bool
 	// top is the program's top level when its bindings are renamed too (RenameModule).
 	top *js.BlockStmt
+	// module is the AST's top scope (see keep).
+	module *js.Scope
 	// stack are the scopes around the node walked.
 	stack []*js.Scope
 	// shorthands are the shorthand properties and pattern items whose value is a renamed
@@ -285,13 +287,24 @@ func (r *renamer) blockFunctions(list ...js.IStmt) {
 // binding the parser takes it for, reads what it read: the scope that binds it in the
 // language keeps it, and no scope between has a new binding of it (a scope inside renames
 // a binding of its own to it only where it reads no outer binding of the name).
+//
+// The parse's top scope is copied into the AST (js.Parse returns the module's block by value):
+// the scopes inside name the parser's as their parent, the walk and the caller the AST's, so
+// the root a scope's parents lead to is kept as module, the AST's, too.
 func (r *renamer) keep(s *js.Scope, name string) {
 	for ; s != nil; s = s.Parent {
-		if r.kept[s] == nil {
-			r.kept[s] = map[string]bool{}
+		r.keepIn(s, name)
+		if s.Parent == nil && r.module != nil {
+			r.keepIn(r.module, name)
 		}
-		r.kept[s][name] = true
 	}
+}
+
+func (r *renamer) keepIn(s *js.Scope, name string) {
+	if r.kept[s] == nil {
+		r.kept[s] = map[string]bool{}
+	}
+	r.kept[s][name] = true
 }
 
 // varFinder sets *found when a var declaration in what it walks declares one of names.

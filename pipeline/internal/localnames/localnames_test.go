@@ -401,6 +401,14 @@ var writtenPrograms = []struct {
 		`function u(){let o="outer";const h=function g(g){return g},k=function g(){var g=2;return g};return[h(3),k(),o]}console.log(JSON.stringify(u()));`, false},
 	{"a class expression's name read by its fields and static block",
 		`function k(){let A="outer",q=2;const K=class A{static x=A;y=q;static{this.z=typeof A}};return[typeof K.x,K.z,A,new K().y]}console.log(JSON.stringify(k()));`, false},
+	{"a block function of a top-level name",
+		`var q=!1;function g(){{function q(){}}return typeof q}console.log(g(),q);`, false},
+	{"a block function in an if of a top-level name",
+		`var q=!1;function g(){if(1){function q(){}}return typeof q}console.log(g(),q);`, false},
+	{"a class expression of a top-level name, in a function",
+		`let A="outer";function k(){const K=class A{static x=typeof A};return K.x}console.log(k(),A);`, false},
+	{"a var in a class static block of a top-level name, in a function",
+		`let s="top";function c(){class t{static r;static{var s="static";t.r=s}}return t.r}console.log(c(),s);`, false},
 	{"a label of a binding's name",
 		`function k(){let t=0;t:for(;;){t++;if(t>2)break t}return t}console.log(k());`, false},
 	{"a var arguments, which holds the arguments object",
@@ -442,8 +450,17 @@ func TestRenameRunsTheSameAsWritten(t *testing.T) {
 				return string(out)
 			}
 			renamed := Apply(p.src, Rename(p.src))
-			if a, b := run(p.src), run(renamed); a != b {
+			a := run(p.src)
+			if b := run(renamed); a != b {
 				t.Errorf("printed %q, after renaming %q\n%s\n%s", a, b, p.src, renamed)
+			}
+			if p.sloppy {
+				return
+			}
+			// As a page's one module, its top level renamed too.
+			module := Apply(p.src, RenameModule(p.src))
+			if b := run(module); a != b {
+				t.Errorf("printed %q, after renaming the module %q\n%s\n%s", a, b, p.src, module)
 			}
 		})
 	}
