@@ -40,7 +40,11 @@ func inlineUnwritten(c code, opts api.BuildOptions) code {
 	if edits == nil {
 		return c
 	}
-	text := localnames.Apply(c.js, edits)
+	// An ES module is strict code; esbuild reads a file that neither imports nor exports as a
+	// script, sloppy (Annex B: a function declared in a block is a var of the function
+	// around too), as esbuild's bundle, one module, is. An empty export makes it read the
+	// module as one, and is not printed.
+	text := localnames.Apply(c.js, edits) + "\nexport{};"
 	sm := api.SourceMapNone
 	if c.jsMap != nil {
 		// The map of text, inline, is what the minifier maps back through.

@@ -30,6 +30,7 @@ var unwrittenRows = []struct {
 	{"an alias stored, not called", `var g=f;var q=null;function f(){return q}console.log(g())`, []string{"q"}},
 	{"await inside a function", `var a=async()=>{await 0;return f()};var q=!1;function f(){return q}a().then(console.log)`, []string{"q"}},
 	{"short numbers, null, undefined", `var a=8,b=null,c,d=-1;function f(){return[a,b,c,d]}console.log(f())`, []string{"a", "b", "c", "d"}},
+	{"a block function read as strict code reads it", `var q=!1;function h(t){return function(){{function t(){}}return typeof t}}console.log(h(1)(),q)`, []string{"q"}},
 
 	// Left as written: a read may run before the declaration, or the binding is written.
 	{"called before (var reads undefined)", `function f(){return q}console.log(f());var q=!1;console.log(f())`, nil},
