@@ -198,7 +198,9 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 		if n.Scope.HasWith {
 			r.bad = true
 		}
-		if n.Scope.Func != &n.Scope {
+		// A block, not a function's body nor the module's (whose scope's Func is the
+		// parser's copy, see keep).
+		if n.Scope.Func != &n.Scope && &n.Scope != r.module {
 			r.blockFunctions(n.List...)
 		}
 	case *js.CaseClause:

@@ -67,6 +67,31 @@ func TestRename(t *testing.T) {
 	}
 }
 
+// TestRenameModuleTop: RenameModule names the module's top-level bindings, its function
+// declarations too (a function's body is no block), but for a name a block function or a
+// class expression inside has, which the parse binds otherwise than the language.
+func TestRenameModuleTop(t *testing.T) {
+	for _, row := range []struct{ name, src, want string }{
+		{"top-level functions and variables",
+			`function greet(aa){return aa}var form=1;greet(form);`,
+			`function n(n){return n}var r=1;n(r);`},
+		{"a name a block function has inside",
+			`var q=1,w=2;function g(){{function q(){}}return typeof q}g(q,w);`,
+			`var q=1,n=2;function t(){{function q(){}}return typeof q}t(q,n);`},
+		{"a name a class expression has inside",
+			`var A=1,w=2;function g(){return class A{m(){return A}}}g(A,w);`,
+			`var A=1,r=2;function n(){return class A{m(){return A}}}n(A,r);`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			got := Apply(row.src, RenameModule(row.src))
+			if got != row.want {
+				t.Errorf("RenameModule:\n%s\ngave\n%s\nwant\n%s", row.src, got, row.want)
+			}
+			sameBindings(t, row.src, got)
+		})
+	}
+}
+
 // TestRenameLeaves: programs whose references are not all known, or that the parse does not
 // line up with, are left as written.
 func TestRenameLeaves(t *testing.T) {
