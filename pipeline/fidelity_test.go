@@ -337,6 +337,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "markup_data.html"},
 		{page: "static_this.html", see: `"seen":["undefined","false"]`},
 		{page: "var_twice.html", see: `"seen":["undefined","false"]`},
+		{page: "static_name.html", see: `"seen":["undefined","false"]`},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -289,9 +289,11 @@ func (g *useGraph) patternedMap() map[*js.Var]bool {
 // class walks the class c, the value of b given by statement j: what runs when the class is
 // made (its heritage, computed keys, static fields and blocks) runs with the statement; all
 // of it is b's value. A static block and a static field's initializer run with this the class
-// (and super's methods called on it), so that code that runs then reaches the class's
-// methods without naming it (static { this.m() }, static x = this.m(), static { K = this }):
-// where such code says this or super, the class is named by code that runs.
+// (and super's methods called on it), and a class expression's own name is the class, so
+// that code that runs then reaches the class's methods without naming b (static { this.m() },
+// static x = this.m(), static { K = this }, var D = class C { static x = C.m() }, as esbuild
+// writes a class that names itself): where such code says this, super or the class's own
+// name, the class is named by code that runs.
 func (g *useGraph) class(at place, b *js.Var, c *js.ClassDecl) {
 	now := &useWalker{g: g, at: at, owner: b, runs: true}
 	later := &useWalker{g: g, at: at, owner: b}
@@ -301,7 +303,7 @@ func (g *useGraph) class(at place, b *js.Var, c *js.ClassDecl) {
 		switch {
 		case e.StaticBlock != nil:
 			js.Walk(now, e.StaticBlock)
-			g.ranWithClass(at, b, e.StaticBlock)
+			g.ranWithClass(at, b, c.Name, e.StaticBlock)
 		case e.Method != nil:
 			js.Walk(now, e.Method.Name.Computed)
 			js.Walk(later, &e.Method.Params)
@@ -310,7 +312,7 @@ func (g *useGraph) class(at place, b *js.Var, c *js.ClassDecl) {
 			js.Walk(now, e.Field.Name.Computed)
 			if e.Field.Static {
 				js.Walk(now, e.Field.Init)
-				g.ranWithClass(at, b, e.Field.Init)
+				g.ranWithClass(at, b, c.Name, e.Field.Init)
 			} else {
 				js.Walk(later, e.Field.Init)
 			}
@@ -318,26 +320,37 @@ func (g *useGraph) class(at place, b *js.Var, c *js.ClassDecl) {
 	}
 }
 
-// ranWithClass notes the class b as named by the code of statement at when n, code run as
-// the class is made with this the class, says this or super (in a function inside too: more
-// than the language binds to the class, never less).
-func (g *useGraph) ranWithClass(at place, b *js.Var, n js.INode) {
+// ranWithClass notes the class b, its own name name (nil when none), as named by the code of
+// statement at when n, code run as the class is made with this the class, says this, super or
+// name (in a function inside too, and name wherever it is bound: more than the language binds
+// to the class, never less).
+func (g *useGraph) ranWithClass(at place, b, name *js.Var, n js.INode) {
 	if n == nil {
 		return
 	}
 	found := false
-	js.Walk(thisFinder{&found}, n)
+	f := thisFinder{found: &found}
+	if name != nil {
+		f.name = name.Data
+	}
+	js.Walk(f, n)
 	if found {
 		g.runs[at] = append(g.runs[at], b)
 	}
 }
 
-// thisFinder sets *found at a this or super in what it walks.
-type thisFinder struct{ found *bool }
+// thisFinder sets *found at a this, a super or a name name in what it walks.
+type thisFinder struct {
+	found *bool
+	name  []byte
+}
 
 func (f thisFinder) Enter(n js.INode) js.IVisitor {
-	if l, ok := n.(*js.LiteralExpr); ok && (l.TokenType == js.ThisToken || l.TokenType == js.SuperToken) {
-		*f.found = true
+	switch n := n.(type) {
+	case *js.LiteralExpr:
+		*f.found = *f.found || n.TokenType == js.ThisToken || n.TokenType == js.SuperToken
+	case *js.Var:
+		*f.found = *f.found || f.name != nil && string(n.Data) == string(f.name)
 	}
 	return f
 }
