@@ -358,8 +358,9 @@ func (f thisFinder) Enter(n js.INode) js.IVisitor {
 func (thisFinder) Exit(js.INode) {}
 
 // namingFolds deletes from the map it is the bindings that decide a logical or conditional
-// expression one of whose values is an anonymous function or class (a NamedEvaluation in
-// waiting, ECMAScript's IsAnonymousFunctionDefinition once folded).
+// expression one of whose values is an anonymous function or class, or that a comma
+// expression whose value is one reads before it (a NamedEvaluation in waiting, ECMAScript's
+// IsAnonymousFunctionDefinition once folded).
 type namingFolds map[*js.Var]localnames.Constant
 
 func (m namingFolds) Enter(n js.INode) js.IVisitor {
@@ -372,14 +373,21 @@ func (m namingFolds) Enter(n js.INode) js.IVisitor {
 		if anonymousValue(n) {
 			m.deciders(n.Cond)
 		}
+	case *js.CommaExpr:
+		// The operands before the last, read for nothing, are dropped once they are values.
+		if len(n.List) > 0 && anonymousValue(n.List[len(n.List)-1]) {
+			for _, e := range n.List[:len(n.List)-1] {
+				m.deciders(e)
+			}
+		}
 	}
 	return m
 }
 
 func (namingFolds) Exit(js.INode) {}
 
-// deciders deletes the bindings e reads as a decider: itself, or the operands of the logical
-// and conditional expressions it is made of.
+// deciders deletes the bindings e reads as a decider: itself, or the operands of the logical,
+// conditional, comma and other operators' expressions it is made of.
 func (m namingFolds) deciders(e js.IExpr) {
 	switch e := unGroup(e).(type) {
 	case *js.Var:
@@ -393,11 +401,15 @@ func (m namingFolds) deciders(e js.IExpr) {
 		m.deciders(e.Cond)
 		m.deciders(e.X)
 		m.deciders(e.Y)
+	case *js.CommaExpr:
+		for _, x := range e.List {
+			m.deciders(x)
+		}
 	}
 }
 
-// anonymousValue reports whether a value of e, a logical or conditional expression, may be
-// an anonymous function, arrow or class definition.
+// anonymousValue reports whether a value of e, a logical, conditional or comma expression,
+// may be an anonymous function, arrow or class definition.
 func anonymousValue(e js.IExpr) bool {
 	switch e := unGroup(e).(type) {
 	case *js.FuncDecl:
@@ -413,6 +425,8 @@ func anonymousValue(e js.IExpr) bool {
 		}
 	case *js.CondExpr:
 		return anonymousValue(e.X) || anonymousValue(e.Y)
+	case *js.CommaExpr:
+		return len(e.List) > 0 && anonymousValue(e.List[len(e.List)-1])
 	}
 	return false
 }

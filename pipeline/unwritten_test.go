@@ -56,6 +56,7 @@ var unwrittenRows = []struct {
 	{"a var declared again after holds a function made before", `var g=()=>q;console.log(g());var q=!1;var g=5;console.log(q,g)`, nil},
 	{"a var declared again after holds a class made before", `var C=class{m(){return q}};console.log(new C().m());var q=!1;var C;console.log(new C().m())`, nil},
 	{"a var declared again holds a function made after", `var g;var q=!1;var g=()=>q;console.log(g())`, []string{"q"}},
+	{"read before an anonymous function given a name", `var q=!1;function g(){var f=(q,function(){}),C=(q?1:2,class{});return[f.name,C.name]}console.log(JSON.stringify(g()))`, nil},
 	{"written in a function", `var q=!1;function s(){q=!0}s();console.log(q)`, nil},
 	{"updated", `var n=0;function s(){n++}s();console.log(n)`, nil},
 	{"written by a pattern", `var q=!1;function s(){[q]=[!0]}s();console.log(q)`, nil},
