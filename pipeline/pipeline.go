@@ -351,7 +351,9 @@ func Build(ctx context.Context, dir string, opts Options) (res *Result, err erro
 		CodeInputs: slices.Sorted(maps.Keys(b.codeIn)), StyleInputs: slices.Sorted(maps.Keys(b.styleIn))}
 	if a.jsMap != nil && (opts.Sourcemap || opts.KeepSourceMap) {
 		// The map's sources are relative to esbuild's output folder, "out" in the app folder.
-		res.SourceMap = sourcemap.NewPage(page, a.jsMap, path.Join(filepath.ToSlash(dir), "out"))
+		// It holds no texts: a line is read from its file, inside the root only (a source an
+		// input map names, with its text, may be a path outside).
+		res.SourceMap = sourcemap.NewPage(page, a.jsMap, path.Join(filepath.ToSlash(dir), "out")).Within(b.readRoot)
 	}
 	if !opts.NoWrite {
 		err = write(res, b, a.jsMap, dir, opts) // while the gzip figure is computed

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/markup"
 )
 
@@ -202,6 +203,9 @@ type Page struct {
 	start, end int    // the script's text in src
 	lineStarts []int
 
+	// root, when set, is the folder whose files a source's line may be read from (Within).
+	root string
+
 	mu    sync.Mutex
 	files map[string][]string // sources read from disk, for a map without their texts
 }
@@ -220,6 +224,17 @@ func NewPage(page, mapJSON []byte, base string) *Page {
 // made relative stays absolute. It returns p, and is called before p is used.
 func (p *Page) NamedFrom(dir string) *Page {
 	p.namesFrom = dir
+	return p
+}
+
+// Within lets p read a source's line from its file, for a map that does not hold the
+// source's text (a map a build keeps in memory), where the file, its symbolic links
+// followed, is inside root (absolute and real: a build's root): a map names its sources as
+// it likes, and a file outside is never read, so that no line of it is shown and what p
+// gives is the same whether it is there or not. Without it, p reads no file. It returns p,
+// and is called before p is used.
+func (p *Page) Within(root string) *Page {
+	p.root = root
 	return p
 }
 
@@ -322,16 +337,22 @@ func (p *Page) Locate(line, col int) (Position, bool) {
 	return pos, true
 }
 
-// source returns the lines of the file at name, read once; none when it cannot be read.
+// source returns the lines of the file at name, read once; none when it cannot be read or
+// is not inside p's root (Within).
 func (p *Page) source(name string) []string {
+	if p.root == "" {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if l, ok := p.files[name]; ok {
 		return l
 	}
 	var lines []string
-	if b, err := os.ReadFile(filepath.FromSlash(name)); err == nil {
-		lines = strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	if real, err := rootpath.Resolve(filepath.FromSlash(name), p.root); err == nil {
+		if b, err := os.ReadFile(real); err == nil {
+			lines = strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+		}
 	}
 	if p.files == nil {
 		p.files = map[string][]string{}

@@ -38,3 +38,76 @@ func TestRenderSourcePlaces(t *testing.T) {
 		t.Errorf("render of a page without a map: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestRenderQuotesNoOutsideFile: an error render places through a source map shows the
+// source's line only from the map's text or from a file inside the app's root, never from a
+// file outside, whose line it printed: a map the app's script names (its text given) and a
+// map beside a page (no text) naming ../secret/x.txt, or its absolute path. The messages
+// are the same whether the file outside is there or not.
+func TestRenderQuotesNoOutsideFile(t *testing.T) {
+	const secret = "Sekret7f3a9c1d"
+	page := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>T</title></head>\n<body><p>hi</p><script type=\"module\" src=\"./main.js\"></script></body></html>\n"
+	for _, row := range []struct {
+		name string
+		// files of the app; the map beside the page, when set, replaces the one the build
+		// wrote (SECRET is the secret file's absolute path).
+		files   map[string]string
+		written string
+	}{
+		{name: "input_map_names_outside", files: map[string]string{
+			"main.js":     "throw new Error(\"boom\");\n//# sourceMappingURL=main.js.map\n",
+			"main.js.map": `{"version":3,"sources":["../secret/x.txt"],"sourcesContent":["throw new Error(\"boom\");"],"mappings":"AAAA,MAAM,IAAI"}`,
+		}},
+		{name: "map_beside_names_outside", files: map[string]string{"main.js": "throw new Error(\"boom\");\n"},
+			written: `{"version":3,"sources":["../../secret/x.txt"],"sourcesContent":[null],"mappings":"AAAA,MAAM,IAAI"}`},
+		{name: "map_beside_names_absolute", files: map[string]string{"main.js": "throw new Error(\"boom\");\n"},
+			written: `{"version":3,"sources":["SECRET"],"mappings":"AAAA,MAAM,IAAI"}`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			var said []string
+			for _, there := range []bool{true, false} {
+				files := map[string]string{"miniapp.toml": goodManifest + "hosts = [\"https://chat.example.com\"]\n", "index.html": page}
+				for k, v := range row.files {
+					files[k] = v
+				}
+				dir := app(t, files)
+				secretFile := filepath.Join(filepath.Dir(dir), "secret", "x.txt")
+				if there {
+					os.MkdirAll(filepath.Dir(secretFile), 0o755)
+					if err := os.WriteFile(secretFile, []byte(secret+" = 1;\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				target := dir
+				if row.written != "" {
+					if code, _, stderr := bundle(t, "", "build", "--sourcemap", dir); code != 0 {
+						t.Fatalf("build: %s", stderr)
+					}
+					target = filepath.Join(dir, "dist", "t.html")
+					m := strings.ReplaceAll(row.written, "SECRET", filepath.ToSlash(secretFile))
+					if err := os.WriteFile(filepath.Join(dir, "dist", "t.js.map"), []byte(m), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				code, stdout, stderr := bundle(t, "", "render", target)
+				if code != 1 || !strings.Contains(stderr, "Uncaught Error: boom") {
+					t.Errorf("there %v: exit %d, want 1 and the error:\n%s", there, code, stderr)
+				}
+				if strings.Contains(stdout+stderr, secret) {
+					t.Errorf("there %v: the messages hold a line of the file outside:\n%s", there, stderr)
+				}
+				// What render says, but for the time it took and the folder of the test.
+				var lines []string
+				for _, l := range strings.Split(strings.ReplaceAll(stderr, filepath.Dir(dir), "BASE"), "\n") {
+					if !strings.Contains(l, " ms ") {
+						lines = append(lines, l)
+					}
+				}
+				said = append(said, strings.Join(lines, "\n"))
+			}
+			if said[0] != said[1] {
+				t.Errorf("render says another thing where the file outside is:\n%s\nwhere not:\n%s", said[0], said[1])
+			}
+		})
+	}
+}
