@@ -163,12 +163,13 @@ func (b *bundler) aliased(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolv
 }
 
 // browserMapped resolves an import written inside a package whose package.json has a
-// "browser" object by that object, as Vite's tryResolveBrowserMapping does: a relative import
-// is looked up by its path in the package ("./dir/file.js"), a bare one by its name; a string
-// is what to resolve instead, false an empty module. Other imports are left to esbuild.
+// "browser" object by that object, as Vite's tryResolveBrowserMapping does, the app's own
+// package.json too: a relative import is looked up by its path in the package
+// ("./dir/file.js"), a bare one by its name; a string is what to resolve instead (through
+// the path checks, as written: one that leads out is refused before anything there is
+// looked at), false an empty module. Other imports are left to esbuild.
 func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, error) {
-	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || !askedBy(a.PluginData).answers(byBrowserField) ||
-		!strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) && !b.inPackage(a.Importer) {
+	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || !askedBy(a.PluginData).answers(byBrowserField) {
 		return api.OnResolveResult{}, nil
 	}
 	pkgDir, browser := b.nearestBrowserMap(filepath.Dir(a.Importer))
@@ -273,20 +274,6 @@ func firstKey(raw json.RawMessage) string {
 	return k
 }
 
-// inPackage reports whether the file p is inside a package other than the app: a folder
-// with a package.json between it and the app folder (a linked workspace package).
-func (b *bundler) inPackage(p string) bool {
-	for d := filepath.Dir(p); strings.HasPrefix(d, b.readRoot) && d != b.root; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "package.json")); err == nil {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	return false
-}
-
 // packageFields are the fields of a package.json the resolver reads: its "browser" field
 // when that is an object (nil otherwise), and its "exports" as subpaths ("." for the sugar
 // of a single target or a map of conditions), with noExports set when it is no object.
@@ -324,7 +311,7 @@ func (b *bundler) packageJSON(p string) *packageFields {
 		return v.(*packageFields)
 	}
 	var f *packageFields
-	if data, err := os.ReadFile(p); err == nil {
+	if data, err := readIn(p, b.readRoot); err == nil {
 		var pkg struct {
 			Browser json.RawMessage `json:"browser"`
 			Exports json.RawMessage `json:"exports"`

@@ -47,6 +47,11 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		{name: "import_through_folder_link", files: script(`import { s } from "./d/s.js"; console.log(s)`), links: map[string]string{"d": "secrets/dir"}},
 		{name: "new_url", files: script(`console.log(new URL("../secrets/i.png", import.meta.url))`)},
 		{name: "worker", files: script(`new Worker(new URL("../secrets/s.js", import.meta.url), { type: "module" })`)},
+		// The app's own package.json's "browser" object, which Vite applies to the app's
+		// imports: esbuild looked for the target outside, built the file as written where
+		// it was not there (exit 0), and refused it where it was.
+		{name: "browser_map", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "./a.js"; console.log(s)`,
+			"a.js": "export const s = 1\n", "package.json": `{ "name": "a", "browser": { "./a.js": "../secrets/s.js" } }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
@@ -90,6 +95,7 @@ export default { plugins: [{ postcssPlugin: "probe", Once(root) { root.append({ 
 				if _, linked := row.links[name]; linked {
 					continue
 				}
+				os.MkdirAll(filepath.Dir(filepath.Join(app, name)), 0o755)
 				if err := os.WriteFile(filepath.Join(app, name), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}
