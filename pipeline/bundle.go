@@ -54,8 +54,11 @@ type bundler struct {
 	// readRoot is the folder imports may read: the workspace root above the app, or root;
 	// readWhy says which applied ("" for the app folder).
 	readRoot, readWhy string
-	outDir            string // where the build writes, absolute; never read
-	css               *cssTools
+	// pkgEntries holds, by the importing folder and a bare import, whether the package's entry
+	// leaves readRoot (pathLeavesRoot): the message, or nil.
+	pkgEntries sync.Map
+	outDir     string // where the build writes, absolute; never read
+	css        *cssTools
 	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal
 	// and carry.
 	mu sync.Mutex

@@ -215,7 +215,9 @@ func TestConfinementEscapes(t *testing.T) {
 			row.setup(app)
 			_, err := Build(context.Background(), app, Options{NoWrite: true})
 			var el *diag.ListError
-			if !errors.As(err, &el) || !strings.Contains(el.Error(), "outside the app folder") {
+			// A package's entry that leads out is refused before it is looked for ("the
+			// entry of the package evil leaves the app folder").
+			if !errors.As(err, &el) || !strings.Contains(el.Error(), "outside the app folder") && !strings.Contains(el.Error(), "leaves the app folder") {
 				t.Errorf("want a refusal naming the app folder, got %v", err)
 			}
 		})

@@ -77,7 +77,9 @@ func (b *bundler) viteResolve() api.Plugin {
 // there: the message is then the same whether or not a file is there (with the path checks
 // alone, esbuild found it and its load was refused, "… is outside the app folder", where a
 // missing one "could not resolve"; under the kernel's fence, whose Landlock does not restrict
-// stat, the advice differed too).
+// stat, the advice differed too). So is an import of an installed package whose entry (its
+// "exports" target, or its "browser", "module" or "main" field) leads out (entryOutside),
+// which esbuild's resolver would look for there.
 func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 	if a.Kind == api.ResolveEntryPoint || a.Namespace != "file" && a.Namespace != inlineNamespace {
 		return nil
@@ -93,7 +95,19 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		}
 		target = filepath.Join(a.ResolveDir, filepath.FromSlash(spec))
 	default:
-		return nil
+		if a.ResolveDir == "" || strings.HasPrefix(spec, "#") {
+			return nil
+		}
+		key := a.ResolveDir + "\x00" + spec
+		if m, ok := b.pkgEntries.Load(key); ok {
+			return m.(*api.Message)
+		}
+		var m *api.Message
+		if text, note, ok := b.entryOutside(spec, packageName(spec), a.ResolveDir); ok {
+			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
+		}
+		b.pkgEntries.Store(key, m)
+		return m
 	}
 	if !b.targetLeavesRoot(filepath.Clean(target)) {
 		return nil

@@ -52,6 +52,10 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// it was not there (exit 0), and refused it where it was.
 		{name: "browser_map", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "./a.js"; console.log(s)`,
 			"a.js": "export const s = 1\n", "package.json": `{ "name": "a", "browser": { "./a.js": "../secrets/s.js" } }`}},
+		// A package's "main" that leads out: "secrets/s.js is outside" where the file was,
+		// "the entry of the package p leaves the app folder" where not.
+		{name: "package_main", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "../../../secrets/s.js" }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
