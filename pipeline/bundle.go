@@ -57,6 +57,9 @@ type bundler struct {
 	// pkgEntries holds, by the importing folder and a bare import, whether the package's entry
 	// leaves readRoot (pathLeavesRoot): the message, or nil.
 	pkgEntries sync.Map
+	// browserOut holds, by a package's folder, the key of its "browser" object whose target
+	// leads out of readRoot (browserLeaves), or "".
+	browserOut sync.Map
 	outDir     string // where the build writes, absolute; never read
 	css        *cssTools
 	// mu guards what esbuild's callbacks write, from its goroutines: flags, inputs, legal

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -186,6 +188,9 @@ func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.On
 	if a.Namespace != "file" || a.Importer == "" || a.Kind == api.ResolveEntryPoint || !askedBy(a.PluginData).answers(byBrowserField) {
 		return api.OnResolveResult{}, nil
 	}
+	if msg := b.browserLeaves(filepath.Dir(a.Importer)); msg != nil {
+		return api.OnResolveResult{Errors: []api.Message{*msg}}, nil
+	}
 	pkgDir, browser := b.nearestBrowserMap(filepath.Dir(a.Importer))
 	if browser == nil {
 		return api.OnResolveResult{}, nil
@@ -223,6 +228,57 @@ func (b *bundler) browserMapped(pb api.PluginBuild, a api.OnResolveArgs) (api.On
 		return api.OnResolveResult{Errors: r.Errors}, nil
 	}
 	return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, External: r.External, PluginData: r.PluginData}, nil
+}
+
+// browserLeaves refuses the imports written under the package.json whose "browser" object
+// esbuild applies to them (the nearest above dir that has one, inside the root: its
+// enclosing browser scope) when a target of that object, a path, leads out of the root: esbuild
+// maps an import by more keys than Vite (a key with any of its extensions, "./a.ts" for
+// "./a"), after it has found the file, and looks for the target where it leads; a build said
+// "… leads outside the app folder" where a file was there and built the file as written
+// where not. The object is refused as a whole, by where its targets lead, whatever is there.
+func (b *bundler) browserLeaves(dir string) *api.Message {
+	for d := dir; strings.HasPrefix(d, b.readRoot); d = filepath.Dir(d) {
+		f := b.packageJSON(filepath.Join(d, "package.json"))
+		if f == nil || f.browser == nil {
+			if filepath.Dir(d) == d {
+				break
+			}
+			continue
+		}
+		v, ok := b.browserOut.Load(d)
+		if !ok {
+			key := ""
+			for _, k := range slices.Sorted(maps.Keys(f.browser)) {
+				var to string
+				if json.Unmarshal(f.browser[k], &to) == nil && (strings.HasPrefix(to, "./") || strings.HasPrefix(to, "../") || strings.HasPrefix(to, "/")) &&
+					b.leavesRoot(browserTarget(d, to)) {
+					key = k
+					break
+				}
+			}
+			v, _ = b.browserOut.LoadOrStore(d, key)
+		}
+		key := v.(string)
+		if key == "" {
+			return nil
+		}
+		var to string
+		json.Unmarshal(f.browser[key], &to)
+		manifest := b.display(b.rel(filepath.Join(d, "package.json")))
+		return &api.Message{Text: fmt.Sprintf("%s's \"browser\" maps %q to %q, which leads outside %s", manifest, key, to, b.rootName()),
+			Notes: []api.Note{{Text: b.outsideNote()}}}
+	}
+	return nil
+}
+
+// browserTarget is the path a "browser" object's target names, relative to the package's
+// folder dir unless absolute.
+func browserTarget(dir, to string) string {
+	if strings.HasPrefix(to, "/") {
+		return filepath.FromSlash(to)
+	}
+	return filepath.Join(dir, filepath.FromSlash(to))
 }
 
 // exportsFallback resolves a bare import of a package subpath that the package's exports map

@@ -52,6 +52,11 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// it was not there (exit 0), and refused it where it was.
 		{name: "browser_map", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "./a.js"; console.log(s)`,
 			"a.js": "export const s = 1\n", "package.json": `{ "name": "a", "browser": { "./a.js": "../secrets/s.js" } }`}},
+		// A key esbuild matches and Vite does not (the file's extension: "./a.ts" for
+		// "./a"), which esbuild maps once it has found the file: refused where the target
+		// was, built as written (exit 0) where not, fenced too.
+		{name: "browser_map_extension", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "./a"; console.log(s)`,
+			"a.ts": "export const s = 1\n", "package.json": `{ "name": "a", "browser": { "./a.ts": "../secrets/s.js" } }`}},
 		// A package's "main" that leads out: "secrets/s.js is outside" where the file was,
 		// "the entry of the package p leaves the app folder" where not.
 		{name: "package_main", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
