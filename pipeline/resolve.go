@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,9 +53,11 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 		return fmt.Sprintf("Could not resolve %q: %q is a path alias (no npm package has that name), which the app does not define", spec, prefix),
 			fmt.Sprintf("define it in %s: %s, or in tsconfig.json's compilerOptions: \"paths\": { \"%s/*\": [\"%s/*\"] } (bundle does not read vite.config)", filepath.Base(b.m.File), set, prefix, dir), false
 	}
-	if target, ok := b.tsPath(spec); ok && b.leavesRoot(filepath.Dir(target)) {
-		return fmt.Sprintf("Could not resolve %q: tsconfig.json's paths map it to %s, outside %s", spec, target, b.rootName()),
-			"bundle reads only files inside " + b.rootName() + ": map the name to a folder inside it", false
+	if text, note, ok := b.tsconfigOutside(spec); ok {
+		return text, note, false
+	}
+	if b.nodeModulesLeaves(spec, from) {
+		return fmt.Sprintf("Could not resolve %q: it names a file outside %s, through node_modules", spec, b.rootName()), b.outsideNote(), false
 	}
 	pkg := packageName(spec)
 	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {
@@ -284,13 +287,70 @@ func (b *bundler) abs(p string) string {
 	return filepath.Join(b.root, filepath.FromSlash(p))
 }
 
-// tsPath returns the first file the tsconfig's paths (as esbuild was given them) map spec to,
-// for a message.
-func (b *bundler) tsPath(spec string) (string, bool) {
+// tsconfigLeaves returns where the app's tsconfig (b.tsconfigRaw) sends the bare import spec
+// out of the root, as esbuild tries it before node_modules: each target of the first key of
+// its paths that matches, in order, then its baseUrl joined to spec. how is "paths" or
+// "baseUrl".
+func (b *bundler) tsconfigLeaves(spec string) (how, target string, ok bool) {
 	for _, t := range b.tsPaths() {
-		if m, ok := t.match(spec); ok {
-			return filepath.Clean(filepath.FromSlash(strings.Replace(t.targets[0], "*", m, 1))), true
+		m, matched := t.match(spec)
+		if !matched {
+			continue
+		}
+		for _, to := range t.targets {
+			if p := filepath.Clean(filepath.FromSlash(strings.Replace(to, "*", m, 1))); b.leavesRoot(p) {
+				return "paths", p, true
+			}
+		}
+		break
+	}
+	var raw struct {
+		CompilerOptions struct {
+			BaseURL string `json:"baseUrl"`
+		} `json:"compilerOptions"`
+	}
+	if json.Unmarshal([]byte(b.tsconfigRaw), &raw) == nil && raw.CompilerOptions.BaseURL != "" {
+		if p := filepath.Join(raw.CompilerOptions.BaseURL, filepath.FromSlash(spec)); b.leavesRoot(p) {
+			return "baseUrl", p, true
 		}
 	}
-	return "", false
+	return "", "", false
+}
+
+// nodeModulesLeaves reports whether esbuild, looking for the bare import spec in the
+// node_modules folders from the folder from up (the first where it is there ends the search),
+// would look out of the root first: a spec whose ".." climbs out of the node_modules folder
+// ("p/../../../x.js"), as Node resolves a subpath of a package without "exports".
+func (b *bundler) nodeModulesLeaves(spec, from string) bool {
+	if c := path.Clean(spec); c != ".." && !strings.HasPrefix(c, "../") {
+		return false
+	}
+	for d := from; within(d, b.readRoot); d = filepath.Dir(d) {
+		nm := filepath.Join(d, "node_modules")
+		if b.folders.isDir(nm) {
+			p := filepath.Join(nm, filepath.FromSlash(spec))
+			if b.leavesRoot(p) {
+				return true
+			}
+			if _, err := os.Stat(p); err == nil {
+				return false
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return false
+}
+
+// tsconfigOutside explains a bare import the app's tsconfig sends out of the root
+// (tsconfigLeaves).
+func (b *bundler) tsconfigOutside(spec string) (text, note string, ok bool) {
+	how, target, ok := b.tsconfigLeaves(spec)
+	if !ok {
+		return "", "", false
+	}
+	verb := map[string]string{"paths": "paths map", "baseUrl": "baseUrl takes"}[how]
+	return fmt.Sprintf("Could not resolve %q: tsconfig.json's %s it to %s, outside %s", spec, verb, target, b.rootName()),
+		"bundle reads only files inside " + b.rootName() + ": map the name to a folder inside it", true
 }

@@ -81,7 +81,9 @@ func (b *bundler) viteResolve() api.Plugin {
 // missing one "could not resolve"; under the kernel's fence, whose Landlock does not restrict
 // stat, the advice differed too). So is an import of an installed package whose entry (its
 // "exports" target, or its "browser", "module" or "main" field) leads out (entryOutside),
-// which esbuild's resolver would look for there.
+// which esbuild's resolver would look for there, and one the app's tsconfig paths or baseUrl
+// send out (tsconfigLeaves), or one whose ".." climbs out of node_modules and the root
+// (nodeModulesLeaves).
 func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 	if a.Kind == api.ResolveEntryPoint || a.Namespace != "file" && a.Namespace != inlineNamespace {
 		return nil
@@ -97,15 +99,19 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		}
 		target = filepath.Join(a.ResolveDir, filepath.FromSlash(spec))
 	default:
-		if a.ResolveDir == "" || strings.HasPrefix(spec, "#") {
-			return nil
+		if a.ResolveDir == "" || strings.HasPrefix(spec, "#") || strings.Contains(spec, ":") {
+			return nil // a #subpath import, a URL (refused as one), or no package's name
 		}
 		key := a.ResolveDir + "\x00" + spec
 		if m, ok := b.pkgEntries.Load(key); ok {
 			return m.(*api.Message)
 		}
 		var m *api.Message
-		if text, note, ok := b.entryOutside(spec, packageName(spec), a.ResolveDir); ok {
+		if b.nodeModulesLeaves(spec, a.ResolveDir) {
+			m = &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s", a.Path, b.rootName()), Notes: []api.Note{{Text: b.outsideNote()}}}
+		} else if text, note, ok := b.tsconfigOutside(spec); ok && !strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
+		} else if text, note, ok := b.entryOutside(spec, packageName(spec), a.ResolveDir); ok {
 			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
 		}
 		b.pkgEntries.Store(key, m)

@@ -61,6 +61,16 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// "the entry of the package p leaves the app folder" where not.
 		{name: "package_main", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "../../../secrets/s.js" }`}},
+		// A bare import the app's tsconfig sends out (paths, baseUrl), or whose ".." climbs
+		// out of node_modules: "secrets/s.js is outside the app folder" where the file was;
+		// "tsconfig.json's paths map it to …", "the package x.js is not installed", "the
+		// package p is installed, but has no …" where not.
+		{name: "tsconfig_paths", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "@s/s.js"; console.log(s)`,
+			"tsconfig.json": `{ "compilerOptions": { "paths": { "@s/*": ["../secrets/*"] } } }`}},
+		{name: "tsconfig_base_url", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "s.js"; console.log(s)`,
+			"tsconfig.json": `{ "compilerOptions": { "baseUrl": "../secrets" } }`}},
+		{name: "package_subpath_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/../../../secrets/s.js"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
