@@ -64,6 +64,11 @@ func (b *bundler) cssPackage(spec, dir string) (string, bool) {
 				return "", false
 			}
 			f := filepath.Join(pkgDir, filepath.FromSlash(path.Clean(target)))
+			if b.leavesRoot(f) {
+				// Refused where it is loaded, by where it leads (outside): whether a
+				// file is there is not looked at.
+				return f, true
+			}
 			if st, err := os.Stat(f); err != nil || st.IsDir() {
 				return "", false
 			}

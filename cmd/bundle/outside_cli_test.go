@@ -72,6 +72,13 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		{name: "package_subpath_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/../../../secrets/s.js"; console.log(s)`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
+		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
+		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
+		// folder" where the file was, "no such file" where not, fenced too.
+		{name: "css_import_package_style", files: map[string]string{"index.html": page(`<link rel="stylesheet" href="./a.css">`), "a.css": `@import "p";`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "style": "../../../secrets/s.css" }`}},
+		{name: "css_import_package_climbs_out", files: map[string]string{"index.html": page(`<link rel="stylesheet" href="./a.css">`), "a.css": `@import "p/../../../secrets/s.css";`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
 		{name: "tsconfig_link", files: script("console.log(1)"), links: map[string]string{"tsconfig.json": "secrets/t.json"}},
