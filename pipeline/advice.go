@@ -237,6 +237,15 @@ func (b *bundler) entryOutside(spec, pkg, from string) (text, note string, ok bo
 			}
 		}
 		walk(exports)
+		if exports == nil {
+			// No key of its own: the pattern ("./x/*": "./lib/*") whose target, the
+			// * replaced, esbuild and exportsFallback take under the build's conditions.
+			if f := b.packageJSON(filepath.Join(dir, "package.json")); f != nil {
+				if t, ok := f.exportTarget(sub); ok && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
+					target = t
+				}
+			}
+		}
 		field = fmt.Sprintf(`"exports" (for %q)`, sub)
 	} else if sub == "." {
 		for _, f := range []string{"browser", "module", "main"} {

@@ -71,6 +71,13 @@ func TestOutsideExistsOrNot(t *testing.T) {
 			"tsconfig.json": `{ "compilerOptions": { "baseUrl": "../secrets" } }`}},
 		{name: "package_subpath_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/../../../secrets/s.js"; console.log(s)`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}},
+		// A subpath a pattern of "exports" maps out ("./x/*" to a folder that links out, or
+		// to "./../../../secrets/*"): "secrets/s.js is outside the app folder" where the file
+		// was, "the package p is installed, but has no …" where not (the second fenced too).
+		{name: "package_exports_pattern_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/x/s.js"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "exports": { "./x/*": "./lib/*" } }`}, links: map[string]string{"node_modules/p/lib": "secrets"}},
+		{name: "package_exports_pattern_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/x/s"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "exports": { "./x/*": "./../../../secrets/*" } }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
 		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
