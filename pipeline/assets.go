@@ -133,6 +133,10 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 				return api.OnResolveResult{}, nil // an absolute one is cssAbsolute's
 			}
 			f := filepath.Join(a.ResolveDir, filepath.FromSlash(p))
+			if b.leavesRoot(f) {
+				// Refused where it is loaded, by where it leads: nothing there is looked at.
+				return api.OnResolveResult{Path: f, Namespace: "file"}, nil
+			}
 			if st, err := os.Stat(f); err != nil || st.IsDir() {
 				return api.OnResolveResult{}, nil
 			}

@@ -711,7 +711,9 @@ func (b *bundler) urlSpec(file, lit string) (spec, msg string) {
 	case strings.HasPrefix(lit, "./") || strings.HasPrefix(lit, "../"):
 		return lit, ""
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(file), filepath.FromSlash(lit))); err == nil {
+	if f := filepath.Join(filepath.Dir(file), filepath.FromSlash(lit)); b.leavesRoot(f) {
+		return "./" + lit, "" // a path, refused by where it leads, whatever is there
+	} else if _, err := os.Stat(f); err == nil {
 		return "./" + lit, ""
 	}
 	return lit, "" // a package path, resolved from node_modules

@@ -46,6 +46,9 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		{name: "import_without_extension_through_link", files: script(`import { s } from "./l"; console.log(s)`), links: map[string]string{"l.js": "secrets/s.js"}},
 		{name: "import_through_folder_link", files: script(`import { s } from "./d/s.js"; console.log(s)`), links: map[string]string{"d": "secrets/dir"}},
 		{name: "new_url", files: script(`console.log(new URL("../secrets/i.png", import.meta.url))`)},
+		// new URL's path without ./ is the file beside the script where there is one, else a
+		// package's: one that climbs out was looked for there.
+		{name: "new_url_climbs_out", files: script(`console.log(new URL("a/../../secrets/i.png", import.meta.url))`)},
 		{name: "worker", files: script(`new Worker(new URL("../secrets/s.js", import.meta.url), { type: "module" })`)},
 		// The app's own package.json's "browser" object, which Vite applies to the app's
 		// imports: esbuild looked for the target outside, built the file as written where
@@ -86,6 +89,11 @@ func TestOutsideExistsOrNot(t *testing.T) {
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "style": "../../../secrets/s.css" }`}},
 		{name: "css_import_package_climbs_out", files: map[string]string{"index.html": page(`<link rel="stylesheet" href="./a.css">`), "a.css": `@import "p/../../../secrets/s.css";`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}},
+		// A stylesheet's URL is percent-decoded as a URL (url(%2e%2e/…) is url(../…)): the
+		// decoded path was looked for outside, "secrets/i.png is outside the app folder"
+		// where the file was, "the package %2e%2e is not installed" where not, fenced too.
+		{name: "css_url_percent_encoded", files: style("a.css", `.a { background: url(%2e%2e/secrets/i.png) }`)},
+		{name: "css_import_percent_encoded", files: style("a.css", `@import "%2e%2e/secrets/s.css";`)},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
 		{name: "tsconfig_link", files: script("console.log(1)"), links: map[string]string{"tsconfig.json": "secrets/t.json"}},
