@@ -392,6 +392,15 @@ func (w *globWalk) walk(dir string) {
 		p := dir + "/" + e.Name()
 		isDir := e.IsDir()
 		if e.Type()&os.ModeSymlink != 0 {
+			if w.b.leavesRoot(filepath.FromSlash(p)) {
+				// A link out, by where it leads (nothing there is looked at): refused when
+				// the glob would walk it as a folder or take it as a file.
+				if w.outside == "" && slices.ContainsFunc(w.pos, func(g *globPattern) bool { return g.mayContain(p) || g.match(p) }) &&
+					!slices.ContainsFunc(w.neg, func(g *globPattern) bool { return g.match(p) }) {
+					w.outside = p
+				}
+				continue
+			}
 			if st, err := os.Stat(filepath.FromSlash(p)); err == nil {
 				isDir = st.IsDir()
 			}

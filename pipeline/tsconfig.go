@@ -613,8 +613,12 @@ func (b *bundler) tsPathGlob(p string) (string, bool) {
 			if !wild {
 				return escapeGlob(target), true
 			}
-			if st, err := os.Stat(filepath.Dir(filepath.FromSlash(pre + "x"))); err != nil || !st.IsDir() {
-				continue
+			// A folder outside the root is taken as it is named, not looked at: the glob
+			// is then refused for where it reaches, whatever is there.
+			if d := filepath.Dir(filepath.FromSlash(pre + "x")); !b.leavesRoot(d) {
+				if st, err := os.Stat(d); err != nil || !st.IsDir() {
+					continue
+				}
 			}
 			return escapeGlob(pre) + m + escapeGlob(suf), true
 		}

@@ -49,6 +49,14 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// new URL's path without ./ is the file beside the script where there is one, else a
 		// package's: one that climbs out was looked for there.
 		{name: "new_url_climbs_out", files: script(`console.log(new URL("a/../../secrets/i.png", import.meta.url))`)},
+		// A glob whose walk meets a link out, and a tsconfig paths key whose target folder
+		// is outside: the link was followed (stat) and refused where a folder was there,
+		// passed over (exit 0) where not; the key's folder looked for, "reaches outside the
+		// app folder" where it was, "names no file" where not.
+		{name: "glob_walk_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`),
+			"main.ts": `console.log(import.meta.glob("./d/**/*.txt", { query: "?raw", eager: true }))`, "d/a.txt": "a\n"}, links: map[string]string{"d/l": "secrets/dir"}},
+		{name: "glob_tsconfig_paths", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`),
+			"main.ts": `console.log(import.meta.glob("@s/*.js", { eager: true }))`, "tsconfig.json": `{ "compilerOptions": { "paths": { "@s/*": ["../secrets/dir/*"] } } }`}},
 		{name: "worker", files: script(`new Worker(new URL("../secrets/s.js", import.meta.url), { type: "module" })`)},
 		// The app's own package.json's "browser" object, which Vite applies to the app's
 		// imports: esbuild looked for the target outside, built the file as written where
