@@ -557,12 +557,21 @@ func loadViteConfig(ctx context.Context, dir string, opts Options) (*viteConfig,
 		return nil, err
 	}
 	if cfg != nil && cfg.Root != "" {
-		if real, err := filepath.EvalSymlinks(cfg.Root); err == nil {
-			cfg.Root = real
-		}
-		if rel, err := filepath.Rel(root, cfg.Root); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// By where it leads, its links followed inside the app folder only: a link out is
+		// refused whether or not its target is there.
+		real, err := rootpath.Resolve(cfg.Root, root)
+		if errors.Is(err, rootpath.ErrOutside) {
 			return nil, diag.List{{File: filepath.ToSlash(cfg.File), Text: fmt.Sprintf("root %s is outside the app folder", cfg.Root),
 				Note: "set root to a folder inside the app folder (the one that holds index.html)"}}.Err()
+		}
+		if err == nil {
+			cfg.Root = real
+		}
+	}
+	if cfg != nil && cfg.PublicDir != nil && *cfg.PublicDir != "" {
+		if _, err := rootpath.Resolve(*cfg.PublicDir, root); errors.Is(err, rootpath.ErrOutside) {
+			return nil, diag.List{{File: filepath.ToSlash(cfg.File), Text: fmt.Sprintf("publicDir %s is outside the app folder", *cfg.PublicDir),
+				Note: "bundle reads only files inside the app folder: set publicDir to a folder inside it (public, the default)"}}.Err()
 		}
 	}
 	return cfg, nil

@@ -409,6 +409,10 @@ export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp
 		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
 		// vite.config: esbuild bundles it in the build's process, and the place of what it
 		// throws is the stack it writes
+		// Ignored before: the page's /token.txt was the app's public/ file, where Vite serves
+		// the folder outside.
+		{name: "vite_config_public_dir_outside", files: script("console.log(1)", map[string]string{"vite.config.js": `export default { publicDir: "../../secrets" };`}),
+			code: 1, want: "publicDir BASE/secrets is outside the app folder"},
 		{name: "vite_config_imports_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import s from "../../secrets/tsconfig.json"; export default { define: { __X__: JSON.stringify(s) } };`}),
 			code: 1, want: "secrets/tsconfig.json is outside"},
 		{name: "vite_config_imports_link_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import s from "./s.json"; export default { define: { __X__: JSON.stringify(s) } };`}),

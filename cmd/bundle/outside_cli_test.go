@@ -113,6 +113,9 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// The source map a vite.config's comment names, which esbuild reads when it bundles
 		// the config: refused where the file was, passed over where not.
 		{name: "vite_config_source_map", files: map[string]string{"index.html": page(""), "vite.config.js": "export default {};\n//# sourceMappingURL=../secrets/t.json\n"}, sass: true},
+		// A vite.config's root that is a link out: refused where its target was, built
+		// from the link where not.
+		{name: "vite_config_root_link", files: map[string]string{"index.html": page(""), "vite.config.js": "export default { root: \"l\" };\n"}, links: map[string]string{"l": "secrets/dir"}, sass: true},
 		// The app's own PostCSS config, which runs (in Node, inside the fences), asks of a
 		// file outside what stat says, and writes it into the CSS: the page held "true 15 …"
 		// where the file was, "false ENOENT …" where not.
