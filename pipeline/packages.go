@@ -116,6 +116,33 @@ func (b *bundler) subpathImport(p, importer string) (string, bool) {
 	}
 }
 
+// importsLeave returns, for the #subpath import p from importer, the package.json whose
+// "imports" map it and the target, when the target leads out of the root (Node's rule, as
+// subpathImport reads it): esbuild would look for the file there.
+func (b *bundler) importsLeave(p, importer string) (manifest, target string, ok bool) {
+	for dir := filepath.Dir(importer); within(dir, b.readRoot); dir = filepath.Dir(dir) {
+		f := filepath.Join(dir, "package.json")
+		data, err := readIn(f, b.readRoot)
+		if err == nil {
+			var pkg struct {
+				Imports map[string]json.RawMessage `json:"imports"`
+			}
+			if json.Unmarshal(data, &pkg) != nil || pkg.Imports == nil {
+				return "", "", false
+			}
+			t, found := matchExports(pkg.Imports, p, resolveConditions)
+			if !found || !strings.HasPrefix(t, "./") || !b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
+				return "", "", false
+			}
+			return f, t, true
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return "", "", false
+}
+
 // matchExports finds p in a package's imports or exports map (a "#x" or "./x" key): an exact
 // key, or the longest key with a * whose ends p has, whose target takes the middle for its
 // *; a target of conditions is chosen under conds.

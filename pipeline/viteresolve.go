@@ -99,8 +99,15 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		}
 		target = filepath.Join(a.ResolveDir, filepath.FromSlash(spec))
 	default:
+		if strings.HasPrefix(spec, "#") && a.Importer != "" {
+			if f, t, ok := b.importsLeave(spec, a.Importer); ok {
+				return &api.Message{Text: fmt.Sprintf("%q: %s's \"imports\" map it to %q, which leads outside %s", a.Path, b.display(b.rel(f)), t, b.rootName()),
+					Notes: []api.Note{{Text: b.outsideNote()}}}
+			}
+			return nil
+		}
 		if a.ResolveDir == "" || strings.HasPrefix(spec, "#") || strings.Contains(spec, ":") {
-			return nil // a #subpath import, a URL (refused as one), or no package's name
+			return nil // a URL (refused as one), or no package's name
 		}
 		key := a.ResolveDir + "\x00" + spec
 		if m, ok := b.pkgEntries.Load(key); ok {

@@ -89,6 +89,11 @@ func TestOutsideExistsOrNot(t *testing.T) {
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "exports": { "./x/*": "./lib/*" } }`}, links: map[string]string{"node_modules/p/lib": "secrets"}},
 		{name: "package_exports_pattern_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/x/s"; console.log(s)`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "exports": { "./x/*": "./../../../secrets/*" } }`}},
+		// A #subpath import the app's "imports" map through a link out: "secrets/s.js is
+		// outside the app folder" where the file was, "the package #s is not in
+		// package.json" where not.
+		{name: "package_imports_through_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "#s/s.js"; console.log(s)`,
+			"package.json": `{ "name": "a", "imports": { "#s/*": "./l/*" } }`}, links: map[string]string{"l": "secrets"}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
 		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
