@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -62,10 +63,10 @@ func guardedClassEdits(m *pkgModule) []edit {
 	if len(pairs) == 0 {
 		return nil
 	}
-	w := writesOf(ast)
+	w := localnames.WritesOf(ast)
 	var edits []edit
 	for _, p := range pairs {
-		if w.other[p] || w.plain[p] != 1 {
+		if w.Other[p] || w.Plain[p] != 1 {
 			continue
 		}
 		nameEnd := m.offset(p.Data) + len(p.Data)

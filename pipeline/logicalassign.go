@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -37,7 +38,7 @@ func logicalAssignEdits(m *pkgModule) []edit {
 	if ast == nil {
 		return nil
 	}
-	f := &logicalFinder{m: m, written: writesOf(ast), imported: map[string]bool{}}
+	f := &logicalFinder{m: m, written: localnames.WritesOf(ast), imported: map[string]bool{}}
 	for _, s := range ast.BlockStmt.List {
 		if is, ok := s.(*js.ImportStmt); ok {
 			f.imported[string(is.Default)] = true
@@ -111,7 +112,7 @@ var logicalOps = map[js.TokenType]string{js.NullishToken: "??=", js.OrToken: "||
 // logicalFinder finds the lowered logical assignments, keeping the nodes it is in.
 type logicalFinder struct {
 	m        *pkgModule
-	written  *bindingWrites
+	written  *localnames.Writes
 	imported map[string]bool // the names the module's imports bind, live bindings of another module
 	stack    []js.INode
 	edits    []edit
@@ -216,7 +217,7 @@ func (f *logicalFinder) sameObject(x, y js.IExpr) bool {
 	case *js.Var:
 		yv, ok := y.(*js.Var)
 		v := resolved(x)
-		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written.written(v) && !f.imported[string(v.Data)]
+		return ok && v == resolved(yv) && v.Decl != js.NoDecl && !f.written.Assigned(v) && !f.imported[string(v.Data)]
 	}
 	return false
 }
@@ -233,7 +234,7 @@ func assignmentPlace(parent js.INode, child js.IExpr) bool {
 	case *js.CondExpr:
 		return p.X == child || p.Y == child
 	case *js.BinaryExpr:
-		return assignOps[p.Op] && p.Y == child
+		return localnames.AssignOps[p.Op] && p.Y == child
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -312,7 +313,7 @@ func (spoiler) Exit(js.INode) {}
 func (r *dataRefs) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.BinaryExpr:
-		if assignOps[n.Op] {
+		if localnames.AssignOps[n.Op] {
 			r.spoil(n.X)
 		}
 	case *js.UnaryExpr:
@@ -339,12 +340,6 @@ func (r *dataRefs) Enter(n js.INode) js.IVisitor {
 }
 
 func (*dataRefs) Exit(js.INode) {}
-
-// assignOps are the operators that write their left side.
-var assignOps = map[js.TokenType]bool{js.EqToken: true, js.AddEqToken: true, js.SubEqToken: true, js.MulEqToken: true,
-	js.DivEqToken: true, js.ModEqToken: true, js.ExpEqToken: true, js.LtLtEqToken: true, js.GtGtEqToken: true,
-	js.GtGtGtEqToken: true, js.BitAndEqToken: true, js.BitOrEqToken: true, js.BitXorEqToken: true,
-	js.AndEqToken: true, js.OrEqToken: true, js.NullishEqToken: true}
 
 // purity says whether an expression is one esbuild could drop, but for its reads of data
 // objects (declared before the offset before): reads says whether it has one.

@@ -90,7 +90,7 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 	if imports && exports {
 		return nil
 	}
-	writes := writesOf(ast)
+	writes := localnames.WritesOf(ast)
 	decls := map[*js.Var]int{}
 	js.Walk(declCounter(decls), ast)
 
@@ -105,7 +105,7 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 		for i := range d.List {
 			e := &d.List[i]
 			v, ok := e.Binding.(*js.Var)
-			if !ok || resolved(v) != v || decls[v] != 1 || writes.written(v) {
+			if !ok || resolved(v) != v || decls[v] != 1 || writes.Assigned(v) {
 				continue
 			}
 			if value, ok := literalText(e.Default); ok {
@@ -258,7 +258,7 @@ func (g *useGraph) statement(j int, s js.IStmt) {
 			if !ok {
 				js.Walk(&useWalker{g: g, at: at, runs: true}, e.Binding)
 				js.Walk(&useWalker{g: g, at: at, runs: true}, e.Default)
-				js.Walk(patternMarker{&bindingWrites{other: g.patternedMap()}}, e.Binding)
+				localnames.AddBindings(g.patternedMap(), e.Binding)
 				continue
 			}
 			b = resolved(b)

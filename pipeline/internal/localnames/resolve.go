@@ -89,13 +89,12 @@ func Resolve(src string) (names map[int]Name, ok bool) {
 			}
 		}
 	}
-	w := &writes{written: map[*js.Var]bool{}, inits: map[*js.Var]int{}}
-	js.Walk(w, ast)
+	w := WritesOf(ast)
 	names = make(map[int]Name, len(occ))
 	for _, o := range occ {
 		v := r.vars[o.v]
 		names[o.start] = Name{Binding: o.v, Free: v.Decl == js.NoDecl && !imported[string(r.src[o.start:o.start+len(v.Data)])], Decl: v.Decl,
-			Written: w.written[v] || w.inits[v] > 1}
+			Written: w.written(v)}
 	}
 	return names, true
 }
