@@ -22,7 +22,8 @@
 // Those of pipeline.Build, for the page's bytes: what Page writes passes bundle verify, and
 // the same page and manifest give the same bytes. The manifest comes from Options, or from
 // the miniapp.toml (or manifest.json) beside the page, whose entry is the page; nothing else
-// beside the page is read.
+// beside the page is read but the icon that manifest names, resolved in the page's folder as
+// bundle build resolves an app's (a symbolic link out of it refused unread).
 package pin
 
 import (
@@ -144,6 +145,9 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 			return nil, err
 		}
 		names[filepath.Join(tmp, filepath.Base(beside))] = beside
+		if err := copyIcon(dir, tmp, beside, src, names); err != nil {
+			return nil, err
+		}
 	}
 	m, err := manifest.Load(tmp)
 	if err != nil {
@@ -178,6 +182,48 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 		}
 	}
 	return res, nil
+}
+
+// copyIcon copies the icon the manifest beside the page names (src, read from beside) into
+// the build's folder tmp: its path is the page's folder's, dir, not the build's, resolved by
+// the manifest's own resolver there (a path or link that leads out of dir is refused at the
+// manifest's icon field, whether or not its target exists). A missing icon is left to the
+// build's manifest check, whose message names the file in dir (names).
+func copyIcon(dir, tmp, beside string, src []byte, names map[string]string) error {
+	pm, _ := manifest.Parse(beside, src)
+	if pm == nil || pm.Icon == "" {
+		return nil
+	}
+	rel := filepath.FromSlash(pm.Icon)
+	names[filepath.Join(tmp, rel)] = filepath.Join(dir, rel)
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	pm.Dir, pm.Root = dir, root
+	p, err := pm.Resolve(pm.Icon)
+	switch {
+	case errors.Is(err, manifest.ErrOutside):
+		return diag.List{pm.Message(diag.Error, "icon", fmt.Sprintf("icon %q %s", pm.Icon, strings.TrimPrefix(err.Error(), pm.Icon+": ")),
+			"keep every file the app uses inside its folder")}.Err()
+	case err != nil:
+		return nil
+	}
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		// The build's check says it is a folder.
+		return os.MkdirAll(filepath.Join(tmp, rel), 0o755)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", filepath.Join(dir, rel), err)
+	}
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(tmp, rel)), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(tmp, rel), b, 0o644)
 }
 
 // workDir is the folder in the output folder that Page builds from, and removes.

@@ -243,3 +243,62 @@ func TestPinGrantedFetch(t *testing.T) {
 		t.Errorf("csp %s", res.Entry.CSP)
 	}
 }
+
+// TestPinIcon: the icon the manifest beside the page names is the file beside the page, as
+// bundle build takes an app's: pin said `icon "i.svg" does not exist` and to create
+// dist/.bundle-pin/i.svg (its own build folder) for an i.svg that was there. A missing icon
+// names the file beside the page; one a link leads out of the page's folder is refused at the
+// manifest's icon field, with the same message whether or not the target exists.
+func TestPinIcon(t *testing.T) {
+	const toml = "id = \"clock\"\nname = \"Clock\"\ndescription = \"Shows the time\"\nhosts = [\"https://chat.example.com\"]\nentry = \"index.html\"\nicon = \"i.svg\"\n"
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>`
+	t.Run("beside", func(t *testing.T) {
+		dir := t.TempDir()
+		page := write(t, dir, "page.html", clock)
+		write(t, dir, "miniapp.toml", toml)
+		write(t, dir, "i.svg", svg)
+		res, err := Page(context.Background(), page, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		verify(t, res.HTMLPath, res.EntryPath)
+		if !strings.HasPrefix(res.Entry.Icon, "data:image/svg+xml") {
+			t.Errorf("entry icon %q", res.Entry.Icon)
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		dir := t.TempDir()
+		page := write(t, dir, "page.html", clock)
+		write(t, dir, "miniapp.toml", toml)
+		_, err := Page(context.Background(), page, Options{})
+		var el *diag.ListError
+		if !errors.As(err, &el) || !strings.Contains(el.List[0].Note, "create "+filepath.Join(dir, "i.svg")+",") || strings.Contains(el.List[0].Note, workDir) {
+			t.Errorf("a missing icon: %v", err)
+		}
+	})
+	t.Run("link_outside", func(t *testing.T) {
+		var msgs []string
+		for _, there := range []bool{true, false} {
+			base := t.TempDir()
+			dir := filepath.Join(base, "page")
+			os.Mkdir(dir, 0o755)
+			page := write(t, dir, "page.html", clock)
+			write(t, dir, "miniapp.toml", toml)
+			if there {
+				write(t, base, "x.svg", svg)
+			}
+			if err := os.Symlink(filepath.Join(base, "x.svg"), filepath.Join(dir, "i.svg")); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Page(context.Background(), page, Options{OutDir: filepath.Join(base, "out")})
+			var el *diag.ListError
+			if !errors.As(err, &el) || el.List[0].Path != "icon" || el.List[0].Line != 6 || !strings.Contains(el.List[0].Text, "leaves the app folder") {
+				t.Errorf("not refused at the icon field (outside there: %v): %v", there, err)
+			}
+			msgs = append(msgs, strings.ReplaceAll(fmt.Sprint(err), base, "BASE"))
+		}
+		if msgs[0] != msgs[1] {
+			t.Errorf("the message differs with the file outside there and not:\n%s\n%s", msgs[0], msgs[1])
+		}
+	})
+}
