@@ -435,10 +435,7 @@ func solutionTsconfig(root, outDir string) string {
 	scripts := appScripts(root, outDir)
 	best, most := "", 0
 	for _, ref := range cfg.References {
-		p := filepath.Join(root, filepath.FromSlash(ref.Path))
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			p = filepath.Join(p, "tsconfig.json")
-		}
+		p := referencedConfig(root, ref.Path)
 		if !within(p, root) {
 			continue // never read: it is outside the app
 		}
@@ -451,6 +448,19 @@ func solutionTsconfig(root, outDir string) string {
 		}
 	}
 	return best
+}
+
+// referencedConfig returns the config file a project reference in the folder dir names, as
+// TypeScript takes it (resolveConfigFileProjectName) and Vite's tsconfck does: a path ending
+// in .json is the file, any other the tsconfig.json in that folder. It looks at nothing: the
+// caller refuses by where the path leads (within) before it reads, so that nothing outside
+// the app is looked at (a stat of a reference outside asked whether its folder was there).
+func referencedConfig(dir, ref string) string {
+	p := filepath.Join(dir, filepath.FromSlash(ref))
+	if strings.HasSuffix(ref, ".json") {
+		return p
+	}
+	return filepath.Join(p, "tsconfig.json")
 }
 
 // tsconfig is what solutionTsconfig reads of a tsconfig.json. Files is nil when it is not

@@ -125,10 +125,7 @@ func projectFile(cfg, file, root string) string {
 		return cfg
 	}
 	for _, ref := range c.References {
-		p := filepath.Join(filepath.Dir(cfg), filepath.FromSlash(ref.Path))
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			p = filepath.Join(p, "tsconfig.json")
-		}
+		p := referencedConfig(filepath.Dir(cfg), ref.Path)
 		if !within(p, root) {
 			continue
 		}

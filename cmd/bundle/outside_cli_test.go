@@ -109,6 +109,10 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		{name: "css_import_percent_encoded", files: style("a.css", `@import "%2e%2e/secrets/s.css";`)},
 		{name: "css_url", files: style("a.css", `.a { background: url(../secrets/i.png) }`)},
 		{name: "tsconfig_extends", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)", "tsconfig.json": `{ "extends": "../secrets/t.json" }`}},
+		// A solution tsconfig's references out of the app (a folder, a .json file): the
+		// folder was looked at (stat) before the reference was refused by where it leads.
+		{name: "tsconfig_references", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": "console.log(1)",
+			"tsconfig.json": `{ "files": [], "references": [{ "path": "../secrets/dir" }, { "path": "../secrets/t.json" }] }`}},
 		{name: "tsconfig_link", files: script("console.log(1)"), links: map[string]string{"tsconfig.json": "secrets/t.json"}},
 		{name: "env_link", files: script("console.log(import.meta.env)"), links: map[string]string{".env": "secrets/s.txt"}},
 		{name: "entry_link", files: map[string]string{}, links: map[string]string{"index.html": "secrets/s.html"}},
