@@ -699,6 +699,10 @@ func at(file, src string, off int, text, note string) *api.Message {
 func (b *bundler) urlSpec(file, lit string) (spec, msg string) {
 	lit, _, _ = strings.Cut(lit, "#")
 	lit, _, _ = strings.Cut(lit, "?")
+	if !strings.Contains(lit, ":") {
+		// A path relative to the script's URL: its dot segments are the URL parser's.
+		lit = urlDotSegments(lit)
+	}
 	switch {
 	case lit == "" || strings.Contains(lit, "://"):
 		return "", fmt.Sprintf("new URL(%q, import.meta.url) does not name a file of the app", lit)
@@ -717,6 +721,26 @@ func (b *bundler) urlSpec(file, lit string) (spec, msg string) {
 		return "./" + lit, ""
 	}
 	return lit, "" // a package path, resolved from node_modules
+}
+
+// urlDotSegments returns the path p of a relative URL (no query or fragment) with its
+// segments as the URL parser takes them, for a path (which esbuild cleans) to name the file
+// the browser fetches: WHATWG URL's path state splits at "/", and at "\" too in a special
+// scheme's URL (a page's is http or https); a single-dot segment is "." or "%2e", a
+// double-dot segment "..", ".%2e", "%2e." or "%2e%2e", ASCII case-insensitive. Any other
+// segment is left as written. ("./%2e%2e/../secret/x.png" is "./../../secret/x.png", where
+// as a path it was "./secret/x.png".)
+func urlDotSegments(p string) string {
+	segs := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+	for i, s := range segs {
+		switch strings.ToLower(s) {
+		case "%2e":
+			segs[i] = "."
+		case ".%2e", "%2e.", "%2e%2e":
+			segs[i] = ".."
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
 // rootRelative finds the file a root-relative path (/x) names, as Vite does: in the app

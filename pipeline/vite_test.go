@@ -188,6 +188,18 @@ func TestViteRefusals(t *testing.T) {
 			[]string{"main.ts:2:21: error: this template literal starts with a substitution"}, false},
 		{"new_url_missing", map[string]string{"main.ts": "console.log(new URL('/gone.png', import.meta.url));"},
 			[]string{"main.ts:1:21: error: /gone.png is in neither the app folder nor the public folder public/"}, false},
+		// The URL parser reads %2e%2e as "..": the browser fetches ../secret/x.png, outside the
+		// app, where the build, cleaning the path as written, took the app's secret/x.png.
+		{"new_url_encoded_dot_dot", map[string]string{"main.ts": "console.log(new URL('./%2e%2e/../secret/x.png', import.meta.url));", "secret/x.png": "png"},
+			[]string{`error: Could not resolve "./../../secret/x.png": it names a file outside the app folder`}, false},
+		// ".%2E" is "..", and "%2e" ".", as the browser reads them: sub/.%2E/x.png is x.png
+		// (there is no sub), where the build looked for a folder named ".%2E".
+		{"new_url_encoded_dots_inside", map[string]string{"main.ts": "console.log(new URL('./sub/.%2E/%2e/x.png', import.meta.url).href);", "x.png": "png"},
+			nil, true},
+		// A page's URL is http(s), whose parser splits a path at "\" as at "/": sub\x.png is
+		// the file sub/x.png, where the build took it for a package path.
+		{"new_url_backslash", map[string]string{"main.ts": "console.log(new URL('sub\\\\x.png', import.meta.url).href);", "sub/x.png": "png"},
+			nil, true},
 		{"import_variable", map[string]string{"main.ts": "const m = './a.js';\nawait import(m);"},
 			[]string{"main.ts:2:14: error: import() of a module bundle cannot know at build time", "/* @vite-ignore */"}, false},
 		{"import_no_extension", map[string]string{"main.ts": "const x = 'a';\nawait import(`./pages/${x}`);"},
@@ -227,6 +239,7 @@ func TestViteRefusals(t *testing.T) {
 				c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A refusal.\"\nentry = \"main.ts\"\n"
 			}
 			for name, body := range c.files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 				os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 			}
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
