@@ -167,18 +167,21 @@ type edit struct {
 // rewrite is the work of the transforms on one script: its edits, the imports added after
 // its last line, and its messages.
 type rewrite struct {
-	b       *bundler
-	file    string
-	s       *script
-	chain   workerChain
-	edits   []edit
-	tail    strings.Builder
-	n       int
-	helper  bool // the dynamic import helper is added
-	task    bool // the helper that waits a task, for import() (afterTaskHelper), is added
-	errs    []api.Message
-	warns   []api.Message
-	claimed int // significant tokens before this one belong to a call already transformed
+	b     *bundler
+	file  string
+	s     *script
+	chain workerChain
+	edits []edit
+	tail  strings.Builder
+	// tailPlaces are the imports written in tail for a literal of the source (new URL's),
+	// by which a message esbuild gives at one is placed at the literal (placeInSource).
+	tailPlaces []tailPlace
+	n          int
+	helper     bool // the dynamic import helper is added
+	task       bool // the helper that waits a task, for import() (afterTaskHelper), is added
+	errs       []api.Message
+	warns      []api.Message
+	claimed    int // significant tokens before this one belong to a call already transformed
 	// notBindings are the offsets of names that are no binding (notBindings), read when a
 	// reserved name is met.
 	notBindings map[int]bool
@@ -257,7 +260,10 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 		applied = append(applied, e)
 	}
 	b2.WriteString(src[last:])
-	defer func() { b.edited.Store(name, sourceEdits{src: src, out: out, edits: applied}) }()
+	tailStart := b2.Len()
+	defer func() {
+		b.edited.Store(name, sourceEdits{src: src, out: out, edits: applied, tailStart: tailStart, tailPlaces: r.tailPlaces})
+	}()
 	// The helpers are imported from a module of their own, whose globals (Promise,
 	// MessageChannel, Error) are the platform's: written into the app's module, they read the
 	// app's own bindings of those names (a chat's MessageChannel class, an Error component).
@@ -278,24 +284,44 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 type sourceEdits struct {
 	src, out string
 	edits    []edit
+	// tailStart is where the imports the transforms add begin in out; tailPlaces place
+	// those written for a literal of the source.
+	tailStart  int
+	tailPlaces []tailPlace
 }
+
+// tailPlace is an import the transforms wrote after the source, at [start, end) of their
+// tail, for the literal at the source's offset at.
+type tailPlace struct{ start, end, at int }
 
 // placeInSource places the message esbuild gave at line and column (0-based, in bytes) of
 // the transforms' output of the module esbuild calls name in the source as written: the
-// line's text and the column there (a place inside an edit's text is the edit's start). ok is
-// false where the output line is not lineText (the script was rewritten again after the
-// transforms).
-func (b *bundler) placeInSource(name string, line, col int, lineText string) (int, string, bool) {
+// line, the line's text and the column there (a place inside an edit's text is the edit's
+// start; in an import the transforms added for a literal, the literal's). ok is false where
+// the output line is not lineText (the script was rewritten again after the transforms).
+func (b *bundler) placeInSource(name string, line, col int, lineText string) (int, int, string, bool) {
 	v, ok := b.edited.Load(b.editKey(name))
 	if !ok {
-		return 0, "", false
+		return 0, 0, "", false
 	}
 	se := v.(sourceEdits)
 	start := lineStart(se.out, line)
 	if start < 0 || !strings.HasPrefix(se.out[start:], lineText) || start+len(lineText) < len(se.out) && se.out[start+len(lineText)] != '\n' && se.out[start+len(lineText)] != '\r' {
-		return 0, "", false
+		return 0, 0, "", false
 	}
 	at, delta := start+col, 0
+	if at >= se.tailStart {
+		for _, p := range se.tailPlaces {
+			if t := at - se.tailStart; t >= p.start && t < p.end && p.at <= len(se.src) {
+				ls := strings.LastIndexByte(se.src[:p.at], '\n') + 1
+				le := strings.IndexAny(se.src[ls:], "\r\n")
+				if le < 0 {
+					le = len(se.src) - ls
+				}
+				return strings.Count(se.src[:ls], "\n") + 1, p.at - ls, se.src[ls : ls+le], true
+			}
+		}
+	}
 	orig := -1
 	for _, e := range se.edits {
 		ts := e.start + delta
@@ -312,17 +338,17 @@ func (b *bundler) placeInSource(name string, line, col int, lineText string) (in
 		orig = at - delta
 	}
 	if orig > len(se.src) {
-		return 0, "", false
+		return 0, 0, "", false
 	}
 	ls := strings.LastIndexByte(se.src[:orig], '\n') + 1
 	if strings.Count(se.src[:ls], "\n")+1 != line {
-		return 0, "", false // an edit moved the line (a call over several lines)
+		return 0, 0, "", false // an edit moved the line (a call over several lines)
 	}
 	le := strings.IndexAny(se.src[ls:], "\r\n")
 	if le < 0 {
 		le = len(se.src) - ls
 	}
-	return orig - ls, se.src[ls : ls+le], true
+	return line, orig - ls, se.src[ls : ls+le], true
 }
 
 // editKey is the key transform keeps its edits by for the module esbuild's messages name:
@@ -379,6 +405,16 @@ func (r *rewrite) ident() string { r.n++; return fmt.Sprintf("__miniapp_%d", r.n
 // imp adds `import clause from spec` after the last line.
 func (r *rewrite) imp(clause, spec string) {
 	fmt.Fprintf(&r.tail, "\nimport %s from %s;", clause, jsString(spec))
+}
+
+// impAt is imp for the literal at the significant token lit: a message esbuild gives at the
+// import is placed there.
+func (r *rewrite) impAt(clause, spec string, lit int) {
+	start := r.tail.Len()
+	r.imp(clause, spec)
+	if at, ok := r.s.exact(lit); ok {
+		r.tailPlaces = append(r.tailPlaces, tailPlace{start, r.tail.Len(), at})
+	}
 }
 
 // span returns the source's [start, end) of the significant tokens [i, close]: a call from
@@ -480,7 +516,7 @@ func (r *rewrite) newURL(i int) {
 			return
 		}
 		id := r.ident()
-		r.imp(id, spec+"?url")
+		r.impAt(id, spec+"?url", a[0])
 		r.replace(i, close, "new URL("+id+")")
 		return
 	}

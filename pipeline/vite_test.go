@@ -191,7 +191,7 @@ func TestViteRefusals(t *testing.T) {
 		// The URL parser reads %2e%2e as "..": the browser fetches ../secret/x.png, outside the
 		// app, where the build, cleaning the path as written, took the app's secret/x.png.
 		{"new_url_encoded_dot_dot", map[string]string{"main.ts": "console.log(new URL('./%2e%2e/../secret/x.png', import.meta.url));", "secret/x.png": "png"},
-			[]string{`error: Could not resolve "./../../secret/x.png": it names a file outside the app folder`}, false},
+			[]string{`main.ts:1:21: error: Could not resolve "./../../secret/x.png": it names a file outside the app folder`}, false},
 		// ".%2E" is "..", and "%2e" ".", as the browser reads them: sub/.%2E/x.png is x.png
 		// (there is no sub), where the build looked for a folder named ".%2E".
 		{"new_url_encoded_dots_inside", map[string]string{"main.ts": "console.log(new URL('./sub/.%2E/%2e/x.png', import.meta.url).href);", "x.png": "png"},
@@ -200,6 +200,10 @@ func TestViteRefusals(t *testing.T) {
 		// the file sub/x.png, where the build took it for a package path.
 		{"new_url_backslash", map[string]string{"main.ts": "console.log(new URL('sub\\\\x.png', import.meta.url).href);", "sub/x.png": "png"},
 			nil, true},
+		// A new URL esbuild cannot resolve is placed at its literal, not in the imports the
+		// build adds after the last line (main.ts:2:25 of a file of one line).
+		{"new_url_not_found_place", map[string]string{"main.ts": "const a = 1;\nconsole.log(a, new URL('./gone.png', import.meta.url));"},
+			[]string{`main.ts:2:24: error: Could not resolve "./gone.png"`}, false},
 		{"import_variable", map[string]string{"main.ts": "const m = './a.js';\nawait import(m);"},
 			[]string{"main.ts:2:14: error: import() of a module bundle cannot know at build time", "/* @vite-ignore */"}, false},
 		{"import_no_extension", map[string]string{"main.ts": "const x = 'a';\nawait import(`./pages/${x}`);"},
