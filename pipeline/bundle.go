@@ -1048,8 +1048,11 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
-			if line, col, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok {
+			if line, col, n, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok {
 				d.Line, d.Column, d.LineText = line, col+1, text
+				if n > 0 {
+					d.Length = n
+				}
 				d.Length = max(1, min(d.Length, len(text)-col))
 			}
 			if l.Suggestion != "" {

@@ -204,6 +204,8 @@ func TestViteRefusals(t *testing.T) {
 		// build adds after the last line (main.ts:2:25 of a file of one line).
 		{"new_url_not_found_place", map[string]string{"main.ts": "const a = 1;\nconsole.log(a, new URL('./gone.png', import.meta.url));"},
 			[]string{`main.ts:2:24: error: Could not resolve "./gone.png"`}, false},
+		{"worker_not_found_place", map[string]string{"main.ts": "const a = 1;\nnew Worker(new URL('./gone.js', import.meta.url), { type: 'module' });"},
+			[]string{`main.ts:2:20: error: Could not resolve "./gone.js"`}, false},
 		{"import_variable", map[string]string{"main.ts": "const m = './a.js';\nawait import(m);"},
 			[]string{"main.ts:2:14: error: import() of a module bundle cannot know at build time", "/* @vite-ignore */"}, false},
 		{"import_no_extension", map[string]string{"main.ts": "const x = 'a';\nawait import(`./pages/${x}`);"},

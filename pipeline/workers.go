@@ -216,7 +216,7 @@ func (r *rewrite) worker(i int) {
 			q += "&module"
 		}
 		id := r.ident()
-		r.imp(id, spec+q)
+		r.impAt(id, spec+q, u[0])
 		r.replace(a[0], a[1]-1, id)
 		r.claimed = a[1]
 		return
