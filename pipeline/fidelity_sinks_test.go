@@ -98,6 +98,7 @@ window.go = () => { a.click(); return window.settled; };`},
 		{"markup_join", "markup joined from an array", `document.getElementById("out").innerHTML = ['<img src="data:,"', 'onerror="ranIt(\'join\')">'].join(" ");`},
 		// import() of a data: URL (atk36c).
 		{"import_data", "import() of a data: URL", `window.go = () => import("data:text/javascript,ranIt('import data')");`},
+		{"adjacent_call", "Element.prototype.insertAdjacentHTML called on an element", `Element.prototype.insertAdjacentHTML.call(document.getElementById("out"), "beforeend", '<img src="data:," onerror="ranIt(\'adjacent call\')">');`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

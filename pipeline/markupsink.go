@@ -53,10 +53,6 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 	case !member:
 	case (assign || s.is(after, "+=")) && (prop == "innerHTML" || prop == "outerHTML"):
 		return prop, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, false, true
-	case call && prop == "insertAdjacentHTML" && len(args) == 2:
-		return prop, args[1:], false, true
-	case call && (prop == "setHTMLUnsafe" || prop == "createContextualFragment") && len(args) >= 1:
-		return prop, args[:1], prop == "createContextualFragment", true
 	case assign && prop == "srcdoc":
 		// A frame's srcdoc: a document of its own, whose scripts run (srcdocSink).
 		return srcdocSink, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, true, true
@@ -73,8 +69,28 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 			return srcdocSink, args[1:], true, true
 		}
 	}
+	prop, recvEnd, args, call := s.methodCall(i)
+	if !call {
+		return "", nil, false, false
+	}
+	// The element's and the range's methods, on whatever they are called on (el.m(…), or
+	// Element.prototype.m.call(el, …) and apply, which call the same method on el).
+	switch {
+	case prop == "insertAdjacentHTML" && len(args) == 2:
+		return prop, args[1:], false, true
+	case (prop == "setHTMLUnsafe" || prop == "createContextualFragment") && len(args) >= 1:
+		return prop, args[:1], prop == "createContextualFragment", true
+	case prop == "set" && len(args) >= 1:
+		// An accessor's setter called: Object.getOwnPropertyDescriptor(Element.prototype,
+		// "innerHTML").set.call(el, markup) sets el's innerHTML as el.innerHTML = markup does.
+		if _, descEnd, _, _ := s.memberAt(i); s.is(descEnd, ")") {
+			if key, ok := s.descriptorKey(s.opener(descEnd)); ok && (key == "innerHTML" || key == "outerHTML") {
+				return key, args[:1], false, true
+			}
+		}
+	}
 	// document.write and writeln, called on the page's document (or through call or apply).
-	if prop, recvEnd, args, ok := s.methodCall(i); ok && (prop == "write" || prop == "writeln") && len(args) > 0 && s.objectAt(recvEnd, 0) == pageDocument {
+	if (prop == "write" || prop == "writeln") && len(args) > 0 && s.objectAt(recvEnd, 0) == pageDocument {
 		sink := "document." + prop
 		if s.is(recvEnd, "contentDocument") {
 			sink = "contentDocument." + prop
@@ -82,6 +98,27 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		return sink, args, true, true
 	}
 	return "", nil, false, false
+}
+
+// descriptorKey reads the call whose '(' is the significant token open as the global
+// Object's or Reflect's getOwnPropertyDescriptor(obj, key) with a constant key, and returns
+// the key: the descriptor of the property, whose set is the property's setter.
+func (s *script) descriptorKey(open int) (string, bool) {
+	if open < 3 || !s.is(open, "(") || s.is(open-4, ".") || s.is(open-4, "?.") || !s.is(open-2, ".") || !s.is(open-1, "getOwnPropertyDescriptor") {
+		return "", false
+	}
+	if !s.is(open-3, "Object") && !s.is(open-3, "Reflect") || !s.global(open-3) {
+		return "", false
+	}
+	args := s.args(open)
+	if len(args) != 2 {
+		return "", false
+	}
+	names, known := s.names(args[1][0], args[1][1], 0)
+	if !known || len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
 }
 
 // htmlProp reports whether the significant token i is the key __html of the object given

@@ -57,6 +57,13 @@ func TestMarkupSinks(t *testing.T) {
 		{"window.open called on the window", `window.open.call(window, "javascript:go()");`, `window.open(…) navigates`},
 		{"a data block written holds no code", `document.write('<script type="application/json">' + JSON.stringify(data) + '<\/script><script type=text/plain>go()<\/script>');`, ""},
 		{"a module script written", `document.write('<script type=" Module ">go()<\/script>');`, "document.write holds a <script>"},
+		// Sinks called through call or apply, a frame by its index, the root's fragment (atk36e).
+		{"insertAdjacentHTML called on an element", `Element.prototype.insertAdjacentHTML.call(el, "beforeend", "<img src=x onerror=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onerror"},
+		{"setHTMLUnsafe applied to an element", `Element.prototype.setHTMLUnsafe.apply(el, ["<img src=x onerror=go()>"]);`, "the markup given to setHTMLUnsafe holds the inline event handler onerror"},
+		{"createContextualFragment called on a range", `Range.prototype.createContextualFragment.call(r, "<script>go()<\/script>");`, "the markup given to createContextualFragment holds a <script>"},
+		{"innerHTML's setter called", `Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, "the markup given to innerHTML holds the inline event handler onerror"},
+		{"outerHTML's setter by Reflect, applied", `Reflect.getOwnPropertyDescriptor(Element.prototype, "outerHTML").set.apply(el, ["<img src=x onerror=go()>"]);`, "the markup given to outerHTML holds the inline event handler onerror"},
+		{"other setters called", `Object.getOwnPropertyDescriptor(Element.prototype, "title").set.call(el, "<img src=x onerror=go()>"); o.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, ""},
 		{"innerHTML by a computed name", `el["innerHTML"] = '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		{"a parameter named document is not the page's", `function put(document) { document.write("<script>go()<\/script>"); }`, ""},
 		{"a local named document is not the page's", `{ const document = { write() {} }; document.write("<script>go()<\/script>"); }`, ""},
