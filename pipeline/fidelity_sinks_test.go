@@ -99,6 +99,8 @@ window.go = () => { a.click(); return window.settled; };`},
 		// import() of a data: URL (atk36c).
 		{"import_data", "import() of a data: URL", `window.go = () => import("data:text/javascript,ranIt('import data')");`},
 		{"adjacent_call", "Element.prototype.insertAdjacentHTML called on an element", `Element.prototype.insertAdjacentHTML.call(document.getElementById("out"), "beforeend", '<img src="data:," onerror="ranIt(\'adjacent call\')">');`},
+		{"write_frame_index", "a frame's document by the window's index, written", `document.body.append(document.createElement("iframe"));
+frames[0].document.write("<script>parent.ranIt('frame index')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -64,6 +64,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"innerHTML's setter called", `Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, "the markup given to innerHTML holds the inline event handler onerror"},
 		{"outerHTML's setter by Reflect, applied", `Reflect.getOwnPropertyDescriptor(Element.prototype, "outerHTML").set.apply(el, ["<img src=x onerror=go()>"]);`, "the markup given to outerHTML holds the inline event handler onerror"},
 		{"other setters called", `Object.getOwnPropertyDescriptor(Element.prototype, "title").set.call(el, "<img src=x onerror=go()>"); o.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, ""},
+		// A same-origin frame's window by the window's index (atk36e): its document has the page's policy.
+		{"a frame's document by its index", `frames[0].document.write("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
+		{"a frame's window by the window's index", `window["1"].document.write("<img src=x onerror=go()>");`, "the markup given to document.write holds the inline event handler onerror"},
+		{"a frame's location by its index", `self[2].location.assign("javascript:go()");`, "location.assign(…) navigates"},
+		{"other indexes", `list[0].document.write("<script>go()<\/script>"); frames[i].document.write("<script>go()<\/script>"); frames[0.5].document.write("<script>go()<\/script>"); window["01"].document.write("<script>go()<\/script>");`, ""},
 		{"innerHTML by a computed name", `el["innerHTML"] = '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		{"a parameter named document is not the page's", `function put(document) { document.write("<script>go()<\/script>"); }`, ""},
 		{"a local named document is not the page's", `{ const document = { write() {} }; document.write("<script>go()<\/script>"); }`, ""},

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -48,6 +51,11 @@ func member(obj pageObject, prop string) pageObject {
 		if o, ok := globalObjects[prop]; ok {
 			return o
 		}
+		if arrayIndex(prop) {
+			// window[0], frames[0]: the window of the page's frame of that index (WindowProxy's
+			// [[GetOwnProperty]]), a same-origin one's (about:blank) with the page's policy.
+			return pageWindow
+		}
 	case pageDocument:
 		switch prop {
 		case "location":
@@ -57,6 +65,13 @@ func member(obj pageObject, prop string) pageObject {
 		}
 	}
 	return notPageObject
+}
+
+// arrayIndex reports whether prop is an array index: the canonical string of an integer
+// below 2^32-1 ("0", "12", not "01" or "1.0"), which a window reads as its frame of that index.
+func arrayIndex(prop string) bool {
+	v, err := strconv.ParseUint(prop, 10, 32)
+	return err == nil && v < 1<<32-1 && strconv.FormatUint(v, 10) == prop
 }
 
 // binding returns what the name at the significant token i resolves to; known is false where
@@ -253,6 +268,14 @@ func (s *script) objectAt(end, depth int) pageObject {
 		if open := s.opener(end); open > 0 {
 			if prop, objEnd, _, ok := s.memberAt(open); ok {
 				return member(s.objectAt(objEnd, depth+1), prop)
+			}
+			// A window's index by a number (frames[0]): the key is the number's string (a
+			// legacy octal, 010, is not read).
+			num := s.text(open + 1)
+			if e := s.tok(open - 1).tt; end == open+2 && (s.tok(open+1).tt == js.IntegerToken || s.tok(open+1).tt == js.DecimalToken) && (len(num) == 1 || num[0] != '0') && (js.IsIdentifierName(e) || e == js.CloseParenToken || e == js.CloseBracketToken) {
+				if v, err := strconv.ParseFloat(num, 64); err == nil && v >= 0 && v < 1<<32-1 && v == math.Trunc(v) {
+					return member(s.objectAt(open-1, depth+1), strconv.FormatUint(uint64(v), 10))
+				}
 			}
 		}
 	case t.tt == js.CloseParenToken:
