@@ -101,6 +101,7 @@ window.go = () => { a.click(); return window.settled; };`},
 		{"adjacent_call", "Element.prototype.insertAdjacentHTML called on an element", `Element.prototype.insertAdjacentHTML.call(document.getElementById("out"), "beforeend", '<img src="data:," onerror="ranIt(\'adjacent call\')">');`},
 		{"write_frame_index", "a frame's document by the window's index, written", `document.body.append(document.createElement("iframe"));
 frames[0].document.write("<script>parent.ranIt('frame index')<\/script>");`},
+		{"root_body_handler", "the root's innerHTML given a <body> with a handler", `document.documentElement.innerHTML = "<body onload=\"ranIt('root')\">";`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -100,6 +100,25 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 	return "", nil, false, false
 }
 
+// markupOnRoot reports whether the sink at the significant token i (markupSink) parses its
+// markup into the page's document's element, <html> (document.documentElement.innerHTML =
+// …, root.setHTMLUnsafe(…), a method called on it through call or apply): the fragment
+// parsing algorithm's context element is then <html>.
+func (s *script) markupOnRoot(i int, sink string) bool {
+	if sink != "innerHTML" && sink != "setHTMLUnsafe" && sink != "insertAdjacentHTML" {
+		return false // outerHTML's context is the parent; the root's throws
+	}
+	_, objEnd, after, member := s.memberAt(i)
+	if !member {
+		return false
+	}
+	if s.is(after, "=") || s.is(after, "+=") {
+		return s.objectAt(objEnd, 0) == pageRoot
+	}
+	_, recvEnd, _, call := s.methodCall(i)
+	return call && s.objectAt(recvEnd, 0) == pageRoot
+}
+
 // descriptorKey reads the call whose '(' is the significant token open as the global
 // Object's or Reflect's getOwnPropertyDescriptor(obj, key) with a constant key, and returns
 // the key: the descriptor of the property, whose set is the property's setter.
@@ -220,8 +239,10 @@ type markupFinding struct {
 
 // blockedInMarkup returns what the markup holds that cannot run under the bundle's policy:
 // the first inline event handler, javascript: URL, or (runs) script, outside <template>s.
-func blockedInMarkup(markup string, runs bool) (markupFinding, bool) {
-	nodes, err := html.ParseFragment(strings.NewReader(markup), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
+// The fragment is parsed in the context of the element it goes into, context: <body>, or
+// <html> for the document's element, where a <body> tag is kept with its attributes.
+func blockedInMarkup(markup string, runs bool, context atom.Atom) (markupFinding, bool) {
+	nodes, err := html.ParseFragment(strings.NewReader(markup), &html.Node{Type: html.ElementNode, Data: context.String(), DataAtom: context})
 	if err != nil {
 		return markupFinding{}, false
 	}
@@ -412,8 +433,12 @@ func (r *rewrite) checkMarkup(i int) {
 	if !known {
 		return
 	}
+	context := atom.Body
+	if s.markupOnRoot(i, sink) {
+		context = atom.Html
+	}
 	for _, v := range values {
-		f, blocked := blockedInMarkup(v, runs)
+		f, blocked := blockedInMarkup(v, runs, context)
 		if sink == srcdocSink || parsedSinks[sink] || strings.HasSuffix(sink, ".write") || strings.HasSuffix(sink, ".writeln") {
 			// Read as a document: what document.write writes goes to the document's own
 			// parser, in body, where a <body> or <html> tag's attributes (onload) are added

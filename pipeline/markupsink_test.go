@@ -69,6 +69,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"a frame's window by the window's index", `window["1"].document.write("<img src=x onerror=go()>");`, "the markup given to document.write holds the inline event handler onerror"},
 		{"a frame's location by its index", `self[2].location.assign("javascript:go()");`, "location.assign(…) navigates"},
 		{"other indexes", `list[0].document.write("<script>go()<\/script>"); frames[i].document.write("<script>go()<\/script>"); frames[0.5].document.write("<script>go()<\/script>"); window["01"].document.write("<script>go()<\/script>");`, ""},
+		// The root's markup is parsed in the context of <html> (atk36e), where a <body> is kept
+		// with its attributes, where in a <body> the tag is dropped.
+		{"the root's innerHTML keeps a <body>'s handler", `document.documentElement.innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		{"the root's setHTMLUnsafe through a const", `const root = document.documentElement; root.setHTMLUnsafe("<head></head><body onpageshow=go()>");`, "the markup given to setHTMLUnsafe holds the inline event handler onpageshow"},
+		{"the root's insertAdjacentHTML called", `Element.prototype.insertAdjacentHTML.call(document.firstElementChild, "beforeend", "<body onload=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onload"},
+		{"another element's <body>", `el.firstChild.innerHTML = "<body onload=go()>"; other.documentElement.innerHTML = "<body onload=go()>";`, ""},
 		{"innerHTML by a computed name", `el["innerHTML"] = '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		{"a parameter named document is not the page's", `function put(document) { document.write("<script>go()<\/script>"); }`, ""},
 		{"a local named document is not the page's", `{ const document = { write() {} }; document.write("<script>go()<\/script>"); }`, ""},

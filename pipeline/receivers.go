@@ -27,6 +27,7 @@ const (
 	pageWindow
 	pageDocument
 	pageLocation
+	pageRoot // the document's element, <html>
 )
 
 // globalObjects are the global names of the page's objects: the window's properties that
@@ -62,6 +63,8 @@ func member(obj pageObject, prop string) pageObject {
 			return pageLocation
 		case "defaultView":
 			return pageWindow
+		case "documentElement", "firstElementChild", "lastElementChild":
+			return pageRoot // the document's one element child
 		}
 	}
 	return notPageObject
