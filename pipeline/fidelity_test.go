@@ -334,6 +334,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "adjacent_call.html", refused: "adjacent_call.html:18:88: error: the markup given to insertAdjacentHTML holds the inline event handler onerror"},
 		{page: "write_frame_index.html", refused: "write_frame_index.html:19:26: error: the markup given to document.write holds a <script>"},
 		{page: "root_body_handler.html", refused: "root_body_handler.html:18:38: error: the markup given to innerHTML holds the inline event handler onload"},
+		{page: "attr_node_handler.html", refused: "attr_node_handler.html:18:58: error: the attribute a script sets holds the inline event handler onerror"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -359,6 +359,12 @@ func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
 		if name, ok := s.nsAttrName(args[0], args[1]); ok {
 			return name, args[2], true
 		}
+	case s.is(after, "=") && (prop == "value" || prop == "nodeValue" || prop == "textContent"):
+		// An attribute node's value: const a = document.createAttribute("onclick");
+		// a.value = code; el.setAttributeNode(a).
+		if name, ok := s.createdAttr(objEnd); ok {
+			return name, [2]int{after + 1, s.expressionEnd(after + 1)}, true
+		}
 	case s.is(after, "=") && (prop == "href" || prop == "src" || prop == "action" || prop == "formAction"):
 		if prop == "href" && s.objectAt(objEnd, 0) == pageLocation {
 			return "", arg, false
@@ -366,6 +372,49 @@ func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
 		return prop, [2]int{after + 1, s.expressionEnd(after + 1)}, true
 	}
 	return "", arg, false
+}
+
+// createdAttr reads the name at the significant token i as a const (or a let or var written
+// nowhere else) bound to an attribute node, X.createAttribute(name) with a constant name,
+// that the script gives an element (setAttributeNode, setAttributeNodeNS, or an element's
+// attributes' setNamedItem and setNamedItemNS): it returns the attribute's name, lowercased
+// as createAttribute does in an HTML document.
+func (s *script) createdAttr(i int) (string, bool) {
+	if s.tok(i).tt != js.IdentifierToken || s.is(i-1, ".") || s.is(i-1, "?.") {
+		return "", false
+	}
+	init, ok := s.constInitAt(i)
+	if !ok || init[1]-init[0] < 4 {
+		return "", false
+	}
+	prop, _, after, member := s.memberAt(init[0] + 2)
+	if !member || prop != "createAttribute" || !s.is(after, "(") || s.pair[after] != init[1]-1 {
+		return "", false
+	}
+	args := s.args(after)
+	if len(args) != 1 {
+		return "", false
+	}
+	names, known := s.names(args[0][0], args[0][1], 0)
+	if !known || len(names) != 1 {
+		return "", false
+	}
+	n, known := s.binding(i)
+	if !known {
+		return "", false
+	}
+	for k := 2; k+1 < len(s.sig); k++ {
+		if s.tok(k).tt != js.IdentifierToken || !s.is(k-1, "(") || !s.is(k+1, ")") {
+			continue
+		}
+		if !s.is(k-2, "setAttributeNode") && !s.is(k-2, "setAttributeNodeNS") && !s.is(k-2, "setNamedItem") && !s.is(k-2, "setNamedItemNS") {
+			continue
+		}
+		if m, ok := s.binding(k); ok && m.Binding == n.Binding {
+			return asciiLower(names[0]), true
+		}
+	}
+	return "", false
 }
 
 // xlinkNS is the XLink namespace, in which an SVG <a>'s href (xlink:href) is its link.

@@ -75,6 +75,10 @@ func TestMarkupSinks(t *testing.T) {
 		{"the root's setHTMLUnsafe through a const", `const root = document.documentElement; root.setHTMLUnsafe("<head></head><body onpageshow=go()>");`, "the markup given to setHTMLUnsafe holds the inline event handler onpageshow"},
 		{"the root's insertAdjacentHTML called", `Element.prototype.insertAdjacentHTML.call(document.firstElementChild, "beforeend", "<body onload=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onload"},
 		{"another element's <body>", `el.firstChild.innerHTML = "<body onload=go()>"; other.documentElement.innerHTML = "<body onload=go()>";`, ""},
+		// An attribute node given to an element (atk36e).
+		{"an attribute node's handler", `const a = document.createAttribute("onClick"); a.value = "go()"; el.setAttributeNode(a);`, `the attribute a script sets holds the inline event handler onclick="go()"`},
+		{"an attribute node's javascript: URL, by setNamedItem", `let h = document.createAttribute("href"); h.nodeValue = "javascript:go()"; link.attributes.setNamedItem(h);`, `a javascript: URL (href="javascript:go()")`},
+		{"attribute nodes no element is given", `const a = document.createAttribute("onclick"); a.value = "go()"; const b = document.createAttribute("title"); b.value = "go()"; el.setAttributeNode(b); const c = document.createAttribute(name); c.value = "go()"; el.setAttributeNode(c);`, ""},
 		{"innerHTML by a computed name", `el["innerHTML"] = '<img src=x onerror="go()">';`, "inline event handler onerror"},
 		{"a parameter named document is not the page's", `function put(document) { document.write("<script>go()<\/script>"); }`, ""},
 		{"a local named document is not the page's", `{ const document = { write() {} }; document.write("<script>go()<\/script>"); }`, ""},
