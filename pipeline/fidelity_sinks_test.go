@@ -104,6 +104,7 @@ frames[0].document.write("<script>parent.ranIt('frame index')<\/script>");`},
 		{"root_body_handler", "the root's innerHTML given a <body> with a handler", `document.documentElement.innerHTML = "<body onload=\"ranIt('root')\">";`},
 		{"attr_node_handler", "an attribute node's handler given to an element", `const a = document.createAttribute("onerror"); a.value = "ranIt('attr node')";
 const img = document.createElement("img"); img.setAttributeNode(a); img.src = "data:,"; document.getElementById("out").append(img);`},
+		{"body_outer_handler", "the body's outerHTML given a <body> with a handler", `document.body.outerHTML = "<body onload=\"ranIt('body outer')\">";`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -335,6 +335,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "write_frame_index.html", refused: "write_frame_index.html:19:26: error: the markup given to document.write holds a <script>"},
 		{page: "root_body_handler.html", refused: "root_body_handler.html:18:38: error: the markup given to innerHTML holds the inline event handler onload"},
 		{page: "attr_node_handler.html", refused: "attr_node_handler.html:18:58: error: the attribute a script sets holds the inline event handler onerror"},
+		{page: "body_outer_handler.html", refused: "body_outer_handler.html:18:27: error: the markup given to outerHTML holds the inline event handler onload"},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

@@ -100,23 +100,44 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 	return "", nil, false, false
 }
 
-// markupOnRoot reports whether the sink at the significant token i (markupSink) parses its
-// markup into the page's document's element, <html> (document.documentElement.innerHTML =
-// …, root.setHTMLUnsafe(…), a method called on it through call or apply): the fragment
-// parsing algorithm's context element is then <html>.
-func (s *script) markupOnRoot(i int, sink string) bool {
-	if sink != "innerHTML" && sink != "setHTMLUnsafe" && sink != "insertAdjacentHTML" {
-		return false // outerHTML's context is the parent; the root's throws
-	}
+// markupContext returns the element whose context the fragment parsing algorithm parses the
+// markup of the sink at the significant token i (markupSink) in: <html> where the markup goes
+// into the page's document's element (document.documentElement.innerHTML = …, its
+// setHTMLUnsafe, insertAdjacentHTML inside it) or beside one of its children, whose parent it
+// is (document.body.outerHTML = …, insertAdjacentHTML("afterend", …) of the body or head);
+// <body> otherwise.
+func (s *script) markupContext(i int, sink string) atom.Atom {
 	_, objEnd, after, member := s.memberAt(i)
 	if !member {
-		return false
+		return atom.Body
 	}
+	var on pageObject
+	var args [][2]int
 	if s.is(after, "=") || s.is(after, "+=") {
-		return s.objectAt(objEnd, 0) == pageRoot
+		on = s.objectAt(objEnd, 0)
+	} else if _, recvEnd, a, call := s.methodCall(i); call {
+		on, args = s.objectAt(recvEnd, 0), a
 	}
-	_, recvEnd, _, call := s.methodCall(i)
-	return call && s.objectAt(recvEnd, 0) == pageRoot
+	beside := sink == "outerHTML" // the root's throws: it has no element parent
+	if sink == "insertAdjacentHTML" && len(args) == 2 {
+		where, known := s.names(args[0][0], args[0][1], 0)
+		if !known || len(where) != 1 {
+			return atom.Body
+		}
+		switch asciiLower(where[0]) {
+		case "beforebegin", "afterend":
+			beside = true
+		case "afterbegin", "beforeend":
+		default:
+			return atom.Body // throws
+		}
+	}
+	switch {
+	case on == pageRoot && !beside && (sink == "innerHTML" || sink == "setHTMLUnsafe" || sink == "insertAdjacentHTML"),
+		on == pageRootChild && beside:
+		return atom.Html
+	}
+	return atom.Body
 }
 
 // descriptorKey reads the call whose '(' is the significant token open as the global
@@ -482,10 +503,7 @@ func (r *rewrite) checkMarkup(i int) {
 	if !known {
 		return
 	}
-	context := atom.Body
-	if s.markupOnRoot(i, sink) {
-		context = atom.Html
-	}
+	context := s.markupContext(i, sink)
 	for _, v := range values {
 		f, blocked := blockedInMarkup(v, runs, context)
 		if sink == srcdocSink || parsedSinks[sink] || strings.HasSuffix(sink, ".write") || strings.HasSuffix(sink, ".writeln") {

@@ -74,6 +74,9 @@ func TestMarkupSinks(t *testing.T) {
 		{"the root's innerHTML keeps a <body>'s handler", `document.documentElement.innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
 		{"the root's setHTMLUnsafe through a const", `const root = document.documentElement; root.setHTMLUnsafe("<head></head><body onpageshow=go()>");`, "the markup given to setHTMLUnsafe holds the inline event handler onpageshow"},
 		{"the root's insertAdjacentHTML called", `Element.prototype.insertAdjacentHTML.call(document.firstElementChild, "beforeend", "<body onload=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onload"},
+		{"the body's outerHTML, parsed in its parent <html>", `document.body.outerHTML = "<body onload=go()>";`, "the markup given to outerHTML holds the inline event handler onload"},
+		{"after the head, a <body>", `document.head.insertAdjacentHTML("AfterEnd", "<body onpageshow=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onpageshow"},
+		{"inside the body, the root's outerHTML, another position", `document.body.innerHTML = "<body onload=go()>"; document.documentElement.outerHTML = "<body onload=go()>"; document.body.insertAdjacentHTML("beforeend", "<body onload=go()>"); document.body.insertAdjacentHTML(where, "<body onload=go()>"); el.outerHTML = "<body onload=go()>";`, ""},
 		{"another element's <body>", `el.firstChild.innerHTML = "<body onload=go()>"; other.documentElement.innerHTML = "<body onload=go()>";`, ""},
 		// An attribute node given to an element (atk36e).
 		{"an attribute node's handler", `const a = document.createAttribute("onClick"); a.value = "go()"; el.setAttributeNode(a);`, `the attribute a script sets holds the inline event handler onclick="go()"`},

@@ -27,7 +27,8 @@ const (
 	pageWindow
 	pageDocument
 	pageLocation
-	pageRoot // the document's element, <html>
+	pageRoot      // the document's element, <html>
+	pageRootChild // the document's body or head, whose parent is the root
 )
 
 // globalObjects are the global names of the page's objects: the window's properties that
@@ -65,6 +66,8 @@ func member(obj pageObject, prop string) pageObject {
 			return pageWindow
 		case "documentElement", "firstElementChild", "lastElementChild":
 			return pageRoot // the document's one element child
+		case "body", "head":
+			return pageRootChild
 		}
 	}
 	return notPageObject
