@@ -83,7 +83,21 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 	case prop == "set" && len(args) >= 1:
 		// An accessor's setter called: Object.getOwnPropertyDescriptor(Element.prototype,
 		// "innerHTML").set.call(el, markup) sets el's innerHTML as el.innerHTML = markup does.
-		if _, descEnd, _, _ := s.memberAt(i); s.is(descEnd, ")") {
+		_, descEnd, after, _ := s.memberAt(i)
+		if s.tok(descEnd).tt == js.IdentifierToken && !s.is(descEnd-1, ".") && !s.is(descEnd-1, "?.") {
+			if s.is(descEnd, "Reflect") && s.is(after, "(") && len(args) == 3 && s.global(descEnd) {
+				// Reflect.set(el, "innerHTML", markup): el.innerHTML = markup.
+				if names, known := s.names(args[1][0], args[1][1], 0); known && len(names) == 1 && (names[0] == "innerHTML" || names[0] == "outerHTML") {
+					return names[0], args[2:], false, true
+				}
+				break
+			}
+			// A const bound to the descriptor: const d = Object.getOwnPropertyDescriptor(…).
+			if init, ok := s.constInitAt(descEnd); ok && init[1] > init[0] {
+				descEnd = init[1] - 1
+			}
+		}
+		if s.is(descEnd, ")") {
 			if key, ok := s.descriptorKey(s.opener(descEnd)); ok && (key == "innerHTML" || key == "outerHTML") {
 				return key, args[:1], false, true
 			}

@@ -63,6 +63,9 @@ func TestMarkupSinks(t *testing.T) {
 		{"createContextualFragment called on a range", `Range.prototype.createContextualFragment.call(r, "<script>go()<\/script>");`, "the markup given to createContextualFragment holds a <script>"},
 		{"innerHTML's setter called", `Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, "the markup given to innerHTML holds the inline event handler onerror"},
 		{"outerHTML's setter by Reflect, applied", `Reflect.getOwnPropertyDescriptor(Element.prototype, "outerHTML").set.apply(el, ["<img src=x onerror=go()>"]);`, "the markup given to outerHTML holds the inline event handler onerror"},
+		{"innerHTML's descriptor through a const", `const d = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML"); d.set.call(el, "<img src=x onerror=go()>");`, "the markup given to innerHTML holds the inline event handler onerror"},
+		{"innerHTML set by Reflect.set", `Reflect.set(el, "innerHTML", "<img src=x onerror=go()>");`, "the markup given to innerHTML holds the inline event handler onerror"},
+		{"other keys set, another Reflect", `Reflect.set(el, "title", "<img src=x onerror=go()>"); x.Reflect.set(el, "innerHTML", "<img src=x onerror=go()>"); { const Reflect = { set() {} }; Reflect.set(el, "innerHTML", "<img src=x onerror=go()>"); } const d = { set: f }; d.set.call(el, "<img src=x onerror=go()>");`, ""},
 		{"other setters called", `Object.getOwnPropertyDescriptor(Element.prototype, "title").set.call(el, "<img src=x onerror=go()>"); o.getOwnPropertyDescriptor(Element.prototype, "innerHTML").set.call(el, "<img src=x onerror=go()>");`, ""},
 		// A same-origin frame's window by the window's index (atk36e): its document has the page's policy.
 		{"a frame's document by its index", `frames[0].document.write("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
