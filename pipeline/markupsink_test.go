@@ -80,7 +80,8 @@ func TestMarkupSinks(t *testing.T) {
 		{"the body's outerHTML, parsed in its parent <html>", `document.body.outerHTML = "<body onload=go()>";`, "the markup given to outerHTML holds the inline event handler onload"},
 		{"after the head, a <body>", `document.head.insertAdjacentHTML("AfterEnd", "<body onpageshow=go()>");`, "the markup given to insertAdjacentHTML holds the inline event handler onpageshow"},
 		{"inside the body, the root's outerHTML, another position", `document.body.innerHTML = "<body onload=go()>"; document.documentElement.outerHTML = "<body onload=go()>"; document.body.insertAdjacentHTML("beforeend", "<body onload=go()>"); document.body.insertAdjacentHTML(where, "<body onload=go()>"); el.outerHTML = "<body onload=go()>";`, ""},
-		{"another element's <body>", `el.firstChild.innerHTML = "<body onload=go()>"; other.documentElement.innerHTML = "<body onload=go()>";`, ""},
+		{"the body's parent's innerHTML", `document.body.parentElement.innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		{"another element's <body>", `el.firstChild.innerHTML = "<body onload=go()>"; el.parentElement.innerHTML = "<body onload=go()>"; document.body.firstChild.innerHTML = "<body onload=go()>"; other.documentElement.innerHTML = "<body onload=go()>";`, ""},
 		// An attribute node given to an element (atk36e).
 		{"an attribute node's handler", `const a = document.createAttribute("onClick"); a.value = "go()"; el.setAttributeNode(a);`, `the attribute a script sets holds the inline event handler onclick="go()"`},
 		{"an attribute node's javascript: URL, by setNamedItem", `let h = document.createAttribute("href"); h.nodeValue = "javascript:go()"; link.attributes.setNamedItem(h);`, `a javascript: URL (href="javascript:go()")`},

@@ -49,6 +49,10 @@ func member(obj pageObject, prop string) pageObject {
 		return pageWindow
 	}
 	switch obj {
+	case pageRootChild:
+		if prop == "parentElement" || prop == "parentNode" {
+			return pageRoot
+		}
 	case pageWindow:
 		if o, ok := globalObjects[prop]; ok {
 			return o
