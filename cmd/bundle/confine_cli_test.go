@@ -802,3 +802,45 @@ func TestRenderFenced(t *testing.T) {
 		}
 	})
 }
+
+// TestRenderPastRefusedApp: an app folder that does not build is said, and the other pages of
+// the same render are rendered all the same, in either order, with exit 1: render stopped at
+// the first such folder and showed none of the others (bundle render samples/* with one sample's
+// packages not installed).
+func TestRenderPastRefusedApp(t *testing.T) {
+	bin := bundleBinary(t)
+	ws := t.TempDir()
+	for name, js := range map[string]string{"good": "document.querySelector(\"p\").textContent = \"ok\";\n", "bad": "const b = ;\n"} {
+		dir := filepath.Join(ws, name)
+		os.MkdirAll(dir, 0o755)
+		for file, body := range map[string]string{"miniapp.toml": strings.Replace(leakManifest, `"t"`, `"`+name+`"`, 1),
+			"index.html": leakPage(`<script type="module" src="./main.js"></script>`), "main.js": js} {
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, order := range [][]string{{"bad", "good"}, {"good", "bad"}} {
+		for _, format := range []string{"text", "json"} {
+			cmd := exec.Command(bin, append([]string{"render", "--format", format, "--timeout", testwait.Scaled(60 * time.Second).String()}, order...)...)
+			cmd.Dir = ws
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + ws, "TMPDIR=" + t.TempDir(), "NO_COLOR=1"}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); code != exitRefused {
+				t.Errorf("%v %s: exit %d, want %d\n%s%s", order, format, code, exitRefused, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "bundle render: bad refused: it does not build") {
+				t.Errorf("%v %s: the refused app is not said:\n%s", order, format, stderr.String())
+			}
+			want := "good/good.html: ok"
+			if format == "json" {
+				want = `"file": "good/good.html"`
+			}
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("%v %s: the app that builds is not rendered, want %q in:\n%s\n%s", order, format, want, stdout.String(), stderr.String())
+			}
+		}
+	}
+}

@@ -222,11 +222,18 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		smap  *sourcemap.Page
 	}
 	var inputs []input
+	code := exitOK
 	for _, name := range fs.Args() {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {
-			in, code := buildForRender(ctx, e, name, *format)
-			if code != exitOK {
-				return code
+			in, c := buildForRender(ctx, e, name, *format)
+			if c == exitRefused {
+				// Said as bundle build says it; the other pages are rendered, and render
+				// exits 1, as for a page that fails.
+				code = exitRefused
+				continue
+			}
+			if c != exitOK {
+				return c
 			}
 			inputs = append(inputs, input{in.name, in.page, in.entry, in.smap})
 			continue
@@ -263,6 +270,12 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			return exitUsage
 		}
 	}
+	if len(inputs) == 0 { // every app folder refused, and said so: no page to open
+		if *format == "json" && writeRenderJSON(e, nil) != nil {
+			return exitInternal
+		}
+		return code
+	}
 	r, err := render.Start(ctx, render.Options{Chrome: *chromePath, Width: *width, Height: *height, Theme: *theme,
 		Calls: calls, Timeout: *timeout, Screenshot: *shots != "", Fixtures: *fixtures})
 	if errors.Is(err, chrome.ErrNotFound) {
@@ -274,7 +287,6 @@ func runRender(ctx context.Context, e *env, args []string) int {
 		return exitInternal
 	}
 	defer r.Close()
-	code := exitOK
 	var reports []*render.Report
 	for _, in := range inputs {
 		rep, err := r.RenderMapped(ctx, in.name, in.page, in.entry, in.smap)
@@ -300,18 +312,21 @@ func runRender(ctx context.Context, e *env, args []string) int {
 			printRender(e, *format, rep, shot)
 		}
 	}
-	if *format == "json" {
-		if reports == nil {
-			reports = []*render.Report{}
-		}
-		if err := writeJSON(e, struct {
-			SchemaVersion int              `json:"schema_version"`
-			Pages         []*render.Report `json:"pages"`
-		}{1, reports}); err != nil {
-			return exitInternal
-		}
+	if *format == "json" && writeRenderJSON(e, reports) != nil {
+		return exitInternal
 	}
 	return code
+}
+
+// writeRenderJSON writes render's --format json: the pages' reports (an empty list for none).
+func writeRenderJSON(e *env, reports []*render.Report) error {
+	if reports == nil {
+		reports = []*render.Report{}
+	}
+	return writeJSON(e, struct {
+		SchemaVersion int              `json:"schema_version"`
+		Pages         []*render.Report `json:"pages"`
+	}{1, reports})
 }
 
 // printRender prints one page's report: a summary line on stdout, problems as diagnostics.
