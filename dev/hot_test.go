@@ -2,6 +2,7 @@ package dev
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/miniapp/bundle/internal/testwait"
 	"github.com/miniapp/bundle/pipeline"
+	"github.com/miniapp/bundle/render/chrome"
 	"github.com/miniapp/bundle/scaffold"
 )
 
@@ -33,12 +37,21 @@ func inFrame(t testing.TB, tab context.Context, expr string) string {
 		n = len(targets)
 		for _, ti := range targets {
 			if ti.Type == "iframe" && strings.HasPrefix(ti.URL, "http://localhost:") {
-				// Not cancelled before the test ends: cancelling detaches from the page too.
-				fctx, cancel := chromedp.NewContext(tab, chromedp.WithTargetID(ti.TargetID))
-				t.Cleanup(cancel)
-				v, err := chromedp.Run(fctx, chromedp.Evaluate[string](expr))
+				s, err := chrome.Attach(tab, ti.TargetID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close(tab)
+				res, err := cdp.Call(tab, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 				if err != nil {
 					t.Fatalf("in the frame, %s: %v", expr, err)
+				}
+				if d := res.ExceptionDetails; d != nil {
+					t.Fatalf("in the frame, %s threw: %s %v", expr, d.Text, d.Exception)
+				}
+				var v string
+				if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+					t.Fatalf("in the frame, %s is %s, not a string", expr, res.Result.Value)
 				}
 				return v
 			}
