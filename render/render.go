@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -420,19 +421,35 @@ func (r *Renderer) render(ctx context.Context, name string, pg []byte, entry *re
 	}
 	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{}),
 		tab: chromedp.FromContext(tab).Target.TargetID, calls: len(calls), webrtc: entry != nil && entry.WebRTC}
-	// Every window the page opens is watched as the page is, and closed with it.
-	var watched []func()
+	// Every window the page opens is watched as the page is, and closed with it. Its session
+	// runs inside the tab's (chrome.Attach): chromedp's own Target for it races.
+	var watched []*chrome.Session
 	w.attach = func(id target.ID) {
-		pctx, cancel := chromedp.NewContext(r.browser, chromedp.WithTargetID(id))
-		watched = append(watched, cancel)
-		lctx, cancelListen := context.WithTimeout(pctx, 5*time.Second)
-		defer cancelListen()
-		chromedp.Listen(lctx, func(ev any) {
-			switch ev.(type) {
-			case *runtime.EventExceptionThrown, *runtime.EventConsoleAPICalled:
-				w.listen(ev)
+		actx, cancelAttach := context.WithTimeout(tab, 5*time.Second)
+		defer cancelAttach()
+		s, err := chrome.Attach(actx, id)
+		if err != nil {
+			return
+		}
+		watched = append(watched, s)
+		exceptions, console := cdp.Events(tab, s, runtime.ExceptionThrown), cdp.Events(tab, s, runtime.ConsoleAPICalled)
+		go func() {
+			for ev, err := range exceptions {
+				if err != nil {
+					return
+				}
+				w.listen(&ev)
 			}
-		})
+		}()
+		go func() {
+			for ev, err := range console {
+				if err != nil {
+					return
+				}
+				w.listen(&ev)
+			}
+		}()
+		cdp.Call(actx, s, runtime.Enable, cdp.Empty{})
 	}
 	w.touch()
 	r.watching.Store(w)
@@ -484,8 +501,10 @@ func (r *Renderer) render(ctx context.Context, name string, pg []byte, entry *re
 		chromedp.CallBrowser(closing, target.CloseTarget, target.CloseTargetParams{TargetID: id})
 		cancelClose()
 	}
-	for _, cancel := range watched {
-		cancel()
+	for _, s := range watched {
+		closing, cancelClose := context.WithTimeout(tab, 5*time.Second)
+		s.Close(closing)
+		cancelClose()
 	}
 	if w.isCrashed() {
 		r.dropTab()
