@@ -1240,9 +1240,9 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			a.classicModule(t.off, len(t.raw), "this script")
 			return ""
 		}
-		js, l := a.b.classic(text, a.file)
 		// Written in the page, it is the author's code: judged as the app's scripts are.
-		ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text))
+		code, ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text))
+		js, l := a.b.classic(code, a.file)
 		a.list = append(a.list, a.shift(append(ws, l...), textOff)...)
 		return t.render(drop, nil) + escapeScript(js) + "</script>"
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -90,6 +91,9 @@ func (r *rewrite) checkCompiled(i int) {
 		r.errAt(args[0][0], name+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
 			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", name, filepath.Base(r.b.m.File)))
 	default:
+		if name == "Function" && r.globalObject(at, args) {
+			return
+		}
 		r.errAt(at, "eval and new Function cannot run under the bundle's policy",
 			fmt.Sprintf("avoid them, or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", filepath.Base(r.b.m.File)))
 	}
@@ -129,4 +133,52 @@ func (s *script) stringExpr(i, j, depth int) bool {
 		}
 	}
 	return false
+}
+
+// globalObject rewrites Function("return this")(), the global object's idiom, to globalThis,
+// which it is: a function the Function constructor makes is sloppy whatever the code around
+// it, and called without a this its this is the global object (ECMAScript's
+// OrdinaryCallBindThis). The call of the Function call whose name (or new) is the significant
+// token at, and whose arguments are args, is one argument, a constant whose code is that one
+// statement, and is called at once with no arguments. It reports whether it rewrote it.
+func (r *rewrite) globalObject(at int, args [][2]int) bool {
+	s := r.s
+	if len(args) != 1 {
+		return false
+	}
+	code, known := s.names(args[0][0], args[0][1], 0)
+	if !known || len(code) != 1 || !bodyReturnsThis(code[0]) {
+		return false
+	}
+	close := args[0][1]
+	if s.is(close, ",") {
+		close++
+	}
+	if !s.is(close, ")", "(", ")") {
+		return false
+	}
+	if !r.replace(at, close+2, "globalThis") {
+		return false
+	}
+	r.classic = append(r.classic, r.edits[len(r.edits)-1])
+	return true
+}
+
+// bodyReturnsThis reports whether code, a function's body, is return this alone (no
+// directive: "use strict" makes this undefined), as a parse reads it.
+func bodyReturnsThis(code string) bool {
+	ast, err := js.Parse(parse.NewInputString("function f() {"+code+"\n}"), js.Options{})
+	if err != nil || len(ast.List) != 1 {
+		return false
+	}
+	f, ok := ast.List[0].(*js.FuncDecl)
+	if !ok || len(f.Body.List) != 1 {
+		return false
+	}
+	ret, ok := f.Body.List[0].(*js.ReturnStmt)
+	if !ok {
+		return false
+	}
+	lit, ok := ret.Value.(*js.LiteralExpr)
+	return ok && lit.TokenType == js.ThisToken
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/jsstring"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -264,7 +265,8 @@ func returnsThis(name string, args js.Args) bool {
 	if !ok || lit.TokenType != js.StringToken || len(lit.Data) < 2 {
 		return false
 	}
-	return strings.TrimSpace(strings.TrimSuffix(string(lit.Data[1:len(lit.Data)-1]), ";")) == "return this"
+	code, ok := jsstring.Decode(string(lit.Data))
+	return ok && bodyReturnsThis(code)
 }
 
 // slashStartsRegExp reports whether a '/' after the token prev starts a regular expression

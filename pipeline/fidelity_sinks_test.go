@@ -105,6 +105,24 @@ frames[0].document.write("<script>parent.ranIt('frame index')<\/script>");`},
 		{"attr_node_handler", "an attribute node's handler given to an element", `const a = document.createAttribute("onerror"); a.value = "ranIt('attr node')";
 const img = document.createElement("img"); img.setAttributeNode(a); img.src = "data:,"; document.getElementById("out").append(img);`},
 		{"body_outer_handler", "the body's outerHTML given a <body> with a handler", `document.body.outerHTML = "<body onload=\"ranIt('body outer')\">";`},
+		// fid23's gaps: the sink reached otherwise still (probes).
+		{"lookup_setter", "innerHTML's setter by __lookupSetter__, called", `const out = document.getElementById("out");
+out.__lookupSetter__("innerHTML").call(out, '<img src="data:," onerror="ranIt(\'lookupSetter\')">');`},
+		{"lookup_setter_proto", "Object.prototype.__lookupSetter__ called on Element.prototype", `const out = document.getElementById("out");
+Object.prototype.__lookupSetter__.call(Element.prototype, "innerHTML").call(out, '<img src="data:," onerror="ranIt(\'proto lookupSetter\')">');`},
+		{"root_query", "the root by querySelector(\"html\"), its innerHTML given a <body> with a handler", `document.querySelector("html").innerHTML = "<body onload=\"ranIt('query')\">";`},
+		{"root_children", "the root as the document's children[0]", `document.children[0].innerHTML = "<body onload=\"ranIt('children')\">";`},
+		{"root_tag", "the root by getElementsByTagName(\"html\")[0]", `document.getElementsByTagName("html")[0].innerHTML = "<body onload=\"ranIt('tag')\">";`},
+		{"frames_item", "frames.item(0)'s document written", `document.body.append(document.createElement("iframe"));
+try { frames.item(0).document.write("<script>parent.ranIt('item')<\/script>"); } catch (e) { window.extra.ran = e.name; }`},
+		{"attr_node_ns", "an attribute node by createAttributeNS(null, …)", `const a = document.createAttributeNS(null, "onerror"); a.value = "ranIt('attr ns')";
+const img = document.createElement("img"); img.setAttributeNodeNS(a); img.src = "data:,"; document.getElementById("out").append(img);`},
+		{"attr_node_assign", "an attribute node made in the call by Object.assign", `const img = document.createElement("img");
+img.setAttributeNode(Object.assign(document.createAttribute("onerror"), { value: "ranIt('attr assign')" })); img.src = "data:,"; document.getElementById("out").append(img);`},
+		{"with_href", "a javascript: URL given to href in with (location)", `window.go = () => { with (location) { href = "javascript:ranIt('with href')"; } return window.settled; };`},
+		{"with_write", "write in with (document)", `with (document) write("<script>ranIt('with write')<\/script>");`},
+		{"function_this", "Function('return this')() for the global object", `window.extra.ran = Function("return this")() === window ? "global" : "other";`},
+		{"root_outer", "the root's outerHTML, which throws", `try { document.documentElement.outerHTML = '<img src="data:," onerror="ranIt(\'root outer\')">'; } catch (e) { window.extra.ran = e.name; }`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -336,6 +336,26 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "root_body_handler.html", refused: "root_body_handler.html:18:38: error: the markup given to innerHTML holds the inline event handler onload"},
 		{page: "attr_node_handler.html", refused: "attr_node_handler.html:18:58: error: the attribute a script sets holds the inline event handler onerror"},
 		{page: "body_outer_handler.html", refused: "body_outer_handler.html:18:27: error: the markup given to outerHTML holds the inline event handler onload"},
+		// fid23: innerHTML's setter by __lookupSetter__, the root by a selector or a list of
+		// the document's, an attribute node by createAttributeNS or made in the call, a with
+		// statement's location and document: each built with exit 0 and the built page's
+		// policy blocked what the page as written ran ("ran" its sink as written, "not yet"
+		// built; the root's rows as root_body_handler's); refused at the value. frames.item is
+		// no function (a TypeError both ways); Function("return this")() is the global object,
+		// built as globalThis (refused before); the root's outerHTML throws and parses nothing
+		// (refused before).
+		{page: "lookup_setter.html", refused: "lookup_setter.html:19:45: error: the markup given to innerHTML holds the inline event handler onerror"},
+		{page: "lookup_setter_proto.html", refused: "lookup_setter_proto.html:19:82: error: the markup given to innerHTML holds the inline event handler onerror"},
+		{page: "root_query.html", refused: "root_query.html:18:44: error: the markup given to innerHTML holds the inline event handler onload"},
+		{page: "root_children.html", refused: "root_children.html:18:34: error: the markup given to innerHTML holds the inline event handler onload"},
+		{page: "root_tag.html", refused: "root_tag.html:18:54: error: the markup given to innerHTML holds the inline event handler onload"},
+		{page: "frames_item.html", see: `"ran":"TypeError"`},
+		{page: "attr_node_ns.html", refused: "attr_node_ns.html:18:66: error: the attribute a script sets holds the inline event handler onerror"},
+		{page: "attr_node_assign.html", refused: "attr_node_assign.html:19:82: error: the attribute a script sets holds the inline event handler onerror"},
+		{page: "with_href.html", act: `window.go()`, refused: "with_href.html:18:46: error: location.href = … navigates to a javascript: URL"},
+		{page: "with_write.html", refused: "with_write.html:18:23: error: the markup given to document.write holds a <script>"},
+		{page: "function_this.html", see: `"ran":"global"`},
+		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},
 		{page: "nav_shadowed.html", see: `"ran":"own assign 28"`},

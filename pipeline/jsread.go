@@ -44,6 +44,9 @@ type script struct {
 	bindings                map[int]localnames.Name
 	consts                  map[string]bool // the names a const may bind (constNamed)
 	bound                   int8            // 1: no .bind( in the script, 2: one (boundCall)
+	// withs are the script's with statements: the '(' of the object's expression, and the
+	// first and last tokens of the body (withObject).
+	withs [][3]int
 	// asData makes names read a part only the run knows as data (tagname.go: values), and
 	// readData says it did.
 	asData, readData bool

@@ -46,11 +46,29 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		}
 		return "", nil, false, false
 	}
-	prop, _, after, member := s.memberAt(i)
+	prop, objEnd, after, member := s.memberAt(i)
+	if !member && (s.is(i, "write") || s.is(i, "writeln")) && s.withObject(i) == pageDocument {
+		// with (document) write(markup): the document's write, called on it.
+		if args, call := s.callAt(i + 1); call && len(args) > 0 {
+			return "document." + s.text(i), args, true, true
+		}
+	}
 	args, call := s.callAt(after)
 	assign := s.is(after, "=")
 	switch {
 	case !member:
+	case call && (prop == "call" || prop == "apply") && len(args) == 2:
+		// The setter __lookupSetter__ gives, called (lookedUpSetter).
+		if key, ok := s.lookedUpSetter(objEnd, 0); ok && (key == "innerHTML" || key == "outerHTML") {
+			if prop == "call" {
+				return key, args[1:], false, true
+			}
+			if a := args[1]; s.is(a[0], "[") && s.pair[a[0]] == a[1]-1 {
+				if elems := s.split(a[0]+1, a[1]-1); len(elems) > 0 {
+					return key, elems[:1], false, true
+				}
+			}
+		}
 	case (assign || s.is(after, "+=")) && (prop == "innerHTML" || prop == "outerHTML"):
 		return prop, [][2]int{{after + 1, s.expressionEnd(after + 1)}}, false, true
 	case assign && prop == "srcdoc":
@@ -119,7 +137,9 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 // into the page's document's element (document.documentElement.innerHTML = …, its
 // setHTMLUnsafe, insertAdjacentHTML inside it) or beside one of its children, whose parent it
 // is (document.body.outerHTML = …, insertAdjacentHTML("afterend", …) of the body or head);
-// <body> otherwise.
+// <body> otherwise; and 0 where the sink throws and parses nothing: the root's outerHTML, or
+// insertAdjacentHTML beside it (DOM: its parent is a document, NoModificationAllowedError),
+// or at a position of none of the four (SyntaxError).
 func (s *script) markupContext(i int, sink string) atom.Atom {
 	_, objEnd, after, member := s.memberAt(i)
 	if !member {
@@ -143,15 +163,55 @@ func (s *script) markupContext(i int, sink string) atom.Atom {
 			beside = true
 		case "afterbegin", "beforeend":
 		default:
-			return atom.Body // throws
+			return 0 // throws
 		}
 	}
 	switch {
+	case on == pageRoot && beside && (sink == "outerHTML" || sink == "insertAdjacentHTML"):
+		return 0 // throws
 	case on == pageRoot && !beside && (sink == "innerHTML" || sink == "setHTMLUnsafe" || sink == "insertAdjacentHTML"),
 		on == pageRootChild && beside:
 		return atom.Html
 	}
 	return atom.Body
+}
+
+// lookedUpSetter reads the expression whose last significant token is end as the setter
+// __lookupSetter__ gives (Annex B's Object.prototype.__lookupSetter__, which looks the key up
+// along the object's prototype chain: el.__lookupSetter__("innerHTML") is Element.prototype's
+// innerHTML setter), called on an object or through call or apply
+// (Object.prototype.__lookupSetter__.call(Element.prototype, "innerHTML")), or a const bound
+// to one; it returns the key, a constant.
+func (s *script) lookedUpSetter(end, depth int) (string, bool) {
+	if depth > 8 {
+		return "", false
+	}
+	if js.IsIdentifier(s.tok(end).tt) && !s.is(end-1, ".") && !s.is(end-1, "?.") { // set, get: names too
+		if init, ok := s.constInitAt(end); ok && init[1] > init[0] {
+			return s.lookedUpSetter(init[1]-1, depth+1)
+		}
+		return "", false
+	}
+	if !s.is(end, ")") {
+		return "", false
+	}
+	open := s.opener(end)
+	name := open - 1
+	if s.is(open-1, "call") || s.is(open-1, "apply") {
+		name = open - 3
+	}
+	if name < 2 || !s.is(name, "__lookupSetter__") {
+		return "", false
+	}
+	prop, _, args, ok := s.methodCall(name)
+	if !ok || prop != "__lookupSetter__" || len(args) != 1 {
+		return "", false
+	}
+	keys, known := s.names(args[0][0], args[0][1], 0)
+	if !known || len(keys) != 1 {
+		return "", false
+	}
+	return keys[0], true
 }
 
 // descriptorKey reads the call whose '(' is the significant token open as the global
@@ -196,33 +256,40 @@ func (s *script) htmlProp(i int) bool {
 // argument): each key is set on the target as el.key = value is. It returns the key and the
 // value's tokens.
 func (s *script) assignedKey(i int) (key string, value [2]int, ok bool) {
+	key, value, call, ok := s.assignedTo(i)
+	if !ok || s.is(call+1, "{") || s.is(call+1, "[") {
+		return "", value, false // a new object or array: no element, no location
+	}
+	return key, value, true
+}
+
+// assignedTo is assignedKey's reading, whatever the target: the key, the value's tokens, and
+// the '(' of Object.assign's call.
+func (s *script) assignedTo(i int) (key string, value [2]int, call int, ok bool) {
 	t := s.tok(i)
 	if !js.IsIdentifierName(t.tt) && t.tt != js.StringToken || !s.is(i+1, ":") || !s.is(i-1, "{") && !s.is(i-1, ",") {
-		return "", value, false
+		return "", value, 0, false
 	}
 	open := i - 1
 	for open >= 0 && s.pair[open] <= i { // the object's brace
 		open--
 	}
 	if open < 0 || !s.is(open, "{") || !s.is(open-1, ",") {
-		return "", value, false
+		return "", value, 0, false
 	}
-	call := open - 1
+	call = open - 1
 	for call >= 0 && s.pair[call] <= open { // the call's parenthesis
 		call--
 	}
 	if call < 3 || !s.is(call, "(") || !s.is(call-3, "Object", ".", "assign") || s.is(call-4, ".") || s.is(call-4, "?.") || !s.global(call-3) {
-		return "", value, false
-	}
-	if s.is(call+1, "{") || s.is(call+1, "[") {
-		return "", value, false // a new object or array: no element, no location
+		return "", value, 0, false
 	}
 	if js.IsIdentifierName(t.tt) {
 		key = s.text(i)
 	} else if key, ok = jsstring.Decode(s.text(i)); !ok {
-		return "", value, false
+		return "", value, 0, false
 	}
-	return key, [2]int{i + 2, s.expressionEnd(i + 2)}, true
+	return key, [2]int{i + 2, s.expressionEnd(i + 2)}, call, true
 }
 
 // isKey reports whether the significant token i is an object literal's key name (an
@@ -374,6 +441,9 @@ func blockedAttr(key, val string) (markupFinding, bool) {
 // location's href is a navigation: navSink). It returns the attribute's name and the value's
 // tokens.
 func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
+	if name, value, ok := s.assignedAttr(i); ok {
+		return name, value, true
+	}
 	if key, value, ok := s.assignedKey(i); ok {
 		if key == "href" || key == "src" || key == "action" || key == "formAction" {
 			return key, value, true
@@ -419,19 +489,11 @@ func (s *script) createdAttr(i int) (string, bool) {
 		return "", false
 	}
 	init, ok := s.constInitAt(i)
-	if !ok || init[1]-init[0] < 4 {
+	if !ok {
 		return "", false
 	}
-	prop, _, after, member := s.memberAt(init[0] + 2)
-	if !member || prop != "createAttribute" || !s.is(after, "(") || s.pair[after] != init[1]-1 {
-		return "", false
-	}
-	args := s.args(after)
-	if len(args) != 1 {
-		return "", false
-	}
-	names, known := s.names(args[0][0], args[0][1], 0)
-	if !known || len(names) != 1 {
+	name, ok := s.attrNode(init)
+	if !ok {
 		return "", false
 	}
 	n, known := s.binding(i)
@@ -446,10 +508,60 @@ func (s *script) createdAttr(i int) (string, bool) {
 			continue
 		}
 		if m, ok := s.binding(k); ok && m.Binding == n.Binding {
-			return asciiLower(names[0]), true
+			return name, true
 		}
 	}
 	return "", false
+}
+
+// attrNode reads the expression of the significant tokens expr as the making of an attribute
+// node: X.createAttribute(name) with a constant name, lowercased as createAttribute does in
+// an HTML document, or X.createAttributeNS(namespace, name), named as setAttributeNS names
+// it (nsAttrName). It returns the attribute's name.
+func (s *script) attrNode(expr [2]int) (string, bool) {
+	if expr[1]-expr[0] < 4 || !s.is(expr[1]-1, ")") {
+		return "", false
+	}
+	open := s.opener(expr[1] - 1)
+	prop, _, after, member := s.memberAt(open - 1)
+	if !member || after != open {
+		return "", false
+	}
+	args := s.args(open)
+	switch {
+	case prop == "createAttribute" && len(args) == 1:
+		names, known := s.names(args[0][0], args[0][1], 0)
+		if !known || len(names) != 1 {
+			return "", false
+		}
+		return asciiLower(names[0]), true
+	case prop == "createAttributeNS" && len(args) == 2:
+		return s.nsAttrName(args[0], args[1])
+	}
+	return "", false
+}
+
+// assignedAttr reads the significant token i as the key value, nodeValue or textContent of
+// an object literal Object.assign copies onto an attribute node it is given in place, the
+// call given at once to an element (el.setAttributeNode(Object.assign(
+// document.createAttribute("onclick"), { value: code }))): the attribute's value set, as
+// a.value = code is. It returns the attribute's name and the value's tokens.
+func (s *script) assignedAttr(i int) (name string, value [2]int, ok bool) {
+	key, value, call, ok := s.assignedTo(i)
+	if !ok || key != "value" && key != "nodeValue" && key != "textContent" {
+		return "", value, false
+	}
+	args := s.args(call)
+	if len(args) < 2 || !s.is(call-4, "(") || s.pair[call-4] != s.pair[call]+1 {
+		return "", value, false
+	}
+	switch s.text(call - 5) {
+	case "setAttributeNode", "setAttributeNodeNS", "setNamedItem", "setNamedItemNS":
+	default:
+		return "", value, false
+	}
+	name, ok = s.attrNode(args[0])
+	return name, value, ok
 }
 
 // xlinkNS is the XLink namespace, in which an SVG <a>'s href (xlink:href) is its link.
@@ -518,6 +630,9 @@ func (r *rewrite) checkMarkup(i int) {
 		return
 	}
 	context := s.markupContext(i, sink)
+	if context == 0 {
+		return // the call throws: nothing is parsed into the page
+	}
 	for _, v := range values {
 		f, blocked := blockedInMarkup(v, runs, context)
 		if sink == srcdocSink || parsedSinks[sink] || strings.HasSuffix(sink, ".write") || strings.HasSuffix(sink, ".writeln") {

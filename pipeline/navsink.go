@@ -22,12 +22,27 @@ import (
 // the URL's tokens, and whether it opens a window.
 func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
 	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
-		// A global's name: location = url, open(url); or a method bound (methodCall).
+		// A global's name: location = url, open(url); or a method bound (methodCall). In a
+		// with statement's body, the name of its object's property (withObject): with
+		// (location) { href = url }, with (document) location = url.
+		args, call := s.callAt(i + 1)
+		switch obj := s.withObject(i); {
+		case obj == pageLocation && s.is(i, "href", "="):
+			return "location.href = …", [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
+		case obj == pageLocation && (s.is(i, "assign") || s.is(i, "replace")) && call && len(args) > 0:
+			return "location." + s.text(i) + "(…)", args[0], false, true
+		case obj == pageDocument && s.is(i, "open") && call && len(args) >= 3:
+			return "window.open(…)", args[0], true, true
+		case obj != notPageObject && s.is(i, "location", "="):
+			return "location = …", [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
+		case obj != notPageObject && obj != pageWindow:
+			return "", arg, false, false // another property of the object's
+		}
 		switch {
 		case s.is(i, "location", "=") && s.global(i):
 			return "location = …", [2]int{i + 2, s.expressionEnd(i + 2)}, false, true
 		case s.is(i, "open") && s.global(i):
-			if args, call := s.callAt(i + 1); call && len(args) > 0 {
+			if call && len(args) > 0 {
 				return "open(…)", args[0], true, true
 			}
 			return "", arg, false, false

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -29,6 +31,7 @@ const (
 	pageLocation
 	pageRoot      // the document's element, <html>
 	pageRootChild // the document's body or head, whose parent is the root
+	pageRootList  // a list of the document's elements whose first is the root (document.children)
 )
 
 // globalObjects are the global names of the page's objects: the window's properties that
@@ -72,7 +75,45 @@ func member(obj pageObject, prop string) pageObject {
 			return pageRoot // the document's one element child
 		case "body", "head":
 			return pageRootChild
+		case "children":
+			return pageRootList // the document's element children: the root alone
 		}
+	case pageRootList:
+		if prop == "0" {
+			return pageRoot
+		}
+	}
+	return notPageObject
+}
+
+// called returns which page object the call of obj's method prop with the arguments args
+// (their tokens) returns: the document's querySelector of a selector the root matches (the
+// first element in tree order that matches is the root), and its querySelectorAll's and
+// getElementsByTagName's list, whose first is the root, for "html" (lowercased, as an HTML
+// document matches its HTML elements' names) or "*"; such a list's item(0).
+func (s *script) called(obj pageObject, prop string, args [][2]int) pageObject {
+	if len(args) != 1 {
+		return notPageObject
+	}
+	switch {
+	case obj == pageRootList && prop == "item":
+		if args[0][1] == args[0][0]+1 && s.is(args[0][0], "0") {
+			return pageRoot
+		}
+		return notPageObject
+	case obj != pageDocument:
+		return notPageObject
+	}
+	names, known := s.names(args[0][0], args[0][1], 0)
+	if !known || len(names) != 1 {
+		return notPageObject
+	}
+	switch {
+	case prop == "getElementsByTagName" && (asciiLower(names[0]) == "html" || names[0] == "*"),
+		prop == "querySelectorAll" && selectsRoot(names[0]):
+		return pageRootList
+	case prop == "querySelector" && selectsRoot(names[0]):
+		return pageRoot
 	}
 	return notPageObject
 }
@@ -265,6 +306,9 @@ func (s *script) objectAt(end, depth int) pageObject {
 	case js.IsIdentifierName(t.tt) && (s.is(end-1, ".") || s.is(end-1, "?.")):
 		return member(s.objectAt(end-2, depth+1), s.text(end))
 	case t.tt == js.IdentifierToken:
+		if obj := s.withObject(end); obj != notPageObject {
+			return member(obj, s.text(end))
+		}
 		if s.global(end) {
 			return globalObjects[s.text(end)]
 		}
@@ -293,6 +337,12 @@ func (s *script) objectAt(end, depth int) pageObject {
 		if open := s.opener(end); open >= 0 {
 			if p := s.tok(open - 1).tt; open == 0 || !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken && p != js.TemplateEndToken && p != js.TemplateToken {
 				return s.objectAt(end-1, depth+1)
+			}
+			// A method of the document's, or of a list of its elements (called).
+			if open > 2 && js.IsIdentifierName(s.tok(open-1).tt) && (s.is(open-2, ".") || s.is(open-2, "?.")) {
+				if o := s.called(s.objectAt(open-3, depth+1), s.text(open-1), s.args(open)); o != notPageObject {
+					return o
+				}
 			}
 			// window.open(…)'s window: about:blank, or the page's origin, which has the
 			// page's policy (its policy container is the opener's), as a frame's does.
@@ -329,7 +379,7 @@ func (s *script) constInitAt(i int) ([2]int, bool) {
 		return [2]int{}, false
 	}
 	for k := range s.sig {
-		if s.tok(k).tt != js.IdentifierToken || !s.is(k+1, "=") || !declares(s, k) {
+		if !js.IsIdentifier(s.tok(k).tt) || !s.is(k+1, "=") || !declares(s, k) {
 			continue
 		}
 		if m, ok := s.binding(k); ok && m.Binding == n.Binding {
@@ -417,7 +467,7 @@ func (s *script) constNamed(name string) bool {
 		s.consts = map[string]bool{}
 		for k := range s.sig {
 			switch {
-			case s.tok(k).tt == js.IdentifierToken && s.is(k+1, "=") && declares(s, k):
+			case js.IsIdentifier(s.tok(k).tt) && s.is(k+1, "=") && declares(s, k):
 				s.consts[s.text(k)] = true
 			case s.is(k, "const", "{") && s.pair[k+1] > k+1:
 				for m := k + 2; m < s.pair[k+1]; m++ {
@@ -429,4 +479,43 @@ func (s *script) constNamed(name string) bool {
 		}
 	}
 	return s.consts[name]
+}
+
+// selectsRoot reports whether the selector list sel matches the document's element whatever
+// its attributes and children: one of its selectors is a compound of type selectors html
+// (in any case: an HTML document matches its HTML elements' names so) or *, :root and :scope
+// (the root, where the scoping root is the document). A selector the build does not read
+// so (an id, a class, a combinator) is not the root's.
+func selectsRoot(sel string) bool {
+	l := css.NewLexer(parse.NewInputString(sel))
+	// root: the compound read so far matches the root; empty: it is empty; space: whitespace
+	// follows it, which another part makes a combinator.
+	root, empty, space := true, true, false
+	for {
+		tt, data := l.Next()
+		switch {
+		case tt == css.ErrorToken || tt == css.CommaToken:
+			if root && !empty {
+				return true
+			}
+			if tt == css.ErrorToken {
+				return false
+			}
+			root, empty, space = true, true, false
+			continue
+		case tt == css.WhitespaceToken:
+			space = !empty
+			continue
+		case space:
+			root = false
+		case tt == css.IdentToken && asciiLower(string(data)) == "html", tt == css.DelimToken && string(data) == "*":
+		case tt == css.ColonToken:
+			if t, d := l.Next(); t != css.IdentToken || asciiLower(string(d)) != "root" && asciiLower(string(d)) != "scope" {
+				root = false
+			}
+		default:
+			root = false
+		}
+		empty = false
+	}
 }

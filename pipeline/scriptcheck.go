@@ -175,19 +175,24 @@ func localFile(u string) bool {
 // the app folder), with its checks' messages (classicChecks): the author's code, judged as
 // the app's module scripts are.
 func (b *bundler) classicFile(code, rel string) (string, diag.List) {
+	code, checks := b.classicChecks(filepath.Join(b.root, filepath.FromSlash(rel)), []byte(code))
 	js, l := b.classic(code, rel)
 	if l.HasErrors() {
 		return js, l
 	}
-	return js, append(l, b.classicChecks(filepath.Join(b.root, filepath.FromSlash(rel)), []byte(code))...)
+	return js, append(l, checks...)
 }
 
 // classicChecks returns the checks' messages for a classic script (written in the page, or a
-// file of the app's it names), which is minified, not bundled, and so not transformed: its
-// errors (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
-func (b *bundler) classicChecks(file string, src []byte) diag.List {
-	_, errs, warnings := b.transform(file, file, string(src), api.LoaderJS, nil)
-	return append(b.messages(errs, diag.Error), b.messages(warnings, diag.Warning)...)
+// file of the app's it names), which is minified, not bundled, and so not transformed but by
+// the edits that hold in a classic script (rewrite.classic): its code so edited, its errors
+// (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
+func (b *bundler) classicChecks(file string, src []byte) (string, diag.List) {
+	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil)
+	if code == "" {
+		code = string(src)
+	}
+	return code, append(b.messages(errs, diag.Error), b.messages(warnings, diag.Warning)...)
 }
 
 // allowed reports whether the manifest's allowedDomains admits origin (ws: and wss: as the

@@ -189,6 +189,9 @@ type rewrite struct {
 	// metaArg holds the significant tokens that start import.meta.url as the second
 	// argument of new URL(…), which bareMeta leaves.
 	metaArg map[int]bool
+	// classic are the edits that hold in a classic script too (what needs no import and no
+	// module: Function("return this")() as globalThis), made there before it is minified.
+	classic []edit
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is
@@ -196,17 +199,24 @@ type rewrite struct {
 // name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
 // code written in the page, of which one build may load several at once.
 func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
+	out, _, errs, warnings = b.transformed(file, name, src, loader, chain)
+	return out, errs, warnings
+}
+
+// transformed is transform, and classic: src with the edits alone that hold in a classic
+// script, which is minified, not bundled (rewrite.classic), or "" when there are none.
+func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
-		return "", nil, nil
+		return "", "", nil, nil
 	}
 	s, err := readScript(file, src, loader)
 	if err != nil {
-		return "", []api.Message{{Text: fmt.Sprintf("bundle could not read %s for its source transforms: %v", filepath.Base(file), err),
+		return "", "", []api.Message{{Text: fmt.Sprintf("bundle could not read %s for its source transforms: %v", filepath.Base(file), err),
 			Location: &api.Location{File: file}, Notes: []api.Note{{Text: "this is bundle's failure, not the app's: report it with the file"}}}}, nil
 	}
 	if s == nil {
-		return "", nil, nil // a syntax error: esbuild's parse reports it
+		return "", "", nil, nil // a syntax error: esbuild's parse reports it
 	}
 	r := &rewrite{b: b, file: file, s: s, chain: chain}
 	for i := range s.sig {
@@ -242,8 +252,11 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 		r.router(i)
 		r.publicRef(i)
 	}
+	if len(r.classic) > 0 {
+		classic = applyEdits(src, r.classic)
+	}
 	if len(r.edits) == 0 && r.tail.Len() == 0 {
-		return "", r.errs, r.warns
+		return "", classic, r.errs, r.warns
 	}
 	// In the order of the source: a call's edits inside it (the specifier of an import()
 	// given after a task) come after its start's.
@@ -275,7 +288,7 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 	}
 	b2.WriteString(r.tail.String())
 	out = b2.String()
-	return out, r.errs, r.warns
+	return out, classic, r.errs, r.warns
 }
 
 // sourceEdits is what the transforms did to an app script: its source, their output, and
