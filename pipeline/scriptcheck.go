@@ -25,6 +25,7 @@ func (r *rewrite) check(i int) {
 	r.checkAttr(i)
 	r.checkNav(i)
 	r.checkCompiled(i)
+	r.checkPackageMarkup(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):

@@ -47,7 +47,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // mayTransform finds what the transforms and the checks look at; a script without any of it
 // is not read. It is a filter only: the decision is the parse's.
-var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|\bimport\s*[(/]|\b(with|assert)\s*\{`)
+var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|(?i:\son[a-z]+\s*=\s*[^{\s])|\bimport\s*[(/]|\b(with|assert)\s*\{`)
 
 // viteIgnore is the comment with which Vite leaves a call as written.
 var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)

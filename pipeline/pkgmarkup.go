@@ -1,0 +1,84 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
+	"golang.org/x/net/html/atom"
+)
+
+// Markup given to a package. The checks read the app's own scripts; a package's code
+// (node_modules) is the package's, and what it does with a value it is given (jQuery's
+// $(markup), .html(markup), .append(markup) set an element's innerHTML; another package's
+// .text(markup) does not) the build does not follow: inside the package the markup is a
+// parameter, a value only the run knows. Where the app's code gives a call of a package's
+// binding (a name imported from a module not of the app's folder: not "./", "../" or "/")
+// a constant holding markup with what the bundle's policy blocks (an inline event handler,
+// a javascript: URL, read by the fragment parsing algorithm as for innerHTML), the page as
+// written runs it once the package parses it into the page, and the built page does not:
+// a warning at the value, with the fix that works either way, since whether the package
+// parses it the build cannot say.
+
+// checkPackageMarkup warns of a constant argument holding blocked markup given to the call
+// whose '(' is the significant token i, where the callee is a package's binding or reached
+// from one ($(el).html(…): the chain of calls and members starts at $).
+func (r *rewrite) checkPackageMarkup(i int) {
+	s := r.s
+	if !s.is(i, "(") || i == 0 {
+		return
+	}
+	root, ok := s.chainRoot(i - 1)
+	if !ok {
+		return
+	}
+	imp, imported := r.imports()[s.text(root)]
+	if !imported || s.global(root) || strings.HasPrefix(imp.module, ".") || strings.HasPrefix(imp.module, "/") {
+		return
+	}
+	for _, arg := range s.args(i) {
+		values, data, known := s.values(arg[0], arg[1])
+		if !known {
+			continue
+		}
+		for _, v := range values {
+			if f, blocked := blockedInMarkup(v, false, atom.Body); blocked {
+				off, _ := s.srcAt(arg[0])
+				end, _ := s.srcAt(arg[1] - 1)
+				r.warnAt(off, max(end-off, 1), "the markup given to "+imp.module+"'s "+s.text(root)+"(…) holds "+f.what+dataSaid(data)+
+					": where the package parses it into the page (as jQuery's $(markup), .html and .append do, by innerHTML), the page as written runs it and the built page does not",
+					f.note+" (or the package's own: jQuery's .on(…))")
+				return
+			}
+		}
+	}
+}
+
+// chainRoot returns the name that starts the callee whose last significant token is end: a
+// chain of members (a.b, a?.b, a[k]) and calls (a(…)) back to a name of its own.
+func (s *script) chainRoot(end int) (int, bool) {
+	for k := end; k >= 0; {
+		t := s.tok(k)
+		switch {
+		case js.IsIdentifierName(t.tt) && (s.is(k-1, ".") || s.is(k-1, "?.")):
+			k -= 2
+		case t.tt == js.IdentifierToken:
+			return k, true
+		case t.tt == js.CloseParenToken || t.tt == js.CloseBracketToken:
+			open := s.opener(k)
+			if open < 1 {
+				return 0, false
+			}
+			p := s.tok(open - 1).tt
+			if !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken || js.IsReservedWord(p) {
+				return 0, false // a group or an array literal: not a call's callee
+			}
+			k = open - 1
+			if s.is(k, "?.") {
+				k--
+			}
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
