@@ -105,6 +105,10 @@ type bundler struct {
 	// edited holds, by an app script's path or inline name (editKey), what the transforms did
 	// to it (sourceEdits), by which esbuild's messages are placed in the source as written.
 	edited sync.Map
+	// marked holds, by path, the source as written (markedSource) of each app script the
+	// build ended with moduleMark, by which a message esbuild gives in the mark is given
+	// for the source as written (pastSource).
+	marked sync.Map
 	// backslashed holds each file loaded whose name holds a backslash (a letter of a name,
 	// not on Windows), by its path with slashes for them, as esbuild names it in a source
 	// map (mapSources names it as it is).
@@ -1044,11 +1048,15 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	}
 	for _, m := range ms {
 		m = b.confined(b.unslashed(m))
+		asWritten := false // placed in the source as written already
+		if l := m.Location; l != nil {
+			m, asWritten = b.pastSource(l.File, l.Line, m)
+		}
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
-			if line, col, n, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok {
+			if line, col, n, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok && !asWritten {
 				d.Line, d.Column, d.LineText = line, col+1, text
 				if n > 0 {
 					d.Length = n

@@ -295,7 +295,7 @@ func (r *rewrite) publicRef(i int) {
 			return
 		}
 		id := r.ident()
-		r.imp(id, dotted(filepath.ToSlash(rel))+"?url")
+		r.impAt(id, dotted(filepath.ToSlash(rel))+"?url", i)
 		text := id
 		if off, ok := s.srcAt(i); ok && s.is(i-1, ":") && precededByEquals(s.src, off) {
 			text = "{" + id + "}" // a JSX attribute's value: src="/x.png"

@@ -102,9 +102,43 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 		out = string(src)
 	}
 	if esm {
+		b.marked.Store(path, markedSource{src: string(src), loader: loader})
 		out += moduleMark
+	} else {
+		b.marked.Delete(path)
 	}
 	return api.OnLoadResult{Contents: &out, Loader: loader, Errors: errs, Warnings: warnings}, nil
+}
+
+// markedSource is an app script the build ended with moduleMark: its source as written and
+// its loader.
+type markedSource struct {
+	src    string
+	loader api.Loader
+}
+
+// pastSource gives m, which esbuild placed at line (1-based) of the app script name, for the
+// source as written when that line is past the source's last (ok), in the module mark the
+// build appended: a last line left open (a call, an array, a string or a comment) runs on
+// into the mark, where esbuild said `Unexpected ";"` on a line the file does not have, showing
+// bundle's code. What esbuild says of the source as written is said instead, at its place
+// (Unexpected end of file, at the end of the last line); where it says nothing, m at the end
+// of the last line.
+func (b *bundler) pastSource(name string, line int, m api.Message) (api.Message, bool) {
+	v, ok := b.marked.Load(b.editKey(name))
+	if !ok {
+		return m, false
+	}
+	ms := v.(markedSource)
+	if line <= strings.Count(ms.src, "\n")+1 {
+		return m, false
+	}
+	if r := api.Transform(ms.src, api.TransformOptions{Loader: ms.loader, Sourcefile: name, LogLevel: api.LogLevelSilent}); len(r.Errors) > 0 && r.Errors[0].Location != nil {
+		return r.Errors[0], true
+	}
+	last := ms.src[strings.LastIndexByte(ms.src, '\n')+1:]
+	m.Location = &api.Location{File: name, Line: strings.Count(ms.src, "\n") + 1, Column: len(last), LineText: last}
+	return m, true
 }
 
 // moduleMark ends a script file of the page's that reads none of CommonJS's names
