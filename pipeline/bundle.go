@@ -1048,18 +1048,22 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 	}
 	for _, m := range ms {
 		m = b.confined(b.unslashed(m))
-		asWritten := false // placed in the source as written already
+		placed := false           // in the source as written already
+		var wrote, literal string // an import the transforms wrote for a literal, and the literal
 		if l := m.Location; l != nil {
-			m, asWritten = b.pastSource(l.File, l.Line, m)
+			m, placed = b.pastSource(l.File, l.Line, m)
 		}
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {
 			d.File = b.messageFile(l.File)
 			d.Line, d.Column, d.Length, d.LineText = l.Line, l.Column+1, max(l.Length, 1), l.LineText
-			if line, col, n, text, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok && !asWritten {
+			if line, col, n, text, spec, ok := b.placeInSource(l.File, l.Line, l.Column, l.LineText); ok && !placed {
 				d.Line, d.Column, d.LineText = line, col+1, text
 				if n > 0 {
 					d.Length = n
+				}
+				if spec != "" && col+n <= len(text) {
+					wrote, literal = spec, text[col:col+n]
 				}
 				d.Length = max(1, min(d.Length, len(text)-col))
 			}
@@ -1121,6 +1125,9 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 				}
 				d.Note += text
 			}
+		}
+		if wrote != "" {
+			d.Text = asWritten(d.Text, wrote, literal)
 		}
 		out = append(out, d)
 	}

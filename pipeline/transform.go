@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -338,24 +339,27 @@ type sourceEdits struct {
 }
 
 // tailPlace is an import the transforms wrote after the source, at [start, end) of their
-// tail, for the literal at the source's offset at, n bytes long.
-type tailPlace struct{ start, end, at, n int }
+// tail, of spec, for the literal at the source's offset at, n bytes long.
+type tailPlace struct {
+	start, end, at, n int
+	spec              string
+}
 
 // placeInSource places the message esbuild gave at line and column (0-based, in bytes) of
 // the transforms' output of the module esbuild calls name in the source as written: the
 // line, the line's text and the column there (a place inside an edit's text is the edit's
-// start; in an import the transforms added for a literal, the literal's, and n its length,
-// else 0). ok is false where the output line is not lineText (the script was rewritten again
-// after the transforms).
-func (b *bundler) placeInSource(name string, line, col int, lineText string) (outLine, outCol, n int, text string, ok bool) {
+// start; in an import the transforms added for a literal, the literal's, n its length and
+// spec the specifier the import was written with, else 0 and ""). ok is false where the
+// output line is not lineText (the script was rewritten again after the transforms).
+func (b *bundler) placeInSource(name string, line, col int, lineText string) (outLine, outCol, n int, text, spec string, ok bool) {
 	v, ok := b.edited.Load(b.editKey(name))
 	if !ok {
-		return 0, 0, 0, "", false
+		return 0, 0, 0, "", "", false
 	}
 	se := v.(sourceEdits)
 	start := lineStart(se.out, line)
 	if start < 0 || !strings.HasPrefix(se.out[start:], lineText) || start+len(lineText) < len(se.out) && se.out[start+len(lineText)] != '\n' && se.out[start+len(lineText)] != '\r' {
-		return 0, 0, 0, "", false
+		return 0, 0, 0, "", "", false
 	}
 	at, delta := start+col, 0
 	if at >= se.tailStart {
@@ -366,7 +370,7 @@ func (b *bundler) placeInSource(name string, line, col int, lineText string) (ou
 				if le < 0 {
 					le = len(se.src) - ls
 				}
-				return strings.Count(se.src[:ls], "\n") + 1, p.at - ls, p.n, se.src[ls : ls+le], true
+				return strings.Count(se.src[:ls], "\n") + 1, p.at - ls, p.n, se.src[ls : ls+le], p.spec, true
 			}
 		}
 	}
@@ -386,17 +390,34 @@ func (b *bundler) placeInSource(name string, line, col int, lineText string) (ou
 		orig = at - delta
 	}
 	if orig > len(se.src) {
-		return 0, 0, 0, "", false
+		return 0, 0, 0, "", "", false
 	}
 	ls := strings.LastIndexByte(se.src[:orig], '\n') + 1
 	if strings.Count(se.src[:ls], "\n")+1 != line {
-		return 0, 0, 0, "", false // an edit moved the line (a call over several lines)
+		return 0, 0, 0, "", "", false // an edit moved the line (a call over several lines)
 	}
 	le := strings.IndexAny(se.src[ls:], "\r\n")
 	if le < 0 {
 		le = len(se.src) - ls
 	}
-	return line, orig - ls, 0, se.src[ls : ls+le], true
+	return line, orig - ls, 0, se.src[ls : ls+le], "", true
+}
+
+// asWritten is the message text of an import the transforms wrote with spec for a literal
+// (its source, quotes included), quoting what the author wrote between the quotes where the
+// text quotes spec, with or without its query: new URL('./%2e%2e/x.png?v=1', import.meta.url)
+// is refused as "./%2e%2e/x.png?v=1", not as the "./../x.png" the build resolved for it.
+func asWritten(text, spec, literal string) string {
+	if len(literal) < 2 {
+		return text
+	}
+	noQuery, _, _ := strings.Cut(spec, "?")
+	for _, q := range []string{spec, noQuery} {
+		if quoted := strconv.Quote(q); strings.Contains(text, quoted) {
+			return strings.Replace(text, quoted, `"`+literal[1:len(literal)-1]+`"`, 1)
+		}
+	}
+	return text
 }
 
 // editKey is the key transform keeps its edits by for the module esbuild's messages name:
@@ -461,7 +482,7 @@ func (r *rewrite) impAt(clause, spec string, lit int) {
 	start := r.tail.Len()
 	r.imp(clause, spec)
 	if at, end, ok := r.span(lit, lit); ok {
-		r.tailPlaces = append(r.tailPlaces, tailPlace{start, r.tail.Len(), at, end - at})
+		r.tailPlaces = append(r.tailPlaces, tailPlace{start, r.tail.Len(), at, end - at, spec})
 	}
 }
 

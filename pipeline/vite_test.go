@@ -189,9 +189,15 @@ func TestViteRefusals(t *testing.T) {
 		{"new_url_missing", map[string]string{"main.ts": "console.log(new URL('/gone.png', import.meta.url));"},
 			[]string{"main.ts:1:21: error: /gone.png is in neither the app folder nor the public folder public/"}, false},
 		// The URL parser reads %2e%2e as "..": the browser fetches ../secret/x.png, outside the
-		// app, where the build, cleaning the path as written, took the app's secret/x.png.
-		{"new_url_encoded_dot_dot", map[string]string{"main.ts": "console.log(new URL('./%2e%2e/../secret/x.png', import.meta.url));", "secret/x.png": "png"},
-			[]string{`main.ts:1:21: error: Could not resolve "./../../secret/x.png": it names a file outside the app folder`}, false},
+		// app, where the build, cleaning the path as written, took the app's secret/x.png. The
+		// message quotes the URL as written, not the path the build resolved for it
+		// ("./../../secret/x.png" before), nor one that climbs out through a folder.
+		{"new_url_encoded_dot_dot", map[string]string{"main.ts": "console.log(new URL('./%2e%2e/../secret/x.png?v=1#top', import.meta.url));", "secret/x.png": "png"},
+			[]string{`main.ts:1:21: error: Could not resolve "./%2e%2e/../secret/x.png?v=1#top": it names a file outside the app folder`}, false},
+		{"new_url_climbs_out", map[string]string{"main.ts": "console.log(new URL(\"a/../../secret/x.png\", import.meta.url));"},
+			[]string{`main.ts:1:21: error: Could not resolve "a/../../secret/x.png": it names a file outside the app folder`}, false},
+		{"worker_climbs_out", map[string]string{"main.ts": "new Worker(new URL('./w/../../w.js', import.meta.url), { type: 'module' });"},
+			[]string{`main.ts:1:20: error: Could not resolve "./w/../../w.js": it names a file outside the app folder`}, false},
 		// ".%2E" is "..", and "%2e" ".", as the browser reads them: sub/.%2E/x.png is x.png
 		// (there is no sub), where the build looked for a folder named ".%2E".
 		{"new_url_encoded_dots_inside", map[string]string{"main.ts": "console.log(new URL('./sub/.%2E/%2e/x.png', import.meta.url).href);", "x.png": "png"},
