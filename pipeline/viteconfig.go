@@ -122,7 +122,7 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		return nil, list.Err()
 	}
 	r := nodetool.New(dir, readRoot, temp)
-	r.NoFence = noFence
+	r.NoFence, r.ConfigOnly = noFence, true
 	defer r.Kill()
 	cctx, cancel := context.WithTimeout(ctx, viteConfigTimeout)
 	defer cancel()

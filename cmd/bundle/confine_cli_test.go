@@ -419,6 +419,23 @@ export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp
 			links: map[string]string{"s.json": "secrets/tsconfig.json"}, code: 1, want: "secrets/tsconfig.json is outside"},
 		{name: "vite_config_stack_through_link", files: script("console.log(1)", map[string]string{"vite.config.js": `const e = new Error("boom"); e.stack = "Error: boom\n    at f (BASE/ws/app/link.txt:1:1)"; throw e;`}),
 			links: map[string]string{"link.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw: boom"},
+		// The config is Node code: where the kernel's fence is off, Node's permission model
+		// is its second fence (no program runs, no worker escapes it, no file outside is
+		// read, by its path or through a link the app holds). With BUNDLE_FENCE=off the
+		// program, the worker and the Blob put the secret in the page before (exit 0); the
+		// runner's fs guards refused readFileSync and the stream (fs.open) already.
+		{name: "vite_config_reads_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; export default { define: { __X__: JSON.stringify(fs.readFileSync("BASE/secrets/token.txt", "utf8")) } };`}),
+			code: 1, want: "vite.config.js threw"},
+		{name: "vite_config_runs_program", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { execFileSync } from "node:child_process"; export default { define: { __X__: JSON.stringify(execFileSync("cat", ["BASE/secrets/token.txt"], { encoding: "utf8" })) } };`}),
+			code: 1, want: "vite.config.js threw"},
+		{name: "vite_config_worker_without_fence", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { Worker } from "node:worker_threads";
+const s = await new Promise((res, rej) => { const w = new Worker("require('worker_threads').parentPort.postMessage(require('fs').readFileSync('BASE/secrets/token.txt', 'utf8'))", { eval: true, execArgv: [] }); w.on("message", res); w.on("error", rej); });
+export default { define: { __X__: JSON.stringify(s) } };`}),
+			code: 1, want: "vite.config.js threw"},
+		{name: "vite_config_blob_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; const s = await (await fs.openAsBlob("BASE/ws/app/l.txt")).text(); export default { define: { __X__: JSON.stringify(s) } };`}),
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+		{name: "vite_config_stream_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; let s = ""; for await (const c of new fs.ReadStream("BASE/ws/app/l.txt", "utf8")) s += c; export default { define: { __X__: JSON.stringify(s) } };`}),
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
 		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
 		// extends, and one above the root) and showed what its messages quote.
 		{name: "vite_config_tsconfig_extends_proc_environ", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,

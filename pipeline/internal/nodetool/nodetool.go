@@ -23,7 +23,7 @@
 // importer, Tailwind CSS's stylesheet and module resolvers and the folders it scans, and the
 // fs functions the tools read and write with. Where the kernel has no Landlock, those checks
 // are what holds, and the app's PostCSS config and plugins (code the app brings) run as Node
-// code runs.
+// code runs, under Node's permission model where Node has one (permission.go).
 package nodetool
 
 import (
@@ -158,8 +158,12 @@ type Runner struct {
 	Dir  string // the app folder: Node's working folder
 	Root string // the folder Node may read and load packages from: the app's, or its workspace root
 	Temp string // where Node's private temporary folder is made; "" is os.TempDir()
-	// NoFence starts Node outside the kernel's fence (the runner's own checks still hold).
+	// NoFence starts Node outside the kernel's fence (the runner's own checks still hold,
+	// and Node's permission model: permission.go).
 	NoFence bool
+	// ConfigOnly says the runner only loads the vite.config: where Node's permission model
+	// fences Node, it may start no program, even for an app whose Sass is sass-embedded.
+	ConfigOnly bool
 
 	mu      sync.Mutex
 	fence   confine.Status
@@ -266,7 +270,13 @@ func (r *Runner) start() error {
 		r.err = fmt.Errorf("make Node's temporary folder: %w", err)
 		return r.err
 	}
-	cmd := exec.Command(node, "--no-deprecation", "--input-type=module", "--eval", runner)
+	args := []string{"--no-deprecation"}
+	if r.NoFence || confine.Available().ABI == 0 {
+		// No kernel's fence around Node: its permission model is the second fence.
+		programs := !r.ConfigOnly && !Installed(r.Dir, r.Root, "sass") && Installed(r.Dir, r.Root, "sass-embedded")
+		args = append(args, permissionFlags(node, r.Root, tmp, programs)...)
+	}
+	cmd := exec.Command(node, append(args, "--input-type=module", "--eval", runner)...)
 	cmd.Dir = r.Dir
 	cmd.Env = environ(node, r.Root, tmp)
 	var stderr strings.Builder

@@ -32,3 +32,17 @@ func TestCloseRemovesTemp(t *testing.T) {
 		})
 	}
 }
+
+// TestPermissionFlag: the flag that turns Node's permission model on, by Node's version: none
+// before --allow-addons came (20.12, 21.6), which the CSS tools' native addons need.
+func TestPermissionFlag(t *testing.T) {
+	for v, want := range map[string]string{
+		"v18.20.4": "", "v20.11.1": "", "v20.12.0": "--experimental-permission", "v20.20.2": "--experimental-permission",
+		"v21.5.0": "", "v21.6.0": "--experimental-permission", "v22.12.0": "--experimental-permission", "v22.13.0": "--permission",
+		"v23.4.0": "--experimental-permission", "v23.5.0": "--permission", "v24.1.0": "--permission", "": "", "vx": "",
+	} {
+		if got := permissionFlag(v); got != want {
+			t.Errorf("%q: %q, want %q", v, got, want)
+		}
+	}
+}

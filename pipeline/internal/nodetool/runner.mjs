@@ -22,6 +22,7 @@ import fs from "node:fs";
 import { Module, createRequire, register, syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
+import workerThreads from "node:worker_threads";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const cwd = process.cwd();
@@ -120,7 +121,7 @@ function guard(obj, names, check) {
 }
 
 for (const api of [fs, fs.promises]) {
-  guard(api, ["readFile", "readFileSync", "readdir", "readdirSync", "opendir", "opendirSync", "createReadStream", "watch", "watchFile"], (name, args) => {
+  guard(api, ["readFile", "readFileSync", "readdir", "readdirSync", "opendir", "opendirSync", "createReadStream", "openAsBlob", "watch", "watchFile"], (name, args) => {
     const p = pathOf(args[0]);
     if (p !== null && !readable(p)) throw refused(p, "read");
   });
@@ -812,6 +813,24 @@ export async function load(url, context, next) {
 register("data:text/javascript," + encodeURIComponent(configHooks));
 process.setSourceMapsEnabled?.(true);
 
+// Under Node's permission model (bundle's fence where the kernel's is off: permission.go), the
+// hooks above run on a worker thread, which Node starts only with --allow-worker; and a worker
+// started with execArgv: [] has no permissions at all. With the hooks' thread running, no
+// other worker starts.
+if (process.permission) {
+  workerThreads.Worker = function Worker() {
+    throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "WorkerThreads" });
+  };
+  syncBuiltinESMExports();
+}
+
+// messageOf is an error's message, and for what Node's permission model refused, what and why.
+function messageOf(e) {
+  const m = String(e?.message ?? e);
+  if (e?.code !== "ERR_ACCESS_DENIED" || !e.permission) return m;
+  return `${m} (${e.permission}${e.resource ? " " + e.resource : ""}): Node's permission model, bundle's fence where the kernel's is off, lets the app's code read only ${root}, write only its temporary folder, and start no program or worker`;
+}
+
 function describe(v, seen = new Set()) {
   if (v === undefined) return { undefined: true };
   if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
@@ -905,7 +924,7 @@ function configError(e, file) {
     const name = missing[1].startsWith("@") ? missing[1].split("/").slice(0, 2).join("/") : missing[1].split("/")[0];
     if (!name.startsWith(".") && !name.startsWith("/")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
   }
-  const err = new Error(String(e?.message ?? e));
+  const err = new Error(messageOf(e));
   const dir = path.dirname(file);
   for (const line of String(e?.stack ?? "").split("\n")) {
     const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
@@ -1162,7 +1181,7 @@ const frameworkTools = { vue, svelte, "svelte-module": svelteModule, solid };
 const tools = { postcss, tailwind, sass, less, stylus, viteconfig, scopednames, ...frameworkTools };
 
 function failure(e) {
-  const err = { message: String(e?.reason ?? e?.message ?? e) };
+  const err = { message: e?.reason != null ? String(e.reason) : messageOf(e) };
   if (e?.missing) err.missing = e.missing;
   if (e?.outside) err.outside = e.outside;
   if (e?.want) err.want = e.want;
