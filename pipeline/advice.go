@@ -1,9 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -183,6 +183,51 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 	return text, fmt.Sprintf("run npm install %s in %s, or map the name with [build] alias", pkg, where(p.manifests[0])), false
 }
 
+// entryConditions are the package conditions esbuild resolves an entry of the browser build
+// under: of an import, and of a require (a CommonJS module's).
+func (b *bundler) entryConditions() [][]string {
+	base := append([]string{"browser", "default"}, b.vite.conditions()...)
+	return [][]string{append(slices.Clone(base), "import"), append(slices.Clone(base), "require")}
+}
+
+// conditionTargets returns the targets a value of "exports" gives under conds: a string; each
+// of a list's (esbuild takes the first it can use); an object's first condition in conds, in
+// the object's order, that gives any.
+func conditionTargets(raw json.RawMessage, conds []string) []string {
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return []string{str}
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		var out []string
+		for _, e := range list {
+			out = append(out, conditionTargets(e, conds)...)
+		}
+		return out
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.Token()
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var skip json.RawMessage
+		dec.Decode(&skip)
+		if k, _ := t.(string); slices.Contains(conds, k) {
+			if out := conditionTargets(obj[k], conds); len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return nil
+}
+
 // entryOutside explains an installed package whose entry for spec leads out of the folder the
 // build may read: its package.json's "exports" target for the subpath, or (without
 // "exports", for the package itself) its "browser", "module" or "main" field, the fields
@@ -210,39 +255,22 @@ func (b *bundler) entryOutside(spec, pkg, from string) (text, note string, ok bo
 	}
 	sub := "." + strings.TrimPrefix(spec, pkg)
 	var field, target string
-	if exports, has := pj["exports"]; has {
-		// The subpath's own entry: the whole field when it maps no subpaths (a string, a
-		// list, or conditions), else its key; every condition's target is looked at.
-		if m, isMap := exports.(map[string]any); isMap && slices.ContainsFunc(slices.Collect(maps.Keys(m)), func(k string) bool { return strings.HasPrefix(k, ".") }) {
-			exports = m[sub]
-		} else if sub != "." {
-			exports = nil
-		}
-		var walk func(v any)
-		walk = func(v any) {
-			switch x := v.(type) {
-			case string:
-				if target == "" && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(x))) {
-					target = x
+	if _, has := pj["exports"]; has {
+		// The targets esbuild would take for the subpath in the browser build, under its
+		// conditions, of an import or of a require: a "node" condition's target is never
+		// the page's, and leads where it likes.
+		if f := b.packageJSON(filepath.Join(dir, "package.json")); f != nil {
+			for _, conds := range b.entryConditions() {
+				var targets []string
+				if raw, ok := f.exports[sub]; ok {
+					targets = conditionTargets(raw, conds)
+				} else if t, ok := matchExports(f.exports, sub, conds); ok {
+					targets = []string{t} // a pattern's ("./x/*": "./lib/*"), the * replaced
 				}
-			case []any:
-				for _, e := range x {
-					walk(e)
-				}
-			case map[string]any:
-				keys := slices.Sorted(maps.Keys(x))
-				for _, k := range keys {
-					walk(x[k])
-				}
-			}
-		}
-		walk(exports)
-		if exports == nil {
-			// No key of its own: the pattern ("./x/*": "./lib/*") whose target, the
-			// * replaced, esbuild and exportsFallback take under the build's conditions.
-			if f := b.packageJSON(filepath.Join(dir, "package.json")); f != nil {
-				if t, ok := f.exportTarget(sub); ok && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
-					target = t
+				for _, t := range targets {
+					if target == "" && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
+						target = t
+					}
 				}
 			}
 		}

@@ -307,6 +307,15 @@ func leakRows() []leakRow {
 			}{1, `node_modules/pkg/package.json's "main" is "../../../../secrets/evilpkg/index.js"`}},
 		{name: "package_exports_outside", files: script(`import x from "pkg"; console.log(x)`, map[string]string{"node_modules/pkg/package.json": `{ "name": "pkg", "exports": "../../../../secrets/evilpkg/index.js" }`}),
 			code: 1, want: `node_modules/pkg/package.json's "exports" (for ".") is "../../../../secrets/evilpkg/index.js"`},
+		// The browser build takes a package's entry under the browser's conditions (browser,
+		// import or require, module, production, default): a "node" target that leads out is
+		// not the page's, and refused the build before (exit 1); an "import" one still does.
+		{name: "package_exports_node_outside", files: script(`import x from "pkg"; import y from "pkg/y"; console.log(x, y)`, map[string]string{"node_modules/pkg/index.js": "export default 1\n", "node_modules/pkg/y.js": "export default 2\n",
+			"node_modules/pkg/package.json": `{ "name": "pkg", "exports": { ".": { "node": "../../../../secrets/evilpkg/index.js", "default": "./index.js" }, "./y": [{ "node": "../../../../secrets/evilpkg/index.js" }, "./y.js"] } }`}),
+			code: 0},
+		{name: "package_exports_import_outside", files: script(`import x from "pkg"; console.log(x)`, map[string]string{"node_modules/pkg/index.js": "export default 1\n",
+			"node_modules/pkg/package.json": `{ "name": "pkg", "exports": { "node": "./index.js", "import": "../../../../secrets/evilpkg/index.js", "default": "./index.js" } }`}),
+			code: 1, want: `node_modules/pkg/package.json's "exports" (for ".") is "../../../../secrets/evilpkg/index.js"`},
 		// A misspelt package, named by the app's code, its vite.config or its PostCSS config:
 		// the advice names the installed package meant, never the typo to install (an
 		// unrelated package of that name may exist on npm), and is the same fenced or not.
