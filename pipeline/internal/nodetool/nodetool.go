@@ -270,15 +270,20 @@ func (r *Runner) start() error {
 		r.err = fmt.Errorf("make Node's temporary folder: %w", err)
 		return r.err
 	}
-	args := []string{"--no-deprecation"}
+	args, env := []string{"--no-deprecation"}, environ(node, r.Root, tmp)
 	if r.NoFence || confine.Available().ABI == 0 {
 		// No kernel's fence around Node: its permission model is the second fence.
 		programs := !r.ConfigOnly && !Installed(r.Dir, r.Root, "sass") && Installed(r.Dir, r.Root, "sass-embedded")
 		args = append(args, permissionFlags(node, r.Root, tmp, programs)...)
+		if programs {
+			// sass-embedded's synchronous compiler talks to its program from a worker
+			// thread: a program has no permissions of Node's, so a worker holds nothing more.
+			env = append(env, "MINIAPP_WORKERS=1")
+		}
 	}
 	cmd := exec.Command(node, append(args, "--input-type=module", "--eval", runner)...)
 	cmd.Dir = r.Dir
-	cmd.Env = environ(node, r.Root, tmp)
+	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()

@@ -816,8 +816,9 @@ process.setSourceMapsEnabled?.(true);
 // Under Node's permission model (bundle's fence where the kernel's is off: permission.go), the
 // hooks above run on a worker thread, which Node starts only with --allow-worker; and a worker
 // started with execArgv: [] has no permissions at all. With the hooks' thread running, no
-// other worker starts.
-if (process.permission) {
+// other worker starts (unless it may start programs, which hold nothing of Node's: an app
+// whose Sass is sass-embedded, whose compiler a worker talks to).
+if (process.permission && process.env.MINIAPP_WORKERS !== "1") {
   workerThreads.Worker = function Worker() {
     throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "WorkerThreads" });
   };
