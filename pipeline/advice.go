@@ -259,18 +259,24 @@ func (b *bundler) entryOutside(spec, pkg, from string) (text, note string, ok bo
 		// The targets esbuild would take for the subpath in the browser build, under its
 		// conditions, of an import or of a require: a "node" condition's target is never
 		// the page's, and leads where it likes.
-		if f := b.packageJSON(filepath.Join(dir, "package.json")); f != nil {
-			for _, conds := range b.entryConditions() {
-				var targets []string
-				if raw, ok := f.exports[sub]; ok {
-					targets = conditionTargets(raw, conds)
-				} else if t, ok := matchExports(f.exports, sub, conds); ok {
-					targets = []string{t} // a pattern's ("./x/*": "./lib/*"), the * replaced
-				}
-				for _, t := range targets {
-					if target == "" && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
-						target = t
-					}
+		var raw struct {
+			Exports json.RawMessage `json:"exports"`
+		}
+		json.Unmarshal(data, &raw)
+		exports := map[string]json.RawMessage{}
+		if json.Unmarshal(raw.Exports, &exports) != nil || !strings.HasPrefix(firstKey(raw.Exports), ".") {
+			exports = map[string]json.RawMessage{".": raw.Exports} // a string, a list, or conditions
+		}
+		for _, conds := range b.entryConditions() {
+			var targets []string
+			if raw, ok := exports[sub]; ok {
+				targets = conditionTargets(raw, conds)
+			} else if t, ok := matchExports(exports, sub, conds); ok {
+				targets = []string{t} // a pattern's ("./x/*": "./lib/*"), the * replaced
+			}
+			for _, t := range targets {
+				if target == "" && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(t))) {
+					target = t
 				}
 			}
 		}
