@@ -23,7 +23,8 @@ import (
 //   - puretables.go: a module-level table whose only reads are of the module's own data;
 //   - guardedclass.go: a class defined behind a typeof guard into a binding declared before;
 //   - logicalassign.go: a logical assignment written lowered (o.p ?? (o.p = b));
-//   - tablecalls.go: a module-level object of functions and calls, whose calls are declared on their own.
+//   - tablecalls.go: a module-level object of functions and calls, whose calls are declared on their own;
+//   - purecalls.go: a module-level pure call whose arguments do something, which are declared on their own.
 //
 // The rewrites read one parse of the module (pkgModule) and give edits of its text, applied
 // together; a rewrite whose conditions do not hold gives none.
@@ -146,7 +147,7 @@ func (b *bundler) loadPackageModule(path string, resolve func(string, api.Resolv
 	}
 	imports = append(imports, b.namespaceChainEdits(path, m, resolve)...)
 	if loader == api.LoaderJS {
-		others = slices.Concat(deadWriteEdits(m), pureTableEdits(m), guardedClassEdits(m), logicalAssignEdits(m), tableCallEdits(m))
+		others = slices.Concat(deadWriteEdits(m), pureTableEdits(m), guardedClassEdits(m), logicalAssignEdits(m), tableCallEdits(m), pureCallEdits(m))
 	}
 	if len(imports) == 0 && len(others) == 0 {
 		return api.OnLoadResult{}
