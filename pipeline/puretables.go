@@ -47,6 +47,7 @@ func pureTableEdits(m *pkgModule) []edit {
 	// The data objects: where each one's name is, and whether it is an enum.
 	data := map[*js.Var]dataObject{}
 	var tables []js.BindingElement
+	var args []tableArg            // the literals given to pure calls
 	literals := map[*js.Var]bool{} // the module-level const bound to a literal
 	for _, s := range ast.BlockStmt.List {
 		d := topDecl(s)
@@ -74,10 +75,15 @@ func pureTableEdits(m *pkgModule) []edit {
 				if enumObject(init) {
 					data[v] = dataObject{at: m.offset(v.Data), enum: true}
 				}
+				args = append(args, pureCallTables(m, v, init.X, init.Args, false)...)
+			case *js.NewExpr:
+				if init.Args != nil {
+					args = append(args, pureCallTables(m, v, init.X, *init.Args, true)...)
+				}
 			}
 		}
 	}
-	if len(data) == 0 || len(tables) == 0 {
+	if len(data) == 0 || len(tables)+len(args) == 0 {
 		return nil
 	}
 	// Each data object's references: all property reads, or it is not one.
@@ -105,7 +111,54 @@ func pureTableEdits(m *pkgModule) []edit {
 		}
 		edits = append(edits, edit{start, start, "/* @__PURE__ */ (() => ("}, edit{end, end, "))()"})
 	}
+	for _, a := range args {
+		p := &purity{m: m, data: data, literals: literals, before: a.before}
+		if p.expr(a.value) && p.reads {
+			edits = append(edits, edit{a.start, a.start, "/* @__PURE__ */ (() => ("}, edit{a.end, a.end, "))()"})
+		}
+	}
 	return edits
+}
+
+// tableArg is an array or object literal given to a pure-annotated call or new that a
+// module-level declaration is bound to (Solid's Properties = /*#__PURE__*/ new Set([…,
+// ...booleans])): esbuild drops the call when unused if it can drop each argument, which the
+// same wrapping lets it do.
+type tableArg struct {
+	value      js.IExpr
+	start, end int
+	before     int // the offset of the declaration's name
+}
+
+// pureCallTables gives the array and object literals among the arguments of the call of
+// callee (new, when isNew) that v is bound to, when the call is annotated pure; none else.
+func pureCallTables(m *pkgModule, v *js.Var, callee js.IExpr, args js.Args, isNew bool) []tableArg {
+	f, ok := callee.(*js.Var)
+	if !ok || len(args.List) == 0 {
+		return nil
+	}
+	at := m.offset(v.Data)
+	calleeEnd, ok := pureCallee(m.src, at+len(v.Data), string(f.Data), isNew)
+	if !ok {
+		return nil
+	}
+	var spans [][2]int
+	var out []tableArg
+	for i, a := range args.List {
+		switch a.Value.(type) {
+		case *js.ArrayExpr, *js.ObjectExpr:
+			if a.Rest {
+				continue
+			}
+			if spans == nil {
+				if spans, ok = argumentSpans(m.src, calleeEnd, len(args.List)); !ok {
+					return nil
+				}
+			}
+			out = append(out, tableArg{value: a.Value, start: spans[i][0], end: spans[i][1], before: at})
+		}
+	}
+	return out
 }
 
 // dataObject is a data object: the offset of its name, and whether it is an enum (its

@@ -17,7 +17,8 @@ func pureTables(src string) string {
 }
 
 // TestPureTables: a module-level array or object literal whose only reads are of the module's
-// own data (an enum as TypeScript compiles one, a plain object) is wrapped in a pure call;
+// own data (an enum as TypeScript compiles one, a plain object) is wrapped in a pure call, as
+// is one given to a pure-annotated call a module-level declaration is bound to;
 // one that reads anything else, or data that is written, handed out or declared after it,
 // is left as written.
 func TestPureTables(t *testing.T) {
@@ -65,6 +66,11 @@ func TestPureTables(t *testing.T) {
 		{"a shadowing parameter is its own", "const o = { a: 1 };\nfunction f(o) { o.a = 2; }\nconst L = [o.a];\n",
 			"const o = { a: 1 };\nfunction f(o) { o.a = 2; }\nconst L = " + wrapped + "[o.a]))();\n"},
 		{"eval", "const o = { a: 1 };\nconst L = [o.a];\neval(s);\n", ""},
+		{"Solid's Properties: a pure new of a spread", "const B = [\"async\"];\nconst P = /*#__PURE__*/new Set([\"value\", ...B]), Q = /* @__PURE__ */ f({ a: B[0] }, [...B]);\n",
+			"const B = [\"async\"];\nconst P = /*#__PURE__*/new Set(" + wrapped + "[\"value\", ...B]))()), Q = /* @__PURE__ */ f(" + wrapped + "{ a: B[0] }))(), " + wrapped + "[...B]))());\n"},
+		{"a pure new of a spread, not annotated", "const B = [\"async\"];\nconst P = new Set([\"value\", ...B]);\n", ""},
+		{"a pure new of a spread handed out", "const B = [\"async\"];\nf(B);\nconst P = /*#__PURE__*/new Set([\"value\", ...B]);\n", ""},
+		{"a pure call of a member", "const B = [\"async\"];\nconst P = /*#__PURE__*/ o.f([\"value\", ...B]);\n", ""},
 	} {
 		if got := pureTables(r.src); got != r.want {
 			t.Errorf("%s:\n got %q\nwant %q", r.name, got, r.want)
@@ -72,8 +78,8 @@ func TestPureTables(t *testing.T) {
 	}
 }
 
-// TestPureTablesDropped: a package's table of prose that reads the package's enum, and a list
-// that spreads another, are left out of the page when unused, as Vite's build leaves them
+// TestPureTablesDropped: a package's table of prose that reads the package's enum, a list
+// that spreads another, and a pure new Set of such a list, are left out of the page when unused, as Vite's build leaves them
 // out, and used ones are in it and read what they did (Chromium).
 func TestPureTablesDropped(t *testing.T) {
 	dir := t.TempDir()
@@ -90,10 +96,11 @@ func TestPureTablesDropped(t *testing.T) {
 			"export function status(code) { return STATUS[code]; }\n" +
 			"const STATE = [\"$state\"];\nconst ALL = [...STATE, \"UNUSED_SPREAD_MARKER\"];\nexport function all() { return ALL; }\n" +
 			"export const RUNES = [...STATE, \"$derived\"];\n" +
+			"const SET = /*#__PURE__*/ new Set([\"UNUSED_SET_MARKER\", ...STATE]);\nexport function set() { return SET; }\n" +
 			"export { Code };\n",
 	})
 	res := built(t, dir)
-	if page := string(res.HTML); strings.Contains(page, "UNUSED_LADDER_MARKER") || strings.Contains(page, "UNUSED_SPREAD_MARKER") || !strings.Contains(page, "404") {
+	if page := string(res.HTML); strings.Contains(page, "UNUSED_LADDER_MARKER") || strings.Contains(page, "UNUSED_SPREAD_MARKER") || strings.Contains(page, "UNUSED_SET_MARKER") || !strings.Contains(page, "404") {
 		t.Errorf("the unused table is in the page, or the used one is not")
 	}
 	b := browsertest.Start(t)
