@@ -123,6 +123,10 @@ img.setAttributeNode(Object.assign(document.createAttribute("onerror"), { value:
 		{"with_write", "write in with (document)", `with (document) write("<script>ranIt('with write')<\/script>");`},
 		{"function_this", "Function('return this')() for the global object", `window.extra.ran = Function("return this")() === window ? "global" : "other";`},
 		{"root_outer", "the root's outerHTML, which throws", `try { document.documentElement.outerHTML = '<img src="data:," onerror="ranIt(\'root outer\')">'; } catch (e) { window.extra.ran = e.name; }`},
+		// Markup given to a parameter of the page's own function, which gives it to innerHTML
+		// (fid23b).
+		{"param_handler", "markup given to a function's parameter, which sets it as innerHTML", `function setHTML(el, m) { el.innerHTML = m; }
+setHTML(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'param\')">');`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -316,6 +316,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// exit 0 and the built page's policy blocked the image's handler the page as written
 		// ran ("ran":"template" as written, "not yet" built); refused at the markup.
 		{page: "template_function.html", refused: "template_function.html:19:44: error: the markup given to innerHTML holds the inline event handler onerror=\"x('template')\""},
+		// Markup given to a parameter of the page's own function, which gives it to innerHTML
+		// (fid23b): built with exit 0 and the built page's policy blocked the handler the page
+		// as written ran ("ran":"param" as written, "not yet" built); refused at the argument.
+		{page: "param_handler.html", refused: "param_handler.html:19:41: error: the value given to setHTML(…)'s parameter m, which its code gives innerHTML, holds the inline event handler onerror"},
 		// A window the page opens (about:blank, the page's policy) whose document is written
 		// with a script, and a <body onload> written into the page (its handler added to the
 		// page's body, where a fragment's parser drops the tag): built with exit 0 and the

@@ -50,6 +50,9 @@ type script struct {
 	// asData makes names read a part only the run knows as data (tagname.go: values), and
 	// readData says it did.
 	asData, readData bool
+	// params holds what the parameters of the app's functions are given at one chain of call
+	// sites, where names reads a sink's value through them (markupparam.go).
+	params *paramEnv
 }
 
 // token is one token of script.js.

@@ -633,6 +633,24 @@ func (r *rewrite) checkMarkup(i int) {
 	if context == 0 {
 		return // the call throws: nothing is parsed into the page
 	}
+	f, blocked := markupBlocked(sink, values, runs, context)
+	if !blocked {
+		if data {
+			// Built from a parameter of the app's own function: read with what its calls give.
+			r.checkParamMarkup(i, sink, parts, runs, context, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}}, -1, "", 0)
+		}
+		return
+	}
+	where := ", where the page as written runs it"
+	if parsedSinks[sink] {
+		where += " once it adopts the element (the document parsed apart runs no script, the page does)"
+	}
+	r.errAt(parts[0][0], "the markup given to "+sink+" holds "+f.what+where+dataSaid(data), f.note)
+}
+
+// markupBlocked returns what one of the values given to sink holds that the bundle's policy
+// blocks, each read as the sink's parser reads it.
+func markupBlocked(sink string, values []string, runs bool, context atom.Atom) (markupFinding, bool) {
 	for _, v := range values {
 		f, blocked := blockedInMarkup(v, runs, context)
 		if sink == srcdocSink || parsedSinks[sink] || strings.HasSuffix(sink, ".write") || strings.HasSuffix(sink, ".writeln") {
@@ -642,14 +660,10 @@ func (r *rewrite) checkMarkup(i int) {
 			f, blocked = blockedInDocument(v, runs)
 		}
 		if blocked {
-			where := ", where the page as written runs it"
-			if parsedSinks[sink] {
-				where += " once it adopts the element (the document parsed apart runs no script, the page does)"
-			}
-			r.errAt(parts[0][0], "the markup given to "+sink+" holds "+f.what+where+dataSaid(data), f.note)
-			return
+			return f, true
 		}
 	}
+	return markupFinding{}, false
 }
 
 // dataSaid is what a message adds when a value was read with parts only the run knows

@@ -177,6 +177,19 @@ func TestMarkupSinks(t *testing.T) {
 		{"markup joined", `el.innerHTML = ['<div>', '<button onclick="save()">Save</button>', '</div>'].join('');`, `inline event handler onclick="save()"`},
 		{"markup joined by a separator", `el.innerHTML = ['<img src=x', 'onerror=go()>'].join(' ');`, "inline event handler onerror"},
 		{"data joined, a spread", `el.innerHTML = ['<b>', name, '</b>'].join(''); el.innerHTML = [a, b].join(); el.innerHTML = [...parts].join("");`, ""},
+		// Markup given to a parameter of the app's own function, which gives it a sink (fid23b):
+		// each call site's argument read as the sink's value, by the function's binding.
+		{"a function's parameter given a handler", `function setHTML(el, m) { el.innerHTML = m; } setHTML(div, "<img src=x onerror=go()>");`, `the value given to setHTML(…)'s parameter m, which its code gives innerHTML, holds the inline event handler onerror`},
+		{"an arrow's parameter built into markup", "const row = (el, label) => el.insertAdjacentHTML(\"beforeend\", `<li>${label}</li>`); row(list, '<b onclick=\"go()\">b</b>');", `row(…)'s parameter label, which its code gives insertAdjacentHTML, holds the inline event handler onclick`},
+		{"a default parameter", `function show(el, m = "<a href='javascript:go()'>a</a>") { el.innerHTML = m; } show(div);`, `show(…)'s parameter m, which its code gives innerHTML, holds a javascript: URL`},
+		{"called twice, one handler", `function put(el, m) { el.innerHTML = m; } put(a, "<b>plain</b>"); put(b, "<img src=x onerror=go()>");`, `put(…)'s parameter m`},
+		{"passed on to another own function", `function setHTML(el, m) { el.innerHTML = m; } function card(title) { setHTML(box, "<h2>" + title + "</h2>"); } card("<img src=x onerror=go()>");`, `card(…)'s parameter title, which its code gives innerHTML, holds the inline event handler onerror`},
+		{"an object literal's method", `const ui = { render(el, m) { el.innerHTML = m; } }; ui.render(div, "<img src=x onerror=go()>");`, `ui.render(…)'s parameter m`},
+		{"a method given as key: function", `const ui = { render: function (el, m) { document.write(m); } }; ui.render(div, "<script>go()<\/script>");`, `ui.render(…)'s parameter m, which its code gives document.write, holds a <script>`},
+		{"an exported function's own call", `export function setHTML(el, m) { el.innerHTML = m; } setHTML(div, "<img src=x onerror=go()>");`, `setHTML(…)'s parameter m`},
+		{"parameters given plain markup, data, or another's function", `function setHTML(el, m) { el.innerHTML = m; } setHTML(div, "<b>bold</b>"); setHTML(div, text); setHTML(div); ` +
+			`function other(m) { el.innerHTML = m; } x.other("<img src=x onerror=go()>"); { const other = f; other("<img src=x onerror=go()>"); } ` +
+			`function w(m) { m = clean(m); el.innerHTML = m; } w("<img src=x onerror=go()>"); function t(el, m) { el.textContent = m; } t(div, "<img src=x onerror=go()>"); setHTML(...args);`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

@@ -90,6 +90,9 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		}
 		return out, true
 	case j == i+1 && js.IsIdentifier(t.tt):
+		if arg, ok := s.paramArg(i); ok {
+			return s.names(arg[0], arg[1], depth+1)
+		}
 		if init, ok := s.constInitAt(i); ok {
 			return s.names(init[0], init[1], depth+1)
 		}
