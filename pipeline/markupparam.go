@@ -29,7 +29,13 @@ const maxParamDepth = 4
 type paramEnv struct {
 	args map[int][2]int
 	seen map[int]bool
+	// reads is how many chains of call sites are left to read for the sink (maxParamReads).
+	reads *int
 }
+
+// maxParamReads bounds the chains of call sites one sink's value is read through: a helper
+// called from many places, each passing on its own parameter, multiplies them.
+const maxParamReads = 256
 
 // paramArg returns the argument tokens bound to the parameter at the significant token i in
 // the environment names reads in (script.params).
@@ -202,9 +208,10 @@ func (r *rewrite) checkParamMarkup(i int, sink string, parts [][2]int, runs bool
 		}
 	}
 	if free < 0 {
-		if at < 0 {
+		if at < 0 || *env.reads <= 0 {
 			return
 		}
+		*env.reads--
 		s.params = &env
 		values, data, known := s.concatenation(parts)
 		s.params = nil

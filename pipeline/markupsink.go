@@ -637,7 +637,8 @@ func (r *rewrite) checkMarkup(i int) {
 	if !blocked {
 		if data {
 			// Built from a parameter of the app's own function: read with what its calls give.
-			r.checkParamMarkup(i, sink, parts, runs, context, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}}, -1, "", 0)
+			reads := maxParamReads
+			r.checkParamMarkup(i, sink, parts, runs, context, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
 		}
 		return
 	}

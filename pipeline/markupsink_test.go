@@ -99,6 +99,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"the root as children.item(0)", `document.children.item(0).innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
 		{"the root by getElementsByTagName", `document.getElementsByTagName("html")[0].setHTMLUnsafe("<body onload=go()>");`, "the markup given to setHTMLUnsafe holds the inline event handler onload"},
 		{"the root by querySelectorAll('*')", `document.querySelectorAll("*")[0].innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		// fid23b: selectors whose subject can only be the root (the root, or nothing: then the
+		// member read throws), and document.all's first element.
+		{"the root by querySelector('html[lang]')", `document.querySelector("html[ lang ]").innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		{"the root by :root narrowed, a list of such", `document.querySelector(":root.dark:not(.x, .y), html#top").innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		{"the root as document.all[0]", `document.all[0].innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
+		{"narrowed selectors that may match another", `document.querySelector("html[lang], #app").innerHTML = "<body onload=go()>"; document.querySelector("*[lang]").innerHTML = "<body onload=go()>"; document.querySelector("div html").innerHTML = "<body onload=go()>"; document.querySelector("html:not(.x) body").innerHTML = "<body onload=go()>"; document.all[1].innerHTML = "<body onload=go()>";`, ""},
 		{"elements that are not the root", `document.querySelector("#app").innerHTML = "<body onload=go()>"; document.querySelector("html body").innerHTML = "<body onload=go()>"; document.querySelector("html > *").innerHTML = "<body onload=go()>"; ` +
 			`document.getElementsByTagName("body")[0].innerHTML = "<body onload=go()>"; document.children[1].innerHTML = "<body onload=go()>"; el.children[0].innerHTML = "<body onload=go()>"; document.querySelector(sel).innerHTML = "<body onload=go()>";`, ""},
 		{"the root's outerHTML and beside it throw", `document.documentElement.outerHTML = "<img src=x onerror=go()>"; document.querySelector("html").insertAdjacentHTML("afterend", "<img src=x onerror=go()>"); el.insertAdjacentHTML("inside", "<img src=x onerror=go()>");`, ""},

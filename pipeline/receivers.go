@@ -77,6 +77,8 @@ func member(obj pageObject, prop string) pageObject {
 			return pageRootChild
 		case "children":
 			return pageRootList // the document's element children: the root alone
+		case "all":
+			return pageRootList // the document's elements in tree order (HTMLAllCollection): the root first
 		}
 	case pageRootList:
 		if prop == "0" {
@@ -481,40 +483,71 @@ func (s *script) constNamed(name string) bool {
 	return s.consts[name]
 }
 
-// selectsRoot reports whether the selector list sel matches the document's element whatever
-// its attributes and children: one of its selectors is a compound of type selectors html
-// (in any case: an HTML document matches its HTML elements' names so) or *, :root and :scope
-// (the root, where the scoping root is the document). A selector the build does not read
-// so (an id, a class, a combinator) is not the root's.
+// selectsRoot reports whether the document's querySelector given the selector list sel gives
+// the document's element, or nothing (and then the member read after it throws): one of its
+// selectors is a compound that matches the root whatever its attributes and children (type
+// selectors html, in any case, as an HTML document matches its HTML elements' names, or *,
+// and :root and :scope, the root where the scoping root is the document: the root is first
+// in tree order), or each is one whose subject can only be the root (html or :root narrowed
+// by more: html[lang], :root.dark; :root after a combinator, which matches nothing). A
+// selector the build does not read so (an id, a class, a combinator's subject) is not the
+// root's.
 func selectsRoot(sel string) bool {
 	l := css.NewLexer(parse.NewInputString(sel))
-	// root: the compound read so far matches the root; empty: it is empty; space: whitespace
-	// follows it, which another part makes a combinator.
-	root, empty, space := true, true, false
+	// always: the compound read so far matches the root whatever it holds; only: it matches
+	// no element but the root; combined: a combinator came before it; empty: the selector is
+	// empty; space: whitespace follows it, which another part makes a combinator; depth: the
+	// brackets open (an attribute selector's, a pseudo-class's arguments).
+	always, only, combined, empty, space, depth := true, false, false, true, false, 0
+	anyAlways, allOnly := false, true
 	for {
 		tt, data := l.Next()
-		switch {
-		case tt == css.ErrorToken || tt == css.CommaToken:
-			if root && !empty {
-				return true
+		if depth > 0 && tt != css.ErrorToken {
+			switch tt {
+			case css.LeftBracketToken, css.LeftParenthesisToken, css.FunctionToken:
+				depth++
+			case css.RightBracketToken, css.RightParenthesisToken:
+				depth--
 			}
-			if tt == css.ErrorToken {
-				return false
-			}
-			root, empty, space = true, true, false
 			continue
-		case tt == css.WhitespaceToken:
+		}
+		if tt == css.ErrorToken || tt == css.CommaToken {
+			if empty || depth > 0 {
+				return false // no selector, or an unclosed one: querySelector throws
+			}
+			anyAlways, allOnly = anyAlways || always, allOnly && (always || only)
+			if tt == css.ErrorToken {
+				return anyAlways || allOnly
+			}
+			always, only, combined, empty, space = true, false, false, true, false
+			continue
+		}
+		if tt == css.WhitespaceToken {
 			space = !empty
 			continue
-		case space:
-			root = false
-		case tt == css.IdentToken && asciiLower(string(data)) == "html", tt == css.DelimToken && string(data) == "*":
+		}
+		if space || tt == css.DelimToken && (string(data) == ">" || string(data) == "+" || string(data) == "~") {
+			always, only, combined, space = false, false, true, false
+		}
+		switch {
+		case tt == css.IdentToken && asciiLower(string(data)) == "html":
+			only = only || !combined // an html element a script puts inside another is no root
+		case tt == css.DelimToken && string(data) == "*":
+		case tt == css.DelimToken && (string(data) == ">" || string(data) == "+" || string(data) == "~"):
 		case tt == css.ColonToken:
-			if t, d := l.Next(); t != css.IdentToken || asciiLower(string(d)) != "root" && asciiLower(string(d)) != "scope" {
-				root = false
+			t, d := l.Next()
+			switch {
+			case t == css.IdentToken && (asciiLower(string(d)) == "root" || asciiLower(string(d)) == "scope"):
+				only = true
+			case t == css.FunctionToken:
+				always, depth = false, 1
+			default:
+				always = false
 			}
+		case tt == css.LeftBracketToken:
+			always, depth = false, 1
 		default:
-			root = false
+			always = false
 		}
 		empty = false
 	}
