@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/tdewolff/parse/v2/js"
-	"golang.org/x/net/html/atom"
 )
 
 // Markup that reaches a sink through a parameter of the app's own function. Inside the
@@ -183,11 +182,17 @@ func (s *script) calls(f ownFunction) []int {
 	return out
 }
 
-// checkParamMarkup reads the sink's value (parts) through the parameters it is built from,
-// with the arguments each call site gives them (env), and refuses, at the argument that
-// gives it, markup holding what the bundle's policy blocks. at is the first token of the
-// argument last given (the place), fn what it was given to.
-func (r *rewrite) checkParamMarkup(i int, sink string, parts [][2]int, runs bool, context atom.Atom, env paramEnv, at int, fn string, depth int) {
+// checkParams reads a sink's value (parts) through the parameters it is built from, with the
+// arguments each call site gives them, and refuses, at the argument that gives it, a value
+// holding what the bundle's policy blocks (judge, as the sink's own value is judged).
+func (r *rewrite) checkParams(sink string, parts [][2]int, judge func([]string) (markupFinding, bool)) {
+	reads := maxParamReads
+	r.paramValues(sink, parts, judge, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
+}
+
+// paramValues is checkParams' reading at one chain of call sites (env): at is the first
+// token of the argument last given (the place), fn what it was given to.
+func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) (markupFinding, bool), env paramEnv, at int, fn string, depth int) {
 	s := r.s
 	// The first parameter the value (or an argument given so far) reads that no call gives yet.
 	free := -1
@@ -218,8 +223,8 @@ func (r *rewrite) checkParamMarkup(i int, sink string, parts [][2]int, runs bool
 		if !known {
 			return
 		}
-		if f, blocked := markupBlocked(sink, values, runs, context); blocked {
-			r.errAt(at, "the value given to "+fn+", which its code gives "+sink+", holds "+f.what+", where the page as written runs it"+dataSaid(data), f.note)
+		if f, blocked := judge(values); blocked {
+			r.errAt(at, "the value given to "+fn+", which its code gives "+sink+", holds "+f.what+dataSaid(data), f.note)
 		}
 		return
 	}
@@ -227,7 +232,7 @@ func (r *rewrite) checkParamMarkup(i int, sink string, parts [][2]int, runs bool
 	if !ok || depth >= maxParamDepth {
 		n, _ := s.binding(free)
 		env.seen[n.Binding] = true // read as data
-		r.checkParamMarkup(i, sink, parts, runs, context, env, at, fn, depth)
+		r.paramValues(sink, parts, judge, env, at, fn, depth)
 		delete(env.seen, n.Binding)
 		return
 	}
@@ -261,7 +266,7 @@ func (r *rewrite) checkParamMarkup(i int, sink string, parts [][2]int, runs bool
 			}
 		}
 		if !spread {
-			r.checkParamMarkup(i, sink, parts, runs, context, env, place, given, depth+1)
+			r.paramValues(sink, parts, judge, env, place, given, depth+1)
 		}
 		for _, b := range f.params {
 			delete(env.args, b)

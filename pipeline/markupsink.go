@@ -609,11 +609,19 @@ func (r *rewrite) checkAttr(i int) {
 	if !known {
 		return
 	}
-	for _, v := range values {
-		if f, blocked := blockedAttr(name, v); blocked {
-			r.errAt(arg[0], "the attribute a script sets holds "+f.what+", where the page as written runs it"+dataSaid(data), f.note)
-			return
+	judge := func(values []string) (markupFinding, bool) {
+		for _, v := range values {
+			if f, blocked := blockedAttr(name, v); blocked {
+				f.what += ", where the page as written runs it"
+				return f, true
+			}
 		}
+		return markupFinding{}, false
+	}
+	if f, blocked := judge(values); blocked {
+		r.errAt(arg[0], "the attribute a script sets holds "+f.what+dataSaid(data), f.note)
+	} else if data {
+		r.checkParams("the attribute "+name, [][2]int{arg}, judge)
 	}
 }
 
@@ -637,8 +645,11 @@ func (r *rewrite) checkMarkup(i int) {
 	if !blocked {
 		if data {
 			// Built from a parameter of the app's own function: read with what its calls give.
-			reads := maxParamReads
-			r.checkParamMarkup(i, sink, parts, runs, context, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
+			r.checkParams(sink, parts, func(values []string) (markupFinding, bool) {
+				f, blocked := markupBlocked(sink, values, runs, context)
+				f.what += ", where the page as written runs it"
+				return f, blocked
+			})
 		}
 		return
 	}

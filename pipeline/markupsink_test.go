@@ -193,9 +193,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"an object literal's method", `const ui = { render(el, m) { el.innerHTML = m; } }; ui.render(div, "<img src=x onerror=go()>");`, `ui.render(…)'s parameter m`},
 		{"a method given as key: function", `const ui = { render: function (el, m) { document.write(m); } }; ui.render(div, "<script>go()<\/script>");`, `ui.render(…)'s parameter m, which its code gives document.write, holds a <script>`},
 		{"an exported function's own call", `export function setHTML(el, m) { el.innerHTML = m; } setHTML(div, "<img src=x onerror=go()>");`, `setHTML(…)'s parameter m`},
+		{"an attribute set from a parameter", `const link = (a, url) => a.setAttribute("href", url); link(el, "javascript:go()");`, `the value given to link(…)'s parameter url, which its code gives the attribute href, holds a javascript: URL (href="javascript:go()")`},
+		{"a navigation to a parameter", `function go(to) { location.assign(to); } go("#top"); go("javascript:run()");`, `the value given to go(…)'s parameter to, which its code gives location.assign(…), holds a javascript: URL ("javascript:run()")`},
 		{"parameters given plain markup, data, or another's function", `function setHTML(el, m) { el.innerHTML = m; } setHTML(div, "<b>bold</b>"); setHTML(div, text); setHTML(div); ` +
 			`function other(m) { el.innerHTML = m; } x.other("<img src=x onerror=go()>"); { const other = f; other("<img src=x onerror=go()>"); } ` +
-			`function w(m) { m = clean(m); el.innerHTML = m; } w("<img src=x onerror=go()>"); function t(el, m) { el.textContent = m; } t(div, "<img src=x onerror=go()>"); setHTML(...args);`, ""},
+			`function w(m) { m = clean(m); el.innerHTML = m; } w("<img src=x onerror=go()>"); function t(el, m) { el.textContent = m; } t(div, "<img src=x onerror=go()>"); setHTML(...args); ` +
+			`const link = (a, url) => { a.href = url; }; link(el, "https://example.com/"); function nav(to) { location = to; } nav(next);`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

@@ -81,16 +81,23 @@ func (r *rewrite) checkNav(i int) {
 	if !known {
 		return
 	}
-	for _, u := range urls {
-		if offline.Scheme(u) != "javascript" {
-			continue
+	judge := func(urls []string) (markupFinding, bool) {
+		for _, u := range urls {
+			if offline.Scheme(u) != "javascript" {
+				continue
+			}
+			where, note := "in the page", "call the code instead of navigating to it: write what the URL runs as a function and call it"
+			if opens {
+				where = "in the window it opens (about:blank, which has the page's policy)"
+				note = "open the window without the URL (const w = window.open()) and act on it from the page's code, or call the code directly"
+			}
+			return markupFinding{fmt.Sprintf("a javascript: URL (%q), whose code the page as written runs %s and the bundle's policy blocks: a javascript: URL is code by URL, which its script-src does not allow", u, where), note}, true
 		}
-		where, note := "in the page", "call the code instead of navigating to it: write what the URL runs as a function and call it"
-		if opens {
-			where = "in the window it opens (about:blank, which has the page's policy)"
-			note = "open the window without the URL (const w = window.open()) and act on it from the page's code, or call the code directly"
-		}
-		r.errAt(arg[0], fmt.Sprintf("%s navigates to a javascript: URL (%q), whose code the page as written runs %s and the bundle's policy blocks: a javascript: URL is code by URL, which its script-src does not allow%s", sink, u, where, dataSaid(data)), note)
-		return
+		return markupFinding{}, false
+	}
+	if f, blocked := judge(urls); blocked {
+		r.errAt(arg[0], fmt.Sprintf("%s navigates to %s%s", sink, f.what, dataSaid(data)), f.note)
+	} else if data {
+		r.checkParams(sink, [][2]int{arg}, judge)
 	}
 }
