@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -24,12 +25,13 @@ var compiledGlobals = map[string]bool{"eval": true, "Function": true, "setTimeou
 
 // globalCall reads the call of one of compiledGlobals whose name (or computed member, its
 // '[') is the significant token i: the global's name, the token the message is placed at
-// (new, where the call constructs), and the call's arguments.
-func (s *script) globalCall(i int) (name string, at int, args [][2]int, ok bool) {
+// (new, where the call constructs), the first token of the call (its new, or the ( of the
+// outermost group around the callee), and the call's arguments.
+func (s *script) globalCall(i int) (name string, at, start int, args [][2]int, ok bool) {
 	after := i + 1
 	if prop, objEnd, a, member := s.memberAt(i); member {
 		if !compiledGlobals[prop] || s.objectAt(objEnd, 0) != pageWindow {
-			return "", 0, nil, false
+			return "", 0, 0, nil, false
 		}
 		name, after = prop, a
 		at = objEnd
@@ -39,25 +41,31 @@ func (s *script) globalCall(i int) (name string, at int, args [][2]int, ok bool)
 	} else {
 		name, at = s.text(i), i
 		if s.tok(i).tt != js.IdentifierToken || !compiledGlobals[name] || s.is(i-1, ".") || s.is(i-1, "?.") || !s.global(i) {
-			return "", 0, nil, false
+			return "", 0, 0, nil, false
 		}
 	}
-	// (eval)(…), (0, eval)(…): a group whose last part the name is, called.
-	for s.is(after, ")") && (s.is(after-2, "(") || s.is(after-2, ",")) {
+	// (eval)(…), (0, eval)(…), (0, window.eval)(…), ((0, eval))(…): a group whose last part
+	// the callee (from start) is, called.
+	start = at
+	for s.is(after, ")") && (s.is(start-1, "(") || s.is(start-1, ",")) {
 		open := s.opener(after)
 		if open < 0 || !s.group(open) {
-			return "", 0, nil, false
+			return "", 0, 0, nil, false
 		}
+		start = open
 		after++
 	}
 	args, call := s.callAt(after)
 	if !call {
-		return "", 0, nil, false
+		return "", 0, 0, nil, false
 	}
 	if s.is(at-1, "new") {
 		at--
 	}
-	return name, at, args, true
+	if s.is(start-1, "new") {
+		start--
+	}
+	return name, at, start, args, true
 }
 
 // group reports whether the '(' at the significant token open opens a group, not a call's
@@ -79,7 +87,7 @@ func (r *rewrite) checkCompiled(i int) {
 	if r.b.m.Eval {
 		return
 	}
-	name, at, args, ok := s.globalCall(i)
+	name, at, start, args, ok := s.globalCall(i)
 	if !ok {
 		return
 	}
@@ -91,7 +99,7 @@ func (r *rewrite) checkCompiled(i int) {
 		r.errAt(args[0][0], name+" given a string compiles it as eval does, which the bundle's policy refuses: the timer never runs",
 			fmt.Sprintf("pass a function, %s(() => { … }, ms), or set eval = true in %s: the policy then allows 'unsafe-eval', and hosts see it in the registry entry", name, filepath.Base(r.b.m.File)))
 	default:
-		if name == "Function" && r.globalObject(at, args) {
+		if name == "Function" && r.globalObject(start, args) {
 			return
 		}
 		r.errAt(at, "eval and new Function cannot run under the bundle's policy",
@@ -138,12 +146,15 @@ func (s *script) stringExpr(i, j, depth int) bool {
 // globalObject rewrites Function("return this")(), the global object's idiom, to globalThis,
 // which it is: a function the Function constructor makes is sloppy whatever the code around
 // it, and called without a this its this is the global object (ECMAScript's
-// OrdinaryCallBindThis). The call of the Function call whose name (or new) is the significant
-// token at, and whose arguments are args, is one argument, a constant whose code is that one
-// statement, and is called at once with no arguments. It reports whether it rewrote it.
+// OrdinaryCallBindThis). The call of the Function call whose first token (its new, or the
+// group around Function) is the significant token at, and whose arguments are args, is one
+// argument, a constant whose code is that one statement, and is called at once with no
+// arguments, which are not a new's before it (new new Function("return this")() constructs
+// the function made: an object, where new globalThis throws). It reports whether it rewrote
+// it.
 func (r *rewrite) globalObject(at int, args [][2]int) bool {
 	s := r.s
-	if len(args) != 1 {
+	if len(args) != 1 || s.is(at-1, "new") {
 		return false
 	}
 	code, known := s.names(args[0][0], args[0][1], 0)
@@ -157,11 +168,57 @@ func (r *rewrite) globalObject(at int, args [][2]int) bool {
 	if !s.is(close, ")", "(", ")") {
 		return false
 	}
-	if !r.replace(at, close+2, "globalThis") {
-		return false
+	start, end, ok := r.groupedSpan(at, close+2)
+	if !ok {
+		return false // refused, as code compiled from a string
 	}
+	r.edits = append(r.edits, edit{start, end, "globalThis" + strings.Repeat("\n", strings.Count(s.src[start:end], "\n"))})
+	r.claimed = max(r.claimed, close+3)
 	r.classic = append(r.classic, r.edits[len(r.edits)-1])
 	return true
+}
+
+// groupedSpan is span's source of the expression of the significant tokens [i, close], with
+// the groups around its start that the source holds and esbuild's output does not: esbuild
+// drops a group's parentheses where they change nothing, and the source of
+// (Function)("return this")() from Function on closes a group it does not open. Its openers
+// are the ( just before the span; ok is false where the source has fewer.
+func (r *rewrite) groupedSpan(i, close int) (start, end int, ok bool) {
+	src := r.s.src
+	if start, end, ok = r.span(i, close); !ok {
+		return 0, 0, false
+	}
+	depth, unopened := 0, 0
+	lexSource(src, start, func(tt js.TokenType, s, _ int) bool {
+		if s >= end {
+			return false
+		}
+		switch {
+		case tt == js.OpenParenToken:
+			depth++
+		case tt == js.CloseParenToken && depth > 0:
+			depth--
+		case tt == js.CloseParenToken:
+			unopened++
+		}
+		return true
+	})
+	if unopened == 0 {
+		return start, end, true
+	}
+	// The openers, nearest first, on the span's line (a comment or a line break before it:
+	// none read, refused).
+	for k := start - 1; k >= 0 && unopened > 0; k-- {
+		switch src[k] {
+		case '(':
+			start = k
+			unopened--
+		case ' ', '\t':
+		default:
+			return 0, 0, false
+		}
+	}
+	return start, end, unopened == 0
 }
 
 // bodyReturnsThis reports whether code, a function's body, is return this alone (no

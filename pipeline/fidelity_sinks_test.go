@@ -122,6 +122,9 @@ img.setAttributeNode(Object.assign(document.createAttribute("onerror"), { value:
 		{"with_href", "a javascript: URL given to href in with (location)", `window.go = () => { with (location) { href = "javascript:ranIt('with href')"; } return window.settled; };`},
 		{"with_write", "write in with (document)", `with (document) write("<script>ranIt('with write')<\/script>");`},
 		{"function_this", "Function('return this')() for the global object", `window.extra.ran = Function("return this")() === window ? "global" : "other";`},
+		{"function_this_group", "Function('return this')() with Function in a group", `window.extra.ran = [(0, Function)("return this")() === window, (Function)("return this")() === window, f((Function)("return this")())].join(" ");
+function f(g) { return g === window; }`},
+		{"eval_window_group", "window.eval called indirectly", `(0, window.eval)("ranIt('window eval group')");`},
 		{"root_outer", "the root's outerHTML, which throws", `try { document.documentElement.outerHTML = '<img src="data:," onerror="ranIt(\'root outer\')">'; } catch (e) { window.extra.ran = e.name; }`},
 		// Markup given to a parameter of the page's own function, which gives it to innerHTML
 		// (fid23b).

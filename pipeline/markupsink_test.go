@@ -117,6 +117,10 @@ func TestMarkupSinks(t *testing.T) {
 		{"the root in with (document)", `with (document) documentElement.innerHTML = "<body onload=go()>";`, "the markup given to innerHTML holds the inline event handler onload"},
 		{"with another object", `with (obj) { href = "javascript:go()"; write("<script>go()<\/script>"); } with (location) { write("<script>go()<\/script>"); }`, ""},
 		{"the global object by Function", `const g = Function("return this")(); const h = new Function(" return this; ")();`, ""},
+		{"the global object by Function in a group", `const g = (0, Function)("return this")(); const h = (Function)("return this")(); f(((Function))("return this")()); const i = (window.Function)("return this")();`, ""},
+		{"a new of the function Function made", `const o = new new Function("return this")();`, "eval and new Function cannot run"},
+		{"window.eval in a group", `(0, window.eval)("go()");`, "eval and new Function cannot run"},
+		{"eval in two groups", `((0, eval))("go()");`, "eval and new Function cannot run"},
 		{"Function's strict this, and not called", `const g = Function("'use strict'; return this")();`, "eval and new Function cannot run"},
 		// Markup given to a package (fid23): jQuery's $(markup), .html and .append parse it
 		// into the page; the build does not follow the package's code: a warning.
