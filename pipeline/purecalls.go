@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -24,7 +25,9 @@ import (
 //
 // which esbuild reads as a call it keeps and a pure call of bindings it drops when unused.
 // What the page does is unchanged: the callee is a binding of the module (a function, or a
-// binding declared before), whose read can do nothing, and the arguments are evaluated in
+// binding declared before) that no code assigns, whose read can do nothing and whose value an
+// argument read after it cannot change (wrap(init()), where init assigns wrap, called the
+// wrap before), and the arguments are evaluated in
 // their order before the call, as they were; those left in place (literals, or anything after
 // the last that could do something, which can do nothing) cannot see the difference. The call
 // must have no spread argument, the callee no optional chain, and the declaration not be
@@ -53,6 +56,7 @@ func pureCallEdits(m *pkgModule) []edit {
 			}
 		}
 	}
+	writes := localnames.WritesOf(ast)
 	var edits []edit
 	for _, s := range ast.BlockStmt.List {
 		d, ok := s.(*js.VarDecl) // not exported: the new declarations would be too
@@ -61,7 +65,7 @@ func pureCallEdits(m *pkgModule) []edit {
 		}
 		for _, e := range d.List {
 			if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
-				edits = append(edits, pureCallArgs(m, v, e.Default, imported)...)
+				edits = append(edits, pureCallArgs(m, v, e.Default, imported, writes)...)
 			}
 		}
 	}
@@ -72,7 +76,7 @@ func pureCallEdits(m *pkgModule) []edit {
 // pure-annotated call or new of a binding of the module, up to the last that could do
 // something, declared before it; none when init is another expression or no argument could
 // do anything.
-func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bool) []edit {
+func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bool, writes *localnames.Writes) []edit {
 	var callee js.IExpr
 	var args js.Args
 	isNew := false
@@ -98,6 +102,9 @@ func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bo
 	p := &purity{m: m, before: at}
 	if !p.expr(f) && !(resolved(f).Decl == js.NoDecl && imported[string(f.Data)]) {
 		return nil // a global (missing, or a getter) or a binding declared after
+	}
+	if writes.Assigned(resolved(f)) {
+		return nil // an argument could call what assigns it: read after them, another value
 	}
 	last := -1
 	for i, a := range args.List {

@@ -43,6 +43,8 @@ func TestPureCalls(t *testing.T) {
 		{"optional", helpers + "var w = /* @__PURE__ */ wrap?.(g());\n", ""},
 		{"exported", helpers + "export var w = /* @__PURE__ */ wrap(g());\n", ""},
 		{"in a function", helpers + "function f() { var w = /* @__PURE__ */ wrap(g()); return w; }\n", ""},
+		{"the callee assigned by an argument", helpers + "var w = /* @__PURE__ */ wrap(init());\nfunction init() { wrap = (x) => x; }\n", ""},
+		{"the callee assigned in an argument", "let wrap = (x) => [x];\nvar w = /* @__PURE__ */ wrap((wrap = String, 1), g());\n", ""},
 		{"eval", helpers + "var w = /* @__PURE__ */ wrap(g());\neval('');\n", ""},
 	} {
 		if got := pureCallsOf(r.src); got != r.want {
