@@ -26,12 +26,14 @@ import (
 // which esbuild reads as a call it keeps and a pure call of bindings it drops when unused.
 // What the page does is unchanged: the callee is a binding of the module (a function, or a
 // binding declared before) that no code assigns, whose read can do nothing and whose value an
-// argument read after it cannot change (wrap(init()), where init assigns wrap, called the
-// wrap before), and the arguments are evaluated in
-// their order before the call, as they were; those left in place (literals, or anything after
-// the last that could do something, which can do nothing) cannot see the difference. The call
-// must have no spread argument, the callee no optional chain, and the declaration not be
-// exported (its new declarations would be); the new names are the binding's own with a suffix
+// argument cannot change (wrap(init()), where init assigns wrap, calls the wrap before), and
+// the arguments are evaluated in their order before the call, as they were; those left in
+// place (literals, or anything after the last that could do something, which can do nothing)
+// cannot see the difference, nor functions left in place, which are made reading nothing (a
+// declaration would name them); a class without a name among them leaves the call as it is
+// (declared, it would be named; esbuild's minifier drops a (0, …) around it). The call must have no
+// spread argument, the callee no optional chain, and the declaration not be exported (its new
+// declarations would be); the new names are the binding's own with a suffix
 // the module's text does not hold, as tablecalls.go names its own.
 
 // pureCallEdits gives the edits that declare on their own the arguments of m's pure calls
@@ -136,11 +138,40 @@ func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bo
 		if _, lit := args.List[i].Value.(*js.LiteralExpr); lit {
 			continue // a literal reads nothing an argument before it could change
 		}
+		switch definition(args.List[i].Value) {
+		case "function":
+			continue // made, reading nothing; declared, it would be named
+		case "class":
+			return nil // declared, it would be named, and esbuild drops a (0, …) around it
+		}
 		tmp := name + strconv.Itoa(len(edits))
 		decls.WriteString(tmp + " = " + m.src[spans[i][0]:spans[i][1]] + ", ")
 		edits = append(edits, edit{spans[i][0], spans[i][1], tmp})
 	}
 	return append(edits, edit{at, at, decls.String()})
+}
+
+// definition reports whether e, in groups or not, is a function or arrow function
+// ("function") or a class without a name ("class"): bound by a declaration, one without a name
+// takes the binding's (ECMAScript's NamedEvaluation), where given as an argument its name is
+// "".
+func definition(e js.IExpr) string {
+	for {
+		g, ok := e.(*js.GroupExpr)
+		if !ok {
+			break
+		}
+		e = g.X
+	}
+	switch e := e.(type) {
+	case *js.ArrowFunc, *js.FuncDecl:
+		return "function"
+	case *js.ClassDecl:
+		if e.Name == nil {
+			return "class"
+		}
+	}
+	return ""
 }
 
 // pureCallee finds the callee of a binding's initializer from the binding's end (from): the

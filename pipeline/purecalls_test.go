@@ -43,6 +43,9 @@ func TestPureCalls(t *testing.T) {
 		{"optional", helpers + "var w = /* @__PURE__ */ wrap?.(g());\n", ""},
 		{"exported", helpers + "export var w = /* @__PURE__ */ wrap(g());\n", ""},
 		{"in a function", helpers + "function f() { var w = /* @__PURE__ */ wrap(g()); return w; }\n", ""},
+		{"functions left in place", helpers + "var w = /* @__PURE__ */ wrap(() => 1, (function () {}), k, function f() {}, g());\n",
+			helpers + "var w$0 = k, w$1 = g(), w = /* @__PURE__ */ wrap(() => 1, (function () {}), w$0, function f() {}, w$1);\n"},
+		{"a class without a name", helpers + "var w = /* @__PURE__ */ wrap(class {}, g());\nvar v = /* @__PURE__ */ wrap(class { static x = g(); });\n", ""},
 		{"the callee assigned by an argument", helpers + "var w = /* @__PURE__ */ wrap(init());\nfunction init() { wrap = (x) => x; }\n", ""},
 		{"the callee assigned in an argument", "let wrap = (x) => [x];\nvar w = /* @__PURE__ */ wrap((wrap = String, 1), g());\n", ""},
 		{"eval", helpers + "var w = /* @__PURE__ */ wrap(g());\neval('');\n", ""},
@@ -63,10 +66,11 @@ func TestPureCallsInPage(t *testing.T) {
 		"node_modules/wrapped/package.json": `{"name": "wrapped", "type": "module"}`,
 		"node_modules/wrapped/index.js": "const notes = [];\n" +
 			"function wrapUnusedMarker(m) { return { UNUSED_WRAP_MARKER: m }; }\n" +
-			"function wrapUsed(m) { return { m }; }\n" +
+			"function wrapUsed(m, f) { return { m, f }; }\n" +
 			"var required = /* @__PURE__ */ wrapUnusedMarker((notes.push(\"unused\"), 1));\n" +
 			"var kept = /* @__PURE__ */ wrapUsed((notes.push(\"used\"), 2));\n" +
-			"export function use() { return [kept.m, notes.join()].join(); }\n" +
+			"var named = /* @__PURE__ */ wrapUsed(() => 1, (notes.push(\"named\"), 3));\n" +
+			"export function use() { return [kept.m, JSON.stringify(named.m.name), named.f, notes.join()].join(); }\n" +
 			"export function other() { return required; }\n",
 	})
 	res := built(t, dir)
@@ -76,7 +80,7 @@ func TestPureCallsInPage(t *testing.T) {
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/pc.html", res.HTML), 0)
 	b.Await(t, `window.result !== undefined`)
-	if got, want := browsertest.Eval[string](t, b, `window.result`), "2,unused,used"; got != want {
+	if got, want := browsertest.Eval[string](t, b, `window.result`), `2,"",3,unused,used,named`; got != want {
 		t.Errorf("the page shows %q, want %q", got, want)
 	}
 }
