@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -172,8 +171,7 @@ func (r *rewrite) globalObject(at int, args [][2]int) bool {
 	if !ok {
 		return false // refused, as code compiled from a string
 	}
-	r.edits = append(r.edits, edit{start, end, "globalThis" + strings.Repeat("\n", strings.Count(s.src[start:end], "\n"))})
-	r.claimed = max(r.claimed, close+3)
+	r.replaceSpan(start, end, close+2, "globalThis")
 	r.classic = append(r.classic, r.edits[len(r.edits)-1])
 	return true
 }

@@ -31,10 +31,10 @@ import (
 // place (literals, or anything after the last that could do something, which can do nothing)
 // cannot see the difference, nor functions left in place, which are made reading nothing (a
 // declaration would name them); a class without a name among them leaves the call as it is
-// (declared, it would be named; esbuild's minifier drops a (0, …) around it). The call must have no
-// spread argument, the callee no optional chain, and the declaration not be exported (its new
-// declarations would be); the new names are the binding's own with a suffix
-// the module's text does not hold, as tablecalls.go names its own.
+// (declared, it would be named; esbuild's minifier drops a (0, …) around it). The call must
+// have no spread argument, the callee no optional chain, and the declaration not be exported
+// (its new declarations would be); the new names are the binding's own with a suffix the
+// module's text does not hold, as tablecalls.go names its own.
 
 // pureCallEdits gives the edits that declare on their own the arguments of m's pure calls
 // that could do something; none when there are none.

@@ -514,10 +514,16 @@ func (r *rewrite) replace(i, close int, text string) bool {
 		r.errAt(i, "bundle could not find where this call ends in the source", "this is bundle's failure, not the app's: report it with the file")
 		return false
 	}
+	r.replaceSpan(start, end, close, text)
+	return true
+}
+
+// replaceSpan replaces the source [start, end), which ends with the significant token close,
+// with text, keeping its line breaks.
+func (r *rewrite) replaceSpan(start, end, close int, text string) {
 	text += strings.Repeat("\n", strings.Count(r.s.src[start:end], "\n"))
 	r.edits = append(r.edits, edit{start, end, text})
 	r.claimed = max(r.claimed, close+1)
-	return true
 }
 
 // errAt reports an error at the significant token i.
