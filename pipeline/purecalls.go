@@ -128,10 +128,7 @@ func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bo
 	if !ok {
 		return nil
 	}
-	name := string(v.Data) + "$"
-	for strings.Contains(m.src, name) {
-		name += "$"
-	}
+	name := freshName(m.src, string(v.Data))
 	var decls strings.Builder
 	var edits []edit
 	for i := 0; i <= last; i++ {

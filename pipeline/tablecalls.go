@@ -95,10 +95,7 @@ func tableCalls(m *pkgModule, v *js.Var, o *js.ObjectExpr) []edit {
 	if !ok {
 		return nil
 	}
-	name := string(v.Data) + "$"
-	for strings.Contains(m.src, name) {
-		name += "$"
-	}
+	name := freshName(m.src, string(v.Data))
 	var decls strings.Builder
 	var edits []edit
 	n := 0
@@ -167,4 +164,14 @@ func propertyValues(src string, start, end, want int) ([][2]int, bool) {
 		return true
 	})
 	return spans, done && len(spans) == want
+}
+
+// freshName returns base followed by as many "$" as make a name the module's text does not
+// hold, for the declarations the table and pure-call passes add.
+func freshName(src, base string) string {
+	name := base + "$"
+	for strings.Contains(src, name) {
+		name += "$"
+	}
+	return name
 }
