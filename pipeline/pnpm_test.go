@@ -66,8 +66,11 @@ func TestTailwindPnpm(t *testing.T) {
 }
 
 // TestTailwindAdviceFixes: the build's advice for Tailwind CSS installed without an
-// integration, followed as written with the app's package manager (pnpm, offline: the
-// package is in pnpm's store), makes the app build.
+// integration, followed as written with the app's package manager (pnpm), makes the app build.
+// The app's own packages install offline from pnpm's store; the advice's package is added with
+// --prefer-offline: what the store holds is taken from it, and a dependency the registry has
+// published since the test apps' lockfiles (enhanced-resolve 5.27.1, which pnpm's metadata then
+// names and its store lacks) is fetched, as the author's own pnpm add would.
 func TestTailwindAdviceFixes(t *testing.T) {
 	src := filepath.Join(pnpmApps, "tailwind-only")
 	needPnpmInstall(t, src)
@@ -95,7 +98,7 @@ func TestTailwindAdviceFixes(t *testing.T) {
 		t.Fatalf("want the refusal with %q, got %v:\n%s", advice, err, text)
 	}
 	fields := strings.Fields(advice)
-	run(append(append(pnpm, fields[1:]...), "--offline")...)
+	run(append(append(pnpm, fields[1:]...), "--prefer-offline")...)
 	if text, err := buildErrors(t, dir); err != nil {
 		t.Errorf("after %q the build still fails: %v\n%s", advice, err, text)
 	}
