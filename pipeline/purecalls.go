@@ -59,19 +59,9 @@ func pureCallEdits(m *pkgModule) []edit {
 		}
 	}
 	writes := localnames.WritesOf(ast)
-	var edits []edit
-	for _, s := range ast.BlockStmt.List {
-		d, ok := s.(*js.VarDecl) // not exported: the new declarations would be too
-		if !ok {
-			continue
-		}
-		for _, e := range d.List {
-			if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
-				edits = append(edits, pureCallArgs(m, v, e.Default, imported, writes)...)
-			}
-		}
-	}
-	return edits
+	return topLevelDecls(ast, func(v *js.Var, init js.IExpr) []edit {
+		return pureCallArgs(m, v, init, imported, writes)
+	})
 }
 
 // pureCallArgs gives the edits for the declaration of v = init: the arguments of init, a

@@ -39,22 +39,28 @@ func tableCallEdits(m *pkgModule) []edit {
 	if ast == nil {
 		return nil
 	}
+	return topLevelDecls(ast, func(v *js.Var, init js.IExpr) []edit {
+		if o, ok := init.(*js.ObjectExpr); ok && plainObject(o) {
+			return tableCalls(m, v, o)
+		}
+		return nil
+	})
+}
+
+// topLevelDecls gives the edits f gives for each declaration of a name with a value in the
+// module's top-level var, let and const statements (not exported ones: the declarations the
+// passes add before them would be exported too).
+func topLevelDecls(ast *js.AST, f func(v *js.Var, init js.IExpr) []edit) []edit {
 	var edits []edit
 	for _, s := range ast.BlockStmt.List {
-		d, ok := s.(*js.VarDecl) // not exported: the new declarations would be too
+		d, ok := s.(*js.VarDecl)
 		if !ok {
 			continue
 		}
 		for _, e := range d.List {
-			v, ok := e.Binding.(*js.Var)
-			if !ok || e.Default == nil {
-				continue
+			if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
+				edits = append(edits, f(v, e.Default)...)
 			}
-			o, ok := e.Default.(*js.ObjectExpr)
-			if !ok || !plainObject(o) {
-				continue
-			}
-			edits = append(edits, tableCalls(m, v, o)...)
 		}
 	}
 	return edits
