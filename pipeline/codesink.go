@@ -39,7 +39,7 @@ func (s *script) globalCall(i int) (name string, at, start int, args [][2]int, o
 		}
 	} else {
 		name, at = s.text(i), i
-		if s.tok(i).tt != js.IdentifierToken || !compiledGlobals[name] || s.is(i-1, ".") || s.is(i-1, "?.") || !s.global(i) {
+		if !js.IsIdentifier(s.tok(i).tt) || !compiledGlobals[name] || s.is(i-1, ".") || s.is(i-1, "?.") || !s.global(i) {
 			return "", 0, 0, nil, false
 		}
 	}
@@ -134,7 +134,7 @@ func (s *script) stringExpr(i, j, depth int) bool {
 		return s.pair[i] == j-1
 	case t.tt == js.OpenParenToken && s.pair[i] == j-1:
 		return s.stringExpr(i+1, j-1, depth+1)
-	case j == i+1 && t.tt == js.IdentifierToken:
+	case j == i+1 && js.IsIdentifier(t.tt):
 		if init, ok := s.constInitAt(i); ok {
 			return s.stringExpr(init[0], init[1], depth+1)
 		}

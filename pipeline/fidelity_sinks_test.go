@@ -130,6 +130,12 @@ function f(g) { return g === window; }`},
 		// (fid23b).
 		{"param_handler", "markup given to a function's parameter, which sets it as innerHTML", `function setHTML(el, m) { el.innerHTML = m; }
 setHTML(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'param\')">');`},
+		// A name spelled as a contextual keyword (atk27): the function set, its parameter
+		// get, and the document through a const named from.
+		{"keyword_param", "a function named set given markup in its parameter get", `function set(el, get) { el.innerHTML = get; }
+set(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'keyword param\')">');`},
+		{"keyword_alias", "document.write through a const named from", `const from = document;
+from.write("<script>ranIt('keyword alias')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

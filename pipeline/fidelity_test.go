@@ -364,6 +364,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the global's (built with exit 0, the policy refused it: "not yet").
 		{page: "function_this_group.html", see: `"ran":"true true true"`},
 		{page: "eval_window_group.html", refused: "eval_window_group.html:18:5: error: eval and new Function cannot run"},
+		// atk27: a name spelled as a contextual keyword (set, get, from) was read as no name:
+		// built with exit 0, and the built page's policy blocked what the page as written ran
+		// ("ran":"keyword param", "keyword alias" as written, "not yet" built); refused.
+		{page: "keyword_param.html", refused: "keyword_param.html:19:37: error: the value given to set(…)'s parameter get, which its code gives innerHTML"},
+		{page: "keyword_alias.html", refused: "keyword_alias.html:19:12: error: the markup given to document.write holds a <script>"},
 		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},

@@ -69,7 +69,7 @@ func (s *script) paramFunction(k int) (ownFunction, bool) {
 		return ownFunction{}, false
 	}
 	for d := range s.sig {
-		if s.tok(d).tt != js.IdentifierToken || s.is(d-1, ".") || s.is(d-1, "?.") {
+		if !js.IsIdentifier(s.tok(d).tt) || s.is(d-1, ".") || s.is(d-1, "?.") {
 			continue
 		}
 		if m, ok := s.binding(d); !ok || m.Binding != n.Binding {
@@ -92,7 +92,7 @@ func (s *script) paramFunction(k int) (ownFunction, bool) {
 		}
 		for _, e := range s.args(open) {
 			b, def := -1, [2]int{}
-			if s.tok(e[0]).tt == js.IdentifierToken && (e[1] == e[0]+1 || s.is(e[0]+1, "=")) {
+			if js.IsIdentifier(s.tok(e[0]).tt) && (e[1] == e[0]+1 || s.is(e[0]+1, "=")) {
 				if m, ok := s.binding(e[0]); ok {
 					b = m.Binding
 				}
@@ -117,7 +117,7 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 		h--
 	}
 	named := func(k int) (ownFunction, bool) {
-		if s.tok(k).tt != js.IdentifierToken {
+		if !js.IsIdentifier(s.tok(k).tt) {
 			return ownFunction{}, false
 		}
 		n, known := s.binding(k)
@@ -127,7 +127,7 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 		return ownFunction{name: k, object: -1}, true
 	}
 	switch {
-	case s.is(h-1, "function") && s.tok(h).tt == js.IdentifierToken:
+	case s.is(h-1, "function") && js.IsIdentifier(s.tok(h).tt):
 		if s.is(h-2, "=") {
 			return named(h - 3) // const f = function g(…)
 		}
@@ -166,7 +166,7 @@ func (s *script) calls(f ownFunction) []int {
 	n, _ := s.binding(f.name)
 	var out []int
 	for c := range s.sig {
-		if s.tok(c).tt != js.IdentifierToken || c == f.name || s.is(c-1, ".") || s.is(c-1, "?.") {
+		if !js.IsIdentifier(s.tok(c).tt) || c == f.name || s.is(c-1, ".") || s.is(c-1, "?.") {
 			continue
 		}
 		if m, ok := s.binding(c); !ok || m.Binding != n.Binding {
@@ -204,7 +204,7 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 	scan := append(append([][2]int{}, parts...), given...)
 	for _, p := range scan {
 		for k := p[0]; k < p[1] && free < 0; k++ {
-			if s.tok(k).tt != js.IdentifierToken || s.is(k-1, ".") || s.is(k-1, "?.") {
+			if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
 				continue
 			}
 			if n, ok := s.binding(k); ok && !n.Free && n.Decl == js.ArgumentDecl && !env.seen[n.Binding] {

@@ -102,7 +102,7 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		// An accessor's setter called: Object.getOwnPropertyDescriptor(Element.prototype,
 		// "innerHTML").set.call(el, markup) sets el's innerHTML as el.innerHTML = markup does.
 		_, descEnd, after, _ := s.memberAt(i)
-		if s.tok(descEnd).tt == js.IdentifierToken && !s.is(descEnd-1, ".") && !s.is(descEnd-1, "?.") {
+		if js.IsIdentifier(s.tok(descEnd).tt) && !s.is(descEnd-1, ".") && !s.is(descEnd-1, "?.") {
 			if s.is(descEnd, "Reflect") && s.is(after, "(") && len(args) == 3 && s.global(descEnd) {
 				// Reflect.set(el, "innerHTML", markup): el.innerHTML = markup.
 				if names, known := s.names(args[1][0], args[1][1], 0); known && len(names) == 1 && (names[0] == "innerHTML" || names[0] == "outerHTML") {
@@ -485,7 +485,7 @@ func (s *script) attrSink(i int) (name string, arg [2]int, ok bool) {
 // attributes' setNamedItem and setNamedItemNS): it returns the attribute's name, lowercased
 // as createAttribute does in an HTML document.
 func (s *script) createdAttr(i int) (string, bool) {
-	if s.tok(i).tt != js.IdentifierToken || s.is(i-1, ".") || s.is(i-1, "?.") {
+	if !js.IsIdentifier(s.tok(i).tt) || s.is(i-1, ".") || s.is(i-1, "?.") {
 		return "", false
 	}
 	init, ok := s.constInitAt(i)
@@ -501,7 +501,7 @@ func (s *script) createdAttr(i int) (string, bool) {
 		return "", false
 	}
 	for k := 2; k+1 < len(s.sig); k++ {
-		if s.tok(k).tt != js.IdentifierToken || !s.is(k-1, "(") || !s.is(k+1, ")") {
+		if !js.IsIdentifier(s.tok(k).tt) || !s.is(k-1, "(") || !s.is(k+1, ")") {
 			continue
 		}
 		if !s.is(k-2, "setAttributeNode") && !s.is(k-2, "setAttributeNodeNS") && !s.is(k-2, "setNamedItem") && !s.is(k-2, "setNamedItemNS") {

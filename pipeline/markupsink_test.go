@@ -203,6 +203,14 @@ func TestMarkupSinks(t *testing.T) {
 			`function other(m) { el.innerHTML = m; } x.other("<img src=x onerror=go()>"); { const other = f; other("<img src=x onerror=go()>"); } ` +
 			`function w(m) { m = clean(m); el.innerHTML = m; } w("<img src=x onerror=go()>"); function t(el, m) { el.textContent = m; } t(div, "<img src=x onerror=go()>"); setHTML(...args); ` +
 			`const link = (a, url) => { a.href = url; }; link(el, "https://example.com/"); function nav(to) { location = to; } nav(next);`, ""},
+		// A name spelled as a contextual keyword (set, get, of, from, as, target, async…) is a
+		// name (ECMAScript's IdentifierReference; tdewolff's IsIdentifier): the binding was
+		// read as no name, and the sink built with exit 0 (atk27).
+		{"a function named set, its parameter get", `function set(el, get) { el.innerHTML = get; } set(div, "<img src=x onerror=go()>");`, `set(…)'s parameter get, which its code gives innerHTML`},
+		{"the document through a const named from", `const from = document; from.write("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
+		{"a timer given a const named of", `const of = "go()"; setTimeout(of, 0);`, "setTimeout given a string"},
+		{"an arrow named get returning markup", "const get = (fn) => `<img src=x onerror=\"${fn}()\">`; el.innerHTML = get(\"go\");", `inline event handler onerror`},
+		{"document.write bound to a const named target", `const target = document.write.bind(document); target("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

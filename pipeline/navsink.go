@@ -21,7 +21,7 @@ import (
 // navSink reads the navigation at the significant token i: the sink as the message says it,
 // the URL's tokens, and whether it opens a window.
 func (s *script) navSink(i int) (sink string, arg [2]int, opens, ok bool) {
-	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
+	if js.IsIdentifier(s.tok(i).tt) && !s.is(i-1, ".") && !s.is(i-1, "?.") {
 		// A global's name: location = url, open(url); or a method bound (methodCall). In a
 		// with statement's body, the name of its object's property (withObject): with
 		// (location) { href = url }, with (document) location = url.

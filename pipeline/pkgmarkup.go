@@ -61,7 +61,7 @@ func (s *script) chainRoot(end int) (int, bool) {
 		switch {
 		case js.IsIdentifierName(t.tt) && (s.is(k-1, ".") || s.is(k-1, "?.")):
 			k -= 2
-		case t.tt == js.IdentifierToken:
+		case js.IsIdentifier(t.tt):
 			return k, true
 		case t.tt == js.CloseParenToken || t.tt == js.CloseBracketToken:
 			open := s.opener(k)

@@ -198,7 +198,7 @@ func (s *script) callAt(after int) ([][2]int, bool) {
 // the expression it is called on, and the arguments; apply's are read where its array is
 // written in place.
 func (s *script) methodCall(i int) (prop string, recvEnd int, args [][2]int, ok bool) {
-	if s.tok(i).tt == js.IdentifierToken && !s.is(i-1, ".") && !s.is(i-1, "?.") {
+	if js.IsIdentifier(s.tok(i).tt) && !s.is(i-1, ".") && !s.is(i-1, "?.") {
 		return s.boundCall(i)
 	}
 	prop, objEnd, after, member := s.memberAt(i)
@@ -307,7 +307,7 @@ func (s *script) objectAt(end, depth int) pageObject {
 	switch {
 	case js.IsIdentifierName(t.tt) && (s.is(end-1, ".") || s.is(end-1, "?.")):
 		return member(s.objectAt(end-2, depth+1), s.text(end))
-	case t.tt == js.IdentifierToken:
+	case js.IsIdentifier(t.tt):
 		if obj := s.withObject(end); obj != notPageObject {
 			return member(obj, s.text(end))
 		}
@@ -353,7 +353,7 @@ func (s *script) objectAt(end, depth int) pageObject {
 					if s.objectAt(open-3, depth+1) == pageWindow {
 						return pageWindow
 					}
-				} else if s.tok(open-1).tt == js.IdentifierToken && s.global(open-1) {
+				} else if js.IsIdentifier(s.tok(open-1).tt) && s.global(open-1) {
 					return pageWindow
 				}
 			}
@@ -403,7 +403,7 @@ func (s *script) constPatternAt(i int) (key string, init [2]int, ok bool) {
 		return "", init, false
 	}
 	for k := range s.sig {
-		if s.tok(k).tt != js.IdentifierToken {
+		if !js.IsIdentifier(s.tok(k).tt) {
 			continue
 		}
 		if m, ok := s.binding(k); !ok || m.Binding != n.Binding {
@@ -454,7 +454,7 @@ func declares(s *script, k int) bool {
 		case s.tok(m).tt == js.SemicolonToken || s.tok(m).tt == js.OpenBraceToken || s.tok(m).tt == js.OpenParenToken || s.tok(m).tt == js.OpenBracketToken:
 			return false
 		case s.is(m, "const") || s.is(m, "let") || s.is(m, "var"):
-			return s.tok(m+1).tt == js.IdentifierToken || s.is(m+1, "{") || s.is(m+1, "[")
+			return js.IsIdentifier(s.tok(m+1).tt) || s.is(m+1, "{") || s.is(m+1, "[")
 		}
 	}
 	return false
@@ -473,7 +473,7 @@ func (s *script) constNamed(name string) bool {
 				s.consts[s.text(k)] = true
 			case s.is(k, "const", "{") && s.pair[k+1] > k+1:
 				for m := k + 2; m < s.pair[k+1]; m++ {
-					if s.tok(m).tt == js.IdentifierToken {
+					if js.IsIdentifier(s.tok(m).tt) {
 						s.consts[s.text(m)] = true
 					}
 				}

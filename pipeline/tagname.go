@@ -100,7 +100,7 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		// An array literal's join(separator): its elements, each read so, between separators
 		// ("," by default; an element that is null or undefined joins as "").
 		return s.joined(i, s.pair[i], s.pair[i]+3, depth)
-	case t.tt == js.IdentifierToken && s.is(i+1, "(") && s.pair[i+1] == j-1:
+	case js.IsIdentifier(t.tt) && s.is(i+1, "(") && s.pair[i+1] == j-1:
 		// A call of the page's own function that returns one expression: its value, the
 		// parameters read as what the run gives (const tpl = (id) => `<li onclick="pick(${id})">`).
 		if body, ok := s.returned(i); ok {
@@ -189,7 +189,7 @@ func (s *script) returned(i int) ([2]int, bool) {
 		}
 		at = -1
 		for k := range s.sig {
-			if s.tok(k).tt == js.IdentifierToken && s.is(k-1, "function") && s.is(k+1, "(") {
+			if js.IsIdentifier(s.tok(k).tt) && s.is(k-1, "function") && s.is(k+1, "(") {
 				if m, ok := s.binding(k); ok && m.Binding == n.Binding {
 					if at >= 0 {
 						return [2]int{}, false // declared twice
@@ -203,13 +203,13 @@ func (s *script) returned(i int) ([2]int, bool) {
 		}
 	}
 	switch {
-	case s.tok(at).tt == js.IdentifierToken && s.is(at+1, "=>"):
+	case js.IsIdentifier(s.tok(at).tt) && s.is(at+1, "=>"):
 		return s.arrowBody(at + 2)
 	case s.is(at, "(") && s.pair[at] > at && s.is(s.pair[at]+1, "=>"):
 		return s.arrowBody(s.pair[at] + 2)
 	case s.is(at, "function") && !s.is(at+1, "*"):
 		open := at + 1
-		if s.tok(open).tt == js.IdentifierToken {
+		if js.IsIdentifier(s.tok(open).tt) {
 			open++
 		}
 		if !s.is(open, "(") || s.pair[open] < 0 || !s.is(s.pair[open]+1, "{") {

@@ -23,7 +23,7 @@ var withProps = map[pageObject]map[string]bool{
 // (not a member's name) reads, where i is in the body of a with statement whose object is
 // that page object and has the property (the innermost such statement).
 func (s *script) withObject(i int) pageObject {
-	if s.tok(i).tt != js.IdentifierToken || s.is(i-1, ".") || s.is(i-1, "?.") {
+	if !js.IsIdentifier(s.tok(i).tt) || s.is(i-1, ".") || s.is(i-1, "?.") {
 		return notPageObject
 	}
 	if s.withs == nil {
