@@ -89,7 +89,9 @@ type bundler struct {
 	localNames bool
 	// noUnwritten leaves module-level bindings nothing writes as variables (unwritten.go).
 	noUnwritten bool
-	writeMap    bool // --sourcemap: the map of the first module script is written
+	// noParamReads reads a parameter given to a sink as data (markupparam.go).
+	noParamReads bool
+	writeMap     bool // --sourcemap: the map of the first module script is written
 	// carry is set when a bundle holds an MCP Apps client of the app's own (sdk.CarriedClients).
 	carry bool
 	// session, when set, keeps esbuild's contexts from one build to the next.
@@ -204,7 +206,7 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	// folder's (its workspace's), the files outside root included.
 	readRoot, readWhy := workspaceRoot(appRoot)
 	b := &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
-		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames, noUnwritten: opts.noUnwritten,
+		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames, noUnwritten: opts.noUnwritten, noParamReads: opts.noParamReads,
 		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
 	if cfg != nil && cfg.WorkerFormat != "" {
 		b.workerFormat = cfg.WorkerFormat

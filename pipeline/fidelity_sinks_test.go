@@ -136,6 +136,17 @@ setHTML(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'para
 set(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'keyword param\')">');`},
 		{"keyword_alias", "document.write through a const named from", `const from = document;
 from.write("<script>ranIt('keyword alias')<\/script>");`},
+		// The app's own function called otherwise than f(…) (atk27): a class's method on this,
+		// by call, given to an array literal's forEach, five functions deep.
+		{"param_class_this", "a class's method given markup on this", `class View { put(el, m) { el.innerHTML = m; } show() { this.put(document.getElementById("out"), '<img src="data:," onerror="ranIt(\'class\')">'); } }
+new View().show();`},
+		{"param_call", "a function given markup by call", `function put(el, m) { el.innerHTML = m; }
+put.call(null, document.getElementById("out"), '<img src="data:," onerror="ranIt(\'call\')">');`},
+		{"param_foreach", "a function given to forEach, markup its element", `function render(m) { document.getElementById("out").innerHTML += m; }
+["<b>b</b>", '<img src="data:," onerror="ranIt(\'forEach\')">'].forEach(render);`},
+		{"param_deep", "markup passed through five functions", `function a(m) { document.getElementById("out").innerHTML = m; }
+function b(m) { a(m); } function c(m) { b(m); } function d(m) { c(m); } function e(m) { d(m); }
+e('<img src="data:," onerror="ranIt(\'deep\')">');`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -369,6 +369,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// ("ran":"keyword param", "keyword alias" as written, "not yet" built); refused.
 		{page: "keyword_param.html", refused: "keyword_param.html:19:37: error: the value given to set(…)'s parameter get, which its code gives innerHTML"},
 		{page: "keyword_alias.html", refused: "keyword_alias.html:19:12: error: the markup given to document.write holds a <script>"},
+		// atk27: markup given to the app's own function called otherwise than f(…): a class's
+		// method on this, by call, given to forEach, five functions deep: built with exit 0, and
+		// the built page's policy blocked the handler the page as written ran; refused.
+		{page: "param_class_this.html", refused: "param_class_this.html:18:97: error: the value given to View.prototype.put(…)'s parameter m"},
+		{page: "param_call.html", refused: "param_call.html:19:48: error: the value given to put(…)'s parameter m"},
+		{page: "param_foreach.html", refused: "param_foreach.html:19:14: error: the value given to render(…)'s parameter m"},
+		{page: "param_deep.html", refused: "param_deep.html:20:3: error: the value given to e(…)'s parameter m"},
 		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},

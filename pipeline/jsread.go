@@ -53,6 +53,11 @@ type script struct {
 	// params holds what the parameters of the app's functions are given at one chain of call
 	// sites, where names reads a sink's value through them (markupparam.go).
 	params *paramEnv
+	// refs are the significant tokens of each binding's names, in order, paramFns and callsOf
+	// the functions and calls markupparam.go read, each read once.
+	refs     map[int][]int
+	paramFns map[int]paramFn
+	callsOf  map[callsKey][][][2]int
 }
 
 // token is one token of script.js.

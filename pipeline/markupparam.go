@@ -12,15 +12,17 @@ import (
 // setHTML(div, "<img src=x onerror=go()>") parses the handler into the page as the literal
 // would. Where a sink's value is (or is built from) a parameter of a function the module
 // declares (a function declaration, a const's function or arrow, an object literal's method
-// bound to a const), each call site of the function (by the name's binding, not its
-// spelling) gives its arguments, or the parameters' defaults, to the parameters, and the
-// value is read so, as the sink's own would be; an argument that is itself a parameter of
-// the caller is read so in turn (maxParamDepth). A function that escapes (exported, passed
-// as a value) has callers the module does not show: its call sites are still read, and the
-// rest is data, as before. A function or parameter written elsewhere is not followed.
+// bound to a const, let or var, a class's method, a function written where it is called),
+// each call of the function the platform makes (by the name's binding, not its spelling:
+// f(…), f.call, f.apply, an array literal's forEach(f), obj.key(…), this.key(…) in a class)
+// gives its arguments, or the parameters' defaults, to the parameters, and the value is read
+// so, as the sink's own would be; an argument that is itself a parameter of the caller is
+// read so in turn (maxParamDepth). A function that escapes (exported, imported, passed as a
+// value) has callers the module does not show: its call sites are still read, and the rest
+// is data, as before. A function or parameter written elsewhere is not followed.
 
 // maxParamDepth bounds the functions a value is followed through, caller by caller.
-const maxParamDepth = 4
+const maxParamDepth = 8
 
 // paramEnv is what the parameters of the functions a value is followed through hold at one
 // chain of call sites: a parameter's binding to its argument's tokens; a binding in seen but
@@ -28,12 +30,12 @@ const maxParamDepth = 4
 type paramEnv struct {
 	args map[int][2]int
 	seen map[int]bool
-	// reads is how many chains of call sites are left to read for the sink (maxParamReads).
+	// reads is how many call sites are left to read for the sink (maxParamReads).
 	reads *int
 }
 
-// maxParamReads bounds the chains of call sites one sink's value is read through: a helper
-// called from many places, each passing on its own parameter, multiplies them.
+// maxParamReads bounds the call sites one sink's value is read through, on every chain: a
+// helper called from many places, each passing on its own parameter, multiplies them.
 const maxParamReads = 256
 
 // paramArg returns the argument tokens bound to the parameter at the significant token i in
@@ -52,14 +54,50 @@ func (s *script) paramArg(i int) ([2]int, bool) {
 
 // ownFunction is a function the module declares, read from its parameter list's '(' (or its
 // one parameter, for x => …): its parameters' bindings (-1 for a pattern) and defaults, and
-// how its calls are found: by the binding of name (a token), or, for an object literal's
-// method, as obj.key(…) on a const bound to the literal whose '{' is object.
+// how its calls are found: by the binding of name (a token), or, for a method, as
+// obj.key(…) on a const bound to the literal whose '{' is object, or on the class whose
+// body's '{' is class (C.key(…) for a static method; this.key(…) in the body, new C().key(…)
+// and obj.key(…) on a const bound to new C(…) for the others). A function written where it is
+// called (an IIFE, a callback given to an array literal's forEach) has no name (-1): given
+// holds its calls' arguments.
 type ownFunction struct {
 	params   []int
 	defaults [][2]int
 	name     int
 	key      string
 	object   int
+	class    int
+	static   bool
+	given    [][][2]int
+}
+
+// paramFn is what paramFunction found for a binding.
+type paramFn struct {
+	f  ownFunction
+	ok bool
+}
+
+// callsKey names a function for the calls read of it (calls).
+type callsKey struct {
+	name, object, class int
+	key                 string
+	static              bool
+}
+
+// references returns the significant tokens of the names of binding, in order.
+func (s *script) references(binding int) []int {
+	if s.refs == nil {
+		s.refs = map[int][]int{}
+		for d := range s.sig {
+			if !js.IsIdentifier(s.tok(d).tt) || s.is(d-1, ".") || s.is(d-1, "?.") {
+				continue
+			}
+			if m, ok := s.binding(d); ok && !m.Free {
+				s.refs[m.Binding] = append(s.refs[m.Binding], d)
+			}
+		}
+	}
+	return s.refs[binding]
 }
 
 // paramFunction returns the function whose parameter the name at the significant token k is.
@@ -68,16 +106,23 @@ func (s *script) paramFunction(k int) (ownFunction, bool) {
 	if !known || n.Free || n.Decl != js.ArgumentDecl || n.Written {
 		return ownFunction{}, false
 	}
-	for d := range s.sig {
-		if !js.IsIdentifier(s.tok(d).tt) || s.is(d-1, ".") || s.is(d-1, "?.") {
-			continue
-		}
-		if m, ok := s.binding(d); !ok || m.Binding != n.Binding {
-			continue
-		}
+	if p, ok := s.paramFns[n.Binding]; ok {
+		return p.f, p.ok
+	}
+	f, ok := s.readParamFunction(n.Binding)
+	if s.paramFns == nil {
+		s.paramFns = map[int]paramFn{}
+	}
+	s.paramFns[n.Binding] = paramFn{f, ok}
+	return f, ok
+}
+
+// readParamFunction is paramFunction's reading of the function binding is a parameter of.
+func (s *script) readParamFunction(binding int) (ownFunction, bool) {
+	for _, d := range s.references(binding) {
 		if s.is(d+1, "=>") && !s.is(d-1, "(") { // x => …
 			if f, ok := s.functionNamed(d, d); ok {
-				f.params, f.defaults = []int{n.Binding}, [][2]int{{}}
+				f.params, f.defaults = []int{binding}, [][2]int{{}}
 				return f, true
 			}
 			return ownFunction{}, false
@@ -109,8 +154,9 @@ func (s *script) paramFunction(k int) (ownFunction, bool) {
 
 // functionNamed reads how the function whose parameters are the significant tokens
 // [open, close] is named: function f(…), const f = function (…), const f = (…) => …,
-// const f = async (…) => …, const f = x => …, and an object literal's method key(…) { … },
-// key: function (…), key: (…) => …, the literal bound to a const.
+// const f = async (…) => …, const f = x => …; an object literal's method key(…) { … },
+// key: function (…), key: (…) => …, the literal bound to a const, let or var; a class's
+// method key(…) { … }, static too; or written where it is called (written).
 func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	h := open - 1
 	if s.is(h, "async") {
@@ -124,7 +170,7 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 		if !known || n.Free || n.Written || n.Decl != js.FunctionDecl && n.Decl != js.LexicalDecl && n.Decl != js.VariableDecl {
 			return ownFunction{}, false
 		}
-		return ownFunction{name: k, object: -1}, true
+		return ownFunction{name: k, object: -1, class: -1}, true
 	}
 	switch {
 	case s.is(h-1, "function") && js.IsIdentifier(s.tok(h).tt):
@@ -137,7 +183,10 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	case s.is(h, "="):
 		return named(h - 1)
 	}
-	// An object literal's method: key(…) { … }, key: function (…), key: (…) => ….
+	if f, ok := s.written(h + 1); ok {
+		return f, true
+	}
+	// A method: key(…) { … }, key: function (…), key: (…) => ….
 	key := h
 	if s.is(key, "function") {
 		key--
@@ -145,11 +194,31 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	if s.is(key, ":") {
 		key--
 	}
-	if !js.IsIdentifierName(s.tok(key).tt) || !s.is(key-1, "{") && !s.is(key-1, ",") {
+	if !js.IsIdentifierName(s.tok(key).tt) {
 		return ownFunction{}, false
 	}
 	brace := s.enclosing(key)
-	if brace < 2 || !s.is(brace, "{") || !s.is(brace-1, "=") || !s.is(brace-3, "const") {
+	if brace < 2 || !s.is(brace, "{") {
+		return ownFunction{}, false
+	}
+	if class, ok := s.classOf(brace); ok {
+		// A class's method, key(…) { … }, after a member's '}' or ';' or the body's '{'.
+		static := s.is(key-1, "static")
+		before := key - 1
+		if static {
+			before--
+		}
+		if !s.is(open-1, s.text(key)) || !s.is(before, "{") && !s.is(before, "}") && !s.is(before, ";") || !s.is(close+1, "{") || s.text(key) == "constructor" {
+			return ownFunction{}, false
+		}
+		f, ok := named(class)
+		if !ok {
+			return ownFunction{}, false
+		}
+		f.key, f.class, f.static = s.text(key), brace, static
+		return f, true
+	}
+	if !s.is(key-1, "{") && !s.is(key-1, ",") || !s.is(brace-1, "=") || !s.is(brace-3, "const") && !s.is(brace-3, "let") && !s.is(brace-3, "var") {
 		return ownFunction{}, false
 	}
 	f, ok := named(brace - 2)
@@ -160,32 +229,240 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	return f, true
 }
 
-// calls returns the '(' of each call of f the module makes: f(…) by the binding of its name,
-// obj.key(…) for a method, obj the const bound to its literal.
-func (s *script) calls(f ownFunction) []int {
-	n, _ := s.binding(f.name)
-	var out []int
-	for c := range s.sig {
-		if !js.IsIdentifier(s.tok(c).tt) || c == f.name || s.is(c-1, ".") || s.is(c-1, "?.") {
-			continue
+// classOf returns the name of the class whose body's '{' is the significant token brace:
+// class C {, class C extends B {, const C = class {.
+func (s *script) classOf(brace int) (int, bool) {
+	for k := brace - 1; k >= 0 && brace-k < 64; k-- {
+		switch {
+		case s.is(k, ")") || s.is(k, "]"):
+			if k = s.opener(k); k < 0 {
+				return 0, false
+			}
+		case s.is(k, "class"):
+			if js.IsIdentifier(s.tok(k+1).tt) && k+1 < brace && !s.is(k+1, "extends") {
+				return k + 1, true
+			}
+			if s.is(k-1, "=") {
+				return k - 2, true
+			}
+			return 0, false
+		case s.is(k, ";") || s.is(k, "{") || s.is(k, "}"):
+			return 0, false
 		}
-		if m, ok := s.binding(c); !ok || m.Binding != n.Binding {
+	}
+	return 0, false
+}
+
+// written reads a function written where it is called, its first token at the significant
+// token start: an IIFE, (function (…) { … })(…) or ((…) => …)(…), whose call gives its
+// arguments; or the first argument of forEach, map, … called on an array literal, which
+// gives it each element in turn (Array.prototype.forEach's callbackfn(element, index, array)).
+func (s *script) written(start int) (ownFunction, bool) {
+	g := start - 1
+	if !s.is(g, "(") || s.pair[g] < 0 {
+		return ownFunction{}, false
+	}
+	f := ownFunction{name: -1, object: -1, class: -1}
+	args := s.args(g)
+	if len(args) == 0 || args[0][0] != start {
+		return ownFunction{}, false
+	}
+	if given, ok := s.callbackArgs(g); ok {
+		f.given = given
+		return f, true
+	}
+	if len(args) == 1 && s.is(s.pair[g]+1, "(") && !js.IsIdentifierName(s.tok(g-1).tt) && !s.is(g-1, ")") && !s.is(g-1, "]") {
+		f.given = [][][2]int{s.args(s.pair[g] + 1)}
+		return f, true
+	}
+	return ownFunction{}, false
+}
+
+// arrayCallbacks are the methods of Array.prototype that call their first argument with each
+// element first.
+var arrayCallbacks = map[string]bool{"forEach": true, "map": true, "filter": true, "some": true, "every": true, "find": true,
+	"findIndex": true, "findLast": true, "findLastIndex": true, "flatMap": true}
+
+// callbackArgs returns the arguments each element of an array literal is given with, where
+// the significant token open is the '(' of forEach, map, … called on the literal.
+func (s *script) callbackArgs(open int) ([][][2]int, bool) {
+	if !arrayCallbacks[s.text(open-1)] || !s.is(open-2, ".") && !s.is(open-2, "?.") || !s.is(open-3, "]") {
+		return nil, false
+	}
+	lit := s.opener(open - 3)
+	if lit < 0 || js.IsIdentifierName(s.tok(lit-1).tt) && !js.IsReservedWord(s.tok(lit-1).tt) || s.is(lit-1, ")") || s.is(lit-1, "]") {
+		return nil, false // an index, not a literal
+	}
+	var out [][][2]int
+	for _, e := range s.args(lit) {
+		if s.is(e[0], "...") {
+			return nil, false
+		}
+		out = append(out, [][2]int{e})
+	}
+	return out, true
+}
+
+// calls returns the arguments of each call of f the module makes: f(…) by the binding of its
+// name, f.call(t, …), f.apply(t, […]), an array literal's forEach(f) (each element), and
+// obj.key(…) for a method; an argument spread from an array literal is its elements. A call
+// whose arguments are not known (spread from elsewhere, apply's array made elsewhere) is
+// read as giving data (a nil list).
+func (s *script) calls(f ownFunction) [][][2]int {
+	if f.name < 0 {
+		return f.given
+	}
+	key := callsKey{f.name, f.object, f.class, f.key, f.static}
+	if out, ok := s.callsOf[key]; ok {
+		return out
+	}
+	out := s.readCalls(f)
+	if s.callsOf == nil {
+		s.callsOf = map[callsKey][][][2]int{}
+	}
+	s.callsOf[key] = out
+	return out
+}
+
+// readCalls is calls' reading of the calls of a named function.
+func (s *script) readCalls(f ownFunction) [][][2]int {
+	var out [][][2]int
+	for _, c := range s.references(s.bindingOf(f.name)) {
+		if c == f.name {
 			continue
 		}
 		switch {
-		case f.object < 0 && s.is(c+1, "("):
-			out = append(out, c+1)
-		case f.object >= 0 && (s.is(c+1, ".") || s.is(c+1, "?.")) && s.is(c+2, f.key) && s.is(c+3, "("):
-			out = append(out, c+3)
+		case f.object < 0 && f.class < 0:
+			out = append(out, s.functionCalls(c, c)...)
+		case f.object >= 0 || f.static:
+			out = append(out, s.methodCalls(c, f.key)...)
+		case s.is(c-1, "new") && s.is(c+1, "("):
+			out = append(out, s.methodCalls(s.pair[c+1], f.key)...) // new C(…).key(…)
+		case s.is(c-2, "new") && s.is(c-1, "(") && s.is(c+1, ")"):
+			out = append(out, s.methodCalls(c+1, f.key)...) // (new C).key(…)
+		}
+		if f.class >= 0 && !f.static && s.is(c-1, "new") && s.is(c-2, "=") && s.is(c+1, "(") && (s.is(s.pair[c+1]+1, ";") || s.is(s.pair[c+1]+1, ",")) {
+			// const obj = new C(…): obj.key(…), by obj's binding.
+			if o, ok := s.binding(c - 3); ok && !o.Free && !o.Written && o.Decl == js.LexicalDecl {
+				for _, d := range s.references(o.Binding) {
+					if d != c-3 {
+						out = append(out, s.methodCalls(d, f.key)...)
+					}
+				}
+			}
+		}
+	}
+	if f.class >= 0 && !f.static {
+		// this.key(…) where this is the instance: in the class's body, no function of its own between.
+		for c := f.class; c < s.pair[f.class]; c++ {
+			if s.tok(c).tt == js.ThisToken && s.ownThis(c, f.class) {
+				out = append(out, s.methodCalls(c, f.key)...)
+			}
 		}
 	}
 	return out
+}
+
+// methodCalls returns the arguments of obj.key(…), obj?.key(…), obj["key"](…), and its
+// .call and .apply, where obj ends at the significant token end.
+func (s *script) methodCalls(end int, key string) [][][2]int {
+	m := end + 1
+	switch {
+	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, key):
+		return s.functionCalls(end+2, end+2)
+	case s.is(m, "[") || s.is(m, "?.") && s.is(m+1, "["):
+		if s.is(m, "?.") {
+			m++
+		}
+		if k, err := s.str(m + 1); err == nil && k == key && s.pair[m] == m+2 {
+			return s.functionCalls(m+2, m+2)
+		}
+	}
+	return nil
+}
+
+// functionCalls returns the arguments of the call of the function the significant tokens
+// [_, end] name: f(…), f?.(…), f.call(t, …), f.apply(t, […]), and […].forEach(f) at ref.
+func (s *script) functionCalls(ref, end int) [][][2]int {
+	m := end + 1
+	if s.is(m, "?.") && s.is(m+1, "(") {
+		m++
+	}
+	switch {
+	case s.is(m, "("):
+		return [][][2]int{s.spreadArgs(s.args(m))}
+	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, "call") && s.is(m+2, "("):
+		args := s.spreadArgs(s.args(m + 2))
+		if args == nil || len(args) == 0 {
+			return [][][2]int{args}
+		}
+		return [][][2]int{args[1:]}
+	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, "apply") && s.is(m+2, "("):
+		args := s.args(m + 2)
+		if len(args) < 2 {
+			return [][][2]int{{}}
+		}
+		if a := args[1]; s.is(a[0], "[") && s.pair[a[0]] == a[1]-1 {
+			return [][][2]int{s.spreadArgs(s.args(a[0]))}
+		}
+		return [][][2]int{nil}
+	case s.is(ref-1, "(") && (s.is(end+1, ")") || s.is(end+1, ",")):
+		if given, ok := s.callbackArgs(ref - 1); ok && s.args(ref - 1)[0] == [2]int{ref, end + 1} {
+			return given
+		}
+	}
+	return nil
+}
+
+// spreadArgs returns args with each argument spread from an array literal (...[a, b]) given
+// as its elements, or nil where one is spread from elsewhere (only the run knows them).
+func (s *script) spreadArgs(args [][2]int) [][2]int {
+	out := [][2]int{}
+	for _, a := range args {
+		if !s.is(a[0], "...") {
+			out = append(out, a)
+			continue
+		}
+		if !s.is(a[0]+1, "[") || s.pair[a[0]+1] != a[1]-1 {
+			return nil
+		}
+		for _, e := range s.args(a[0] + 1) {
+			if s.is(e[0], "...") {
+				return nil
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// controlWords are the statements whose '(…)' a block follows.
+var controlWords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true}
+
+// ownThis reports whether this at the significant token c is the instance of the class whose
+// body's '{' is class: no function between them but the class's methods and arrows.
+func (s *script) ownThis(c, class int) bool {
+	for k := s.enclosing(c); k > class; k = s.enclosing(k) {
+		if s.is(k, "{") && s.is(k-1, ")") {
+			open := s.opener(k - 1)
+			if open < 1 || controlWords[s.text(open-1)] && !s.is(open-2, ".") {
+				continue // if (…) { … }, a block of the same function
+			}
+			if s.is(open-1, "function") || s.is(open-2, "function") || s.is(open-2, "*") || s.enclosing(open) != class {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // checkParams reads a sink's value (parts) through the parameters it is built from, with the
 // arguments each call site gives them, and refuses, at the argument that gives it, a value
 // holding what the bundle's policy blocks (judge, as the sink's own value is judged).
 func (r *rewrite) checkParams(sink string, parts [][2]int, judge func([]string) (markupFinding, bool)) {
+	if r.b.noParamReads {
+		return
+	}
 	reads := maxParamReads
 	r.paramValues(sink, parts, judge, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
 }
@@ -213,10 +490,9 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 		}
 	}
 	if free < 0 {
-		if at < 0 || *env.reads <= 0 {
+		if at < 0 {
 			return
 		}
-		*env.reads--
 		s.params = &env
 		values, data, known := s.concatenation(parts)
 		s.params = nil
@@ -224,7 +500,7 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 			return
 		}
 		if f, blocked := judge(values); blocked {
-			r.errAt(at, "the value given to "+fn+", which its code gives "+sink+", holds "+f.what+dataSaid(data), f.note)
+			r.errAt(at, "the value given to "+fn+" its code gives "+sink+", holds "+f.what+dataSaid(data), f.note)
 		}
 		return
 	}
@@ -236,38 +512,45 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 		delete(env.seen, n.Binding)
 		return
 	}
-	name := s.text(f.name)
-	if f.object >= 0 {
-		name += "." + f.key
+	label := func(param string) string {
+		switch {
+		case f.name < 0:
+			return "the parameter " + param + " of the function written there, which"
+		case f.object >= 0 || f.static:
+			return s.text(f.name) + "." + f.key + "(…)'s parameter " + param + ", which"
+		case f.class >= 0:
+			return s.text(f.name) + ".prototype." + f.key + "(…)'s parameter " + param + ", which"
+		}
+		return s.text(f.name) + "(…)'s parameter " + param + ", which"
 	}
 	for _, b := range f.params {
 		env.seen[b] = true
 	}
-	for _, call := range s.calls(f) {
-		args := s.args(call)
+	for _, args := range s.calls(f) {
+		if *env.reads <= 0 {
+			break
+		}
+		*env.reads--
+		if args == nil {
+			continue // arguments only the run knows
+		}
 		place, given := at, fn
-		spread := false
 		for k, b := range f.params {
 			a := [2]int{}
-			switch {
-			case k < len(args) && s.is(args[k][0], "..."):
-				spread = true
-			case k < len(args):
+			if k < len(args) {
 				a = args[k]
-			default:
+			} else {
 				a = f.defaults[k]
 			}
-			if spread || b < 0 || a[0] >= a[1] {
+			if b < 0 || a[0] >= a[1] {
 				continue
 			}
 			env.args[b] = a
 			if b == s.bindingOf(free) {
-				place, given = a[0], name+"(…)'s parameter "+s.text(free)
+				place, given = a[0], label(s.text(free))
 			}
 		}
-		if !spread {
-			r.paramValues(sink, parts, judge, env, place, given, depth+1)
-		}
+		r.paramValues(sink, parts, judge, env, place, given, depth+1)
 		for _, b := range f.params {
 			delete(env.args, b)
 		}

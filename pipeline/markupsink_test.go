@@ -211,6 +211,23 @@ func TestMarkupSinks(t *testing.T) {
 		{"a timer given a const named of", `const of = "go()"; setTimeout(of, 0);`, "setTimeout given a string"},
 		{"an arrow named get returning markup", "const get = (fn) => `<img src=x onerror=\"${fn}()\">`; el.innerHTML = get(\"go\");", `inline event handler onerror`},
 		{"document.write bound to a const named target", `const target = document.write.bind(document); target("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
+		// The calls of the app's own function the platform makes otherwise (atk27): each built
+		// with exit 0, and the built page's policy blocked the handler the page as written ran.
+		{"a class's method called on this", `class View { put(el, m) { el.innerHTML = m; } show() { if (ok) { this.put(div, "<img src=x onerror=go()>"); } } }`, `View.prototype.put(…)'s parameter m, which its code gives innerHTML`},
+		{"a class's method called on new", `class View { put(el, m) { el.innerHTML = m; } } new View().put(div, "<img src=x onerror=go()>");`, `View.prototype.put(…)'s parameter m`},
+		{"a class's method called on a const", `class View { put(el, m) { el.innerHTML = m; } } const v = new View(); v.put(div, "<img src=x onerror=go()>");`, `View.prototype.put(…)'s parameter m`},
+		{"a class's static method", `class View { static put(el, m) { el.innerHTML = m; } } View.put(div, "<img src=x onerror=go()>");`, `View.put(…)'s parameter m`},
+		{"an object literal bound to a let, its method by a computed name", `let ui = { put: (el, m) => { el.innerHTML = m; } }; ui["put"](div, "<img src=x onerror=go()>");`, `ui.put(…)'s parameter m`},
+		{"a function called by call", `function put(el, m) { el.innerHTML = m; } put.call(null, div, "<img src=x onerror=go()>");`, `put(…)'s parameter m`},
+		{"a function called by apply", `function put(el, m) { el.innerHTML = m; } put.apply(null, [div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
+		{"arguments spread from an array literal", `function put(el, m) { el.innerHTML = m; } put(...[div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
+		{"a function given to forEach", `function render(m) { div.innerHTML = m; } ["<b>b</b>", "<img src=x onerror=go()>"].forEach(render);`, `render(…)'s parameter m`},
+		{"an arrow given to forEach", `["<img src=x onerror=go()>"].forEach((m) => { div.innerHTML = m; });`, `the parameter m of the function written there, which its code gives innerHTML`},
+		{"an IIFE", `((m) => { div.innerHTML = m; })("<img src=x onerror=go()>");`, `the parameter m of the function written there`},
+		{"five functions deep", `function a(m) { div.innerHTML = m; } function b(m) { a(m); } function c(m) { b(m); } function d(m) { c(m); } function e(m) { d(m); } e("<img src=x onerror=go()>");`, `e(…)'s parameter m`},
+		{"what is not the class's instance nor the function's call", `class View { put(el, m) { el.innerHTML = m; } show() { [1].forEach(function () { this.put(div, "<img src=x onerror=go()>"); }); } } ` +
+			`class Other { put(m) { div.textContent = m; } } new Other().put("<img src=x onerror=go()>"); function put(el, m) { el.innerHTML = m; } put.call(null, div, "<b>b</b>"); put.apply(null, args); ` +
+			`xs.forEach((m) => { div.innerHTML = m; }); [1].map(String).forEach(put); put(...rest);`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
 		{"window.location assigned", `window.location = "JavaScript:go()";`, `location = … navigates to a javascript: URL`},

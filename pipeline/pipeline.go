@@ -98,6 +98,9 @@ type Options struct {
 	// noLocalNames leaves the local names as esbuild gives them (localnames.go): to measure
 	// what renaming them saves and costs.
 	noLocalNames bool
+	// noParamReads reads a sink's value built from a parameter of the app's own function as
+	// data, not through the function's calls (markupparam.go): to measure what that costs.
+	noParamReads bool
 	// noUnwritten leaves the module-level bindings nothing writes as esbuild gives them
 	// (unwritten.go): to measure what writing them as their values saves and costs.
 	noUnwritten bool
