@@ -142,6 +142,9 @@ from.write("<script>ranIt('keyword alias')<\/script>");`},
 new View().show();`},
 		{"param_call", "a function given markup by call", `function put(el, m) { el.innerHTML = m; }
 put.call(null, document.getElementById("out"), '<img src="data:," onerror="ranIt(\'call\')">');`},
+		{"param_bind", "a function bound to its element, given markup", `function put(el, m) { el.innerHTML = m; }
+const show = put.bind(null, document.getElementById("out"));
+show('<img src="data:," onerror="ranIt(\'bind\')">');`},
 		{"param_foreach", "a function given to forEach, markup its element", `function render(m) { document.getElementById("out").innerHTML += m; }
 ["<b>b</b>", '<img src="data:," onerror="ranIt(\'forEach\')">'].forEach(render);`},
 		{"param_deep", "markup passed through five functions", `function a(m) { document.getElementById("out").innerHTML = m; }

@@ -374,6 +374,7 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// the built page's policy blocked the handler the page as written ran; refused.
 		{page: "param_class_this.html", refused: "param_class_this.html:18:97: error: the value given to View.prototype.put(…)'s parameter m"},
 		{page: "param_call.html", refused: "param_call.html:19:48: error: the value given to put(…)'s parameter m"},
+		{page: "param_bind.html", refused: "param_bind.html:20:6: error: the value given to put(…)'s parameter m"},
 		{page: "param_foreach.html", refused: "param_foreach.html:19:14: error: the value given to render(…)'s parameter m"},
 		{page: "param_deep.html", refused: "param_deep.html:20:3: error: the value given to e(…)'s parameter m"},
 		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},

@@ -14,7 +14,7 @@ import (
 // declares (a function declaration, a const's function or arrow, an object literal's method
 // bound to a const, let or var, a class's method, a function written where it is called),
 // each call of the function the platform makes (by the name's binding, not its spelling:
-// f(…), f.call, f.apply, an array literal's forEach(f), obj.key(…), this.key(…) in a class)
+// f(…), f.call, f.apply, f.bind, an array literal's forEach(f), obj.key(…), this.key(…) in a class)
 // gives its arguments, or the parameters' defaults, to the parameters, and the value is read
 // so, as the sink's own would be; an argument that is itself a parameter of the caller is
 // read so in turn (maxParamDepth). A function that escapes (exported, imported, passed as a
@@ -382,7 +382,8 @@ func (s *script) methodCalls(end int, key string) [][][2]int {
 }
 
 // functionCalls returns the arguments of the call of the function the significant tokens
-// [_, end] name: f(…), f?.(…), f.call(t, …), f.apply(t, […]), and […].forEach(f) at ref.
+// [ref, end] name: f(…), f?.(…), f.call(t, …), f.apply(t, […]), the calls of f.bind(t, …),
+// and […].forEach(f).
 func (s *script) functionCalls(ref, end int) [][][2]int {
 	m := end + 1
 	if s.is(m, "?.") && s.is(m+1, "(") {
@@ -406,6 +407,37 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 			return [][][2]int{s.spreadArgs(s.args(a[0]))}
 		}
 		return [][][2]int{nil}
+	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, "bind") && s.is(m+2, "("):
+		// f.bind(t, …): the bound function's calls, after the arguments bound.
+		pre := s.spreadArgs(s.args(m + 2))
+		if pre == nil {
+			return nil
+		}
+		if len(pre) > 0 {
+			pre = pre[1:]
+		}
+		close := s.pair[m+2]
+		var calls [][][2]int
+		switch b := ref - 2; {
+		case s.is(close+1, "("):
+			calls = s.functionCalls(ref, close) // f.bind(t)(…)
+		case s.is(ref-1, "=") && js.IsIdentifier(s.tok(b).tt) && (s.is(b-1, "const") || s.is(b-1, "let") || s.is(b-1, "var")):
+			if n, ok := s.binding(b); ok && !n.Free && !n.Written {
+				for _, d := range s.references(n.Binding) {
+					if d != b {
+						calls = append(calls, s.functionCalls(d, d)...)
+					}
+				}
+			}
+		}
+		out := make([][][2]int, 0, len(calls))
+		for _, args := range calls {
+			if args != nil {
+				args = append(append([][2]int{}, pre...), args...)
+			}
+			out = append(out, args)
+		}
+		return out
 	case s.is(ref-1, "(") && (s.is(end+1, ")") || s.is(end+1, ",")):
 		if given, ok := s.callbackArgs(ref - 1); ok && s.args(ref - 1)[0] == [2]int{ref, end + 1} {
 			return given

@@ -220,13 +220,15 @@ func TestMarkupSinks(t *testing.T) {
 		{"an object literal bound to a let, its method by a computed name", `let ui = { put: (el, m) => { el.innerHTML = m; } }; ui["put"](div, "<img src=x onerror=go()>");`, `ui.put(…)'s parameter m`},
 		{"a function called by call", `function put(el, m) { el.innerHTML = m; } put.call(null, div, "<img src=x onerror=go()>");`, `put(…)'s parameter m`},
 		{"a function called by apply", `function put(el, m) { el.innerHTML = m; } put.apply(null, [div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
+		{"a function bound, then called", `function put(el, m) { el.innerHTML = m; } const b = put.bind(null, div); b("<img src=x onerror=go()>");`, `put(…)'s parameter m`},
+		{"a function bound and called at once", `function put(el, m) { el.innerHTML = m; } put.bind(null, div, "<img src=x onerror=go()>")();`, `put(…)'s parameter m`},
 		{"arguments spread from an array literal", `function put(el, m) { el.innerHTML = m; } put(...[div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
 		{"a function given to forEach", `function render(m) { div.innerHTML = m; } ["<b>b</b>", "<img src=x onerror=go()>"].forEach(render);`, `render(…)'s parameter m`},
 		{"an arrow given to forEach", `["<img src=x onerror=go()>"].forEach((m) => { div.innerHTML = m; });`, `the parameter m of the function written there, which its code gives innerHTML`},
 		{"an IIFE", `((m) => { div.innerHTML = m; })("<img src=x onerror=go()>");`, `the parameter m of the function written there`},
 		{"five functions deep", `function a(m) { div.innerHTML = m; } function b(m) { a(m); } function c(m) { b(m); } function d(m) { c(m); } function e(m) { d(m); } e("<img src=x onerror=go()>");`, `e(…)'s parameter m`},
 		{"what is not the class's instance nor the function's call", `class View { put(el, m) { el.innerHTML = m; } show() { [1].forEach(function () { this.put(div, "<img src=x onerror=go()>"); }); } } ` +
-			`class Other { put(m) { div.textContent = m; } } new Other().put("<img src=x onerror=go()>"); function put(el, m) { el.innerHTML = m; } put.call(null, div, "<b>b</b>"); put.apply(null, args); ` +
+			`class Other { put(m) { div.textContent = m; } } new Other().put("<img src=x onerror=go()>"); function put(el, m) { el.innerHTML = m; } put.call(null, div, "<b>b</b>"); put.apply(null, args); const bound = put.bind(null, div); bound("<b>b</b>"); put.bind(null, ...xs)("<b>b</b>"); ` +
 			`xs.forEach((m) => { div.innerHTML = m; }); [1].map(String).forEach(put); put(...rest);`, ""},
 		// Navigation to a javascript: URL, which the policy blocks where the page as written runs it.
 		{"location assigned", `location = "javascript:go()";`, `location = … navigates to a javascript: URL ("javascript:go()")`},
