@@ -113,6 +113,7 @@ Object.prototype.__lookupSetter__.call(Element.prototype, "innerHTML").call(out,
 		{"root_query", "the root by querySelector(\"html\"), its innerHTML given a <body> with a handler", `document.querySelector("html").innerHTML = "<body onload=\"ranIt('query')\">";`},
 		{"root_children", "the root as the document's children[0]", `document.children[0].innerHTML = "<body onload=\"ranIt('children')\">";`},
 		{"root_tag", "the root by getElementsByTagName(\"html\")[0]", `document.getElementsByTagName("html")[0].innerHTML = "<body onload=\"ranIt('tag')\">";`},
+		{"root_scrolling", "the root as the document's scrollingElement", `document.scrollingElement.innerHTML = "<body onload=\"ranIt('scrolling')\">";`},
 		{"frames_item", "frames.item(0)'s document written", `document.body.append(document.createElement("iframe"));
 try { frames.item(0).document.write("<script>parent.ranIt('item')<\/script>"); } catch (e) { window.extra.ran = e.name; }`},
 		{"attr_node_ns", "an attribute node by createAttributeNS(null, …)", `const a = document.createAttributeNS(null, "onerror"); a.value = "ranIt('attr ns')";

@@ -353,6 +353,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "root_query.html", refused: "root_query.html:18:44: error: the markup given to innerHTML holds the inline event handler onload"},
 		{page: "root_children.html", refused: "root_children.html:18:34: error: the markup given to innerHTML holds the inline event handler onload"},
 		{page: "root_tag.html", refused: "root_tag.html:18:54: error: the markup given to innerHTML holds the inline event handler onload"},
+		// atk27: the root as document.scrollingElement (a no-quirks page's root): built with
+		// exit 0, and the built page's policy blocked the handler ("ran":"scrolling" as written).
+		{page: "root_scrolling.html", refused: "root_scrolling.html:18:39: error: the markup given to innerHTML holds the inline event handler onload"},
 		{page: "frames_item.html", see: `"ran":"TypeError"`},
 		{page: "attr_node_ns.html", refused: "attr_node_ns.html:18:66: error: the attribute a script sets holds the inline event handler onerror"},
 		{page: "attr_node_assign.html", refused: "attr_node_assign.html:19:82: error: the attribute a script sets holds the inline event handler onerror"},

@@ -211,6 +211,7 @@ func TestMarkupSinks(t *testing.T) {
 		{"a timer given a const named of", `const of = "go()"; setTimeout(of, 0);`, "setTimeout given a string"},
 		{"an arrow named get returning markup", "const get = (fn) => `<img src=x onerror=\"${fn}()\">`; el.innerHTML = get(\"go\");", `inline event handler onerror`},
 		{"document.write bound to a const named target", `const target = document.write.bind(document); target("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
+		{"the root as the document's scrollingElement", `document.scrollingElement.innerHTML = "<body onload=go()>";`, "inline event handler onload"},
 		// The calls of the app's own function the platform makes otherwise (atk27): each built
 		// with exit 0, and the built page's policy blocked the handler the page as written ran.
 		{"a class's method called on this", `class View { put(el, m) { el.innerHTML = m; } show() { if (ok) { this.put(div, "<img src=x onerror=go()>"); } } }`, `View.prototype.put(…)'s parameter m, which its code gives innerHTML`},

@@ -73,6 +73,11 @@ func member(obj pageObject, prop string) pageObject {
 			return pageWindow
 		case "documentElement", "firstElementChild", "lastElementChild":
 			return pageRoot // the document's one element child
+		case "scrollingElement":
+			// CSSOM View: the root, but in quirks mode the body (or null), where a <body>
+			// tag's handler given to its innerHTML is dropped: read as the root, that page's
+			// code is refused for what it could not run anyway.
+			return pageRoot
 		case "body", "head":
 			return pageRootChild
 		case "children":
