@@ -414,6 +414,25 @@ export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp
 			code int
 			want string
 		}{0, ""}},
+		// Native addons read files in their own code, which Node's fs guards and its
+		// permission model do not see: with BUNDLE_FENCE=off Lightning CSS's bundle() of a
+		// stylesheet outside, Tailwind's scanner loaded from its platform package (the
+		// runner confined @tailwindcss/oxide's only), and one of @tailwindcss/oxide asked for a
+		// file's candidates each put the secret in the page (exit 0).
+		{name: "postcss_config_lightningcss_bundle_outside", files: postcss(postcssLeaks(`const { bundle } = require("lightningcss"); return bundle({ filename: "BASE/secrets/secret.css" }).code.toString();`), ""),
+			code: 1, want: "outside"},
+		{name: "postcss_config_lightningcss_bundle_async_outside", files: postcss(postcssLeaks(`const { bundleAsync } = require("lightningcss"); return (await bundleAsync({ filename: "BASE/secrets/secret.css" })).code.toString();`), ""),
+			code: 1, want: "outside"},
+		{name: "postcss_config_lightningcss_import_outside", files: func() map[string]string {
+			f := postcss(postcssLeaks(`const { bundleAsync } = require("lightningcss"); return (await bundleAsync({ filename: "BASE/ws/app/in.css" })).code.toString();`), "")
+			f["in.css"] = `@import "../../secrets/secret.css";` + "\n"
+			return f
+		}(), code: 1, want: "outside"},
+		{name: "postcss_config_oxide_platform_scanner_outside", files: postcss(postcssLeaks(`const { Scanner } = require("@tailwindcss/oxide-" + process.platform + "-" + process.arch + "-gnu"); return new Scanner({ sources: [{ base: "BASE/secrets/scan", pattern: "**/*", negated: false }] }).scan().join(" ");`), ""),
+			code: 1, want: "outside"},
+		{name: "postcss_config_oxide_file_candidates_outside", files: postcss(postcssLeaks(`const { Scanner } = require("@tailwindcss/oxide"); const s = new Scanner({ sources: [] });
+return Object.getPrototypeOf(s).getCandidatesWithPositions.call(s, { file: "BASE/secrets/scan/page.html", extension: "html" }).map((c) => c.candidate).join(" ");`), ""),
+			code: 1, want: "outside"},
 		{name: "postcss_plugin_in_ancestor_node_modules", files: postcss(`export default { plugins: { evil: {} } };`, ""), code: 1, want: "evil"},
 		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
 		// vite.config: esbuild bundles it in the build's process, and the place of what it
@@ -444,6 +463,16 @@ export default { define: { __X__: JSON.stringify(s) } };`}),
 		{name: "vite_config_blob_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; const s = await (await fs.openAsBlob("BASE/ws/app/l.txt")).text(); export default { define: { __X__: JSON.stringify(s) } };`}),
 			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
 		{name: "vite_config_stream_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; let s = ""; for await (const c of new fs.ReadStream("BASE/ws/app/l.txt", "utf8")) s += c; export default { define: { __X__: JSON.stringify(s) } };`}),
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+		// Hooks the config registers (module.register) run on the hooks' thread, where the
+		// runner's blocks and fs guards were not: with BUNDLE_FENCE=off a worker started there
+		// with execArgv: [] escaped Node's permission model, and a read through a link the app
+		// holds was followed out (the model follows links), each putting the secret in the
+		// page (exit 0). Under the model no code of the app's registers hooks.
+		{name: "vite_config_hooks_worker", files: script("console.log(__X__)", map[string]string{"vite.config.js": viteConfigHooks(`const { Worker } = await import("node:worker_threads");
+return await new Promise((res, rej) => { const w = new Worker("require('worker_threads').parentPort.postMessage(require('fs').readFileSync('BASE/secrets/token.txt', 'utf8'))", { eval: true, execArgv: [] }); w.on("message", res); w.on("error", rej); });`)}),
+			code: 1, want: "vite.config.js threw"},
+		{name: "vite_config_hooks_read_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": viteConfigHooks(`const fs = await import("node:fs"); return fs.readFileSync("BASE/ws/app/l.txt", "utf8");`)}),
 			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
 		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
 		// extends, and one above the root) and showed what its messages quote.
@@ -478,6 +507,30 @@ export default { define: { __X__: JSON.stringify(s) } };`}),
 			}
 		}},
 	}
+}
+
+// viteConfigHooks is a vite.config that runs body (an async function's, BASE and TOKEN
+// replaced) on the thread of the module hooks it registers and puts what it returns in the
+// page as __X__; it throws what body throws.
+func viteConfigHooks(body string) string {
+	return `import { register } from "node:module";
+const { port1, port2 } = new MessageChannel();
+const got = new Promise((res) => port1.once("message", (m) => { port1.close(); res(m); }));
+register("data:text/javascript," + encodeURIComponent("export function initialize({ port }) { (async () => { ` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ").Replace(body) + ` })().then((v) => port.postMessage({ v: String(v) }), (e) => port.postMessage({ e: String(e) })); }"), { data: { port: port2 }, transferList: [port2] });
+const m = await got;
+if (m.e) throw new Error(m.e);
+export default { define: { __X__: JSON.stringify(m.v) } };
+`
+}
+
+// postcssLeaks is a PostCSS config that runs body (an async function's, with require) and
+// puts what it returns in the stylesheet.
+func postcssLeaks(body string) string {
+	return `import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+const s = await (async () => { ` + body + ` })();
+export default { plugins: [{ postcssPlugin: "leak", Once(root) { root.append(".leak { content: " + JSON.stringify(s) + " }") } }] };
+`
 }
 
 // TestConfinement builds each leakRow with the bundle command, three times: fenced (the
@@ -870,3 +923,4 @@ func TestRenderPastRefusedApp(t *testing.T) {
 		}
 	}
 }
+

@@ -271,7 +271,10 @@ func (r *Runner) start() error {
 		return r.err
 	}
 	args, env := []string{"--no-deprecation"}, environ(node, r.Root, tmp)
-	if r.NoFence || confine.Available().ABI == 0 {
+	if !r.NoFence && confine.Available().ABI > 0 {
+		// The runner lets an addon read in native code only inside the kernel's fence.
+		env = append(env, "MINIAPP_KERNEL_FENCE=1")
+	} else {
 		// No kernel's fence around Node: its permission model is the second fence.
 		programs := !r.ConfigOnly && !Installed(r.Dir, r.Root, "sass") && Installed(r.Dir, r.Root, "sass-embedded")
 		args = append(args, permissionFlags(node, r.Root, tmp, programs)...)

@@ -228,9 +228,18 @@ export async function resolve(specifier, context, next) {
 }`;
 register("data:text/javascript," + encodeURIComponent(hooks), { data: { root } });
 
-// Tailwind CSS's scanner (native code, which the fs checks do not see) is given only sources
-// inside the root, and negated sources for the links under them that lead out: whoever
-// makes it, this runner or @tailwindcss/postcss.
+// Native addons read files in their own code, which neither the fs guards above nor Node's
+// permission model see. Those of the tools the runner runs are confined as they are loaded,
+// by whatever route (a package's index, its platform package, the .node file itself: every
+// addon comes through process.dlopen; Tailwind's WebAssembly build through Module._load),
+// before any code of the app's holds them:
+//   - Tailwind CSS's scanner scans only sources inside the root, with negated sources for
+//     the links under them that lead out, and reads no file outside it (scanFiles and
+//     getCandidatesWithPositions, given a file): its prototype's methods are replaced, so an
+//     instance's constructor or prototype leads to no unchecked one.
+//   - Lightning CSS's bundleAsync reads each file through a check (its resolver's read), and
+//     bundle, which reads its @imports in native code and takes no resolver, runs only inside
+//     the kernel's fence (MINIAPP_KERNEL_FENCE).
 const reach = (s) => {
   // A source is a folder and a glob relative to it; the glob's leading segments without a
   // wildcard name the folder it reaches.
@@ -238,6 +247,7 @@ const reach = (s) => {
   const i = segs.findIndex((seg) => /[*?{}[\]!]/.test(seg));
   return path.resolve(s.base, ...(i < 0 ? segs : segs.slice(0, i)));
 };
+const confined = Symbol("confined");
 function confinedScanner(Native) {
   const Scanner = function (opts) {
     const sources = opts?.sources ?? [];
@@ -250,15 +260,62 @@ function confinedScanner(Native) {
     for (const s of sources) if (!s.negated) outsideLinks(reach(s), [], negated);
     return new Native({ ...opts, sources: sources.concat(negated) });
   };
+  const proto = Native.prototype;
+  for (const name of ["scanFiles", "getCandidatesWithPositions"]) {
+    const f = proto[name];
+    if (typeof f !== "function") continue;
+    proto[name] = function (changed) {
+      for (const c of [changed].flat()) {
+        if (typeof c?.file === "string" && !inRoot(c.file)) throw refused(c.file, "scan");
+      }
+      return f.call(this, changed);
+    };
+  }
+  Scanner.prototype = proto;
+  proto.constructor = Scanner;
   Scanner.confined = true;
   return Scanner;
 }
+const kernelFence = process.env.MINIAPP_KERNEL_FENCE === "1";
+function confineAddon(m) {
+  try {
+    if (m !== null && (typeof m === "object" || typeof m === "function") && !m[confined]) confineExports(m);
+  } catch {} // exports that cannot be looked at (a getter that throws) are no addon's
+}
+function confineExports(m) {
+  if (typeof m.Scanner === "function" && typeof m.Scanner.prototype?.scan === "function" && !m.Scanner.confined) {
+    m.Scanner = confinedScanner(m.Scanner);
+  }
+  if (typeof m.bundle === "function" && typeof m.bundleAsync === "function" && typeof m.transformStyleAttribute === "function") {
+    const { bundle, bundleAsync } = m;
+    m.bundle = function (opts) {
+      if (typeof opts?.filename === "string" && !inRoot(opts.filename)) throw refused(opts.filename, "read");
+      if (!kernelFence) {
+        throw new Error("Lightning CSS's bundle() reads the files it imports in native code, which bundle's checks do not see, and the kernel's fence is not around Node: call bundleAsync(), whose reads bundle checks, or build inside the kernel's fence");
+      }
+      return bundle.call(this, opts);
+    };
+    m.bundleAsync = function (opts) {
+      const resolver = opts?.resolver;
+      return bundleAsync.call(this, { ...opts, resolver: { ...resolver,
+        read(file) {
+          if (!inRoot(file)) throw refused(file, "read");
+          return typeof resolver?.read === "function" ? resolver.read(file) : fs.readFileSync(file, "utf8");
+        } } });
+    };
+  }
+  Object.defineProperty(m, confined, { value: true });
+}
+const dlopen = process.dlopen;
+process.dlopen = function (module, ...rest) {
+  const r = dlopen.call(this, module, ...rest);
+  confineAddon(module?.exports);
+  return r;
+};
 const moduleLoad = Module._load;
 Module._load = function (request, ...rest) {
   const m = moduleLoad.call(this, request, ...rest);
-  if ((request === "@tailwindcss/oxide" || /[\\/]@tailwindcss[\\/]oxide[\\/]index\.js$/.test(request)) && m?.Scanner && !m.Scanner.confined) {
-    m.Scanner = confinedScanner(m.Scanner);
-  }
+  confineAddon(m);
   return m;
 };
 
@@ -817,11 +874,17 @@ process.setSourceMapsEnabled?.(true);
 // hooks above run on a worker thread, which Node starts only with --allow-worker; and a worker
 // started with execArgv: [] has no permissions at all. With the hooks' thread running, no
 // other worker starts (unless it may start programs, which hold nothing of Node's: an app
-// whose Sass is sass-embedded, whose compiler a worker talks to).
+// whose Sass is sass-embedded, whose compiler a worker talks to), and module.register is gone
+// (undefined, as in a runtime without it: @tailwindcss/node then registers none of its own,
+// which reload a plugin's imports when bundle dev recompiles): hooks of the app's would run on the
+// hooks' thread, where neither this block nor the fs guards are (a worker started there
+// escaped the model, and a link inside the root that leads out was read through, as the model
+// follows links).
 if (process.permission && process.env.MINIAPP_WORKERS !== "1") {
   workerThreads.Worker = function Worker() {
     throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "WorkerThreads" });
   };
+  Module.register = undefined;
   syncBuiltinESMExports();
 }
 
