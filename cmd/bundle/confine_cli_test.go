@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -403,17 +406,18 @@ func leakRows() []leakRow {
 export default { plugins: [{ postcssPlugin: "p", Once(root) { root.append({ selector: ".leak", nodes: [] }); root.append("/* " + s + " */") } }] };`, ""), code: 1, want: "outside"},
 		{name: "postcss_config_writes_outside", files: postcss(`import fs from "node:fs"; fs.writeFileSync("BASE/ran-config-write", "x"); export default { plugins: [] };`, ""), code: 1, want: "outside"},
 		{name: "postcss_plugin_outside", files: postcss(`import p from "../../secrets/plugin.mjs"; export default { plugins: [p] };`, ""), code: 1, want: "outside"},
-		// The app's own PostCSS config runs inside the fence, where it can create no socket:
-		// not a UNIX socket of the machine by its path (Landlock holds it only from ABI 9), not
-		// UDP (Landlock does not hold it). With BUNDLE_FENCE=off Node has no fence.
+		// The app's own Node code creates no socket: not a UNIX socket of the machine by its
+		// path (Landlock holds it only from ABI 9), not UDP (Landlock does not hold it), not
+		// TCP. With BUNDLE_FENCE=off nothing held it (unix ENOENT, udp sent), and a config
+		// fetched what a service of the machine answers (a cloud's metadata endpoint: here
+		// the test's server, which answers the secret) into the page (exit 0).
 		{name: "postcss_config_sockets", files: postcss(`import net from "node:net"; import dgram from "node:dgram";
 const unix = await new Promise((res) => { const c = net.connect("BASE/no.sock"); c.on("error", (e) => res(e.code)); c.on("connect", () => res("connected")); });
 const udp = await new Promise((res) => { try { const s = dgram.createSocket("udp4"); s.on("error", (e) => res(e.code)); s.send("x", 9, "127.0.0.1", (e) => { s.close(); res(e ? e.code : "sent"); }); } catch (e) { res(e.code); } });
 if (unix !== "EACCES" || udp !== "EACCES") throw new Error("sockets: unix " + unix + ", udp " + udp);
-export default { plugins: [] };`, ""), code: 1, want: "sockets: unix ENOENT, udp sent", fenced: &struct {
-			code int
-			want string
-		}{0, ""}},
+export default { plugins: [] };`, ""), code: 0},
+		{name: "vite_config_fetches_machine_service", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(await (await fetch("SERVER/latest/meta-data/iam/security-credentials/role")).text()) } };`}),
+			code: 1, want: "vite.config.js threw: fetch failed"},
 		// Native addons read files in their own code, which Node's fs guards and its
 		// permission model do not see: with BUNDLE_FENCE=off Lightning CSS's bundle() of a
 		// stylesheet outside, Tailwind's scanner loaded from its platform package (the
@@ -539,6 +543,10 @@ export default { plugins: [{ postcssPlugin: "leak", Once(root) { root.append(".l
 // the app may run (each writes a marker beside the secrets), and the refusal names the place.
 func TestConfinement(t *testing.T) {
 	bin := bundleBinary(t)
+	// A service of the machine that answers the secret, as a cloud's metadata endpoint
+	// answers its keys.
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, token) }))
+	t.Cleanup(service.Close) // after the parallel rows
 	for _, row := range leakRows() {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
@@ -549,7 +557,7 @@ func TestConfinement(t *testing.T) {
 			}{{"fenced", true, false}, {"fenced_json", true, true}, {"path_checks_json", false, true}} {
 				base := leakTree(t)
 				sub := func(s string) string {
-					return strings.ReplaceAll(strings.ReplaceAll(s, "BASE", base), "TOKEN", token)
+					return strings.NewReplacer("BASE", base, "TOKEN", token, "SERVER", service.URL).Replace(s)
 				}
 				app := row.app
 				if app == "" {

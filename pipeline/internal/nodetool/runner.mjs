@@ -18,8 +18,10 @@
 // tools read and write with refuse a path outside the root (reads) or the temporary folder
 // (writes), links followed.
 import { createHash } from "node:crypto";
+import dgram from "node:dgram";
 import fs from "node:fs";
 import { Module, createRequire, register, syncBuiltinESMExports } from "node:module";
+import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import workerThreads from "node:worker_threads";
@@ -189,6 +191,28 @@ for (const name of ["stat", "lstat", "access", "realpath", "readlink", "statfs"]
   fs.exists = (p, cb) => (hidden(pathOf(p)) ? process.nextTick(cb, false) : exists(p, cb));
 }
 syncBuiltinESMExports();
+
+// Node's code opens no socket: no TCP or UNIX connection, no server, no UDP, as the kernel's
+// fence holds it for Node (Landlock and a seccomp filter). Where that fence is off, nothing
+// else would hold it (Node's permission model has no rule for the network before Node 25),
+// and a config could fetch what a service of the machine answers (a cloud's metadata
+// endpoint: its keys) and put it in the page. Each refusal comes as the kernel's would, an
+// EACCES error on the socket; the runner's own streams are pipes it is given, never opened.
+{
+  const noSocket = (syscall) => Object.assign(new Error(`${syscall} EACCES: bundle lets the app's Node code open no socket`), { code: "EACCES", errno: -13, syscall });
+  const refuse = (syscall) =>
+    function (...args) {
+      const cb = args.findLast((a) => typeof a === "function");
+      const e = noSocket(syscall);
+      process.nextTick(() => (syscall === "send" && cb ? cb(e) : typeof this.destroy === "function" && syscall === "connect" ? this.destroy(e) : this.emit("error", e)));
+      return this;
+    };
+  net.Socket.prototype.connect = refuse("connect");
+  net.Server.prototype.listen = refuse("listen");
+  dgram.Socket.prototype.bind = refuse("bind");
+  dgram.Socket.prototype.connect = refuse("connect");
+  dgram.Socket.prototype.send = refuse("send");
+}
 
 // CommonJS: node_modules folders are looked for up to the root, no higher; a module that
 // resolves outside it anyway (a link, a global folder) is refused.
