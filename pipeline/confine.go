@@ -69,6 +69,34 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 	return f, nil
 }
 
+// Fences says which fences hold a build of the apps in dirs where the kernel's fence is not
+// around it (Options.NoFence, or a kernel without Landlock), as bundle says it: held is "path
+// checks", with ", node permission model" where an app may start Node (it has npm packages or
+// a vite.config) and the Node on PATH runs the app's code under its permission model; note
+// says why that model does not hold where Node would run without it ("Node v18.20.4 has no
+// permission model"), else "".
+func Fences(dirs []string) (held, note string) {
+	held = confine.Status{}.String()
+	for _, d := range dirs {
+		root, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue
+		}
+		if root, err = filepath.Abs(root); err != nil {
+			continue
+		}
+		if readRoot, _ := workspaceRoot(root); !mayRunNode(root, readRoot) {
+			continue
+		}
+		ok, why := nodetool.Model()
+		if ok {
+			return held + ", node permission model", ""
+		}
+		return held, why
+	}
+	return held, ""
+}
+
 // mayRunNode reports whether a build of the app in root, which reads readRoot, may start Node:
 // to run the app's own npm packages (its CSS tools), which are found only in a node_modules
 // folder of the app or of a folder above it up to readRoot, or to read a vite.config. An app

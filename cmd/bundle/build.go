@@ -250,7 +250,8 @@ type buildOutput struct {
 	Diagnostics   diag.List        `json:"diagnostics"`
 	Registries    []string         `json:"registries"`
 	Failed        []failure        `json:"failed"`
-	// Confined says which fences held: "landlock v7", or "path checks".
+	// Confined says which fences held: "landlock v7", or "path checks" with Node's permission
+	// model where it holds Node ("path checks, node permission model (BUNDLE_FENCE=off)").
 	Confined string `json:"confined"`
 }
 

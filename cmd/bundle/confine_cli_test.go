@@ -25,6 +25,7 @@ import (
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/internal/testfs"
 	"github.com/miniapp/bundle/internal/testwait"
+	"github.com/miniapp/bundle/pipeline"
 )
 
 // The bundle command, built once for the tests that run it as its own process: the kernel's
@@ -630,10 +631,10 @@ func TestConfinement(t *testing.T) {
 					var doc struct{ Confined string }
 					if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
 						t.Errorf("%s: stdout is not JSON: %v", run.name, err)
-					} else if want := fenceSaid(run.fence); doc.Confined != want {
+					} else if want := fenceSaid(run.fence, dir); doc.Confined != want {
 						t.Errorf("%s: confined %q, want %q", run.name, doc.Confined, want)
 					}
-				} else if want := "bundle build: confined: " + fenceSaid(run.fence); !strings.Contains(stderr.String(), want) {
+				} else if want := "bundle build: confined: " + fenceSaid(run.fence, dir); !strings.Contains(stderr.String(), want) {
 					t.Errorf("%s: stderr does not say %q", run.name, want)
 				}
 				if !row.pageHolds {
@@ -661,10 +662,11 @@ func TestConfinement(t *testing.T) {
 	}
 }
 
-// fenceSaid is what the build says of its fences.
-func fenceSaid(fenced bool) string {
+// fenceSaid is what the build of the app in dir says of its fences.
+func fenceSaid(fenced bool, dir string) string {
 	if !fenced {
-		return "path checks (BUNDLE_FENCE=off)"
+		held, note := pipeline.Fences([]string{dir})
+		return held + " (" + strings.Join(slices.DeleteFunc([]string{"BUNDLE_FENCE=off", note}, func(s string) bool { return s == "" }), "; ") + ")"
 	}
 	return confine.Available().String()
 }
@@ -932,3 +934,50 @@ func TestRenderPastRefusedApp(t *testing.T) {
 	}
 }
 
+// TestConfinedSays: where the kernel's fence is off, the build says which fences hold, Node's
+// permission model among them where it holds the Node the build may start: it said "path
+// checks (BUNDLE_FENCE=off)" for an app whose vite.config and CSS tools ran under the model
+// (this machine's Node, 20.12 or later, has it). An app that may start no Node (no npm
+// packages, no vite.config) has the path checks alone. The text and --format json say the same.
+func TestConfinedSays(t *testing.T) {
+	bin := bundleBinary(t)
+	for _, row := range []struct {
+		name, app string
+		files     map[string]string
+		want      string
+	}{
+		{name: "no_node", app: "plain/app", files: map[string]string{"package.json": `{ "private": true, "browser": {} }`}, want: "path checks (BUNDLE_FENCE=off)"},
+		{name: "workspace_packages", app: "ws/app", want: "path checks, node permission model (BUNDLE_FENCE=off)"},
+		{name: "vite_config", app: "plain/app", files: map[string]string{"package.json": `{ "private": true, "browser": {} }`, "vite.config.js": "export default {};\n"},
+			want: "path checks, node permission model (BUNDLE_FENCE=off)"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base := leakTree(t)
+			dir := filepath.Join(base, filepath.FromSlash(row.app))
+			files := map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<script type="module" src="./main.js"></script>`), "main.js": "console.log(1)\n"}
+			maps.Copy(files, row.files)
+			for name, body := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, format := range []string{"text", "json"} {
+				cmd := exec.Command(bin, "build", "--format", format, dir)
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_FENCE=off"}
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%s: %v\n%s", format, err, stderr.String())
+				}
+				if format == "json" {
+					var doc struct{ Confined string }
+					if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil || doc.Confined != row.want {
+						t.Errorf("json: confined %q (%v), want %q", doc.Confined, err, row.want)
+					}
+				} else if want := "bundle build: confined: " + row.want + "\n"; !strings.Contains(stderr.String(), want) {
+					t.Errorf("text: stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+		})
+	}
+}

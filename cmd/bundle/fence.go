@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/pipeline"
@@ -17,9 +18,10 @@ const fenceEnv = "BUNDLE_FENCE"
 // building the apps in dirs with opts needs (pipeline.Fence): their roots to read, Node to
 // run, their output folders and a private temporary folder to write, nothing else, not
 // /proc/self/environ nor the home folder. It returns opts with that temporary folder, the
-// fence that holds as bundle says it ("landlock v7", "path checks"), and done, which removes
-// the temporary folder. A process run in a test (e.fence false) is never fenced: the test
-// binary goes on to other tests.
+// fences that hold as bundle says it ("landlock v7", "path checks, node permission model
+// (BUNDLE_FENCE=off)": pipeline.Fences), and done, which removes the temporary folder. A
+// process run in a test (e.fence false) is never fenced: the test binary goes on to other
+// tests.
 //
 // extra are more files to read, those that exist: dev's name resolution (it listens on
 // localhost).
@@ -28,12 +30,21 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 	if !e.fence {
 		return opts, "path checks", done, nil
 	}
-	if os.Getenv(fenceEnv) == "off" {
-		opts.NoFence = true
-		return opts, "path checks (" + fenceEnv + "=off)", done, nil
-	}
-	if confine.Available().ABI == 0 {
-		return opts, confine.Status{}.String(), done, nil
+	if off := os.Getenv(fenceEnv) == "off"; off || confine.Available().ABI == 0 {
+		// The path checks, and Node's permission model around Node where it has one.
+		held, note := pipeline.Fences(dirs)
+		var notes []string
+		if off {
+			opts.NoFence = true
+			notes = append(notes, fenceEnv+"=off")
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		if len(notes) > 0 {
+			held += " (" + strings.Join(notes, "; ") + ")"
+		}
+		return opts, held, done, nil
 	}
 	// The first of the two rounds on every thread that the fence takes where the kernel
 	// confines one thread at a time runs while the fence is gathered: it reads nothing.

@@ -3,6 +3,8 @@ package nodetool
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -44,5 +46,35 @@ func TestPermissionFlag(t *testing.T) {
 		if got := permissionFlag(v); got != want {
 			t.Errorf("%q: %q, want %q", v, got, want)
 		}
+	}
+}
+
+// TestModel: what holds the app's Node code where the kernel's fence is off, by the Node on
+// PATH: its permission model from 20.12, else a note that names the version (a program named
+// node that prints an older one stands for it), and nothing where no Node is on PATH.
+func TestModel(t *testing.T) {
+	old := t.TempDir()
+	if err := os.WriteFile(filepath.Join(old, "node"), []byte("#!/bin/sh\necho v18.20.4\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []struct {
+		name, path string
+		held       bool
+		why        string
+	}{
+		{"this_machine", filepath.Dir(real), true, ""},
+		{"node_18", old, false, "Node v18.20.4 has no permission model"},
+		{"no_node", t.TempDir(), false, ""},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			t.Setenv("PATH", row.path)
+			if held, why := Model(); held != row.held || why != row.why {
+				t.Errorf("Model() = %v, %q; want %v, %q", held, why, row.held, row.why)
+			}
+		})
 	}
 }

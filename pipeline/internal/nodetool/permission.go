@@ -72,6 +72,28 @@ func permissionFlag(v string) string {
 	return ""
 }
 
+// Model says what holds the app's Node code where the kernel's fence is not around Node: held
+// is true where the Node on PATH runs it under its permission model; else why says why not
+// ("Node v18.20.4 has no permission model"), or both are empty where no Node is on PATH (no
+// Node code runs).
+func Model() (held bool, why string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return false, ""
+	}
+	if real, err := filepath.EvalSymlinks(node); err == nil {
+		node = real // as the runner names it: its version is looked up once
+	}
+	v := nodeVersion(node)
+	if permissionFlag(v) != "" {
+		return true, ""
+	}
+	if v == "" {
+		return false, "Node does not run"
+	}
+	return false, "Node " + v + " has no permission model"
+}
+
 var versions sync.Map // node's path → its version
 
 // nodeVersion returns what node --version prints, "" where it does not run.
