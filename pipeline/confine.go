@@ -69,33 +69,34 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 	return f, nil
 }
 
-// Fences says which fences hold a build of the apps in dirs where the kernel's fence is not
-// around it (Options.NoFence, or a kernel without Landlock), as bundle says it: held is "path
-// checks", with ", node permission model" where an app may start Node (it has npm packages or
-// a vite.config) and the Node on PATH runs the app's code under its permission model; note
-// says why that model does not hold where Node would run without it ("Node v18.20.4 has no
-// permission model"), else "".
-func Fences(dirs []string) (held, note string) {
+// Fences says which fences held the builds this process ran, for a caller whose process is
+// not inside the kernel's fence (Options.NoFence, or a kernel without Landlock), once they are
+// done, as bundle says it: held is "path checks", with ", node permission model" where Node ran
+// the app's code under its permission model, or ", node in landlock v7" where Node ran inside a
+// kernel's fence of its own; note says why only the path checks held Node where it ran without
+// either ("Node v18.20.4 has no permission model"), else "". It starts no Node: where none ran,
+// the path checks alone held.
+func Fences() (held, note string) {
 	held = confine.Status{}.String()
-	for _, d := range dirs {
-		root, err := filepath.EvalSymlinks(d)
-		if err != nil {
-			continue
+	var notes []string
+	for _, f := range nodetool.Ran() {
+		switch {
+		case f == "node permission model":
+			held += ", " + f
+		case strings.HasPrefix(f, "landlock"):
+			held += ", node in " + f
+		default:
+			notes = append(notes, f)
 		}
-		if root, err = filepath.Abs(root); err != nil {
-			continue
-		}
-		if readRoot, _ := workspaceRoot(root); !mayRunNode(root, readRoot) {
-			continue
-		}
-		ok, why := nodetool.Model()
-		if ok {
-			return held + ", node permission model", ""
-		}
-		return held, why
 	}
-	return held, ""
+	return held, strings.Join(notes, "; ")
 }
+
+// NodeModel says, before a build, whether the Node on PATH would run the app's code under
+// its permission model where no kernel's fence is around Node (nodetool.Model): held, else
+// why not ("Node v18.20.4 has no permission model"; "" where no Node is on PATH). It runs node
+// --version: a caller that can say it once the build is done asks Fences instead.
+func NodeModel() (held bool, why string) { return nodetool.Model() }
 
 // mayRunNode reports whether a build of the app in root, which reads readRoot, may start Node:
 // to run the app's own npm packages (its CSS tools), which are found only in a node_modules

@@ -161,7 +161,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)
 		return exitInternal
 	}
-	if e.fence && !*quiet && *format != "json" {
+	if e.fence && !*quiet && *format != "json" && confined != "" {
 		fmt.Fprintf(e.stderr, "bundle build: confined: %s\n", confined)
 	}
 	_, registries, err := pipeline.BuildAll(ctx, dirs, opts, *jobs, func(i int, r pipeline.AppResult) {
@@ -182,6 +182,13 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	}
 	if len(noHosts) > 0 && !*quiet {
 		printDiagnostics(e, *format, diag.List{noHostsOnce(noHosts)})
+	}
+	if confined == "" {
+		// Outside the kernel's fence, what held Node is known once it ran.
+		confined = fencesHeld()
+		if e.fence && !*quiet && *format != "json" {
+			fmt.Fprintf(e.stderr, "bundle build: confined: %s\n", confined)
+		}
 	}
 	if *format == "json" {
 		if err := writeJSON(e, buildOutput{pipeline.SchemaVersion, entries, all, slashes(registries), failed, confined}); err != nil {

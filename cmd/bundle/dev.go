@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/dev"
 	"github.com/miniapp/bundle/internal/oneshot"
 	"github.com/miniapp/bundle/pipeline"
@@ -86,6 +87,19 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		listeners.Close()
 		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
 		return exitInternal
+	}
+	if confined == "" {
+		// Outside the kernel's fence, dev's builds start Node inside a kernel's fence of its
+		// own where there is one, else under its permission model where Node has one.
+		held, why := confine.Status{}.String(), ""
+		if st := confine.Available(); st.ABI > 0 {
+			held += ", node in " + st.String()
+		} else if model, no := pipeline.NodeModel(); model {
+			held += ", node permission model"
+		} else {
+			why = no
+		}
+		confined = saidFences(held, why)
 	}
 	if e.fence {
 		fmt.Fprintf(e.stderr, "bundle dev: confined: %s\n", confined)

@@ -18,10 +18,10 @@ const fenceEnv = "BUNDLE_FENCE"
 // building the apps in dirs with opts needs (pipeline.Fence): their roots to read, Node to
 // run, their output folders and a private temporary folder to write, nothing else, not
 // /proc/self/environ nor the home folder. It returns opts with that temporary folder, the
-// fences that hold as bundle says it ("landlock v7", "path checks, node permission model
-// (BUNDLE_FENCE=off)": pipeline.Fences), and done, which removes the temporary folder. A
-// process run in a test (e.fence false) is never fenced: the test binary goes on to other
-// tests.
+// fence that holds as bundle says it ("landlock v7"), or "" where the kernel's fence is off
+// (fencesHeld says what held once the build is done), and done, which removes the temporary
+// folder. A process run in a test (e.fence false) is never fenced: the test binary goes on to
+// other tests.
 //
 // extra are more files to read, those that exist: dev's name resolution (it listens on
 // localhost).
@@ -31,20 +31,9 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 		return opts, "path checks", done, nil
 	}
 	if off := os.Getenv(fenceEnv) == "off"; off || confine.Available().ABI == 0 {
-		// The path checks, and Node's permission model around Node where it has one.
-		held, note := pipeline.Fences(dirs)
-		var notes []string
-		if off {
-			opts.NoFence = true
-			notes = append(notes, fenceEnv+"=off")
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-		if len(notes) > 0 {
-			held += " (" + strings.Join(notes, "; ") + ")"
-		}
-		return opts, held, done, nil
+		// The path checks, and what held Node: said once the build is done (fencesHeld).
+		opts.NoFence = off
+		return opts, "", done, nil
 	}
 	// The first of the two rounds on every thread that the fence takes where the kernel
 	// confines one thread at a time runs while the fence is gathered: it reads nothing.
@@ -107,4 +96,25 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 		return opts, "", done, fmt.Errorf("fence the build: %w (%s=off builds with the path checks alone)", err, fenceEnv)
 	}
 	return opts, st.String(), done, nil
+}
+
+// fencesHeld says which fences held the builds of this process where the kernel's fence was
+// off: the path checks, and what held Node where it ran ("path checks, node permission model
+// (BUNDLE_FENCE=off)"; pipeline.Fences).
+func fencesHeld() string {
+	held, note := pipeline.Fences()
+	return saidFences(held, note)
+}
+
+// saidFences is held with the notes that are not "" in parentheses, BUNDLE_FENCE=off first
+// where it is set: "path checks (BUNDLE_FENCE=off; Node v18.20.4 has no permission model)".
+func saidFences(held string, notes ...string) string {
+	if os.Getenv(fenceEnv) == "off" {
+		notes = append([]string{fenceEnv + "=off"}, notes...)
+	}
+	notes = slices.DeleteFunc(notes, func(n string) bool { return n == "" })
+	if len(notes) == 0 {
+		return held
+	}
+	return held + " (" + strings.Join(notes, "; ") + ")"
 }

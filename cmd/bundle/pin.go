@@ -62,7 +62,7 @@ func runPin(ctx context.Context, e *env, args []string) int {
 		}
 		return exitUsage
 	}
-	unfence := func() {}
+	unfence, afterPin := func() {}, false
 	res, err := pin.Page(ctx, page, pin.Options{ID: *id, Name: *name, Description: *desc, Version: *version,
 		Hosts: splitList(*hosts), LinkDomains: splitList(*links), AllowedDomains: splitList(*allowed),
 		OutDir: *out, NoSDK: *noSDK, Confine: func(dir string, o pipeline.Options) (pipeline.Options, error) {
@@ -70,12 +70,17 @@ func runPin(ctx context.Context, e *env, args []string) int {
 			// the folder holding the page and its manifest, and writes the output folder.
 			o, confined, done, err := fence(e, []string{dir}, o)
 			unfence = done
-			if err == nil && e.fence && *format != "json" {
+			if err == nil && e.fence && *format != "json" && confined != "" {
 				fmt.Fprintf(e.stderr, "bundle pin: confined: %s\n", confined)
 			}
+			afterPin = confined == ""
 			return o, err
 		}})
 	unfence()
+	if afterPin && e.fence && *format != "json" {
+		// Outside the kernel's fence, what held Node is known once it ran.
+		fmt.Fprintf(e.stderr, "bundle pin: confined: %s\n", fencesHeld())
+	}
 	var el *diag.ListError
 	switch {
 	case errors.As(err, &el):

@@ -310,6 +310,14 @@ func (r *Runner) start() error {
 		r.err = fmt.Errorf("start node: %w", err)
 		return r.err
 	}
+	// What held Node, for the caller that says it (Ran): its version was read for its flags.
+	if r.fence.ABI > 0 {
+		ran.Store(r.fence.String(), true)
+	} else if held, why := modelOf(node); held {
+		ran.Store("node permission model", true)
+	} else {
+		ran.Store(why, true)
+	}
 	r.cmd, r.stdin, r.gone = cmd, in, make(chan struct{})
 	go func() {
 		defer close(r.gone)

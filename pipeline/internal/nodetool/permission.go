@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,6 +85,11 @@ func Model() (held bool, why string) {
 	if real, err := filepath.EvalSymlinks(node); err == nil {
 		node = real // as the runner names it: its version is looked up once
 	}
+	return modelOf(node)
+}
+
+// modelOf is Model for the Node at node.
+func modelOf(node string) (held bool, why string) {
 	v := nodeVersion(node)
 	if permissionFlag(v) != "" {
 		return true, ""
@@ -92,6 +98,24 @@ func Model() (held bool, why string) {
 		return false, "Node does not run"
 	}
 	return false, "Node " + v + " has no permission model"
+}
+
+// ran holds the fences the Node processes this process started ran in, as Ran says them.
+var ran sync.Map
+
+// Ran returns, sorted, the fences the Node processes this process started ran in: "landlock
+// v7" (the kernel's, a fence of Node's own), "node permission model", or why no fence but the
+// runner's checks held Node ("Node v18.20.4 has no permission model"); none where no Node
+// started. A caller that says which fences held a build asks once it is done: no Node is
+// started, and no version looked up, to say it.
+func Ran() []string {
+	var out []string
+	ran.Range(func(k, _ any) bool {
+		out = append(out, k.(string))
+		return true
+	})
+	slices.Sort(out)
+	return out
 }
 
 var versions sync.Map // node's path → its version
