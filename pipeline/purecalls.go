@@ -143,14 +143,7 @@ func pureCallArgs(m *pkgModule, v *js.Var, init js.IExpr, imported map[string]bo
 // takes the binding's (ECMAScript's NamedEvaluation), where given as an argument its name is
 // "".
 func definition(e js.IExpr) string {
-	for {
-		g, ok := e.(*js.GroupExpr)
-		if !ok {
-			break
-		}
-		e = g.X
-	}
-	switch e := e.(type) {
+	switch e := unGroup(e).(type) {
 	case *js.ArrowFunc, *js.FuncDecl:
 		return "function"
 	case *js.ClassDecl:
