@@ -831,8 +831,8 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 		}
 	}
 	for i := range out {
-		if opts.MinifySyntax && opts.Format == api.FormatESModule {
-			out[i].code = minifyAgain(out[i].code, opts, !b.noUnwritten)
+		if opts.MinifySyntax && opts.Format == api.FormatESModule && !b.noUnwritten {
+			out[i].code = inlineUnwritten(out[i].code, opts)
 		}
 		if opts.MinifyIdentifiers && b.localNames {
 			out[i].code = renameLocals(out[i].code, opts.Format == api.FormatESModule)

@@ -35,22 +35,11 @@ import (
 // inlineUnwritten writes the unwritten module-level bindings of c, a minified ES module, as
 // their values and minifies it again, its source map composed; c as it is when there is none
 // or esbuild cannot read the result.
-func inlineUnwritten(c code, opts api.BuildOptions) code { return minifyAgain(c, opts, true) }
-
-// minifyAgain writes c, a minified ES module, in the shorter forms of shorterforms.go and, with
-// unwritten, its unwritten module-level bindings as their values, and minifies it again, its
-// source map composed; c as it is when there is nothing to write or esbuild cannot read the
-// result.
-func minifyAgain(c code, opts api.BuildOptions, unwritten bool) code {
-	var edits []localnames.Edit
-	if unwritten {
-		edits = localnames.Substitute(c.js, unwrittenConstants)
-	}
-	edits = append(edits, shorterForms(c.js)...)
+func inlineUnwritten(c code, opts api.BuildOptions) code {
+	edits := localnames.Substitute(c.js, unwrittenConstants)
 	if edits == nil {
 		return c
 	}
-	sortEdits(edits)
 	// An ES module is strict code; esbuild reads a file that neither imports nor exports as a
 	// script, sloppy (Annex B: a function declared in a block is a var of the function
 	// around too), as esbuild's bundle, one module, is. An empty export makes it read the

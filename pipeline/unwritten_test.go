@@ -76,7 +76,28 @@ var unwrittenRows = []struct {
 // written and after the pass (written as values and minified again): both print the same,
 // and throw the same.
 func TestUnwritten(t *testing.T) {
-	run := nodeModuleRunner(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	dir := t.TempDir()
+	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
+	run := func(name, code string) string {
+		t.Helper()
+		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(node, file).Output()
+		if err != nil {
+			stderr := ""
+			if e, ok := err.(*exec.ExitError); ok {
+				stderr = string(e.Stderr)
+			}
+			return string(out) + "threw " + errLine.FindString(stderr)
+		}
+		return string(out)
+	}
 	opts := api.BuildOptions{Target: api.ES2022}
 	for _, row := range unwrittenRows {
 		t.Run(row.name, func(t *testing.T) {
@@ -99,34 +120,6 @@ func TestUnwritten(t *testing.T) {
 				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after.js)
 			}
 		})
-	}
-}
-
-// nodeModuleRunner returns a function that runs an ES module in Node and gives what it
-// printed, and "threw" and the error's line when it threw.
-func nodeModuleRunner(t *testing.T) func(name, code string) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
-	}
-	dir := t.TempDir()
-	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
-	return func(name, code string) string {
-		t.Helper()
-		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
-		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(node, file).Output()
-		if err != nil {
-			stderr := ""
-			if e, ok := err.(*exec.ExitError); ok {
-				stderr = string(e.Stderr)
-			}
-			return string(out) + "threw " + errLine.FindString(stderr)
-		}
-		return string(out)
 	}
 }
 
