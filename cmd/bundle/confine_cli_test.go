@@ -537,9 +537,9 @@ export default { plugins: [{ postcssPlugin: "leak", Once(root) { root.append(".l
 `
 }
 
-// TestConfinement builds each leakRow with the bundle command, three times: fenced (the
-// kernel's fence and the path checks), as text and as JSON, and with BUNDLE_FENCE=off (the
-// path checks alone). The secret must be in no file written and no message, no code outside
+// TestConfinement builds each leakRow with the bundle command, twice: fenced (the kernel's
+// fence and the path checks) and with BUNDLE_FENCE=off (the path checks alone), as JSON, whose
+// stderr holds the text's messages too (TestConfinedSays: the same but for the banner). The secret must be in no file written and no message, no code outside
 // the app may run (each writes a marker beside the secrets), and the refusal names the place.
 func TestConfinement(t *testing.T) {
 	bin := bundleBinary(t)
@@ -553,8 +553,7 @@ func TestConfinement(t *testing.T) {
 			for _, run := range []struct {
 				name  string
 				fence bool
-				json  bool
-			}{{"fenced", true, false}, {"fenced_json", true, true}, {"path_checks_json", false, true}} {
+			}{{"fenced", true}, {"path_checks", false}} {
 				base := leakTree(t)
 				sub := func(s string) string {
 					return strings.NewReplacer("BASE", base, "TOKEN", token, "SERVER", service.URL).Replace(s)
@@ -582,10 +581,7 @@ func TestConfinement(t *testing.T) {
 					os.MkdirAll(filepath.Join(base, "out"), 0o755)
 					os.Symlink(filepath.Join(base, "elsewhere", "victim.html"), filepath.Join(base, "out", "t.html"))
 				}
-				args := []string{"build"}
-				if run.json {
-					args = append(args, "--format", "json")
-				}
+				args := []string{"build", "--format", "json"}
 				for _, a := range row.args {
 					args = append(args, sub(a))
 				}
@@ -609,7 +605,7 @@ func TestConfinement(t *testing.T) {
 					t.Fatal(err)
 				}
 				messages := stdout.String() + stderr.String()
-				brief := stderr.String() // what a failure shows: the text run's messages (JSON's are the same)
+				brief := stderr.String() // what a failure shows: the messages as text
 				wantCode, want := row.code, row.want
 				if row.fenced != nil && run.fence && confine.Available().ABI > 0 {
 					wantCode, want = row.fenced.code, row.fenced.want
@@ -626,15 +622,11 @@ func TestConfinement(t *testing.T) {
 				if strings.Contains(messages, token) {
 					t.Errorf("%s: a message holds the secret:\n%s", run.name, messages)
 				}
-				if run.json {
-					var doc struct{ Confined string }
-					if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
-						t.Errorf("%s: stdout is not JSON: %v", run.name, err)
-					} else if want := fenceSaid(run.fence); !slices.Contains(want, doc.Confined) {
-						t.Errorf("%s: confined %q, want one of %q", run.name, doc.Confined, want)
-					}
-				} else if want := fenceSaid(run.fence); !slices.ContainsFunc(want, func(w string) bool { return strings.Contains(stderr.String(), "bundle build: confined: "+w+"\n") }) {
-					t.Errorf("%s: stderr does not say it is confined by one of %q", run.name, want)
+				var doc struct{ Confined string }
+				if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
+					t.Errorf("%s: stdout is not JSON: %v", run.name, err)
+				} else if want := fenceSaid(run.fence); !slices.Contains(want, doc.Confined) {
+					t.Errorf("%s: confined %q, want one of %q", run.name, doc.Confined, want)
 				}
 				if !row.pageHolds {
 					for _, out := range []string{filepath.Join(dir, "dist"), filepath.Join(base, "out")} {
@@ -938,14 +930,19 @@ func TestRenderPastRefusedApp(t *testing.T) {
 // (BUNDLE_FENCE=off)" for an app whose vite.config and CSS tools ran under the model (this
 // machine's Node, 20.12 or later, has it). A build that started no Node (no npm packages, no
 // vite.config, or packages but nothing that needs Node) had the path checks alone, and says
-// so once it is done (it looks up nothing to say it). The text and --format json say the same.
+// so once it is done (it looks up nothing to say it). The text and --format json say the same,
+// fenced too; and --format json's stderr is the text's but for that line, which is why
+// TestConfinement builds each row as JSON only.
 func TestConfinedSays(t *testing.T) {
 	bin := bundleBinary(t)
 	for _, row := range []struct {
 		name, app string
 		files     map[string]string
 		want      string
+		fenced    bool
 	}{
+		{name: "fenced", app: "ws/app", files: map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"},
+			want: confine.Available().String(), fenced: true},
 		{name: "no_node", app: "plain/app", files: map[string]string{"package.json": `{ "private": true, "browser": {} }`}, want: "path checks (BUNDLE_FENCE=off)"},
 		{name: "packages_no_tool", app: "ws/app", want: "path checks (BUNDLE_FENCE=off)"},
 		{name: "packages_sass", app: "ws/app", files: map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"},
@@ -963,21 +960,31 @@ func TestConfinedSays(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			var text string // the text run's stderr
 			for _, format := range []string{"text", "json"} {
 				cmd := exec.Command(bin, "build", "--format", format, dir)
-				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1", "BUNDLE_FENCE=off"}
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + os.TempDir(), "NO_COLOR=1"}
+				if !row.fenced {
+					cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
+				}
 				var stdout, stderr strings.Builder
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				if err := cmd.Run(); err != nil {
 					t.Fatalf("%s: %v\n%s", format, err, stderr.String())
 				}
-				if format == "json" {
-					var doc struct{ Confined string }
-					if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil || doc.Confined != row.want {
-						t.Errorf("json: confined %q (%v), want %q", doc.Confined, err, row.want)
+				banner := "bundle build: confined: " + row.want + "\n"
+				if format == "text" {
+					if text = stderr.String(); !strings.Contains(text, banner) {
+						t.Errorf("text: stderr lacks %q:\n%s", banner, text)
 					}
-				} else if want := "bundle build: confined: " + row.want + "\n"; !strings.Contains(stderr.String(), want) {
-					t.Errorf("text: stderr lacks %q:\n%s", want, stderr.String())
+					continue
+				}
+				var doc struct{ Confined string }
+				if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil || doc.Confined != row.want {
+					t.Errorf("json: confined %q (%v), want %q", doc.Confined, err, row.want)
+				}
+				if got, want := stderr.String(), strings.Replace(text, banner, "", 1); got != want {
+					t.Errorf("json's stderr is not the text's but for the banner:\n%s\nwant\n%s", got, want)
 				}
 			}
 		})
