@@ -539,8 +539,9 @@ export default { plugins: [{ postcssPlugin: "leak", Once(root) { root.append(".l
 
 // TestConfinement builds each leakRow with the bundle command, twice: fenced (the kernel's
 // fence and the path checks) and with BUNDLE_FENCE=off (the path checks alone), as JSON, whose
-// stderr holds the text's messages too (TestConfinedSays: the same but for the banner). The secret must be in no file written and no message, no code outside
-// the app may run (each writes a marker beside the secrets), and the refusal names the place.
+// stderr is the text's messages but for the confined: banner (TestConfinedSays). The secret
+// must be in no file written and no message, no code outside the app may run (each writes a
+// marker beside the secrets), and the refusal names the place.
 func TestConfinement(t *testing.T) {
 	bin := bundleBinary(t)
 	// A service of the machine that answers the secret, as a cloud's metadata endpoint
@@ -935,18 +936,23 @@ func TestRenderPastRefusedApp(t *testing.T) {
 // TestConfinement builds each row as JSON only.
 func TestConfinedSays(t *testing.T) {
 	bin := bundleBinary(t)
+	sass := map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"}
 	for _, row := range []struct {
 		name, app string
 		files     map[string]string
 		want      string
 		fenced    bool
+		code      int // the exit code of both runs
 	}{
-		{name: "fenced", app: "ws/app", files: map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"},
-			want: confine.Available().String(), fenced: true},
+		{name: "fenced", app: "ws/app", files: sass, want: confine.Available().String(), fenced: true},
+		// Refused, as most of TestConfinement's rows are: the messages are the same too.
+		{name: "fenced_refused", app: "ws/app", files: map[string]string{"main.js": `import s from "../../secrets/token.txt";\nconsole.log(s)\n`},
+			want: confine.Available().String(), fenced: true, code: 1},
+		{name: "refused", app: "ws/app", files: map[string]string{"main.js": `import s from "../../secrets/token.txt";\nconsole.log(s)\n`},
+			want: "path checks (BUNDLE_FENCE=off)", code: 1},
 		{name: "no_node", app: "plain/app", files: map[string]string{"package.json": `{ "private": true, "browser": {} }`}, want: "path checks (BUNDLE_FENCE=off)"},
 		{name: "packages_no_tool", app: "ws/app", want: "path checks (BUNDLE_FENCE=off)"},
-		{name: "packages_sass", app: "ws/app", files: map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"},
-			want: "path checks, node permission model (BUNDLE_FENCE=off)"},
+		{name: "packages_sass", app: "ws/app", files: sass, want: "path checks, node permission model (BUNDLE_FENCE=off)"},
 		{name: "vite_config", app: "plain/app", files: map[string]string{"package.json": `{ "private": true, "browser": {} }`, "vite.config.js": "export default {};\n"},
 			want: "path checks, node permission model (BUNDLE_FENCE=off)"},
 	} {
@@ -969,8 +975,9 @@ func TestConfinedSays(t *testing.T) {
 				}
 				var stdout, stderr strings.Builder
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Run(); err != nil {
-					t.Fatalf("%s: %v\n%s", format, err, stderr.String())
+				err := cmd.Run()
+				if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != row.code || !ok && (err != nil || row.code != 0) {
+					t.Fatalf("%s: %v, want exit %d\n%s", format, err, row.code, stderr.String())
 				}
 				banner := "bundle build: confined: " + row.want + "\n"
 				if format == "text" {
