@@ -932,8 +932,9 @@ func TestRenderPastRefusedApp(t *testing.T) {
 // machine's Node, 20.12 or later, has it). A build that started no Node (no npm packages, no
 // vite.config, or packages but nothing that needs Node) had the path checks alone, and says
 // so once it is done (it looks up nothing to say it). The text and --format json say the same,
-// fenced too; and --format json's stderr is the text's but for that line, which is why
-// TestConfinement builds each row as JSON only.
+// fenced too; and for one app, built or refused, --format json's stderr is the text's but for
+// that line, which is why TestConfinement builds each row (one app) as JSON only. (Of several
+// apps, the text says once the warning each app without hosts gets.)
 func TestConfinedSays(t *testing.T) {
 	bin := bundleBinary(t)
 	sass := map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"}
