@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
@@ -138,7 +139,12 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		return nil, diag.List{{File: display, Text: fmt.Sprintf("%s imports %s, which is not installed", filepath.Base(file), me.Package), Note: note}}.Err()
 	case errors.As(err, &te):
 		d := diag.Message{File: display, Text: fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message),
-			Note: "fix the config: Vite would refuse it too"}
+			Note: "fix the config (Vite would refuse it too, unless what failed is what bundle's fences refuse a config: a file outside " +
+				filepath.ToSlash(readRoot) + ", a program, a worker, module hooks, a socket)"}
+		if te.Refused != "" {
+			// Refused by a fence, which Vite does not put around the config.
+			d.Note = refusalNote(te, readRoot, r.Fence())
+		}
 		if te.File != "" {
 			d.File = filepath.ToSlash(te.File)
 		}
@@ -157,6 +163,41 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		cfg.Code = code
 	}
 	return cfg, err
+}
+
+// refusalNote says which fence refused what a vite.config tried (te.Refused), that Vite,
+// which runs the config with none, would not have, and what the config may do instead.
+func refusalNote(te *nodetool.ToolError, readRoot string, kernel confine.Status) string {
+	who := "bundle's path checks"
+	switch te.Refused {
+	case nodetool.RefusedChecks:
+		if te.Denied == "socket" {
+			who = "bundle's checks"
+		}
+	case nodetool.RefusedModel:
+		who = "Node's permission model (bundle's fence where the kernel's is off)"
+	case nodetool.RefusedKernel:
+		who = "the kernel's fence (" + kernel.String() + ")"
+	}
+	root := filepath.ToSlash(readRoot)
+	var rule string
+	switch te.Denied {
+	case "read":
+		rule = "bundle lets a vite.config read only " + root + ": move what it reads into that folder"
+	case "write":
+		rule = "bundle lets a vite.config write only its temporary folder (os.tmpdir()): write there or nowhere"
+	case "file":
+		rule = "bundle lets a vite.config read only " + root + " and write only its temporary folder (os.tmpdir()): keep what it opens there"
+	case "program":
+		rule = "bundle lets a vite.config start no program: compute the value in the config's own code"
+	case "worker":
+		rule = "bundle lets a vite.config start no worker: do the work on the config's own thread"
+	case "socket":
+		rule = "bundle lets a vite.config open no socket (no fetch): put the value in a file inside " + root + " or in .env"
+	default:
+		rule = "bundle lets a vite.config only read " + root + " and write its temporary folder: do without it"
+	}
+	return who + " refused it, not Vite, which runs the config with no fence: " + rule
 }
 
 // bundleViteConfig bundles the config file to one ES module, as Vite's bundleConfigFile does:

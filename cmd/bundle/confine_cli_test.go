@@ -417,7 +417,7 @@ const udp = await new Promise((res) => { try { const s = dgram.createSocket("udp
 if (unix !== "EACCES" || udp !== "EACCES") throw new Error("sockets: unix " + unix + ", udp " + udp);
 export default { plugins: [] };`, ""), code: 0},
 		{name: "vite_config_fetches_machine_service", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(await (await fetch("SERVER/latest/meta-data/iam/security-credentials/role")).text()) } };`}),
-			code: 1, want: "vite.config.js threw: fetch failed"},
+			code: 1, want: "bundle's checks refused it, not Vite, which runs the config with no fence: bundle lets a vite.config open no socket (no fetch)", never: "Vite would refuse it too"},
 		// Native addons read files in their own code, which Node's fs guards and its
 		// permission model do not see: with BUNDLE_FENCE=off Lightning CSS's bundle() of a
 		// stylesheet outside, Tailwind's scanner loaded from its platform package (the
@@ -451,23 +451,36 @@ return Object.getPrototypeOf(s).getCandidatesWithPositions.call(s, { file: "BASE
 			links: map[string]string{"s.json": "secrets/tsconfig.json"}, code: 1, want: "secrets/tsconfig.json is outside"},
 		{name: "vite_config_stack_through_link", files: script("console.log(1)", map[string]string{"vite.config.js": `const e = new Error("boom"); e.stack = "Error: boom\n    at f (BASE/ws/app/link.txt:1:1)"; throw e;`}),
 			links: map[string]string{"link.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw: boom"},
+		// What a fence refused the config was said to be what "Vite would refuse too": Vite
+		// runs the config with no fence. The note names the fence and what the config may do
+		// instead.
 		// The config is Node code: where the kernel's fence is off, Node's permission model
 		// is its second fence (no program runs, no worker escapes it, no file outside is
 		// read, by its path or through a link the app holds). With BUNDLE_FENCE=off the
 		// program, the worker and the Blob put the secret in the page before (exit 0); the
 		// runner's fs guards refused readFileSync and the stream (fs.open) already.
 		{name: "vite_config_reads_outside", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; export default { define: { __X__: JSON.stringify(fs.readFileSync("BASE/secrets/token.txt", "utf8")) } };`}),
-			code: 1, want: "vite.config.js threw"},
+			code: 1, want: "bundle's path checks refused it, not Vite, which runs the config with no fence: bundle lets a vite.config read only BASE/ws: move what it reads into that folder", never: "Vite would refuse it too"},
 		{name: "vite_config_runs_program", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { execFileSync } from "node:child_process"; export default { define: { __X__: JSON.stringify(execFileSync("cat", ["BASE/secrets/token.txt"], { encoding: "utf8" })) } };`}),
-			code: 1, want: "vite.config.js threw"},
+			code: 1, want: "Node's permission model (bundle's fence where the kernel's is off) refused it, not Vite, which runs the config with no fence: bundle lets a vite.config start no program",
+			fenced: &struct {
+				code int
+				want string
+			}{1, "the kernel's fence (" + confine.Available().String() + ") refused it, not Vite, which runs the config with no fence: bundle lets a vite.config start no program"},
+			never: "Vite would refuse it too"},
 		{name: "vite_config_worker_without_fence", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { Worker } from "node:worker_threads";
 const s = await new Promise((res, rej) => { const w = new Worker("require('worker_threads').parentPort.postMessage(require('fs').readFileSync('BASE/secrets/token.txt', 'utf8'))", { eval: true, execArgv: [] }); w.on("message", res); w.on("error", rej); });
 export default { define: { __X__: JSON.stringify(s) } };`}),
-			code: 1, want: "vite.config.js threw"},
+			code: 1, want: "Node's permission model (bundle's fence where the kernel's is off) refused it, not Vite, which runs the config with no fence: bundle lets a vite.config start no worker",
+			fenced: &struct {
+				code int
+				want string
+			}{1, "the kernel's fence (" + confine.Available().String() + ") refused it, not Vite, which runs the config with no fence: bundle lets a vite.config read only BASE/ws and write only its temporary folder"},
+			never: "Vite would refuse it too"},
 		{name: "vite_config_blob_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; const s = await (await fs.openAsBlob("BASE/ws/app/l.txt")).text(); export default { define: { __X__: JSON.stringify(s) } };`}),
-			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "bundle's path checks refused it, not Vite", never: "Vite would refuse it too"},
 		{name: "vite_config_stream_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; let s = ""; for await (const c of new fs.ReadStream("BASE/ws/app/l.txt", "utf8")) s += c; export default { define: { __X__: JSON.stringify(s) } };`}),
-			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "bundle's path checks refused it, not Vite", never: "Vite would refuse it too"},
 		// Hooks the config registers (module.register) run on the hooks' thread, where the
 		// runner's blocks and fs guards were not: with BUNDLE_FENCE=off a worker started there
 		// with execArgv: [] escaped Node's permission model, and a read through a link the app

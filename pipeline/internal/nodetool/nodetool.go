@@ -99,7 +99,19 @@ type ToolError struct {
 	// Crashed names the compiler and its version when the error is the compiler's own fault
 	// ("svelte 5.0.0"), not a refusal of its input.
 	Crashed string
+	// Refused says which fence refused what the tool's code tried, where one did (none
+	// where its code failed of its own): RefusedChecks, RefusedModel or RefusedKernel.
+	// Denied is what it tried: "read", "write", "file" (the kernel's refusal of an open,
+	// either), "program", "worker", "socket" or "other".
+	Refused, Denied string
 }
+
+// The fences a ToolError's Refused names.
+const (
+	RefusedChecks = "checks" // the runner's own checks: its fs guards, loaders and sockets
+	RefusedModel  = "model"  // Node's permission model (permission.go)
+	RefusedKernel = "kernel" // the kernel's fence around Node
+)
 
 func (e *ToolError) Error() string { return e.Message }
 
@@ -204,6 +216,10 @@ type reply struct {
 		Line    int    `json:"line"`
 		Column  int    `json:"column"`
 		Outside string `json:"outside"`
+		Refusal *struct {
+			By   string `json:"by"`
+			What string `json:"what"`
+		} `json:"refusal"`
 	} `json:"error"`
 	gone error
 }
@@ -411,7 +427,11 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 			return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
 		case rep.Error != nil:
 			e := rep.Error
-			return reply{}, &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed}
+			te := &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed}
+			if e.Refusal != nil {
+				te.Refused, te.Denied = e.Refusal.By, e.Refusal.What
+			}
+			return reply{}, te
 		}
 		return rep, nil
 	}

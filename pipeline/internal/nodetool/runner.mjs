@@ -96,6 +96,7 @@ function refused(p, verb) {
   const e = new Error(`${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
   e.code = "EACCES";
   e.outside = path.resolve(p);
+  e.refusal = { by: "checks", what: verb === "write" ? "write" : "read" };
   return e;
 }
 
@@ -199,7 +200,8 @@ syncBuiltinESMExports();
 // endpoint: its keys) and put it in the page. Each refusal comes as the kernel's would, an
 // EACCES error on the socket; the runner's own streams are pipes it is given, never opened.
 {
-  const noSocket = (syscall) => Object.assign(new Error(`${syscall} EACCES: bundle lets the app's Node code open no socket`), { code: "EACCES", errno: -13, syscall });
+  const noSocket = (syscall) =>
+    Object.assign(new Error(`${syscall} EACCES: bundle lets the app's Node code open no socket`), { code: "EACCES", errno: -13, syscall, refusal: { by: "checks", what: "socket" } });
   const refuse = (syscall) =>
     function (...args) {
       const cb = args.findLast((a) => typeof a === "function");
@@ -1004,6 +1006,27 @@ async function viteconfig({ file, css: code }) {
   return { css: JSON.stringify(out) };
 }
 
+// refusalOf says which fence refused what an error (or an error it was caused by, as fetch's
+// "fetch failed" by its socket's) tried: {by: "checks" (the runner's own), "model" (Node's
+// permission model) or "kernel" (the kernel's fence around Node, whose refusal is an EACCES
+// or EPERM of the system call), what: "read", "write", "file" (the kernel's open, either),
+// "program", "worker", "socket" or "other"}; undefined for an error no fence made.
+function refusalOf(e) {
+  for (let x = e, i = 0; x != null && typeof x === "object" && i < 8; x = x.cause, i++) {
+    if (x.refusal) return x.refusal;
+    if (x.code === "ERR_ACCESS_DENIED") {
+      const what = { FileSystemRead: "read", FileSystemWrite: "write", ChildProcess: "program", WorkerThreads: "worker" }[x.permission] ?? "other";
+      return { by: "model", what };
+    }
+    if (kernelFence && (x.code === "EACCES" || x.code === "EPERM")) {
+      const call = String(x.syscall ?? "");
+      const what = call.startsWith("spawn") ? "program" : ["connect", "bind", "listen", "send"].includes(call) ? "socket" : "file";
+      return { by: "kernel", what };
+    }
+  }
+  return undefined;
+}
+
 // configError gives a config's failure its place: the first frame of the stack in the config
 // (the source map names it), or for a package it could not import, that package.
 function configError(e, file) {
@@ -1012,7 +1035,10 @@ function configError(e, file) {
     const name = missing[1].startsWith("@") ? missing[1].split("/").slice(0, 2).join("/") : missing[1].split("/")[0];
     if (!name.startsWith(".") && !name.startsWith("/")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
   }
-  const err = new Error(messageOf(e));
+  // What a fence refused is said by the caller, which names the fence and the fix.
+  const refusal = refusalOf(e);
+  const err = new Error(refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e));
+  if (refusal) err.refusal = refusal;
   const dir = path.dirname(file);
   for (const line of String(e?.stack ?? "").split("\n")) {
     const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
@@ -1276,6 +1302,7 @@ function failure(e) {
   if (e?.spec) err.spec = e.spec;
   if (e?.note) err.note = e.note;
   if (e?.crashed) err.crashed = e.crashed;
+  if (e?.refusal) err.refusal = e.refusal;
   if (e?.place) return Object.assign(err, e.place);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
