@@ -947,7 +947,8 @@ func TestRenderPastRefusedApp(t *testing.T) {
 // so once it is done (it looks up nothing to say it). The text and --format json say the same,
 // fenced too; and for one app, built or refused, --format json's stderr is the text's but for
 // that line, which is why TestConfinement builds each row (one app) as JSON only. (Of several
-// apps, the text says once the warning each app without hosts gets.)
+// apps, the text says once the warning each app without hosts gets.) bundle render of an app
+// folder that builds, whose build in memory said nothing, says it too.
 func TestConfinedSays(t *testing.T) {
 	bin := bundleBinary(t)
 	sass := map[string]string{"index.html": leakPage(`<link rel="stylesheet" href="./s.scss">`), "s.scss": "$c: red;\n.ok { color: $c; }\n"}
@@ -1007,6 +1008,22 @@ func TestConfinedSays(t *testing.T) {
 				if got, want := stderr.String(), strings.Replace(text, banner, "", 1); got != want {
 					t.Errorf("json's stderr is not the text's but for the banner:\n%s\nwant\n%s", got, want)
 				}
+			}
+			if row.code != 0 {
+				return
+			}
+			// bundle render of the app folder builds it in memory here, and said nothing of
+			// what held it.
+			cmd := exec.Command(bin, "render", "--timeout", testwait.Scaled(60*time.Second).String(), dir)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + t.TempDir(), "NO_COLOR=1"}
+			if !row.fenced {
+				cmd.Env = append(cmd.Env, "BUNDLE_FENCE=off")
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			cmd.Run()
+			if want := "bundle render: built " + dir + " confined: " + row.want + "\n"; !strings.Contains(stderr.String(), want) {
+				t.Errorf("render: stderr lacks %q:\n%s", want, stderr.String())
 			}
 		})
 	}

@@ -36,12 +36,14 @@ type renderInput struct {
 // goes on to start Chromium, which the kernel's fence would stop, so where the kernel has one
 // (and BUNDLE_FENCE is not off) the build runs in a child bundle build, which confines itself
 // as bundle build does, into a temporary folder; elsewhere, and in a test's process, in
-// memory with the path checks.
+// memory with the path checks, and it says which fences held once it is built, as bundle
+// build does.
 func buildForRender(ctx context.Context, e *env, dir, format string) (renderInput, int) {
-	if e.fence && os.Getenv(fenceEnv) != "off" && confine.Available().ABI > 0 {
+	off := os.Getenv(fenceEnv) == "off"
+	if e.fence && !off && confine.Available().ABI > 0 {
 		return buildFencedForRender(ctx, e, dir, format)
 	}
-	res, err := pipeline.Build(ctx, dir, pipeline.Options{NoWrite: true, NoGzip: true, KeepSourceMap: true})
+	res, err := pipeline.Build(ctx, dir, pipeline.Options{NoWrite: true, NoGzip: true, KeepSourceMap: true, NoFence: off})
 	var el *diag.ListError
 	switch {
 	case errors.As(err, &el):
@@ -54,6 +56,9 @@ func buildForRender(ctx context.Context, e *env, dir, format string) (renderInpu
 	case err != nil:
 		fmt.Fprintf(e.stderr, "bundle render: %v\n", err)
 		return renderInput{}, exitInternal
+	}
+	if e.fence {
+		fmt.Fprintf(e.stderr, "bundle render: built %s confined: %s\n", dir, fencesHeld())
 	}
 	entry := res.Entry
 	return renderInput{filepath.Join(dir, res.Manifest.ID+".html"), res.HTML, &entry, res.SourceMap}, exitOK
