@@ -402,6 +402,15 @@ func marker(v any) string {
 	return ""
 }
 
+// noKernelWhy says why the kernel's fence is not around the tools' Node: turned off
+// (Options.NoFence, which BUNDLE_FENCE=off sets), else the kernel has no Landlock.
+func (c *cssTools) noKernelWhy() string {
+	if c.runner.NoFence {
+		return "BUNDLE_FENCE=off, Options.NoFence"
+	}
+	return "this kernel has no Landlock"
+}
+
 // dartSassSpawn reports whether a Sass error is Node's refusal to start sass-embedded's Dart
 // compiler ("spawn …/sass-embedded-linux-x64/dart-sass/src/dart EACCES").
 func dartSassSpawn(msg string) bool {
@@ -467,6 +476,12 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Text = "Sass: sass-embedded's compiler (a native program in node_modules) cannot run inside the kernel's fence"
 		m.Notes = []api.Note{{Text: "install the sass package (" + packageManager(c.root, c.readRoot) + " sass), which bundle runs inside the fence and takes over sass-embedded, or build with " +
 			"BUNDLE_FENCE=off, where the path checks hold (Landlock cannot let the Dart VM read its own /proc/self/maps, which it needs to start, without letting it read every process's)"}}
+	case errors.As(err, &te) && te.KernelOnly == "sass-embedded":
+		// Outside the kernel's fence Node's permission model holds the app's Node code, and
+		// a program it starts holds nothing of it: the right to start sass-embedded's
+		// compiler would be the PostCSS config's too, in the same process.
+		m.Text = fmt.Sprintf("Sass: sass-embedded's compiler is a native program, which Node's permission model does not hold, and the kernel's fence is off (%s): bundle does not run it", c.noKernelWhy())
+		m.Notes = []api.Note{{Text: "install the sass package (" + packageManager(c.root, c.readRoot) + " sass), which bundle runs under its path checks and Node's permission model, and which it takes over sass-embedded"}}
 	case errors.As(err, &te) && te.Outside != "":
 		// Said at the stylesheet, with the file refused named and nothing of it shown.
 		m.Text = fmt.Sprintf("%s: %s", tool, te.Message)

@@ -123,7 +123,7 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		return nil, list.Err()
 	}
 	r := nodetool.New(dir, readRoot, temp)
-	r.NoFence, r.ConfigOnly = noFence, true
+	r.NoFence = noFence
 	defer r.Kill()
 	cctx, cancel := context.WithTimeout(ctx, viteConfigTimeout)
 	defer cancel()

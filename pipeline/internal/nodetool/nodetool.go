@@ -99,6 +99,10 @@ type ToolError struct {
 	// Crashed names the compiler and its version when the error is the compiler's own fault
 	// ("svelte 5.0.0"), not a refusal of its input.
 	Crashed string
+	// KernelOnly names native code that neither the runner's checks nor Node's permission
+	// model hold, which the runner runs only inside the kernel's fence, and which was asked
+	// for outside it ("sass-embedded": its compiler, a program).
+	KernelOnly string
 	// Refused says which fence refused what the tool's code tried, where one did (none
 	// where its code failed of its own): RefusedChecks, RefusedModel or RefusedKernel.
 	// Denied is what it tried: "read", "write", "file" (the kernel's refusal of an open,
@@ -173,9 +177,6 @@ type Runner struct {
 	// NoFence starts Node outside the kernel's fence (the runner's own checks still hold,
 	// and Node's permission model: permission.go).
 	NoFence bool
-	// ConfigOnly says the runner only loads the vite.config: where Node's permission model
-	// fences Node, it may start no program, even for an app whose Sass is sass-embedded.
-	ConfigOnly bool
 
 	mu      sync.Mutex
 	fence   confine.Status
@@ -206,17 +207,18 @@ type reply struct {
 		Column  int    `json:"column"`
 	} `json:"warnings"`
 	Error *struct {
-		Message string `json:"message"`
-		Missing string `json:"missing"`
-		Want    string `json:"want"`
-		Spec    string `json:"spec"`
-		Note    string `json:"note"`
-		Crashed string `json:"crashed"`
-		File    string `json:"file"`
-		Line    int    `json:"line"`
-		Column  int    `json:"column"`
-		Outside string `json:"outside"`
-		Refusal *struct {
+		Message    string `json:"message"`
+		Missing    string `json:"missing"`
+		Want       string `json:"want"`
+		Spec       string `json:"spec"`
+		Note       string `json:"note"`
+		Crashed    string `json:"crashed"`
+		File       string `json:"file"`
+		Line       int    `json:"line"`
+		Column     int    `json:"column"`
+		Outside    string `json:"outside"`
+		KernelOnly string `json:"kernelOnly"`
+		Refusal    *struct {
 			By   string `json:"by"`
 			What string `json:"what"`
 		} `json:"refusal"`
@@ -292,13 +294,7 @@ func (r *Runner) start() error {
 		env = append(env, "MINIAPP_KERNEL_FENCE=1")
 	} else {
 		// No kernel's fence around Node: its permission model is the second fence.
-		programs := !r.ConfigOnly && !Installed(r.Dir, r.Root, "sass") && Installed(r.Dir, r.Root, "sass-embedded")
-		args = append(args, permissionFlags(node, r.Root, tmp, programs)...)
-		if programs {
-			// sass-embedded's synchronous compiler talks to its program from a worker
-			// thread: a program has no permissions of Node's, so a worker holds nothing more.
-			env = append(env, "MINIAPP_WORKERS=1")
-		}
+		args = append(args, permissionFlags(node, r.Root, tmp)...)
 	}
 	cmd := exec.Command(node, append(args, "--input-type=module", "--eval", runner)...)
 	cmd.Dir = r.Dir
@@ -427,7 +423,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 			return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
 		case rep.Error != nil:
 			e := rep.Error
-			te := &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed}
+			te := &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed, KernelOnly: e.KernelOnly}
 			if e.Refusal != nil {
 				te.Refused, te.Denied = e.Refusal.By, e.Refusal.What
 			}

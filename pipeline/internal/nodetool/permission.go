@@ -1,7 +1,6 @@
 package nodetool
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -27,8 +26,10 @@ import (
 //   - --allow-addons: Tailwind CSS's scanner and Lightning CSS, and what a vite.config's
 //     plugins load (@tailwindcss/vite, @vitejs/plugin-react-swc), are native addons; an addon
 //     the app ships of its own is native code the model does not hold.
-//   - --allow-child-process, only for an app whose Sass is sass-embedded (no sass installed):
-//     its compiler is a program Node starts, with no permissions of Node's.
+//
+// No program: sass-embedded's compiler is one, which would run with none of Node's
+// permissions, and the right to start it would be the app's PostCSS config's too (it runs in
+// the same process). The runner refuses sass-embedded outside the kernel's fence.
 //
 // The model follows links inside the granted folders out of them (Node's documentation says
 // so); the runner's fs guards resolve every path, links followed, before Node opens it.
@@ -36,18 +37,15 @@ import (
 // permissionFlags returns the flags that start node under its permission model, reading root
 // and tmp and writing tmp, or nil where this Node has none (before 20.12, where --allow-addons
 // came: without it every native addon would be refused).
-func permissionFlags(node, root, tmp string, childProcess bool) []string {
+func permissionFlags(node, root, tmp string) []string {
 	flag := permissionFlag(nodeVersion(node))
 	if flag == "" {
 		return nil
 	}
-	flags := []string{flag, "--allow-fs-read=" + root, "--allow-fs-read=" + tmp, "--allow-fs-write=" + tmp, "--allow-worker", "--allow-addons"}
-	if childProcess {
-		flags = append(flags, "--allow-child-process")
-	}
 	// The model's warnings (experimental, --allow-worker) would open every message of a Node
 	// that stopped.
-	return append(flags, "--disable-warning=ExperimentalWarning", "--disable-warning=SecurityWarning")
+	return []string{flag, "--allow-fs-read=" + root, "--allow-fs-read=" + tmp, "--allow-fs-write=" + tmp, "--allow-worker", "--allow-addons",
+		"--disable-warning=ExperimentalWarning", "--disable-warning=SecurityWarning"}
 }
 
 // permissionFlag is the flag that turns the model on in Node of version v ("v20.20.2"):
@@ -128,19 +126,4 @@ func nodeVersion(node string) string {
 	out, _ := exec.Command(node, "--version").Output()
 	v, _ := versions.LoadOrStore(node, strings.TrimSpace(string(out)))
 	return v.(string)
-}
-
-// Installed reports whether the npm package name is installed in a node_modules folder of
-// dir or of a folder above it up to root: where the runner loads it from (HasPackages).
-func Installed(dir, root, name string) bool {
-	for {
-		if st, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err == nil && !st.IsDir() {
-			return true
-		}
-		parent := filepath.Dir(dir)
-		if dir == root || parent == dir || !strings.HasPrefix(parent, root) {
-			return false
-		}
-		dir = parent
-	}
 }

@@ -679,6 +679,11 @@ async function sass({ file, options, aliases }) {
   try {
     s = await load("sass");
   } catch (e) {
+    if (!kernelFence && find("sass-embedded", cwd) !== null) {
+      // Its compiler is a program, which Node's permission model does not hold: granted the
+      // right to start it, the process would let the app's PostCSS config start any.
+      throw Object.assign(new Error("sass-embedded's compiler is a native program"), { kernelOnly: "sass-embedded" });
+    }
     s = await load("sass-embedded").catch(() => Promise.reject(e));
   }
   const syntax = sassSyntax;
@@ -899,14 +904,13 @@ process.setSourceMapsEnabled?.(true);
 // Under Node's permission model (bundle's fence where the kernel's is off: permission.go), the
 // hooks above run on a worker thread, which Node starts only with --allow-worker; and a worker
 // started with execArgv: [] has no permissions at all. With the hooks' thread running, no
-// other worker starts (unless it may start programs, which hold nothing of Node's: an app
-// whose Sass is sass-embedded, whose compiler a worker talks to), and module.register is gone
+// other worker starts, and module.register is gone
 // (undefined, as in a runtime without it: @tailwindcss/node then registers none of its own,
 // which reload a plugin's imports when bundle dev recompiles): hooks of the app's would run on the
 // hooks' thread, where neither this block nor the fs guards are (a worker started there
 // escaped the model, and a link inside the root that leads out was read through, as the model
 // follows links).
-if (process.permission && process.env.MINIAPP_WORKERS !== "1") {
+if (process.permission) {
   workerThreads.Worker = function Worker() {
     throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "WorkerThreads" });
   };
@@ -1303,6 +1307,7 @@ function failure(e) {
   if (e?.note) err.note = e.note;
   if (e?.crashed) err.crashed = e.crashed;
   if (e?.refusal) err.refusal = e.refusal;
+  if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   if (e?.place) return Object.assign(err, e.place);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
