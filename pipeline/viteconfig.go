@@ -165,13 +165,16 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 	return cfg, err
 }
 
+// kernelFix is the fix for native code the runner runs only inside the kernel's fence.
+const kernelFix = "build inside the kernel's fence (on Linux with Landlock, without BUNDLE_FENCE=off), where it may run, or do without it"
+
 // refusalNote says which fence refused what a vite.config tried (te.Refused), that Vite,
 // which runs the config with none, would not have, and what the config may do instead.
 func refusalNote(te *nodetool.ToolError, readRoot string, kernel confine.Status) string {
 	who := "bundle's path checks"
 	switch te.Refused {
 	case nodetool.RefusedChecks:
-		if te.Denied == "socket" {
+		if te.Denied == "socket" || te.Denied == "addon" {
 			who = "bundle's checks"
 		}
 	case nodetool.RefusedModel:
@@ -192,6 +195,8 @@ func refusalNote(te *nodetool.ToolError, readRoot string, kernel confine.Status)
 		rule = "bundle lets a vite.config start no program: compute the value in the config's own code"
 	case "worker":
 		rule = "bundle lets a vite.config start no worker: do the work on the config's own thread"
+	case "addon":
+		rule = "bundle lets a vite.config call a native addon it does not confine (" + te.KernelOnly + "'s) only inside the kernel's fence: " + kernelFix
 	case "socket":
 		rule = "bundle lets a vite.config open no socket (no fetch): put the value in a file inside " + root + " or in .env"
 	default:

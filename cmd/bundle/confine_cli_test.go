@@ -437,6 +437,22 @@ export default { plugins: [] };`, ""), code: 0},
 		{name: "postcss_config_oxide_file_candidates_outside", files: postcss(postcssLeaks(`const { Scanner } = require("@tailwindcss/oxide"); const s = new Scanner({ sources: [] });
 return Object.getPrototypeOf(s).getCandidatesWithPositions.call(s, { file: "BASE/secrets/scan/page.html", extension: "html" }).map((c) => c.candidate).join(" ");`), ""),
 			code: 1, want: "outside"},
+		// Another package's addon read for the app's code what no check saw: with
+		// BUNDLE_FENCE=off @parcel/watcher (sass's dependency) listed a folder beside the app
+		// into a file of Node's temporary folder, which went into the page, and into a file
+		// beside the app (exit 0). Outside the kernel's fence its functions are refused.
+		{name: "postcss_config_addon_lists_outside", files: postcss(postcssLeaks(`const w = require("@parcel/watcher"); const snap = require("node:os").tmpdir() + "/snap";
+await w.writeSnapshot("BASE/secrets/names", snap); await w.writeSnapshot("BASE/secrets/names", "BASE/ran-snapshot"); return require("node:fs").readFileSync(snap, "utf8");`), ""),
+			code: 1, want: "style.css: error: PostCSS (from postcss.config.mjs): @parcel/watcher-linux-x64-glibc's native addon (its writeSnapshot) reads and writes files in its own code", fenced: &struct {
+				code int
+				want string
+			}{1, "style.css: error: PostCSS (from postcss.config.mjs)"}},
+		{name: "vite_config_addon_writes_outside", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
+await createRequire(import.meta.url)("@parcel/watcher").writeSnapshot("BASE/ws/app", "BASE/ran-snapshot-config"); export default {};`}),
+			code: 1, want: "bundle's checks refused it, not Vite, which runs the config with no fence: bundle lets a vite.config call a native addon it does not confine (@parcel/watcher-linux-x64-glibc's) only inside the kernel's fence", fenced: &struct {
+				code int
+				want string
+			}{1, "vite.config.js threw"}},
 		{name: "postcss_plugin_in_ancestor_node_modules", files: postcss(`export default { plugins: { evil: {} } };`, ""), code: 1, want: "evil"},
 		{name: "postcss_config_symlinked_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`), "style.css": ".ok { color: red }"}, links: map[string]string{"postcss.config.mjs": "secrets/plugin.mjs"}, code: 1, want: "outside"},
 		// vite.config: esbuild bundles it in the build's process, and the place of what it

@@ -99,14 +99,15 @@ type ToolError struct {
 	// Crashed names the compiler and its version when the error is the compiler's own fault
 	// ("svelte 5.0.0"), not a refusal of its input.
 	Crashed string
-	// KernelOnly names native code that neither the runner's checks nor Node's permission
-	// model hold, which the runner runs only inside the kernel's fence, and which was asked
-	// for outside it ("sass-embedded": its compiler, a program).
+	// KernelOnly names the package of native code that neither the runner's checks nor
+	// Node's permission model hold, which the runner runs only inside the kernel's fence, and
+	// which was asked for outside it: "sass-embedded" (its compiler, a program), or an addon's
+	// ("@parcel/watcher-linux-x64-glibc").
 	KernelOnly string
 	// Refused says which fence refused what the tool's code tried, where one did (none
 	// where its code failed of its own): RefusedChecks, RefusedModel or RefusedKernel.
 	// Denied is what it tried: "read", "write", "file" (the kernel's refusal of an open,
-	// either), "program", "worker", "socket" or "other".
+	// either), "program", "worker", "socket", "addon" (KernelOnly's) or "other".
 	Refused, Denied string
 }
 

@@ -266,6 +266,11 @@ register("data:text/javascript," + encodeURIComponent(hooks), { data: { root } }
 //   - Lightning CSS's bundleAsync reads each file through a check (its resolver's read), and
 //     bundle, which reads its @imports in native code and takes no resolver, runs only inside
 //     the kernel's fence (MINIAPP_KERNEL_FENCE).
+//   - Every other function of an addon (another package's: @parcel/watcher's writeSnapshot
+//     lists any folder into any file; @swc/core's transformFile reads any file) runs only
+//     inside the kernel's fence: outside it, called, it throws (kernelOnly names its package).
+//     An addon is native code that could do the same as it loads: a package the app ships of
+//     its own is held by the kernel's fence alone.
 const reach = (s) => {
   // A source is a folder and a glob relative to it; the glob's leading segments without a
   // wildcard name the folder it reaches.
@@ -309,15 +314,15 @@ function confineAddon(m) {
   } catch {} // exports that cannot be looked at (a getter that throws) are no addon's
 }
 function confineExports(m) {
-  if (typeof m.Scanner === "function" && typeof m.Scanner.prototype?.scan === "function" && !m.Scanner.confined) {
+  if (isScanner(m) && !m.Scanner.confined) {
     m.Scanner = confinedScanner(m.Scanner);
   }
-  if (typeof m.bundle === "function" && typeof m.bundleAsync === "function" && typeof m.transformStyleAttribute === "function") {
+  if (isLightning(m)) {
     const { bundle, bundleAsync } = m;
     m.bundle = function (opts) {
       if (typeof opts?.filename === "string" && !inRoot(opts.filename)) throw refused(opts.filename, "read");
       if (!kernelFence) {
-        throw new Error("Lightning CSS's bundle() reads the files it imports in native code, which bundle's checks do not see, and the kernel's fence is not around Node: call bundleAsync(), whose reads bundle checks, or build inside the kernel's fence");
+        throw Object.assign(new Error("Lightning CSS's bundle() reads the files it imports in native code, which bundle's checks do not see, and the kernel's fence is not around Node: call bundleAsync(), whose reads bundle checks, or build inside the kernel's fence"), { kernelOnly: "lightningcss" });
       }
       return bundle.call(this, opts);
     };
@@ -332,10 +337,74 @@ function confineExports(m) {
   }
   Object.defineProperty(m, confined, { value: true });
 }
+// isScanner and isLightning tell the addons confineExports confines by their exports; held
+// are the functions of theirs that read no file or that it confines.
+const isScanner = (m) => typeof m.Scanner === "function" && typeof m.Scanner.prototype?.scan === "function";
+const isLightning = (m) => typeof m.bundle === "function" && typeof m.bundleAsync === "function" && typeof m.transformStyleAttribute === "function";
+// readNoFile are the functions of other packages' addons that a config's imports call as they
+// load and that read and write no file, by the prefix of the package's name: Rolldown's
+// (Vite 8 imports it) sets up its tracing, which writes nothing where no RD_LOG variable is
+// set (the environment has none; a config that sets one is refused the call).
+const readNoFile = [["@rolldown/binding-", ["initTraceSubscriber"], () => !Object.keys(process.env).some((k) => k.startsWith("RD_LOG"))]];
+function held(m) {
+  const names = new Set();
+  if (isScanner(m)) names.add("Scanner");
+  if (isLightning(m)) for (const n of ["transform", "transformStyleAttribute", "bundle", "bundleAsync"]) names.add(n);
+  return names;
+}
+// addonPackage names the package an addon's file is in (its nearest package.json's name),
+// else the file.
+function addonPackage(file) {
+  for (let d = path.dirname(file); within(d, root) && d !== path.dirname(d); d = path.dirname(d)) {
+    try {
+      const name = JSON.parse(fs.readFileSync(path.join(d, "package.json"), "utf8")).name;
+      if (typeof name === "string" && name !== "") return name;
+    } catch {}
+  }
+  return file;
+}
+// kernelOnly replaces each function of an addon's exports that confineExports does not hold
+// with one that throws: outside the kernel's fence nothing holds what it reads and writes.
+function kernelOnly(module, file) {
+  const m = module?.exports;
+  if (m === null || (typeof m !== "object" && typeof m !== "function")) return;
+  const pkg = addonPackage(String(file));
+  const refuse = (name, f, ok = () => false) => {
+    const g = function (...args) {
+      if (ok()) return f.apply(this, args);
+      throw Object.assign(new Error(`${pkg}'s native addon (its ${name}) reads and writes files in its own code, which neither bundle's path checks nor Node's permission model hold, and the kernel's fence is not around Node: bundle lets the app's code call it only inside that fence`),
+        { kernelOnly: pkg, refusal: { by: "checks", what: "addon" } });
+    };
+    g.prototype = f.prototype; // instanceof as before
+    return g;
+  };
+  if (typeof m === "function") {
+    module.exports = refuse("exports", m);
+    return;
+  }
+  const keep = held(m);
+  const allowed = new Map();
+  for (const [prefix, fns, ok] of readNoFile) if (pkg.startsWith(prefix)) for (const n of fns) allowed.set(n, ok);
+  for (const name of Object.keys(m)) {
+    if (keep.has(name) || typeof m[name] !== "function") continue;
+    const g = refuse(name, m[name], allowed.get(name));
+    try {
+      m[name] = g;
+    } catch {}
+    if (m[name] !== g) {
+      // A function that cannot be replaced: the addon is not loaded.
+      module.exports = {};
+      throw Object.assign(new Error(`${pkg}'s native addon cannot be confined outside the kernel's fence (its ${name} cannot be replaced): bundle does not load it there`), { kernelOnly: pkg });
+    }
+  }
+}
 const dlopen = process.dlopen;
-process.dlopen = function (module, ...rest) {
-  const r = dlopen.call(this, module, ...rest);
+process.dlopen = function (module, file, ...rest) {
+  const f = pathOf(file);
+  if (f !== null && !inRoot(f)) throw refused(f, "read"); // an addon's code is run as it loads
+  const r = dlopen.call(this, module, file, ...rest);
   confineAddon(module?.exports);
+  if (!kernelFence) kernelOnly(module, file);
   return r;
 };
 const moduleLoad = Module._load;
@@ -1043,6 +1112,7 @@ function configError(e, file) {
   const refusal = refusalOf(e);
   const err = new Error(refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e));
   if (refusal) err.refusal = refusal;
+  if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   const dir = path.dirname(file);
   for (const line of String(e?.stack ?? "").split("\n")) {
     const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
