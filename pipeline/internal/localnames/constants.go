@@ -23,15 +23,19 @@ type Constant struct {
 // guarantees); a picked binding whose name the parse binds otherwise than the language (a
 // class expression's name, a block function, a static block's var: see keep) is left alone.
 func Substitute(src string, choose func(*js.AST) map[*js.Var]Constant) []Edit {
-	r, ast := parseNames(src)
-	if r == nil {
+	p := Parse(src)
+	if p == nil {
 		return nil
 	}
-	r.kept = map[*js.Scope]map[string]bool{}
-	js.Walk(r, ast)
-	if r.bad {
+	return p.Substitute(choose)
+}
+
+// Substitute is the package's Substitute over p.
+func (p *Program) Substitute(choose func(*js.AST) map[*js.Var]Constant) []Edit {
+	if p.r.bad {
 		return nil
 	}
+	r, ast := p.fresh(), p.AST
 	picked := choose(ast)
 	if len(picked) == 0 {
 		return nil

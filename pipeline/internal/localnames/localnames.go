@@ -8,6 +8,8 @@
 // It writes the source back with only the renamed identifiers replaced, each at its exact
 // place; nothing else is printed again. Substitute finds the places of top-level bindings the
 // same way, to write a value there instead of a name (the caller decides which bindings).
+// Parse gives one parse of a program (Program) that both, Resolve's kind of questions
+// (Declares) and the caller's own walks of the syntax tree share.
 //
 // # Guarantees
 //
@@ -85,10 +87,16 @@ func parseNames(src string) (*renamer, *js.AST) {
 }
 
 func rename(src string, module bool) []Edit {
-	r, ast := parseNames(src)
-	if r == nil {
+	p := Parse(src)
+	if p == nil {
 		return nil
 	}
+	return p.Rename(module)
+}
+
+// Rename returns the edits of the package's Rename over p, or with module of RenameModule.
+func (p *Program) Rename(module bool) []Edit {
+	r, ast := p.fresh(), p.AST
 	if module {
 		r.top = &ast.BlockStmt
 		for _, s := range ast.BlockStmt.List {
@@ -97,8 +105,12 @@ func rename(src string, module bool) []Edit {
 				r.top = nil
 			}
 		}
+		if r.top != nil {
+			// The walk leaves the top level out of the scopes renamed; it comes first.
+			r.scopes = append([]*js.Scope{&r.top.Scope}, r.scopes...)
+		}
 	}
-	if !r.collect(ast) {
+	if !r.collect() {
 		return nil
 	}
 	if len(r.vars) == 0 {
@@ -144,10 +156,8 @@ func (r *renamer) offset(data []byte) int {
 	return int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - uintptr(unsafe.Pointer(unsafe.SliceData(r.buf))))
 }
 
-// collect walks the parse for the scopes and bindings to rename; false when nothing may be.
-func (r *renamer) collect(ast *js.AST) bool {
-	r.kept = map[*js.Scope]map[string]bool{}
-	js.Walk(r, ast)
+// collect picks the bindings to rename from the walk's scopes; false when nothing may be.
+func (r *renamer) collect() bool {
 	if r.bad {
 		return false
 	}
@@ -192,7 +202,7 @@ func (r *renamer) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.BlockStmt:
 		r.stack = append(r.stack, &n.Scope)
-		if n.Scope.Parent != nil || n == r.top {
+		if n.Scope.Parent != nil {
 			r.scopes = append(r.scopes, &n.Scope)
 		}
 		if n.Scope.HasWith {
@@ -443,15 +453,13 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		b.Value.Binding = &js.Var{Data: []byte(prefix + "s" + strconv.Itoa(i))}
 	}
 	// A regular expression is printed as a number, so that the print is lexed without the
-	// parser's word on which '/' starts one; src's are found by their place.
+	// parser's word on which '/' starts one; src's are found by their place (tokens).
 	type regexpWas struct {
 		tt   js.TokenType
 		data []byte
 	}
-	regexpAt := map[int]bool{}
 	regexps := make([]regexpWas, len(r.regexps))
 	for i, e := range r.regexps {
-		regexpAt[r.offset(e.Data)] = true
 		regexps[i] = regexpWas{e.TokenType, e.Data}
 		e.TokenType, e.Data = js.DecimalToken, []byte("0")
 	}
@@ -492,30 +500,20 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 	}
 	// The names of src, matched one by one.
 	var occ []occurrence
-	l = js.NewLexer(parse.NewInputBytes(r.buf))
 	k := 0
-	for {
-		tt, data := l.Next()
-		if tt == js.ErrorToken {
-			if l.Err() != nil && l.Err().Error() != "EOF" {
-				return nil, false
-			}
-			break
-		}
-		start := r.offset(data)
-		if (tt == js.DivToken || tt == js.DivEqToken) && regexpAt[start] {
-			if tt, _ = l.RegExp(); tt == js.ErrorToken {
-				return nil, false
-			}
-			continue
-		}
+	matched := true
+	mismatch := func() bool {
+		matched = false
+		return false
+	}
+	if !r.tokens(func(tt js.TokenType, start int, data []byte) bool {
 		if !isName(tt, data) {
-			continue
+			return true
 		}
 		// A name written with escapes (\u0061) is a binding the parse takes for another
 		// than the one written plainly: which reference is which is not known.
 		if bytes.IndexByte(data, '\\') >= 0 {
-			return nil, false
+			return mismatch()
 		}
 		// The print writes an arrow function's expression body as a block that returns it
 		// (the parse keeps no word on which it was): its return is not in src.
@@ -523,7 +521,7 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 			k++
 		}
 		if k == len(want) {
-			return nil, false
+			return mismatch()
 		}
 		w := want[k]
 		k++
@@ -532,16 +530,19 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 			decl := strings.HasPrefix(rest, "d")
 			i, err := strconv.Atoi(strings.TrimLeft(rest, "sd"))
 			if err != nil || i >= len(names) || !bytes.Equal(data, names[i]) {
-				return nil, false
+				return mismatch()
 			}
 			if !decl {
 				occ = append(occ, occurrence{start, i, shorthand})
 			}
-			continue
+			return true
 		}
 		if w != string(data) {
-			return nil, false
+			return mismatch()
 		}
+		return true
+	}) || !matched {
+		return nil, false
 	}
 	for k < len(want) && want[k] == "return" {
 		k++

@@ -33,15 +33,11 @@ type Name struct {
 // do not line up token for token (as Rename). Property names, private names (#x) and the
 // names of labels are not in the map.
 func Resolve(src string) (names map[int]Name, ok bool) {
-	r, ast := parseNames(src)
-	if r == nil {
+	p := Parse(src)
+	if p == nil || p.r.bad {
 		return nil, false
 	}
-	r.kept = map[*js.Scope]map[string]bool{}
-	js.Walk(r, ast)
-	if r.bad {
-		return nil, false
-	}
+	r, ast := p.fresh(), p.AST
 	add := func(v *js.Var) {
 		v = resolve(v)
 		if _, dup := r.index[v]; dup || v.Decl == js.PrivateDecl {
