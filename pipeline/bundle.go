@@ -831,12 +831,8 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 		}
 	}
 	for i := range out {
-		if opts.MinifySyntax && opts.Format == api.FormatESModule && !b.noUnwritten {
-			out[i].code = inlineUnwritten(out[i].code, opts)
-		}
-		if opts.MinifyIdentifiers && b.localNames {
-			out[i].code = renameLocals(out[i].code, opts.Format == api.FormatESModule)
-		}
+		out[i].code = rewriteScript(out[i].code, opts, opts.MinifySyntax && opts.Format == api.FormatESModule, !b.noUnwritten,
+			opts.MinifyIdentifiers && b.localNames)
 		decl, err := declareObjectDefines(out[i].js, b.define, opts.Target, opts.Engines)
 		if err != nil {
 			return nil, nil, b.messages([]api.Message{{Text: err.Error()}}, diag.Error)

@@ -388,6 +388,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "static_this.html", see: `"seen":["undefined","false"]`},
 		{page: "var_twice.html", see: `"seen":["undefined","false"]`},
 		{page: "static_name.html", see: `"seen":["undefined","false"]`},
+		// The shorter forms (shorterforms.go) written as edits of the module, and, with a flag
+		// nothing writes, minified again with it.
+		{page: "shorter_forms.html", see: shorterFormsSeen, built: shorterFormsBuilt},
+		{page: "shorter_forms_again.html", see: shorterFormsSeen, built: shorterFormsBuilt},
 	}
 	var same, refused, ran int
 	for _, r := range rows {
@@ -642,4 +646,22 @@ func ctypeOf(name string) string {
 		return "font/woff2"
 	}
 	return ""
+}
+
+// shorterFormsSeen is what shorter-forms.js records with the flags 2058.
+const shorterFormsSeen = `"seen":[[["Error","plain",2058,null,true],["TypeError","type",null,null,true],["RangeError","range",null,null,true],["AggregateError","aggregate",null,[1,2],true]],"own","destroyed","clean","dirty","not one","neither",1,true,true]`
+
+// shorterFormsBuilt checks that the built page holds the shorter forms of shorter-forms.js.
+func shorterFormsBuilt(t *testing.T, page []byte) {
+	t.Helper()
+	for _, form := range []string{`new Error("plain"`, `new TypeError("type")`, `&2048)!==0`, `&2)!==0&&`} {
+		if bytes.Contains(page, []byte(form)) {
+			t.Errorf("the built page holds %s", form)
+		}
+	}
+	for _, form := range []string{`Error("plain"`, `TypeError("type")`, `&2048`} {
+		if !bytes.Contains(page, []byte(form)) {
+			t.Errorf("the built page holds no %s", form)
+		}
+	}
 }

@@ -19,7 +19,12 @@ func renameLocals(c code, module bool) code {
 	if module {
 		rename = localnames.RenameModule
 	}
-	edits := rename(c.js)
+	return applyToScript(c, rename(c.js))
+}
+
+// applyToScript applies edits, sorted by place, to c's script, the columns of its source map
+// moved by what each line's edits before them grew or shrank.
+func applyToScript(c code, edits []localnames.Edit) code {
 	if edits == nil {
 		return c
 	}

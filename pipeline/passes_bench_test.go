@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkPasses times the passes over esbuild's minified module script of each example of
-// testdata/examples, on the script as esbuild wrote it (a build with both passes off), in the
+// testdata/examples, on the script as esbuild wrote it (a build with both passes off; the
+// shorter forms, shorterforms.go, written), in the
 // same run as the build: the unwritten bindings written as values and minified again
 // (unwritten.go; ms-unwritten), the local names given anew, the top level's too
 // (localnames.go; ms-rename), and each over the median build with both passes off

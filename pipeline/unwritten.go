@@ -32,11 +32,62 @@ import (
 // function before this module's body runs). TestUnwritten runs each shape in Node, as
 // written and after the pass.
 
+// rewriteScript runs the passes that edit c, a minified script of the page, over one parse of
+// it: where syntax (c an ES module, its syntax minified), its unwritten module-level bindings
+// as their values, unless !unwritten, and the shorter forms (shorterforms.go); where rename,
+// its local names given anew (renameLocals; module: c is an ES module, its top level renamed
+// too). Each pass reads the one parse (localnames.Program), and the edits are applied
+// together, the source map's columns moved. Where an unwritten binding is written, the module
+// is minified again by esbuild (the branches it guards fold), and the local names are given
+// from a parse of that print; nowhere else is it minified again.
+func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
+	module := opts.Format == api.FormatESModule
+	if !syntax && !rename {
+		return c
+	}
+	p := localnames.Parse(c.js)
+	if p == nil {
+		return c
+	}
+	var edits []localnames.Edit
+	if syntax {
+		if unwritten {
+			edits = p.Substitute(unwrittenConstants)
+		}
+		forms := shorterForms(p, c.js)
+		if edits != nil {
+			edits = append(edits, forms...)
+			sortEdits(edits)
+			c = minifyAgain(c, edits, opts)
+			if rename {
+				c = renameLocals(c, module)
+			}
+			return c
+		}
+		edits = forms
+	}
+	if rename {
+		edits = append(edits, p.Rename(module)...)
+		sortEdits(edits)
+	}
+	return applyToScript(c, edits)
+}
+
 // inlineUnwritten writes the unwritten module-level bindings of c, a minified ES module, as
 // their values and minifies it again, its source map composed; c as it is when there is none
 // or esbuild cannot read the result.
 func inlineUnwritten(c code, opts api.BuildOptions) code {
-	edits := localnames.Substitute(c.js, unwrittenConstants)
+	p := localnames.Parse(c.js)
+	if p == nil {
+		return c
+	}
+	return minifyAgain(c, p.Substitute(unwrittenConstants), opts)
+}
+
+// minifyAgain applies edits, sorted by place, to c, a minified ES module, and minifies it
+// again, its source map composed; c as it is when there are none or esbuild cannot read the
+// result.
+func minifyAgain(c code, edits []localnames.Edit, opts api.BuildOptions) code {
 	if edits == nil {
 		return c
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
-	"github.com/miniapp/bundle/sourcemap"
 )
 
 // unwrittenRows are ES modules as esbuild minifies them, each with the bindings
@@ -76,28 +76,7 @@ var unwrittenRows = []struct {
 // written and after the pass (written as values and minified again): both print the same,
 // and throw the same.
 func TestUnwritten(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
-	}
-	dir := t.TempDir()
-	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
-	run := func(name, code string) string {
-		t.Helper()
-		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
-		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(node, file).Output()
-		if err != nil {
-			stderr := ""
-			if e, ok := err.(*exec.ExitError); ok {
-				stderr = string(e.Stderr)
-			}
-			return string(out) + "threw " + errLine.FindString(stderr)
-		}
-		return string(out)
-	}
+	run := nodeModuleRunner(t)
 	opts := api.BuildOptions{Target: api.ES2022}
 	for _, row := range unwrittenRows {
 		t.Run(row.name, func(t *testing.T) {
@@ -123,6 +102,34 @@ func TestUnwritten(t *testing.T) {
 	}
 }
 
+// nodeModuleRunner returns a function that runs an ES module in Node and gives what it
+// printed, and "threw" and the error's line when it threw.
+func nodeModuleRunner(t *testing.T) func(name, code string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
+	}
+	dir := t.TempDir()
+	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
+	return func(name, code string) string {
+		t.Helper()
+		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(node, file).Output()
+		if err != nil {
+			stderr := ""
+			if e, ok := err.(*exec.ExitError); ok {
+				stderr = string(e.Stderr)
+			}
+			return string(out) + "threw " + errLine.FindString(stderr)
+		}
+		return string(out)
+	}
+}
+
 // TestUnwrittenFolds shows what the pass is for: the branches a flag guards and what only they
 // call are gone from the module.
 func TestUnwrittenFolds(t *testing.T) {
@@ -139,32 +146,11 @@ func TestUnwrittenMap(t *testing.T) {
 	src := "let hydrating = false;\nexport function mount(e) {\n  if (hydrating) { return e + \"unused\"; }\n  return [e, \"END1\"];\n}\n" +
 		"export function unmount(e) {\n  const s = \"é😀\";\n  return hydrating ? s : e + \"END2\";\n}\n"
 	for _, whole := range []bool{true, false} {
-		res := api.Transform(src, api.TransformOptions{Format: api.FormatESModule, MinifyWhitespace: whole, MinifySyntax: true,
-			Sourcemap: api.SourceMapExternal, Sourcefile: "app.js", Charset: api.CharsetUTF8})
-		if len(res.Errors) > 0 {
-			t.Fatal(res.Errors)
-		}
-		before := code{js: string(res.Code), jsMap: res.Map}
+		before := withMap(t, src, api.TransformOptions{MinifyWhitespace: whole, MinifySyntax: true})
 		after := inlineUnwritten(before, api.BuildOptions{})
 		if strings.Contains(after.js, "unused") {
 			t.Fatalf("the branch is kept:\n%s", after.js)
 		}
-		m0, err := sourcemap.Parse(before.jsMap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m1, err := sourcemap.Parse(after.jsMap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, end := range []string{`"END1"`, `"END2"`} {
-			l0, c0 := lineCol(before.js, strings.Index(before.js, end))
-			l1, c1 := lineCol(after.js, strings.Index(after.js, end))
-			want, ok0 := m0.Find(l0, c0)
-			got, ok1 := m1.Find(l1, c1)
-			if !ok0 || !ok1 || want != got {
-				t.Errorf("whole line %v: %s at %d:%d mapped to %v, after the pass at %d:%d to %v\n%s\n%s", whole, end, l0, c0, want, l1, c1, got, before.js, after.js)
-			}
-		}
+		sameSources(t, fmt.Sprintf("whole line %v", whole), before, after, placesOf(before.js, after.js, `"END1"`, `"END2"`))
 	}
 }

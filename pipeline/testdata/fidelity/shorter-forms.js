@@ -1,0 +1,38 @@
+// Forms Oxc's minifier writes shorter than esbuild's (shorterforms.go): new Error(…) for the
+// global error constructors, and (x & N) !== 0 read only as a test. The flags come from the
+// page, so that no minifier knows them.
+export function shorterForms(flags) {
+  const seen = [];
+  const errors = [];
+  for (const make of [
+    () => new Error("plain", { cause: flags }),
+    () => new TypeError("type"),
+    () => new RangeError("range"),
+    () => new AggregateError([1, 2], "aggregate"),
+  ]) {
+    try {
+      throw make();
+    } catch (e) {
+      errors.push([e.constructor.name, e.message, e.cause ?? null, e.errors ?? null, Object.getPrototypeOf(e) === e.constructor.prototype]);
+    }
+  }
+  seen.push(errors);
+  // A class expression named Error: new Error() inside it is the class.
+  const Own = class Error {
+    constructor(m) { this.m = m; }
+    static make() { return new Error("own"); }
+  };
+  seen.push(Own.make().m);
+  const effect = { f: flags };
+  if ((effect.f & 2048) !== 0) seen.push("destroyed");
+  if ((effect.f & 4) === 0) seen.push("clean");
+  (effect.f & 2) !== 0 && seen.push("dirty");
+  seen.push((effect.f & 1) !== 0 ? "one" : "not one");
+  seen.push((effect.f & 8) === 0 || (effect.f & 16) !== 0 ? "either" : "neither");
+  let a = flags, n = 0;
+  for (; (a & 2) !== 0; ) (a >>= 1), n++;
+  seen.push(n);
+  // Read as values, not tests: kept.
+  seen.push((effect.f & 2) !== 0, (effect.f & 4) === 0);
+  return seen;
+}
