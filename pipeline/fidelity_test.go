@@ -392,6 +392,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// nothing writes, minified again with it.
 		{page: "shorter_forms.html", see: shorterFormsSeen, built: shorterFormsBuilt},
 		{page: "shorter_forms_again.html", see: shorterFormsSeen, built: shorterFormsBuilt},
+		// a = a ?? b of a variable written a ??= b (logicalvars.go).
+		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
+			if n := selfLogical(page); n > 0 {
+				t.Errorf("the built page holds %d assignments a = a ?? b (|| or &&), want none", n)
+			}
+		}},
 	}
 	var same, refused, ran int
 	for _, r := range rows {
@@ -664,4 +670,28 @@ func shorterFormsBuilt(t *testing.T, page []byte) {
 			t.Errorf("the built page holds no %s", form)
 		}
 	}
+}
+
+// selfLogical counts the places of text written a=a??, a=a|| or a=a&& (a a name).
+func selfLogical(text []byte) int {
+	n := 0
+	for i := range text {
+		if text[i] != '=' || i == 0 || !isIdentByte(text[i-1]) {
+			continue
+		}
+		start := i
+		for start > 0 && isIdentByte(text[start-1]) {
+			start--
+		}
+		name := text[start:i]
+		rest := text[i+1:]
+		if start > 0 && (text[start-1] == '.' || text[start-1] == '#') || !bytes.HasPrefix(rest, name) {
+			continue
+		}
+		op := rest[len(name):]
+		if bytes.HasPrefix(op, []byte("??")) || bytes.HasPrefix(op, []byte("||")) || bytes.HasPrefix(op, []byte("&&")) {
+			n++
+		}
+	}
+	return n
 }

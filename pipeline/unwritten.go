@@ -34,12 +34,13 @@ import (
 
 // rewriteScript runs the passes that edit c, a minified script of the page, over one parse of
 // it: where syntax (c an ES module, its syntax minified), its unwritten module-level bindings
-// as their values, unless !unwritten, and the shorter forms (shorterforms.go); where rename,
-// its local names given anew (renameLocals; module: c is an ES module, its top level renamed
-// too). Each pass reads the one parse (localnames.Program), and the edits are applied
-// together, the source map's columns moved. Where an unwritten binding is written, the module
-// is minified again by esbuild (the branches it guards fold), and the local names are given
-// from a parse of that print; nowhere else is it minified again.
+// as their values, unless !unwritten, the shorter forms (shorterforms.go) and the logical
+// assignments of plain variables (logicalvars.go); where rename, its local names given anew
+// (renameLocals; module: c is an ES module, its top level renamed too). Each pass reads the
+// one parse (localnames.Program), and the edits are applied together, the source map's
+// columns moved. Where an unwritten binding is written, the module is minified again by
+// esbuild (the branches it guards fold), and the local names and the logical assignments are
+// found in a parse of that print; nowhere else is it minified again.
 func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
 	module := opts.Format == api.FormatESModule
 	if !syntax && !rename {
@@ -59,17 +60,16 @@ func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool
 			edits = append(edits, forms...)
 			sortEdits(edits)
 			c = minifyAgain(c, edits, opts)
-			if rename {
-				c = renameLocals(c, module)
+			if p = localnames.Parse(c.js); p == nil {
+				return c
 			}
-			return c
+			edits = nil
+		} else {
+			edits = forms
 		}
-		edits = forms
 	}
-	if rename {
-		edits = append(edits, p.Rename(module)...)
-		sortEdits(edits)
-	}
+	edits = append(edits, nameEdits(p, c.js, module, rename, syntax)...)
+	sortEdits(edits)
 	return applyToScript(c, edits)
 }
 

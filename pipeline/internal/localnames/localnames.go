@@ -96,7 +96,20 @@ func rename(src string, module bool) []Edit {
 
 // Rename returns the edits of the package's Rename over p, or with module of RenameModule.
 func (p *Program) Rename(module bool) []Edit {
+	edits, _ := p.RenameAt(module, true, nil)
+	return edits
+}
+
+// RenameAt is Rename (with rename; none without) that also gives the place in the source of
+// the name each of slots holds, -1 where it is not known: a slot is an expression of AST that
+// is a *js.Var, at one place (an assignment's target), where the parse's own node for a name
+// is shared by its references in a scope and keeps no place. Nil places where the program's
+// references are not known or the parse and the text do not line up.
+func (p *Program) RenameAt(module, rename bool, slots []*js.IExpr) ([]Edit, []int) {
 	r, ast := p.fresh(), p.AST
+	if r.bad {
+		return nil, nil
+	}
 	if module {
 		r.top = &ast.BlockStmt
 		for _, s := range ast.BlockStmt.List {
@@ -110,17 +123,21 @@ func (p *Program) Rename(module bool) []Edit {
 			r.scopes = append([]*js.Scope{&r.top.Scope}, r.scopes...)
 		}
 	}
-	if !r.collect() {
-		return nil
+	if !rename || !r.collect() {
+		r.vars, r.index = nil, map[*js.Var]int{}
 	}
-	if len(r.vars) == 0 {
-		return nil
+	if len(r.vars) == 0 && len(slots) == 0 {
+		return nil, nil
 	}
+	r.slots = slots
 	occ, ok := r.align(ast)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return r.rename(occ)
+	if len(r.vars) == 0 {
+		return nil, r.slotAt
+	}
+	return r.rename(occ), r.slotAt
 }
 
 // renamer holds one program's parse and what Rename found in it.
@@ -149,6 +166,9 @@ type renamer struct {
 	bindings []*js.BindingObjectItem
 	regexps  []*js.LiteralExpr
 	bad      bool // a direct eval or a with statement
+	// slots are the places RenameAt finds (align), slotAt where each is (-1: not found).
+	slots  []*js.IExpr
+	slotAt []int
 }
 
 // offset returns the offset in src of a token of the parse.
@@ -463,8 +483,18 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		regexps[i] = regexpWas{e.TokenType, e.Data}
 		e.TokenType, e.Data = js.DecimalToken, []byte("0")
 	}
+	slotWas := make([]*js.Var, len(r.slots))
+	r.slotAt = make([]int, len(r.slots))
+	for i, slot := range r.slots {
+		slotWas[i] = (*slot).(*js.Var)
+		r.slotAt[i] = -1
+		*slot = &js.Var{Data: []byte(prefix + "l" + strconv.Itoa(i))}
+	}
 	var printed bytes.Buffer
 	ast.JS(&printed)
+	for i, slot := range r.slots {
+		*slot = slotWas[i]
+	}
 	for i, v := range r.vars {
 		v.Data = names[i]
 	}
@@ -525,6 +555,18 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		}
 		w := want[k]
 		k++
+		if rest, ok := strings.CutPrefix(w, prefix); ok && strings.HasPrefix(rest, "l") {
+			// A slot's name: its place, and the occurrence of a renamed binding it is.
+			i, err := strconv.Atoi(rest[1:])
+			if err != nil || i >= len(slotWas) || !bytes.Equal(data, resolve(slotWas[i]).Data) {
+				return mismatch()
+			}
+			r.slotAt[i] = start
+			if j, ok := r.index[resolve(slotWas[i])]; ok {
+				occ = append(occ, occurrence{start, j, false})
+			}
+			return true
+		}
 		if rest, ok := strings.CutPrefix(w, prefix); ok {
 			shorthand := strings.HasPrefix(rest, "s")
 			decl := strings.HasPrefix(rest, "d")

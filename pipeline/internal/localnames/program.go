@@ -71,6 +71,13 @@ func (p *Program) Declares(name string) bool {
 			}
 		}
 	}
+	return p.Kept(name)
+}
+
+// Kept reports whether the parse binds name otherwise than the language somewhere in the
+// program (a class expression's name, a block function, a static block's var: see keep): a
+// reference of that name may read another binding than the parse says.
+func (p *Program) Kept(name string) bool {
 	for _, kept := range p.r.kept {
 		if kept[name] {
 			return true

@@ -59,3 +59,36 @@ func TestTokens(t *testing.T) {
 		t.Errorf("tokens\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestRenameAt finds the place of each assignment's target, one of a scope's references that
+// the parse shares one node among, with the local names given or not.
+func TestRenameAt(t *testing.T) {
+	src := `function f(a){a=a||1;g(a);a=a??2;return a}`
+	for _, rename := range []bool{false, true} {
+		p := Parse(src)
+		var slots []*js.IExpr
+		js.Walk(assignTargets{&slots}, p.AST)
+		edits, at := p.RenameAt(false, rename, slots)
+		want := []int{strings.Index(src, "a=a||"), strings.Index(src, "a=a??")}
+		if len(at) != len(want) || at[0] != want[0] || at[1] != want[1] {
+			t.Errorf("rename %v: the targets at %v, want %v", rename, at, want)
+		}
+		if rename && Apply(src, edits) != `function f(n){n=n||1;g(n);n=n??2;return n}` || !rename && edits != nil {
+			t.Errorf("rename %v: %s", rename, Apply(src, edits))
+		}
+	}
+}
+
+// assignTargets collects the slots of the names that = assigns.
+type assignTargets struct{ slots *[]*js.IExpr }
+
+func (a assignTargets) Enter(n js.INode) js.IVisitor {
+	if b, ok := n.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+		if _, ok := b.X.(*js.Var); ok {
+			*a.slots = append(*a.slots, &b.X)
+		}
+	}
+	return a
+}
+
+func (assignTargets) Exit(js.INode) {}
