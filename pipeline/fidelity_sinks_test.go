@@ -151,6 +151,22 @@ show('<img src="data:," onerror="ranIt(\'bind\')">');`},
 		{"param_deep", "markup passed through five functions", `function a(m) { document.getElementById("out").innerHTML = m; }
 function b(m) { a(m); } function c(m) { b(m); } function d(m) { c(m); } function e(m) { d(m); }
 e('<img src="data:," onerror="ranIt(\'deep\')">');`},
+		// The parameter rule's open breaks (p23): a destructured parameter, a class's
+		// setter, a subclass's this.put(…) of its parent's method, a function given to
+		// Promise.resolve(m).then, an attribute's name given to a parameter.
+		{"param_destructured", "markup given to a destructured parameter", `function put({ el, html }) { el.innerHTML = html; }
+put({ el: document.getElementById("out"), html: '<img src="data:," onerror="ranIt(\'destructured\')">' });`},
+		{"param_setter", "markup given to a class's setter", `class View { set html(v) { document.getElementById("out").innerHTML = v; } }
+const view = new View();
+view.html = '<img src="data:," onerror="ranIt(\'setter\')">';`},
+		{"param_subclass", "markup given to the parent's method on a subclass's this", `class A { put(m) { document.getElementById("out").innerHTML = m; } }
+class B extends A { show() { this.put('<img src="data:," onerror="ranIt(\'subclass\')">'); } }
+new B().show();`},
+		{"param_then", "a function given to Promise.resolve(markup).then", `function put(m) { document.getElementById("out").innerHTML = m; }
+Promise.resolve('<img src="data:," onerror="ranIt(\'then\')">').then(put);`},
+		{"param_attr_name", "an attribute's name given to a parameter", `function set(el, name, v) { el.setAttribute(name, v); }
+set(document.getElementById("out"), "onclick", "ranIt('attr name')");
+document.getElementById("out").click();`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

@@ -380,6 +380,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "param_bind.html", refused: "param_bind.html:20:6: error: the value given to put(…)'s parameter m"},
 		{page: "param_foreach.html", refused: "param_foreach.html:19:14: error: the value given to render(…)'s parameter m"},
 		{page: "param_deep.html", refused: "param_deep.html:20:3: error: the value given to e(…)'s parameter m"},
+		// p23: markup given to a destructured parameter, a class's setter, the parent's
+		// method on a subclass's this, a function given to Promise.resolve(m).then, and an
+		// attribute whose name a parameter is given: built with exit 0, and the built page's
+		// policy blocked the handler the page as written ran; refused.
+		{page: "param_destructured.html", refused: "param_destructured.html:19:49: error: the value given to put(…)'s parameter html"},
+		{page: "param_setter.html", refused: "param_setter.html:20:13: error: the value given to the setter View.prototype.html's parameter v"},
+		{page: "param_subclass.html", refused: "param_subclass.html:19:39: error: the value given to A.prototype.put(…)'s parameter m"},
+		{page: "param_then.html", refused: "param_then.html:19:17: error: the value given to put(…)'s parameter m"},
+		{page: "param_attr_name.html", refused: "param_attr_name.html:19:37: error: the value given to set(…)'s parameter name, which its code gives setAttribute"},
 		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},

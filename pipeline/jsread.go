@@ -58,6 +58,8 @@ type script struct {
 	refs     map[int][]int
 	paramFns map[int]paramFn
 	callsOf  map[callsKey][][][2]int
+	// passing counts the functions passedCalls follows a function given as an argument into.
+	passing int
 }
 
 // token is one token of script.js.

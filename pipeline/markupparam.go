@@ -28,7 +28,7 @@ const maxParamDepth = 8
 // chain of call sites: a parameter's binding to its argument's tokens; a binding in seen but
 // not in args is given nothing (undefined), and read as data.
 type paramEnv struct {
-	args map[int][2]int
+	args map[int]paramVal
 	seen map[int]bool
 	// reads is how many call sites are left to read for the sink (maxParamReads).
 	reads *int
@@ -38,22 +38,33 @@ type paramEnv struct {
 // helper called from many places, each passing on its own parameter, multiplies them.
 const maxParamReads = 256
 
-// paramArg returns the argument tokens bound to the parameter at the significant token i in
-// the environment names reads in (script.params).
+// paramArg returns the tokens of the value the parameter at the significant token i is given
+// in the environment names reads in (script.params): its argument, or what its pattern reads
+// of it (paramslot.go).
 func (s *script) paramArg(i int) ([2]int, bool) {
-	if s.params == nil || s.is(i-1, ".") || s.is(i-1, "?.") {
+	v, ok := s.paramValue(i)
+	if !ok || v.rest {
 		return [2]int{}, false
+	}
+	return s.follow(v.at, v.path)
+}
+
+// paramValue returns what the parameter at the significant token i is given in the
+// environment names reads in.
+func (s *script) paramValue(i int) (paramVal, bool) {
+	if s.params == nil || s.is(i-1, ".") || s.is(i-1, "?.") {
+		return paramVal{}, false
 	}
 	n, known := s.binding(i)
 	if !known || n.Free {
-		return [2]int{}, false
+		return paramVal{}, false
 	}
 	a, ok := s.params.args[n.Binding]
 	return a, ok
 }
 
 // ownFunction is a function the module declares, read from its parameter list's '(' (or its
-// one parameter, for x => …): its parameters' bindings (-1 for a pattern) and defaults, and
+// one parameter, for x => …): the names its parameters bind (slots), and
 // how its calls are found: by the binding of name (a token), or, for a method, as
 // obj.key(…) on a const bound to the literal whose '{' is object, or on the class whose
 // body's '{' is class (C.key(…) for a static method; this.key(…) in the body, new C().key(…)
@@ -61,14 +72,14 @@ func (s *script) paramArg(i int) ([2]int, bool) {
 // called (an IIFE, a callback given to an array literal's forEach) has no name (-1): given
 // holds its calls' arguments.
 type ownFunction struct {
-	params   []int
-	defaults [][2]int
-	name     int
-	key      string
-	object   int
-	class    int
-	static   bool
-	given    [][][2]int
+	slots  []paramSlot
+	name   int
+	key    string
+	object int
+	class  int
+	static bool
+	setter bool
+	given  [][][2]int
 }
 
 // paramFn is what paramFunction found for a binding.
@@ -81,7 +92,7 @@ type paramFn struct {
 type callsKey struct {
 	name, object, class int
 	key                 string
-	static              bool
+	static, setter      bool
 }
 
 // references returns the significant tokens of the names of binding, in order.
@@ -122,12 +133,16 @@ func (s *script) readParamFunction(binding int) (ownFunction, bool) {
 	for _, d := range s.references(binding) {
 		if s.is(d+1, "=>") && !s.is(d-1, "(") { // x => …
 			if f, ok := s.functionNamed(d, d); ok {
-				f.params, f.defaults = []int{binding}, [][2]int{{}}
+				f.slots = []paramSlot{{binding: binding}}
 				return f, true
 			}
 			return ownFunction{}, false
 		}
+		// The parameter list around the name, through the patterns it is in.
 		open := s.enclosing(d)
+		for open >= 0 && (s.is(open, "{") || s.is(open, "[")) {
+			open = s.enclosing(open)
+		}
 		if open < 0 || !s.is(open, "(") || !s.is(s.pair[open]+1, "=>") && !s.is(s.pair[open]+1, "{") {
 			continue
 		}
@@ -135,17 +150,9 @@ func (s *script) readParamFunction(binding int) (ownFunction, bool) {
 		if !ok {
 			return ownFunction{}, false
 		}
-		for _, e := range s.args(open) {
-			b, def := -1, [2]int{}
-			if js.IsIdentifier(s.tok(e[0]).tt) && (e[1] == e[0]+1 || s.is(e[0]+1, "=")) {
-				if m, ok := s.binding(e[0]); ok {
-					b = m.Binding
-				}
-				if e[1] > e[0]+2 {
-					def = [2]int{e[0] + 2, e[1]}
-				}
-			}
-			f.params, f.defaults = append(f.params, b), append(f.defaults, def)
+		f.slots = s.slots(open)
+		if !slices.ContainsFunc(f.slots, func(sl paramSlot) bool { return sl.binding == binding }) {
+			return ownFunction{}, false // not a name the list binds
 		}
 		return f, true
 	}
@@ -197,14 +204,20 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	if !js.IsIdentifierName(s.tok(key).tt) {
 		return ownFunction{}, false
 	}
+	// A setter, set key(v) { … }: called by an assignment of the key (obj.key = value).
+	setter := key == open-1 && s.is(key-1, "set") && !s.is(key-2, ".") && s.is(close+1, "{")
+	head := key // the member's first token after static
+	if setter {
+		head--
+	}
 	brace := s.enclosing(key)
 	if brace < 2 || !s.is(brace, "{") {
 		return ownFunction{}, false
 	}
 	if class, ok := s.classOf(brace); ok {
 		// A class's method, key(…) { … }, after a member's '}' or ';' or the body's '{'.
-		static := s.is(key-1, "static")
-		before := key - 1
+		static := s.is(head-1, "static")
+		before := head - 1
 		if static {
 			before--
 		}
@@ -215,17 +228,17 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 		if !ok {
 			return ownFunction{}, false
 		}
-		f.key, f.class, f.static = s.text(key), brace, static
+		f.key, f.class, f.static, f.setter = s.text(key), brace, static, setter
 		return f, true
 	}
-	if !s.is(key-1, "{") && !s.is(key-1, ",") || !s.is(brace-1, "=") || !s.is(brace-3, "const") && !s.is(brace-3, "let") && !s.is(brace-3, "var") {
+	if !s.is(head-1, "{") && !s.is(head-1, ",") || !s.is(brace-1, "=") || !s.is(brace-3, "const") && !s.is(brace-3, "let") && !s.is(brace-3, "var") {
 		return ownFunction{}, false
 	}
 	f, ok := named(brace - 2)
 	if !ok {
 		return ownFunction{}, false
 	}
-	f.key, f.object = s.text(key), brace
+	f.key, f.object, f.setter = s.text(key), brace, setter
 	return f, true
 }
 
@@ -283,26 +296,6 @@ func (s *script) written(start int) (ownFunction, bool) {
 var arrayCallbacks = map[string]bool{"forEach": true, "map": true, "filter": true, "some": true, "every": true, "find": true,
 	"findIndex": true, "findLast": true, "findLastIndex": true, "flatMap": true}
 
-// callbackArgs returns the arguments each element of an array literal is given with, where
-// the significant token open is the '(' of forEach, map, … called on the literal.
-func (s *script) callbackArgs(open int) ([][][2]int, bool) {
-	if !arrayCallbacks[s.text(open-1)] || !s.is(open-2, ".") && !s.is(open-2, "?.") || !s.is(open-3, "]") {
-		return nil, false
-	}
-	lit := s.opener(open - 3)
-	if lit < 0 || js.IsIdentifierName(s.tok(lit-1).tt) && !js.IsReservedWord(s.tok(lit-1).tt) || s.is(lit-1, ")") || s.is(lit-1, "]") {
-		return nil, false // an index, not a literal
-	}
-	var out [][][2]int
-	for _, e := range s.args(lit) {
-		if s.is(e[0], "...") {
-			return nil, false
-		}
-		out = append(out, [][2]int{e})
-	}
-	return out, true
-}
-
 // calls returns the arguments of each call of f the module makes: f(…) by the binding of its
 // name, f.call(t, …), f.apply(t, […]), an array literal's forEach(f) (each element), and
 // obj.key(…) for a method; an argument spread from an array literal is its elements. A call
@@ -312,7 +305,7 @@ func (s *script) calls(f ownFunction) [][][2]int {
 	if f.name < 0 {
 		return f.given
 	}
-	key := callsKey{f.name, f.object, f.class, f.key, f.static}
+	key := callsKey{f.name, f.object, f.class, f.key, f.static, f.setter}
 	if out, ok := s.callsOf[key]; ok {
 		return out
 	}
@@ -327,58 +320,130 @@ func (s *script) calls(f ownFunction) [][][2]int {
 // readCalls is calls' reading of the calls of a named function.
 func (s *script) readCalls(f ownFunction) [][][2]int {
 	var out [][][2]int
-	for _, c := range s.references(s.bindingOf(f.name)) {
-		if c == f.name {
-			continue
+	if f.class < 0 {
+		for _, c := range s.references(s.bindingOf(f.name)) {
+			switch {
+			case c == f.name:
+			case f.object < 0:
+				out = append(out, s.functionCalls(c, c)...)
+			default:
+				out = append(out, s.methodCalls(c, f.key, f.setter)...)
+			}
 		}
-		switch {
-		case f.object < 0 && f.class < 0:
-			out = append(out, s.functionCalls(c, c)...)
-		case f.object >= 0 || f.static:
-			out = append(out, s.methodCalls(c, f.key)...)
-		case s.is(c-1, "new") && s.is(c+1, "("):
-			out = append(out, s.methodCalls(s.pair[c+1], f.key)...) // new C(…).key(…)
-		case s.is(c-2, "new") && s.is(c-1, "(") && s.is(c+1, ")"):
-			out = append(out, s.methodCalls(c+1, f.key)...) // (new C).key(…)
-		}
-		if f.class >= 0 && !f.static && s.is(c-1, "new") && s.is(c-2, "=") && s.is(c+1, "(") && (s.is(s.pair[c+1]+1, ";") || s.is(s.pair[c+1]+1, ",")) {
-			// const obj = new C(…): obj.key(…), by obj's binding.
-			if o, ok := s.binding(c - 3); ok && !o.Free && !o.Written && o.Decl == js.LexicalDecl {
-				for _, d := range s.references(o.Binding) {
-					if d != c-3 {
-						out = append(out, s.methodCalls(d, f.key)...)
+		return out
+	}
+	// A class's method: called on the class (static) or its instances, the class's and
+	// those of each class that extends it (class B extends A, const B = class extends A),
+	// which inherit it: B.put(…), new B().put(…), this.put(…) and super.put(…) in B.
+	names, braces := []int{f.name}, []int{f.class}
+	for n := 0; n < len(names) && n < maxSubclasses; n++ {
+		name, brace := names[n], braces[n]
+		for _, c := range s.references(s.bindingOf(name)) {
+			switch {
+			case c == name:
+			case s.is(c-1, "extends") && s.is(c+1, "{"):
+				if s.overrides(c+1, f) {
+					// Its own key: its instances call that one, its super.key(…) this.
+					for k := c + 1; k < s.pair[c+1]; k++ {
+						if s.tok(k).tt == js.SuperToken {
+							out = append(out, s.methodCalls(k, f.key, f.setter)...)
+						}
+					}
+				} else if !slices.Contains(braces, c+1) {
+					sub, ok := s.classOf(c + 1)
+					if !ok {
+						sub = -1
+					}
+					names, braces = append(names, sub), append(braces, c+1)
+				}
+			case f.static:
+				out = append(out, s.methodCalls(c, f.key, f.setter)...)
+			case s.is(c-1, "new") && s.is(c+1, "("):
+				out = append(out, s.methodCalls(s.pair[c+1], f.key, f.setter)...) // new C(…).key(…)
+			case s.is(c-2, "new") && s.is(c-1, "(") && s.is(c+1, ")"):
+				out = append(out, s.methodCalls(c+1, f.key, f.setter)...) // (new C).key(…)
+			}
+			if !f.static && s.is(c-1, "new") && s.is(c-2, "=") && s.is(c+1, "(") && (s.is(s.pair[c+1]+1, ";") || s.is(s.pair[c+1]+1, ",")) {
+				// const obj = new C(…): obj.key(…), by obj's binding.
+				if o, ok := s.binding(c - 3); ok && !o.Free && !o.Written && o.Decl == js.LexicalDecl {
+					for _, d := range s.references(o.Binding) {
+						if d != c-3 {
+							out = append(out, s.methodCalls(d, f.key, f.setter)...)
+						}
 					}
 				}
 			}
 		}
-	}
-	if f.class >= 0 && !f.static {
-		// this.key(…) where this is the instance: in the class's body, no function of its own between.
-		for c := f.class; c < s.pair[f.class]; c++ {
-			if s.tok(c).tt == js.ThisToken && s.ownThis(c, f.class) {
-				out = append(out, s.methodCalls(c, f.key)...)
+		for c := brace; c < s.pair[brace]; c++ {
+			switch {
+			case !f.static && s.tok(c).tt == js.ThisToken && s.ownThis(c, brace):
+				// this.key(…) where this is the instance: in the class's body, no function of its own between.
+				out = append(out, s.methodCalls(c, f.key, f.setter)...)
+			case n > 0 && s.tok(c).tt == js.SuperToken:
+				out = append(out, s.methodCalls(c, f.key, f.setter)...) // super.key(…) in a subclass
 			}
 		}
 	}
 	return out
 }
 
+// overrides reports whether the class whose body's '{' is brace declares a member of f's key
+// of its own (a method, a setter, a field), static as f is or not: its instances' key is that.
+func (s *script) overrides(brace int, f ownFunction) bool {
+	for k := brace + 1; k < s.pair[brace]; k++ {
+		if p := s.pair[k]; p > k {
+			k = p
+			continue
+		}
+		if !s.is(k, f.key) || !s.is(k+1, "(") && !s.is(k+1, "=") && !s.is(k+1, ";") && !s.is(k+1, "}") {
+			continue
+		}
+		before := k - 1
+		if s.is(before, "set") || s.is(before, "get") || s.is(before, "async") || s.is(before, "*") {
+			before--
+		}
+		static := s.is(before, "static")
+		if static {
+			before--
+		}
+		if static == f.static && (s.is(before, "{") || s.is(before, "}") || s.is(before, ";")) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSubclasses bounds the classes a class's method is looked for on: itself and those that
+// extend it, and theirs.
+const maxSubclasses = 32
+
 // methodCalls returns the arguments of obj.key(…), obj?.key(…), obj["key"](…), and its
-// .call and .apply, where obj ends at the significant token end.
-func (s *script) methodCalls(end int, key string) [][][2]int {
+// .call and .apply, where obj ends at the significant token end; for a setter, the value of
+// obj.key = value.
+func (s *script) methodCalls(end int, key string, setter bool) [][][2]int {
 	m := end + 1
+	name := -1 // the member's last token
 	switch {
 	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, key):
-		return s.functionCalls(end+2, end+2)
+		name = m + 1
 	case s.is(m, "[") || s.is(m, "?.") && s.is(m+1, "["):
 		if s.is(m, "?.") {
 			m++
 		}
 		if k, err := s.str(m + 1); err == nil && k == key && s.pair[m] == m+2 {
-			return s.functionCalls(m+2, m+2)
+			name = m + 2
 		}
 	}
-	return nil
+	switch {
+	case name < 0:
+		return nil
+	case setter:
+		if s.is(name+1, "=") {
+			return [][][2]int{{{name + 2, s.expressionEnd(name + 2)}}}
+		}
+		return nil
+	}
+	return s.functionCalls(name, name)
 }
 
 // functionCalls returns the arguments of the call of the function the significant tokens
@@ -438,34 +503,10 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 			out = append(out, args)
 		}
 		return out
-	case s.is(ref-1, "(") && (s.is(end+1, ")") || s.is(end+1, ",")):
-		if given, ok := s.callbackArgs(ref - 1); ok && s.args(ref - 1)[0] == [2]int{ref, end + 1} {
-			return given
-		}
+	case s.is(end+1, ")") || s.is(end+1, ","):
+		return s.passedCalls(ref, end)
 	}
 	return nil
-}
-
-// spreadArgs returns args with each argument spread from an array literal (...[a, b]) given
-// as its elements, or nil where one is spread from elsewhere (only the run knows them).
-func (s *script) spreadArgs(args [][2]int) [][2]int {
-	out := [][2]int{}
-	for _, a := range args {
-		if !s.is(a[0], "...") {
-			out = append(out, a)
-			continue
-		}
-		if !s.is(a[0]+1, "[") || s.pair[a[0]+1] != a[1]-1 {
-			return nil
-		}
-		for _, e := range s.args(a[0] + 1) {
-			if s.is(e[0], "...") {
-				return nil
-			}
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // controlWords are the statements whose '(…)' a block follows.
@@ -492,22 +533,36 @@ func (s *script) ownThis(c, class int) bool {
 // arguments each call site gives them, and refuses, at the argument that gives it, a value
 // holding what the bundle's policy blocks (judge, as the sink's own value is judged).
 func (r *rewrite) checkParams(sink string, parts [][2]int, judge func([]string) (markupFinding, bool)) {
+	r.checkParamsBy(sink, parts, func() (markupFinding, bool) {
+		values, data, known := r.s.concatenation(parts)
+		if !known {
+			return markupFinding{}, false
+		}
+		f, blocked := judge(values)
+		f.what += dataSaid(data)
+		return f, blocked
+	})
+}
+
+// checkParamsBy is checkParams with the sink's reading of its own: judge reads the sink's
+// arguments (parts) with what the parameters are given at one chain of call sites.
+func (r *rewrite) checkParamsBy(sink string, parts [][2]int, judge func() (markupFinding, bool)) {
 	if r.b.noParamReads {
 		return
 	}
 	reads := maxParamReads
-	r.paramValues(sink, parts, judge, paramEnv{args: map[int][2]int{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
+	r.paramValues(sink, parts, judge, paramEnv{args: map[int]paramVal{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
 }
 
 // paramValues is checkParams' reading at one chain of call sites (env): at is the first
 // token of the argument last given (the place), fn what it was given to.
-func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) (markupFinding, bool), env paramEnv, at int, fn string, depth int) {
+func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupFinding, bool), env paramEnv, at int, fn string, depth int) {
 	s := r.s
 	// The first parameter the value (or an argument given so far) reads that no call gives yet.
 	free := -1
 	var given [][2]int
 	for _, a := range env.args {
-		given = append(given, a)
+		given = append(append(given, a.at), a.list...)
 	}
 	slices.SortFunc(given, func(a, b [2]int) int { return a[0] - b[0] }) // the same reading each build
 	scan := append(append([][2]int{}, parts...), given...)
@@ -526,13 +581,10 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 			return
 		}
 		s.params = &env
-		values, data, known := s.concatenation(parts)
+		f, blocked := judge()
 		s.params = nil
-		if !known {
-			return
-		}
-		if f, blocked := judge(values); blocked {
-			r.errAt(at, "the value given to "+fn+" its code gives "+sink+", holds "+f.what+dataSaid(data), f.note)
+		if blocked {
+			r.errAt(at, "the value given to "+fn+" its code gives "+sink+", holds "+f.what, f.note)
 		}
 		return
 	}
@@ -545,18 +597,23 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 		return
 	}
 	label := func(param string) string {
+		called := "(…)"
+		name := s.text(f.name)
 		switch {
 		case f.name < 0:
 			return "the parameter " + param + " of the function written there, which"
 		case f.object >= 0 || f.static:
-			return s.text(f.name) + "." + f.key + "(…)'s parameter " + param + ", which"
+			name += "." + f.key
 		case f.class >= 0:
-			return s.text(f.name) + ".prototype." + f.key + "(…)'s parameter " + param + ", which"
+			name += ".prototype." + f.key
 		}
-		return s.text(f.name) + "(…)'s parameter " + param + ", which"
+		if f.setter {
+			return "the setter " + name + "'s parameter " + param + ", which"
+		}
+		return name + called + "'s parameter " + param + ", which"
 	}
-	for _, b := range f.params {
-		env.seen[b] = true
+	for _, sl := range f.slots {
+		env.seen[sl.binding] = true
 	}
 	for _, args := range s.calls(f) {
 		if *env.reads <= 0 {
@@ -567,28 +624,23 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func([]string) 
 			continue // arguments only the run knows
 		}
 		place, given := at, fn
-		for k, b := range f.params {
-			a := [2]int{}
-			if k < len(args) {
-				a = args[k]
-			} else {
-				a = f.defaults[k]
-			}
-			if b < 0 || a[0] >= a[1] {
+		for _, sl := range f.slots {
+			v, first, ok := s.given(sl, args)
+			if !ok {
 				continue
 			}
-			env.args[b] = a
-			if b == s.bindingOf(free) {
-				place, given = a[0], label(s.text(free))
+			env.args[sl.binding] = v
+			if sl.binding == s.bindingOf(free) {
+				place, given = first, label(s.text(free))
 			}
 		}
 		r.paramValues(sink, parts, judge, env, place, given, depth+1)
-		for _, b := range f.params {
-			delete(env.args, b)
+		for _, sl := range f.slots {
+			delete(env.args, sl.binding)
 		}
 	}
-	for _, b := range f.params {
-		delete(env.seen, b)
+	for _, sl := range f.slots {
+		delete(env.seen, sl.binding)
 	}
 }
 

@@ -602,7 +602,11 @@ func (s *script) nsAttrName(ns, qname [2]int) (string, bool) {
 func (r *rewrite) checkAttr(i int) {
 	s := r.s
 	name, arg, ok := s.attrSink(i)
-	if !ok || arg[0] >= arg[1] {
+	if !ok {
+		r.checkAttrNamed(i)
+		return
+	}
+	if arg[0] >= arg[1] {
 		return
 	}
 	values, data, known := s.values(arg[0], arg[1])
@@ -623,6 +627,51 @@ func (r *rewrite) checkAttr(i int) {
 	} else if data {
 		r.checkParams("the attribute "+name, [][2]int{arg}, judge)
 	}
+}
+
+// checkAttrNamed reads setAttribute(name, value) whose name is no constant (attrSink's) but
+// built from a parameter of the app's own function, with what its calls give: an inline
+// event handler's name, a link's, or srcdoc (a document whose scripts run), as the constant
+// would be read.
+func (r *rewrite) checkAttrNamed(i int) {
+	s := r.s
+	prop, _, after, member := s.memberAt(i)
+	if !member || prop != "setAttribute" {
+		return
+	}
+	args, call := s.callAt(after)
+	if !call || len(args) != 2 || args[0][0] >= args[0][1] || args[1][0] >= args[1][1] {
+		return
+	}
+	if _, known := s.names(args[0][0], args[0][1], 0); known {
+		return // a constant name: attrSink's, or srcdoc, markupSink's
+	}
+	r.checkParamsBy("setAttribute", args, func() (markupFinding, bool) {
+		names, _, known := s.values(args[0][0], args[0][1])
+		if !known {
+			return markupFinding{}, false
+		}
+		values, data, known := s.values(args[1][0], args[1][1])
+		if !known {
+			return markupFinding{}, false
+		}
+		for _, name := range names {
+			if strings.EqualFold(name, "srcdoc") {
+				if f, blocked := markupBlocked(srcdocSink, values, true, atom.Body); blocked {
+					f.what = "an iframe's srcdoc, a document whose markup holds " + f.what + ", where the page as written runs it" + dataSaid(data)
+					return f, true
+				}
+				continue
+			}
+			for _, v := range values {
+				if f, blocked := blockedAttr(name, v); blocked {
+					f.what += ", where the page as written runs it" + dataSaid(data)
+					return f, true
+				}
+			}
+		}
+		return markupFinding{}, false
+	})
 }
 
 // checkMarkup refuses, at its place, markup a script gives a sink (at the significant token

@@ -228,6 +228,39 @@ func TestMarkupSinks(t *testing.T) {
 		{"an arrow given to forEach", `["<img src=x onerror=go()>"].forEach((m) => { div.innerHTML = m; });`, `the parameter m of the function written there, which its code gives innerHTML`},
 		{"an IIFE", `((m) => { div.innerHTML = m; })("<img src=x onerror=go()>");`, `the parameter m of the function written there`},
 		{"five functions deep", `function a(m) { div.innerHTML = m; } function b(m) { a(m); } function c(m) { b(m); } function d(m) { c(m); } function e(m) { d(m); } e("<img src=x onerror=go()>");`, `e(…)'s parameter m`},
+		// The parameter rule's open breaks (issue 23, p23): each built with exit 0.
+		// Destructured and rest parameters, and their defaults.
+		{"a destructured parameter", `function put({ el, html }) { el.innerHTML = html; } put({ el: div, html: "<img src=x onerror=go()>" });`, `put(…)'s parameter html, which its code gives innerHTML`},
+		{"a nested, renamed pattern's default", `const show = ({ view: { body: b = "<img src=x onerror=go()>" } = {} }) => { div.innerHTML = b; }; show({ view: {} });`, `show(…)'s parameter b`},
+		{"an array pattern", `function put([el, m]) { el.innerHTML = m; } put([div, "<a href='javascript:go()'>a</a>"]);`, `put(…)'s parameter m, which its code gives innerHTML, holds a javascript: URL`},
+		{"a rest parameter", `const put = (...a) => { div.innerHTML = a[0]; }; put("<img src=x onerror=go()>");`, `put(…)'s parameter a, which its code gives innerHTML`},
+		{"a pattern's own default", `function put({ html } = { html: "<img src=x onerror=go()>" }) { div.innerHTML = html; } put();`, `put(…)'s parameter html`},
+		{"patterns given plain markup, another key, data", `function put({ html }) { div.innerHTML = html; } put({ html: "<b>b</b>" }); put({ text: "<img src=x onerror=go()>" }); put(opts); put({ ...o }); ` +
+			`const r = (...a) => { div.innerHTML = a[1]; }; r("<img src=x onerror=go()>", "<b>b</b>"); function q([, m]) { div.innerHTML = m; } q(["<img src=x onerror=go()>"]);`, ""},
+		// A setter, called by assignment (a class's, an object literal's).
+		{"a class's setter", `class View { set html(v) { this.el.innerHTML = v; } } const view = new View(); view.html = "<img src=x onerror=go()>";`, `the setter View.prototype.html's parameter v, which its code gives innerHTML`},
+		{"a class's setter set on this", `class View { set html(v) { div.innerHTML = v; } show() { this.html = "<img src=x onerror=go()>"; } }`, `the setter View.prototype.html's parameter v`},
+		{"an object literal's setter", `const ui = { set html(v) { div.innerHTML = v; } }; ui["html"] = "<img src=x onerror=go()>";`, `the setter ui.html's parameter v`},
+		{"setters given text, other keys", `class View { set html(v) { div.textContent = v; } get html() { return ""; } } new View().html = "<img src=x onerror=go()>"; ` +
+			`class W { set html(v) { div.innerHTML = v; } } const w = new W(); w.html = "<b>b</b>"; w.text = "<img src=x onerror=go()>"; const o = { set(v) { div.innerHTML = v; } }; o.set = "<img src=x onerror=go()>";`, ""},
+		// A subclass's calls of the parent's method.
+		{"a subclass's this.put", `class A { put(m) { div.innerHTML = m; } } class B extends A { show() { this.put("<img src=x onerror=go()>"); } }`, `A.prototype.put(…)'s parameter m`},
+		{"super.put from an override, a subclass's instance", `class A { put(m) { div.innerHTML = m; } } class B extends A { put(m) { super.put(m); } } const b = new B(); b.put("<img src=x onerror=go()>");`, `B.prototype.put(…)'s parameter m`},
+		{"a subclass's subclass, new", `class A { put(m) { div.innerHTML = m; } } const B = class extends A {}; class C extends B {} new C().put("<img src=x onerror=go()>");`, `A.prototype.put(…)'s parameter m`},
+		{"a static method inherited", `class A { static put(m) { div.innerHTML = m; } } class B extends A {} B.put("<img src=x onerror=go()>");`, `A.put(…)'s parameter m`},
+		{"another class's this.put", `class A { put(m) { div.innerHTML = m; } } class B { show() { this.put("<img src=x onerror=go()>"); } } class C extends mixin(A) { show() { this.put("<b>b</b>"); } }`, ""},
+		// A function given as a callback: what calls it gives it.
+		{"Promise.resolve(m).then(put)", `function put(m) { div.innerHTML = m; } Promise.resolve("<img src=x onerror=go()>").then(put);`, `put(…)'s parameter m`},
+		{"Promise.resolve(m).then(v => put(v))", `function put(m) { div.innerHTML = m; } Promise.resolve("<img src=x onerror=go()>").then((v) => put(v));`, `the parameter v of the function written there, which its code gives innerHTML`},
+		{"setTimeout's arguments", `function put(m) { div.innerHTML = m; } setTimeout(put, 0, "<img src=x onerror=go()>");`, `put(…)'s parameter m`},
+		{"a callback called by the app's own function", `function put(m) { div.innerHTML = m; } function run(cb, m) { cb(m); } run(put, "<img src=x onerror=go()>");`, `run(…)'s parameter m`},
+		{"callbacks given data, or by the run", `function put(m) { div.innerHTML = m; } Promise.resolve("<b>b</b>").then(put); p.then(put); Promise.resolve(x).then(put); el.addEventListener("click", put); ` +
+			`Promise.reject("<img src=x onerror=go()>").then(put); setTimeout(put, 0); function run(cb) { cb(text); } run(put); x.setTimeout(put, 0, "<img src=x onerror=go()>");`, ""},
+		// An attribute's name given to a parameter.
+		{"an attribute's name a parameter", `function set(el, name, v) { el.setAttribute(name, v); } set(a, "onclick", "go()");`, `set(…)'s parameter name, which its code gives setAttribute, holds the inline event handler onclick="go()"`},
+		{"an href named by a parameter", `function set(el, name, v) { el.setAttribute(name, v); } set(a, "title", "t"); set(a, "HREF", "javascript:go()");`, `a javascript: URL (HREF="javascript:go()")`},
+		{"a srcdoc named by a parameter", `const set = (el, name, v) => el.setAttribute(name, v); set(frame, "srcdoc", "<script>go()<\/script>");`, `holds a <script>, which runs`},
+		{"attributes named by a parameter, plain", `function set(el, name, v) { el.setAttribute(name, v); } set(a, "title", "go()"); set(a, "href", "/x"); set(a, key, "go()"); set(frame, "srcdoc", "<b>b</b>");`, ""},
 		{"what is not the class's instance nor the function's call", `class View { put(el, m) { el.innerHTML = m; } show() { [1].forEach(function () { this.put(div, "<img src=x onerror=go()>"); }); } } ` +
 			`class Other { put(m) { div.textContent = m; } } new Other().put("<img src=x onerror=go()>"); function put(el, m) { el.innerHTML = m; } put.call(null, div, "<b>b</b>"); put.apply(null, args); const bound = put.bind(null, div); bound("<b>b</b>"); put.bind(null, ...xs)("<b>b</b>"); ` +
 			`xs.forEach((m) => { div.innerHTML = m; }); [1].map(String).forEach(put); put(...rest);`, ""},

@@ -89,6 +89,14 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 			}
 		}
 		return out, true
+	case j == i+4 && js.IsIdentifier(t.tt) && s.is(i+1, "[") && js.IsNumeric(s.tok(i+2).tt) && s.is(i+3, "]"):
+		// An element of what a parameter is given: a rest parameter's argument (a[0]), an
+		// array literal's element.
+		if n, ok := number(s.text(i + 2)); ok && n >= 0 && n < 1<<16 && n == float64(int(n)) {
+			if arg, ok := s.paramElem(i, int(n)); ok {
+				return s.names(arg[0], arg[1], depth+1)
+			}
+		}
 	case j == i+1 && js.IsIdentifier(t.tt):
 		if arg, ok := s.paramArg(i); ok {
 			return s.names(arg[0], arg[1], depth+1)

@@ -1,0 +1,194 @@
+package pipeline
+
+import (
+	"slices"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// The calls of the app's own function that the platform makes where the function is given as
+// a value: a callback the platform calls with arguments the call says (an array literal's
+// forEach, Promise.resolve(value).then, setTimeout's arguments), and a function given to
+// another of the app's own functions, which calls it through its parameter.
+
+// callbackArgs returns the arguments the platform calls the function given as the first
+// argument of the call whose '(' is the significant token open with: each element of an array
+// literal, for forEach, map, … called on it; the value of Promise.resolve(value).then(f)
+// (the promise's fulfilment, PerformPromiseThen's reaction); the arguments after the delay
+// of setTimeout(f, delay, …) and setInterval (HTML's timer initialization steps).
+func (s *script) callbackArgs(open int) ([][][2]int, bool) {
+	if given, ok := s.arrayCallbackArgs(open); ok {
+		return given, true
+	}
+	if s.is(open-1, "then") && (s.is(open-2, ".") || s.is(open-2, "?.")) && s.is(open-3, ")") {
+		r := s.opener(open - 3)
+		if r > 3 && s.is(r-3, "Promise", ".", "resolve") && !s.is(r-4, ".") && !s.is(r-4, "?.") && s.global(r-3) {
+			args := s.args(r)
+			switch {
+			case len(args) == 0:
+				return [][][2]int{{}}, true // undefined
+			case s.is(args[0][0], "..."):
+				return [][][2]int{nil}, true
+			}
+			return [][][2]int{args[:1]}, true
+		}
+	}
+	if (s.is(open-1, "setTimeout") || s.is(open-1, "setInterval")) && !s.is(open-2, ".") && !s.is(open-2, "?.") && s.global(open-1) {
+		args := s.spreadArgs(s.args(open))
+		switch {
+		case args == nil:
+			return [][][2]int{nil}, true
+		case len(args) <= 2:
+			return [][][2]int{{}}, true
+		}
+		return [][][2]int{args[2:]}, true
+	}
+	return nil, false
+}
+
+// arrayCallbackArgs returns the arguments each element of an array literal is given with, where
+// the significant token open is the '(' of forEach, map, … called on the literal.
+func (s *script) arrayCallbackArgs(open int) ([][][2]int, bool) {
+	if !arrayCallbacks[s.text(open-1)] || !s.is(open-2, ".") && !s.is(open-2, "?.") || !s.is(open-3, "]") {
+		return nil, false
+	}
+	lit := s.opener(open - 3)
+	if lit < 0 || js.IsIdentifierName(s.tok(lit-1).tt) && !js.IsReservedWord(s.tok(lit-1).tt) || s.is(lit-1, ")") || s.is(lit-1, "]") {
+		return nil, false // an index, not a literal
+	}
+	var out [][][2]int
+	for _, e := range s.args(lit) {
+		if s.is(e[0], "...") {
+			return nil, false
+		}
+		out = append(out, [][2]int{e})
+	}
+	return out, true
+}
+
+// maxPassed bounds the functions a function given as an argument is followed through.
+const maxPassed = 8
+
+// passedCalls returns the calls of the function the significant tokens [ref, end] name where
+// it is given as an argument: the calls the platform makes of a callback (callbackArgs), or,
+// given to the app's own function, that function's calls of the parameter it binds it to
+// (function run(cb, m) { cb(m); } run(put, markup)). Given to other code, its calls are the
+// run's: none read.
+func (s *script) passedCalls(ref, end int) [][][2]int {
+	open := s.enclosing(ref)
+	if open < 0 || !s.is(open, "(") {
+		return nil
+	}
+	k := slices.Index(s.args(open), [2]int{ref, end + 1})
+	if k < 0 {
+		return nil
+	}
+	if k == 0 {
+		if given, ok := s.callbackArgs(open); ok {
+			return given
+		}
+	}
+	callee := open - 1
+	if !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.passing >= maxPassed {
+		return nil
+	}
+	p, ok := s.paramOf(callee, k)
+	if !ok {
+		return nil
+	}
+	s.passing++
+	defer func() { s.passing-- }()
+	var out [][][2]int
+	for _, d := range s.references(p) {
+		if !s.paramDecl(d) {
+			out = append(out, s.functionCalls(d, d)...)
+		}
+	}
+	return out
+}
+
+// paramOf returns the binding of the k-th parameter, a plain name, of the app's own function
+// named at the significant token callee: function f(…), const f = (…) => …, const f =
+// function (…), const f = x => ….
+func (s *script) paramOf(callee, k int) (int, bool) {
+	n, known := s.binding(callee)
+	if !known || n.Free || n.Written {
+		return 0, false
+	}
+	for _, d := range s.references(n.Binding) {
+		open := -1
+		switch {
+		case s.is(d-1, "function") && s.is(d+1, "("):
+			open = d + 1
+		case s.is(d+1, "=") && declares(s, d):
+			x := d + 2
+			if s.is(x, "async") {
+				x++
+			}
+			if js.IsIdentifier(s.tok(x).tt) && s.is(x+1, "=>") {
+				if k == 0 {
+					return s.bindingOf(x), s.bindingOf(x) >= 0
+				}
+				return 0, false
+			}
+			if s.is(x, "function") {
+				x++
+				if js.IsIdentifier(s.tok(x).tt) {
+					x++
+				}
+			}
+			if s.is(x, "(") && s.pair[x] > x && (s.is(s.pair[x]+1, "=>") || s.is(s.pair[x]+1, "{")) {
+				open = x
+			}
+		}
+		if open < 0 {
+			continue
+		}
+		for _, sl := range s.slots(open) {
+			if sl.index == k && len(sl.path) == 0 && !sl.rest && !sl.unknown {
+				return sl.binding, true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// paramDecl reports whether the name at the significant token d is declared there, in a
+// parameter list (or as an arrow's one parameter).
+func (s *script) paramDecl(d int) bool {
+	if s.is(d+1, "=>") {
+		return true
+	}
+	for open := s.enclosing(d); open >= 0; open = s.enclosing(open) {
+		if s.is(open, "(") {
+			return s.is(s.pair[open]+1, "=>") || s.is(s.pair[open]+1, "{") && !controlWords[s.text(open-1)]
+		}
+		if !s.is(open, "{") && !s.is(open, "[") {
+			return false
+		}
+	}
+	return false
+}
+
+// spreadArgs returns args with each argument spread from an array literal (...[a, b]) given
+// as its elements, or nil where one is spread from elsewhere (only the run knows them).
+func (s *script) spreadArgs(args [][2]int) [][2]int {
+	out := [][2]int{}
+	for _, a := range args {
+		if !s.is(a[0], "...") {
+			out = append(out, a)
+			continue
+		}
+		if !s.is(a[0]+1, "[") || s.pair[a[0]+1] != a[1]-1 {
+			return nil
+		}
+		for _, e := range s.args(a[0] + 1) {
+			if s.is(e[0], "...") {
+				return nil
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
