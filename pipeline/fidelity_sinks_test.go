@@ -167,6 +167,8 @@ Promise.resolve('<img src="data:," onerror="ranIt(\'then\')">').then(put);`},
 		{"param_attr_name", "an attribute's name given to a parameter", `function set(el, name, v) { el.setAttribute(name, v); }
 set(document.getElementById("out"), "onclick", "ranIt('attr name')");
 document.getElementById("out").click();`},
+		// The global object Function("return this")() makes, its document written (p23).
+		{"function_this_write", "document.write of Function('return this')()'s document", `Function("return this")().document.write("<script>ranIt('function this')<\/script>");`},
 		// What is not the page's document or location: the same as written and as built.
 		{"write_destructured", "write taken off the document", `const { write } = document;
 try { write("<script>ranIt('destructured')<\/script>"); } catch (e) { window.extra.ran = e.name + ": " + e.message; }`},

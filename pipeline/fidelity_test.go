@@ -389,6 +389,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "param_subclass.html", refused: "param_subclass.html:19:39: error: the value given to A.prototype.put(…)'s parameter m"},
 		{page: "param_then.html", refused: "param_then.html:19:17: error: the value given to put(…)'s parameter m"},
 		{page: "param_attr_name.html", refused: "param_attr_name.html:19:37: error: the value given to set(…)'s parameter name, which its code gives setAttribute"},
+		// p23: the global object Function("return this")() makes, its document written: built
+		// with exit 0, and the built page's policy blocked the script the page as written ran.
+		{page: "function_this_write.html", refused: "function_this_write.html:18:42: error: the markup given to document.write holds a <script>"},
 		{page: "root_outer.html", see: `"ran":"NoModificationAllowedError"`},
 		{page: "write_destructured.html", see: `"ran":"TypeError: Illegal invocation"`},
 		{page: "write_shadowed.html", see: `"ran":"own write 34"`},

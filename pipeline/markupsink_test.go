@@ -118,6 +118,11 @@ func TestMarkupSinks(t *testing.T) {
 		{"with another object", `with (obj) { href = "javascript:go()"; write("<script>go()<\/script>"); } with (location) { write("<script>go()<\/script>"); }`, ""},
 		{"the global object by Function", `const g = Function("return this")(); const h = new Function(" return this; ")();`, ""},
 		{"the global object by Function in a group", `const g = (0, Function)("return this")(); const h = (Function)("return this")(); f(((Function))("return this")()); const i = (window.Function)("return this")();`, ""},
+		// The global object Function("return this")() makes, its document and location (p23).
+		{"Function's global object's document.write", `Function("return this")().document.write("<script>go()<\/script>");`, "the markup given to document.write holds a <script>"},
+		{"Function's global object through a const, grouped", `const g = (0, Function)("return this")(); g.document.write("<img src=x onerror=go()>");`, "the markup given to document.write holds the inline event handler onerror"},
+		{"Function's global object's location", `new Function("return this")().location = "javascript:go()";`, "location = … navigates to a javascript: URL"},
+		{"a local Function's object", `{ const Function = f; Function("return this")().document.write("<script>go()<\/script>"); }`, ""},
 		{"a new of the function Function made", `const o = new new Function("return this")();`, "eval and new Function cannot run"},
 		{"window.eval in a group", `(0, window.eval)("go()");`, "eval and new Function cannot run"},
 		{"eval in two groups", `((0, eval))("go()");`, "eval and new Function cannot run"},

@@ -351,6 +351,10 @@ func (s *script) objectAt(end, depth int) pageObject {
 					return o
 				}
 			}
+			// Function("return this")(): the global object (codesink.go's globalObject).
+			if s.pair[open] == open+1 && s.is(open-1, ")") && s.returnsGlobal(s.opener(open-1), depth) {
+				return pageWindow
+			}
 			// window.open(…)'s window: about:blank, or the page's origin, which has the
 			// page's policy (its policy container is the opener's), as a frame's does.
 			if open > 0 && s.is(open-1, "open") {
@@ -556,4 +560,39 @@ func selectsRoot(sel string) bool {
 		}
 		empty = false
 	}
+}
+
+// returnsGlobal reports whether the call whose '(' is the significant token open makes the
+// function Function("return this") makes: Function, the global's (or the window's,
+// grouped: (0, Function)), given the one argument whose code is return this; called with
+// no this, that function returns the global object (OrdinaryCallBindThis, sloppy whatever
+// the code around it).
+func (s *script) returnsGlobal(open, depth int) bool {
+	if open < 1 || depth > 8 {
+		return false
+	}
+	args := s.args(open)
+	if len(args) != 1 {
+		return false
+	}
+	callee := open - 1
+	if s.is(callee, ")") { // a group: (Function), (0, Function)
+		g := s.opener(callee)
+		if g < 0 || g > 0 && (js.IsIdentifierName(s.tok(g-1).tt) || s.is(g-1, ")") || s.is(g-1, "]")) {
+			return false
+		}
+		callee--
+	}
+	switch {
+	case !s.is(callee, "Function"):
+		return false
+	case s.is(callee-1, ".") || s.is(callee-1, "?."):
+		if s.objectAt(callee-2, depth+1) != pageWindow {
+			return false
+		}
+	case !s.global(callee):
+		return false
+	}
+	code, known := s.names(args[0][0], args[0][1], 0)
+	return known && len(code) == 1 && bodyReturnsThis(code[0])
 }
