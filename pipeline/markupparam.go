@@ -43,7 +43,7 @@ const maxParamReads = 256
 // of it (paramslot.go).
 func (s *script) paramArg(i int) ([2]int, bool) {
 	v, ok := s.paramValue(i)
-	if !ok || v.rest {
+	if !ok || v.rest || v.strs != nil {
 		return [2]int{}, false
 	}
 	return s.follow(v.at, v.path)
@@ -551,15 +551,20 @@ func (r *rewrite) checkParamsBy(sink string, parts [][2]int, judge func() (marku
 		return
 	}
 	reads := maxParamReads
-	r.paramValues(sink, parts, judge, paramEnv{args: map[int]paramVal{}, seen: map[int]bool{}, reads: &reads}, -1, "", 0)
+	env := paramEnv{args: map[int]paramVal{}, seen: map[int]bool{}, reads: &reads}
+	for b, v := range r.seed {
+		env.args[b], env.seen[b] = v, true
+	}
+	r.paramValues(sink, parts, judge, env, -1, "", 0)
 }
 
 // paramValues is checkParams' reading at one chain of call sites (env): at is the first
 // token of the argument last given (the place), fn what it was given to.
 func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupFinding, bool), env paramEnv, at int, fn string, depth int) {
 	s := r.s
-	// The first parameter the value (or an argument given so far) reads that no call gives yet.
-	free := -1
+	// The first parameter the value (or an argument given so far) reads that no call gives
+	// yet, and the first another module's call gives (seeded).
+	free, seeded := -1, -1
 	var given [][2]int
 	for _, a := range env.args {
 		given = append(append(given, a.at), a.list...)
@@ -571,10 +576,29 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 			if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
 				continue
 			}
-			if n, ok := s.binding(k); ok && !n.Free && n.Decl == js.ArgumentDecl && !env.seen[n.Binding] {
+			n, ok := s.binding(k)
+			if !ok || n.Free || n.Decl != js.ArgumentDecl {
+				continue
+			}
+			if _, given := r.seed[n.Binding]; given && seeded < 0 {
+				seeded = n.Binding
+			}
+			if !env.seen[n.Binding] {
 				free = k
 			}
 		}
+	}
+	if free < 0 && r.seed != nil {
+		if seeded < 0 || r.found != nil {
+			return // what this module's own calls give: its own build's to say
+		}
+		s.params = &env
+		f, blocked := judge()
+		s.params = nil
+		if blocked {
+			r.found = &seedFinding{binding: seeded, sink: sink, markupFinding: f}
+		}
+		return
 	}
 	if free < 0 {
 		if at < 0 {

@@ -115,21 +115,29 @@ func (s *script) paramOf(callee, k int) (int, bool) {
 	if !known || n.Free || n.Written {
 		return 0, false
 	}
-	for _, d := range s.references(n.Binding) {
-		open := -1
+	for _, sl := range s.paramSlots(n.Binding) {
+		if sl.index == k && len(sl.path) == 0 && !sl.rest && !sl.unknown {
+			return sl.binding, true
+		}
+	}
+	return 0, false
+}
+
+// paramSlots returns the names the parameter list of the function bound to binding binds,
+// where it is declared so: function f(…), const f = (…) => …, const f = function (…),
+// const f = x => …; nil where it is not.
+func (s *script) paramSlots(binding int) []paramSlot {
+	for _, d := range s.references(binding) {
 		switch {
 		case s.is(d-1, "function") && s.is(d+1, "("):
-			open = d + 1
+			return s.slots(d + 1)
 		case s.is(d+1, "=") && declares(s, d):
 			x := d + 2
 			if s.is(x, "async") {
 				x++
 			}
 			if js.IsIdentifier(s.tok(x).tt) && s.is(x+1, "=>") {
-				if k == 0 {
-					return s.bindingOf(x), s.bindingOf(x) >= 0
-				}
-				return 0, false
+				return []paramSlot{{binding: s.bindingOf(x), unknown: s.bindingOf(x) < 0}}
 			}
 			if s.is(x, "function") {
 				x++
@@ -138,20 +146,11 @@ func (s *script) paramOf(callee, k int) (int, bool) {
 				}
 			}
 			if s.is(x, "(") && s.pair[x] > x && (s.is(s.pair[x]+1, "=>") || s.is(s.pair[x]+1, "{")) {
-				open = x
+				return s.slots(x)
 			}
 		}
-		if open < 0 {
-			continue
-		}
-		for _, sl := range s.slots(open) {
-			if sl.index == k && len(sl.path) == 0 && !sl.rest && !sl.unknown {
-				return sl.binding, true
-			}
-		}
-		return 0, false
 	}
-	return 0, false
+	return nil
 }
 
 // paramDecl reports whether the name at the significant token d is declared there, in a

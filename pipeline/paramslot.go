@@ -44,6 +44,10 @@ type paramVal struct {
 	path []patStep
 	list [][2]int
 	rest bool
+	// strs are the values another module's call gives it (read there), data whether a part
+	// of one is the run's (importedsinks.go).
+	strs []string
+	data bool
 }
 
 // slots reads the parameter list whose '(' is the significant token open into the names it

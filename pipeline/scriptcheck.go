@@ -26,6 +26,7 @@ func (r *rewrite) check(i int) {
 	r.checkNav(i)
 	r.checkCompiled(i)
 	r.checkPackageMarkup(i)
+	r.checkImportedCall(i)
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):
@@ -189,7 +190,7 @@ func (b *bundler) classicFile(code, rel string) (string, diag.List) {
 // the edits that hold in a classic script (rewrite.classic): its code so edited, its errors
 // (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
 func (b *bundler) classicChecks(file string, src []byte) (string, diag.List) {
-	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil)
+	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil, nil)
 	if code == "" {
 		code = string(src)
 	}

@@ -98,6 +98,10 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 			}
 		}
 	case j == i+1 && js.IsIdentifier(t.tt):
+		if v, ok := s.paramValue(i); ok && v.strs != nil {
+			s.readData = s.readData || v.data
+			return append([]string(nil), v.strs...), true // given by another module's call
+		}
 		if arg, ok := s.paramArg(i); ok {
 			return s.names(arg[0], arg[1], depth+1)
 		}

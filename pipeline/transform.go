@@ -48,7 +48,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // mayTransform finds what the transforms and the checks look at; a script without any of it
 // is not read. It is a filter only: the decision is the parse's.
-var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|(?i:\son[a-z]+\s*=\s*[^{\s])|\bimport\s*[(/]|\b(with|assert)\s*\{`)
+var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|(?i:\son[a-z]+\s*=\s*[^{\s])|(?i:<script)|[\x22\x27\x60]on[a-z]+[\x22\x27\x60]|\bimport\s*[(/]|\b(with|assert)\s*\{`)
 
 // viteIgnore is the comment with which Vite leaves a call as written.
 var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
@@ -158,7 +158,7 @@ const moduleMark = "\n;export {};\n"
 // barrel imports with the build's resolver. out is "" when src is left as it is.
 func (b *bundler) appScript(file, name, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
 	b.noteDefaultImports(file, src)
-	out, errs, warnings = b.transform(file, name, src, loader, chain)
+	out, errs, warnings = b.transform(file, name, src, loader, chain, resolve)
 	base := out
 	if base == "" {
 		base = src
@@ -227,20 +227,28 @@ type rewrite struct {
 	// classic are the edits that hold in a classic script too (what needs no import and no
 	// module: Function("return this")() as globalThis), made there before it is minified.
 	classic []edit
+	// resolve is esbuild's resolver for the script's imports (nil where none is at hand),
+	// modules the app's modules it read through it (importedsinks.go).
+	resolve resolveFunc
+	modules map[string]*script
+	// seed holds what another module's call gives the parameters of the function it imports
+	// from this one, found the first sink it reaches that holds what the policy blocks.
+	seed  map[int]paramVal
+	found *seedFinding
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is
 // nothing to rewrite. Warnings are the checks' (scriptChecks). What it did is kept by name, the
 // name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
 // code written in the page, of which one build may load several at once.
-func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain) (out string, errs, warnings []api.Message) {
-	out, _, errs, warnings = b.transformed(file, name, src, loader, chain)
+func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out string, errs, warnings []api.Message) {
+	out, _, errs, warnings = b.transformed(file, name, src, loader, chain, resolve)
 	return out, errs, warnings
 }
 
 // transformed is transform, and classic: src with the edits alone that hold in a classic
 // script, which is minified, not bundled (rewrite.classic), or "" when there are none.
-func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain) (out, classic string, errs, warnings []api.Message) {
+func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
 		return "", "", nil, nil
@@ -253,7 +261,7 @@ func (b *bundler) transformed(file, name, src string, loader api.Loader, chain w
 	if s == nil {
 		return "", "", nil, nil // a syntax error: esbuild's parse reports it
 	}
-	r := &rewrite{b: b, file: file, s: s, chain: chain}
+	r := &rewrite{b: b, file: file, s: s, chain: chain, resolve: resolve}
 	for i := range s.sig {
 		if i < r.claimed {
 			continue

@@ -1,0 +1,243 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/offline"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Markup given to a function the app imports from another of its modules. The parameter rule
+// (markupparam.go) reads a module's own calls; a call from another module (import { put }
+// from "./dom.js"; put(el, "<img src=x onerror=go()>"), or ns.put(…) on import * as ns) is
+// read by the import graph, as the browser links it: the specifier resolved as esbuild
+// resolves it (barrelTarget), the module read as the transforms read a module, the name it
+// exports found (export function put, export const put = …, export { local as put }, export
+// default function), and each sink of the module read with the parameters given what the
+// call gives them (seed), through the module's own functions as its own calls are. A call
+// whose arguments hold nothing the policy might block in markup, an attribute or a URL
+// (mayHold) is not followed. A name re-exported from a third module, or a module esbuild
+// does not resolve to a file of the app, is read as before: data.
+
+// resolveFunc is esbuild's resolver, as a plugin's callbacks are given it.
+type resolveFunc = func(string, api.ResolveOptions) api.ResolveResult
+
+// seedFinding is what a seeded reading found: the parameter given (its binding), the sink.
+type seedFinding struct {
+	markupFinding
+	binding int
+	sink    string
+}
+
+// checkImportedCall refuses, at the argument, a value given to a function the app imports from
+// another of its modules whose code gives it a sink where it holds what the policy blocks;
+// the significant token i is the call's '('.
+func (r *rewrite) checkImportedCall(i int) {
+	s := r.s
+	if r.resolve == nil || r.seed != nil || !s.is(i, "(") || i < 1 {
+		return
+	}
+	callee, export := i-1, ""
+	if (s.is(callee-1, ".") || s.is(callee-1, "?.")) && js.IsIdentifierName(s.tok(callee).tt) {
+		export, callee = s.text(callee), callee-2 // ns.put(…)
+	}
+	if !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.global(callee) {
+		return
+	}
+	imp, ok := r.imports()[s.text(callee)]
+	if !ok || !strings.HasPrefix(imp.module, ".") && !strings.HasPrefix(imp.module, "/") || (export != "") != (imp.name == "*") {
+		return
+	}
+	if export == "" {
+		export = imp.name
+	}
+	args := s.args(i)
+	given := s.givenValues(args)
+	if given == nil {
+		return
+	}
+	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)
+	if !ok {
+		return
+	}
+	x := r.module(path)
+	if x == nil {
+		return
+	}
+	slots, ok := x.exportedSlots(export)
+	if !ok {
+		return
+	}
+	name := s.text(callee)
+	if imp.name == "*" {
+		name += "." + export
+	}
+	rel, err := filepath.Rel(filepath.Dir(r.file), path)
+	if err != nil {
+		rel = filepath.Base(path)
+	}
+	r.seededCall(args, given, x, slots, name+"(…), imported from "+filepath.ToSlash(rel)+",")
+}
+
+// givenValues reads the arguments of a call for a seeded reading (seededCall): each one's
+// values, or nil where none might hold what the policy blocks (mayHold) or an argument is
+// spread (the parameters' places are the run's).
+func (s *script) givenValues(args [][2]int) []paramVal {
+	given := make([]paramVal, len(args))
+	may := false
+	for k, a := range args {
+		if s.is(a[0], "...") {
+			return nil
+		}
+		values, data, known := s.values(a[0], a[1])
+		if !known {
+			continue
+		}
+		given[k] = paramVal{strs: values, data: data}
+		for _, v := range values {
+			may = may || mayHold(v)
+		}
+	}
+	if !may {
+		return nil
+	}
+	return given
+}
+
+// seededCall reads the sinks of x, the module or script the function a call calls is
+// declared in, with its parameters (slots) given what the call's arguments (args, read as
+// given) hold, and refuses, at the argument, the first value that reaches a sink holding what
+// the policy blocks. fn names the function called, and where it is.
+func (r *rewrite) seededCall(args [][2]int, given []paramVal, x *script, slots []paramSlot, fn string) {
+	seed, argOf := map[int]paramVal{}, map[int]int{}
+	for _, sl := range slots {
+		if sl.unknown || sl.rest || len(sl.path) > 0 || sl.index >= len(args) || given[sl.index].strs == nil {
+			continue
+		}
+		seed[sl.binding], argOf[sl.binding] = given[sl.index], sl.index
+	}
+	if len(seed) == 0 {
+		return
+	}
+	other := &rewrite{b: r.b, file: r.file, s: x, seed: seed}
+	for k := 0; k < len(x.sig) && other.found == nil; k++ {
+		other.checkMarkup(k)
+		other.checkAttr(k)
+		other.checkNav(k)
+	}
+	f := other.found
+	if f == nil {
+		return
+	}
+	r.errAt(args[argOf[f.binding]][0], "the value given to "+fn+" whose code gives its parameter "+x.bindingName(f.binding)+" to "+f.sink+", holds "+f.what, f.note)
+}
+
+// mayHold reports whether a value might hold what the policy blocks in markup (a tag), an
+// attribute (an inline event handler's name, srcdoc) or a URL (javascript:): the values a
+// call's arguments hold that checkImportedCall follows into the module.
+func mayHold(v string) bool {
+	lower := strings.ToLower(strings.TrimSpace(v))
+	handler := len(lower) > 2 && strings.HasPrefix(lower, "on") && strings.Trim(lower, "abcdefghijklmnopqrstuvwxyz") == ""
+	return strings.Contains(v, "<") || offline.Scheme(v) == "javascript" || handler || lower == "srcdoc"
+}
+
+// module returns the app's module at path as the transforms read it, read once per script.
+func (r *rewrite) module(path string) *script {
+	if x, ok := r.modules[path]; ok {
+		return x
+	}
+	var x *script
+	if src, err := os.ReadFile(path); err == nil {
+		x, _ = readScript(path, string(src), r.b.loaderFor(path))
+	}
+	if r.modules == nil {
+		r.modules = map[string]*script{}
+	}
+	r.modules[path] = x
+	return x
+}
+
+// exportedSlots returns the names the parameters bind of the function the module exports as
+// name: export function name(…), export const name = (…) => …, export { local as name }
+// (local declared so, paramSlots), export default function (…) and export default (…) => ….
+func (s *script) exportedSlots(name string) ([]paramSlot, bool) {
+	for k := range s.sig {
+		if s.tok(k).tt != js.ExportToken || s.is(k-1, ".") || s.is(k-1, "?.") {
+			continue
+		}
+		d := k + 1
+		switch {
+		case s.is(d, "default"):
+			if name != "default" {
+				continue
+			}
+			d++
+			if s.is(d, "async") {
+				d++
+			}
+			if s.is(d, "function") {
+				d++
+				if js.IsIdentifier(s.tok(d).tt) {
+					d++
+				}
+			}
+			if s.is(d, "(") && s.pair[d] > d && (s.is(s.pair[d]+1, "{") || s.is(s.pair[d]+1, "=>")) {
+				return s.slots(d), true
+			}
+			if js.IsIdentifier(s.tok(d).tt) && s.is(d+1, "=>") {
+				return []paramSlot{{binding: s.bindingOf(d), unknown: s.bindingOf(d) < 0}}, true
+			}
+			if js.IsIdentifier(s.tok(d).tt) && (s.is(d+1, ";") || d+1 >= len(s.sig)) {
+				return s.paramSlots(s.declared(s.text(d))), true // export default put;
+			}
+			return nil, false
+		case s.is(d, "{"):
+			close := s.pair[d]
+			if close < 0 || s.is(close+1, "from") {
+				continue // a re-export: another module's
+			}
+			for _, e := range s.split(d+1, close) {
+				local, exported := e[0], e[0]
+				if e[1] == e[0]+3 && s.is(e[0]+1, "as") {
+					exported = e[0] + 2
+				}
+				if ex, ok := s.keyText(exported); ok && ex == name {
+					return s.paramSlots(s.declared(s.text(local))), true
+				}
+			}
+		default:
+			if s.is(d, "async") {
+				d++
+			}
+			switch {
+			case s.is(d, "function") && s.is(d+1, name) && s.is(d+2, "("):
+				return s.slots(d + 2), true
+			case (s.is(d, "const") || s.is(d, "let") || s.is(d, "var")) && s.is(d+1, name) && s.is(d+2, "="):
+				return s.paramSlots(s.bindingOf(d + 1)), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// declared returns the binding of the function or variable the module declares at its top
+// level as name (an export list's names are no references of it), or -1.
+func (s *script) declared(name string) int {
+	for k := range s.sig {
+		if s.is(k, name) && (s.is(k-1, "function") || declares(s, k)) && s.enclosing(k) < 0 {
+			return s.bindingOf(k)
+		}
+	}
+	return -1
+}
+
+// bindingName returns the name a binding is declared with: its first name.
+func (s *script) bindingName(binding int) string {
+	if refs := s.references(binding); len(refs) > 0 {
+		return s.text(refs[0])
+	}
+	return ""
+}

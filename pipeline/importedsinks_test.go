@@ -1,0 +1,70 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportedSinks builds apps whose module gives markup, an attribute or a URL to a
+// function it imports from another of the app's modules, whose code gives it a sink: read by
+// the import graph, each an error at the argument where the value holds what the policy
+// blocks, and nothing where it does not (p23: each built with exit 0 before).
+func TestImportedSinks(t *testing.T) {
+	for _, r := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"a named export's parameter", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import { put } from "./dom.js"; put(document.body, '<img src="x" onerror="go()">');`,
+		}, `main.js:1:52: error: the value given to put(…), imported from dom.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a const's arrow through the module's own function, by extension", map[string]string{
+			"dom.ts":  `const setHTML = (el: Element, m: string) => { el.innerHTML = m; }; export const card = (title: string) => setHTML(document.body, "<h2>" + title + "</h2>");`,
+			"main.js": `import { card } from "./dom"; card("<img src=x onerror=go()>");`,
+		}, `the value given to card(…), imported from dom.ts, whose code gives its parameter title to innerHTML, holds the inline event handler onerror="go()"`},
+		{"an export list's alias, by a namespace", map[string]string{
+			"dom.js":  `function w(m) { document.write(m); } export { w as write };`,
+			"main.js": `import * as dom from "./dom.js"; dom.write("<script>go()<\/script>");`,
+		}, `the value given to dom.write(…), imported from dom.js, whose code gives its parameter m to document.write, holds a <script>`},
+		{"a default export's navigation", map[string]string{
+			"nav.js":  `export default function (to) { location.assign(to); }`,
+			"main.js": `import go from "./nav.js"; go("#top"); go("javascript:run()");`,
+		}, `the value given to go(…), imported from nav.js, whose code gives its parameter to to location.assign(…), holds a javascript: URL ("javascript:run()")`},
+		{"an attribute's name", map[string]string{
+			"dom.js":  `export function set(el, name, v) { el.setAttribute(name, v); }`,
+			"main.js": `import { set } from "./dom.js"; set(document.body, "onclick", "go()");`,
+		}, `the value given to set(…), imported from dom.js, whose code gives its parameter name to setAttribute, holds the inline event handler onclick="go()"`},
+		{"plain markup, text, data, the module's own", map[string]string{
+			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; } export function own(m) { document.body.innerHTML = m; } own("<b>b</b>");`,
+			"main.js": `import { put, text, own } from "./dom.js"; put(document.body, "<b>bold</b>"); text(document.body, "<img src=x onerror=go()>"); put(document.body, location.hash); ` +
+				`own("<i>i</i>"); { const put = (el, m) => {}; put(document.body, "<img src=x onerror=go()>"); }`,
+		}, ""},
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name, text string) {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("miniapp.toml", "id = \"page\"\nname = \"Page\"\ndescription = \"A page that imports its helpers.\"\nentry = \"index.html\"\n")
+			if _, own := r.files["index.html"]; !own {
+				r.files["index.html"] = "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n"
+			}
+			for name, text := range r.files {
+				write(name, text)
+			}
+			_, err := Build(context.Background(), dir, Options{NoWrite: true})
+			switch {
+			case r.want == "" && err != nil:
+				t.Errorf("got %v, want no error", err)
+			case r.want != "" && (err == nil || !strings.Contains(err.Error(), r.want)):
+				t.Errorf("got %v, want an error naming %q", err, r.want)
+			}
+		})
+	}
+}
