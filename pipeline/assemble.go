@@ -49,6 +49,9 @@ type assembler struct {
 	handled [][2]int
 	// deferred holds classic scripts that had defer or async, for the end of <body>.
 	deferred []string
+	// classics are the page's classic scripts, in order, whose calls of the functions another
+	// declares are read once all are known (classicglobals.go).
+	classics []classicScript
 	// icon is the first small SVG or PNG icon the page linked, as a data: URL, for the registry
 	// entry when the manifest names none.
 	icon string
@@ -504,6 +507,7 @@ func (a *assembler) assemble() *assembled {
 		}
 	}
 	a.inert, a.noscript = false, false
+	a.checkGlobalCalls()
 
 	// The build's own markup, each at its place in the tree.
 	headAt, cssAt := headStart(d), headEnd(d)
@@ -1211,6 +1215,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		js, l := a.b.classicFile(string(code), rel)
 		a.list = append(a.list, l...)
+		a.classics = append(a.classics, classicScript{rel: rel, text: string(code)})
 		a.b.inputs[rel] += len(js)
 		out := t.render(drop, nil) + escapeScript(js) + "</script>"
 		if (t.has("defer") || t.has("async")) && !a.inert {
@@ -1242,6 +1247,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		}
 		// Written in the page, it is the author's code: judged as the app's scripts are.
 		code, ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text))
+		a.classics = append(a.classics, classicScript{rel: a.file, text: text, inline: true, textOff: textOff})
 		js, l := a.b.classic(code, a.file)
 		a.list = append(a.list, a.shift(append(ws, l...), textOff)...)
 		return t.render(drop, nil) + escapeScript(js) + "</script>"

@@ -175,6 +175,7 @@ func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	if l.HasErrors() || js == "" {
 		return graphMember{}, false
 	}
+	a.classics = append(a.classics, classicScript{rel: rel, text: string(code)})
 	tv, hasType := t.get("type")
 	return graphMember{rel: rel, classic: js, warnings: l, typ: tv.val, hasType: hasType}, true
 }

@@ -43,6 +43,20 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `import { put, text, own } from "./dom.js"; put(document.body, "<b>bold</b>"); text(document.body, "<img src=x onerror=go()>"); put(document.body, location.hash); ` +
 				`own("<i>i</i>"); { const put = (el, m) => {}; put(document.body, "<img src=x onerror=go()>"); }`,
 		}, ""},
+		// A classic script's call of a function another declares, a global of the page.
+		{"a function another classic script declares", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `function put(el, m) { el.innerHTML = m; }`,
+			"b.js":       `put(document.body, "<img src=x onerror=go()>");`,
+		}, `b.js:1:20: error: the value given to put(…), declared in a.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a var's arrow, scripts written in the page", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script>var show = (m) => { document.write(m); };</script>\n<script>\nshow(\"<script>go()<\\/script>\");\n</script>\n</body>\n</html>\n",
+		}, `index.html:7:6: error: the value given to show(…), declared in a script of the page, whose code gives its parameter m to document.write, holds a <script>`},
+		{"classic scripts' own functions, plain markup", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `function put(el, m) { el.innerHTML = m; } function text(m) { document.body.textContent = m; }`,
+			"b.js":       `put(document.body, "<b>b</b>"); text("<img src=x onerror=go()>"); (function () { function put(el, m) {} put(document.body, "<img src=x onerror=go()>"); })();`,
+		}, ""},
 	} {
 		t.Run(r.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -1,0 +1,108 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/diag"
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Markup given to a function another classic script of the page declares. A page's classic
+// scripts share one global scope (HTML's script-level environment is the global object's): a
+// function one declares at its top level (function put(…) { … }, var put = (…) => …) is the
+// global another calls by its name, put(el, "<img src=x onerror=go()>"), which the name's
+// binding there says is the global's (free). Once the page's classic scripts are all known,
+// each such call whose arguments might hold what the policy blocks (givenValues) is read into
+// the script that declares the function, as an imported function is (seededCall); the last
+// script to declare the name is the one whose function the global holds once all have run.
+
+// classicScript is a classic script of the page: its file (or the page, for one written in
+// it, at textOff) and its text.
+type classicScript struct {
+	rel, text string
+	inline    bool
+	textOff   int
+}
+
+// checkGlobalCalls reads the calls each classic script of the page makes of a function
+// another declares, and adds its refusals to the page's messages.
+func (a *assembler) checkGlobalCalls() {
+	if len(a.classics) < 2 || a.b == nil {
+		return
+	}
+	read := make([]*script, len(a.classics))
+	get := func(k int) *script {
+		if read[k] == nil {
+			read[k], _ = readScript(a.abs(k), a.classics[k].text, api.LoaderJS)
+		}
+		return read[k]
+	}
+	for k, c := range a.classics {
+		if !mayHoldText(c.text) {
+			continue
+		}
+		s := get(k)
+		if s == nil {
+			continue
+		}
+		r := &rewrite{b: a.b, file: a.abs(k), s: s}
+		for i := 1; i < len(s.sig); i++ {
+			callee := i - 1
+			if !s.is(i, "(") || !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.is(callee-1, "function") || !s.global(callee) {
+				continue
+			}
+			args := s.args(i)
+			given := s.givenValues(args)
+			if given == nil {
+				continue
+			}
+			// The script that declares the name last, other than this one.
+			for m := len(a.classics) - 1; m >= 0; m-- {
+				if m == k || !strings.Contains(a.classics[m].text, s.text(callee)) {
+					continue
+				}
+				x := get(m)
+				if x == nil {
+					continue
+				}
+				b := x.declared(s.text(callee))
+				if b < 0 || !x.globalDecl(b) {
+					continue
+				}
+				where := filepath.Base(a.classics[m].rel)
+				if a.classics[m].inline {
+					where = "a script of the page"
+				}
+				r.seededCall(args, given, x, x.paramSlots(b), s.text(callee)+"(…), declared in "+where+",")
+				break
+			}
+		}
+		l := a.b.messages(r.errs, diag.Error)
+		if c.inline {
+			l = a.shift(l, c.textOff)
+		}
+		a.list = append(a.list, l...)
+	}
+}
+
+// abs returns the path of the k-th classic script's file (the page's, for one written in it).
+func (a *assembler) abs(k int) string {
+	return filepath.Join(a.b.root, filepath.FromSlash(a.classics[k].rel))
+}
+
+// mayHoldText reports whether a script's text might hold a value mayHold follows: a tag, a
+// javascript: URL, a handler's name.
+func mayHoldText(text string) bool {
+	lower := strings.ToLower(text)
+	return strings.Contains(text, "<") || strings.Contains(lower, "javascript:") || strings.Contains(lower, "\"on") || strings.Contains(lower, "'on") || strings.Contains(lower, "`on")
+}
+
+// globalDecl reports whether binding is declared at the script's top level by a function
+// declaration or var (a global object's property), or let or const (the global lexical
+// scope, which the page's classic scripts share too).
+func (s *script) globalDecl(binding int) bool {
+	refs := s.references(binding)
+	return len(refs) > 0 && s.enclosing(refs[0]) < 0
+}
