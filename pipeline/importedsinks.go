@@ -3,6 +3,7 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -19,8 +20,8 @@ import (
 // default function), and each sink of the module read with the parameters given what the
 // call gives them (seed), through the module's own functions as its own calls are. A call
 // whose arguments hold nothing the policy might block in markup, an attribute or a URL
-// (mayHold) is not followed. A name re-exported from a third module, or a module esbuild
-// does not resolve to a file of the app, is read as before: data.
+// (mayHold) is not followed. A name re-exported from a third module, or an exported object's
+// method, is found as the browser links it (exportgraph.go).
 
 // resolveFunc is esbuild's resolver, as a plugin's callbacks are given it.
 type resolveFunc = func(string, api.ResolveOptions) api.ResolveResult
@@ -34,25 +35,30 @@ type seedFinding struct {
 
 // checkImportedCall refuses, at the argument, a value given to a function the app imports from
 // another of its modules whose code gives it a sink where it holds what the policy blocks;
-// the significant token i is the call's '('.
+// the significant token i is the call's '('. The callee is an imported name (put(…)), or a
+// member path from one (dom.put(…), ns.put(…) on import * as ns, ns.dom.put(…)).
 func (r *rewrite) checkImportedCall(i int) {
 	s := r.s
 	if r.resolve == nil || r.seed != nil || !s.is(i, "(") || i < 1 {
 		return
 	}
-	callee, export := i-1, ""
-	if (s.is(callee-1, ".") || s.is(callee-1, "?.")) && js.IsIdentifierName(s.tok(callee).tt) {
-		export, callee = s.text(callee), callee-2 // ns.put(…)
-	}
-	if !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.global(callee) {
+	root, keys, ok := s.memberPath(i - 1)
+	if !ok {
 		return
 	}
-	imp, ok := r.imports()[s.text(callee)]
-	if !ok || !strings.HasPrefix(imp.module, ".") && !strings.HasPrefix(imp.module, "/") || (export != "") != (imp.name == "*") {
+	if n, known := s.binding(root); !known || n.Free || n.Decl != js.NoDecl {
+		return // not an import's binding
+	}
+	imp, ok := r.imports()[s.text(root)]
+	if !ok || !isAppSpec(imp.module) {
 		return
 	}
-	if export == "" {
-		export = imp.name
+	export, name := imp.name, s.text(root)+memberTail(keys)
+	if export == "*" {
+		if len(keys) == 0 {
+			return
+		}
+		export, keys = keys[0], keys[1:]
 	}
 	args := s.args(i)
 	given := s.givenValues(args)
@@ -63,23 +69,38 @@ func (r *rewrite) checkImportedCall(i int) {
 	if !ok {
 		return
 	}
-	x := r.module(path)
-	if x == nil {
-		return
-	}
-	slots, ok := x.exportedSlots(export)
+	fn, ok := r.exportedFunction(path, export, keys, 0)
 	if !ok {
 		return
 	}
-	name := s.text(callee)
-	if imp.name == "*" {
-		name += "." + export
-	}
-	rel, err := filepath.Rel(filepath.Dir(r.file), path)
+	rel, err := filepath.Rel(filepath.Dir(r.file), fn.path)
 	if err != nil {
-		rel = filepath.Base(path)
+		rel = filepath.Base(fn.path)
 	}
-	r.seededCall(args, given, x, slots, name+"(…), imported from "+filepath.ToSlash(rel)+",")
+	r.seededCall(args, given, fn.x, fn.slots, name+"(…), imported from "+filepath.ToSlash(rel)+",")
+}
+
+// memberPath reads the callee whose last significant token is end as a name and the keys of
+// the members read from it: put, dom.put, ns.dom.put, dom?.put.
+func (s *script) memberPath(end int) (root int, keys []string, ok bool) {
+	k := end
+	for js.IsIdentifierName(s.tok(k).tt) && (s.is(k-1, ".") || s.is(k-1, "?.")) {
+		keys = append(keys, s.text(k))
+		k -= 2
+	}
+	if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, "function") || len(keys) > maxExportHops {
+		return 0, nil, false
+	}
+	slices.Reverse(keys)
+	return k, keys, true
+}
+
+// memberTail returns keys as a member path's tail: ".a.b".
+func memberTail(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	return "." + strings.Join(keys, ".")
 }
 
 // givenValues reads the arguments of a call for a seeded reading (seededCall): each one's
@@ -158,69 +179,6 @@ func (r *rewrite) module(path string) *script {
 	}
 	r.modules[path] = x
 	return x
-}
-
-// exportedSlots returns the names the parameters bind of the function the module exports as
-// name: export function name(…), export const name = (…) => …, export { local as name }
-// (local declared so, paramSlots), export default function (…) and export default (…) => ….
-func (s *script) exportedSlots(name string) ([]paramSlot, bool) {
-	for k := range s.sig {
-		if s.tok(k).tt != js.ExportToken || s.is(k-1, ".") || s.is(k-1, "?.") {
-			continue
-		}
-		d := k + 1
-		switch {
-		case s.is(d, "default"):
-			if name != "default" {
-				continue
-			}
-			d++
-			if s.is(d, "async") {
-				d++
-			}
-			if s.is(d, "function") {
-				d++
-				if js.IsIdentifier(s.tok(d).tt) {
-					d++
-				}
-			}
-			if s.is(d, "(") && s.pair[d] > d && (s.is(s.pair[d]+1, "{") || s.is(s.pair[d]+1, "=>")) {
-				return s.slots(d), true
-			}
-			if js.IsIdentifier(s.tok(d).tt) && s.is(d+1, "=>") {
-				return []paramSlot{{binding: s.bindingOf(d), unknown: s.bindingOf(d) < 0}}, true
-			}
-			if js.IsIdentifier(s.tok(d).tt) && (s.is(d+1, ";") || d+1 >= len(s.sig)) {
-				return s.paramSlots(s.declared(s.text(d))), true // export default put;
-			}
-			return nil, false
-		case s.is(d, "{"):
-			close := s.pair[d]
-			if close < 0 || s.is(close+1, "from") {
-				continue // a re-export: another module's
-			}
-			for _, e := range s.split(d+1, close) {
-				local, exported := e[0], e[0]
-				if e[1] == e[0]+3 && s.is(e[0]+1, "as") {
-					exported = e[0] + 2
-				}
-				if ex, ok := s.keyText(exported); ok && ex == name {
-					return s.paramSlots(s.declared(s.text(local))), true
-				}
-			}
-		default:
-			if s.is(d, "async") {
-				d++
-			}
-			switch {
-			case s.is(d, "function") && s.is(d+1, name) && s.is(d+2, "("):
-				return s.slots(d + 2), true
-			case (s.is(d, "const") || s.is(d, "let") || s.is(d, "var")) && s.is(d+1, name) && s.is(d+2, "="):
-				return s.paramSlots(s.bindingOf(d + 1)), true
-			}
-		}
-	}
-	return nil, false
 }
 
 // declared returns the binding of the function or variable the module declares at its top

@@ -43,6 +43,42 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `import { put, text, own } from "./dom.js"; put(document.body, "<b>bold</b>"); text(document.body, "<img src=x onerror=go()>"); put(document.body, location.hash); ` +
 				`own("<i>i</i>"); { const put = (el, m) => {}; put(document.body, "<img src=x onerror=go()>"); }`,
 		}, ""},
+		// Found attacking (u23): a name re-exported through a third module, an exported
+		// object's method, each built with exit 0.
+		{"a name re-exported through a third module", map[string]string{
+			"dom.js":   `export function put(el, m) { el.innerHTML = m; }`,
+			"index.js": `export { put } from "./dom.js";`,
+			"main.js":  `import { put } from "./index.js"; put(document.body, '<img src="x" onerror="go()">');`,
+		}, `main.js:1:54: error: the value given to put(…), imported from dom.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"export * from, by a namespace", map[string]string{
+			"dom.js":   `export function put(el, m) { el.innerHTML = m; }`,
+			"index.js": `export * from "./other.js"; export * from "./dom.js";`,
+			"other.js": `export const other = 1;`,
+			"main.js":  `import * as ui from "./index.js"; ui.put(document.body, "<img src=x onerror=go()>");`,
+		}, `the value given to ui.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"an import exported again under another name", map[string]string{
+			"dom.js":   `export default function (m) { document.write(m); }`,
+			"index.js": `import w from "./dom.js"; export { w as write };`,
+			"main.js":  `import { write } from "./index.js"; write("<script>go()<\/script>");`,
+		}, `the value given to write(…), imported from dom.js, whose code gives its parameter m to document.write, holds a <script>`},
+		{"a default re-exported by name", map[string]string{
+			"nav.js":   `export default (to) => location.assign(to);`,
+			"index.js": `export { default as go } from "./nav.js";`,
+			"main.js":  `import { go } from "./index.js"; go("javascript:run()");`,
+		}, `the value given to go(…), imported from nav.js, whose code gives its parameter to to location.assign(…), holds a javascript: URL`},
+		{"an exported object's method", map[string]string{
+			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.text(document.body, "<img src=x onerror=go()>"); dom.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:109: error: the value given to dom.put(…), imported from dom.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a default object's arrow, by a namespace's member", map[string]string{
+			"ui.js":   `export default { write: (m) => document.write(m) }; export const views = { show: function (el, m) { el.insertAdjacentHTML("beforeend", m); } };`,
+			"main.js": `import * as ui from "./ui.js"; ui.views.show(document.body, '<a href="javascript:go()">a</a>');`,
+		}, `the value given to ui.views.show(…), imported from ui.js, whose code gives its parameter m to insertAdjacentHTML, holds a javascript: URL`},
+		{"re-exported and exported objects, plain markup", map[string]string{
+			"dom.js":   `export const dom = { put(el, m) { el.innerHTML = m; } }; export function put(el, m) { el.innerHTML = m; }`,
+			"index.js": `export * from "./dom.js";`,
+			"main.js":  `import { dom, put } from "./index.js"; dom.put(document.body, "<b>b</b>"); put(document.body, "<i>i</i>");`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
@@ -61,6 +97,9 @@ func TestImportedSinks(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write := func(name, text string) {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
