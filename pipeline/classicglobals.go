@@ -6,7 +6,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/diag"
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // Markup given to a function another classic script of the page declares. A page's classic
@@ -17,6 +16,8 @@ import (
 // each such call whose arguments might hold what the policy blocks (givenValues) is read into
 // the script that declares the function, as an imported function is (seededCall); the last
 // script to declare the name is the one whose function the global holds once all have run.
+// A property of the global object another script assigns a function (window.put = …,
+// App.render = …) is read so too (globalfns.go).
 
 // classicScript is a classic script of the page: its file (or the page, for one written in
 // it, at textOff) and its text.
@@ -48,35 +49,22 @@ func (a *assembler) checkGlobalCalls() {
 			continue
 		}
 		r := &rewrite{b: a.b, file: a.abs(k), s: s}
+		var in []globalScript
+		for m := range a.classics {
+			if m == k {
+				continue
+			}
+			where := filepath.Base(a.classics[m].rel)
+			if a.classics[m].inline {
+				where = "a script of the page"
+			}
+			if x := get(m); x != nil {
+				in = append(in, globalScript{x: x, where: where, classic: true})
+			}
+		}
 		for i := 1; i < len(s.sig); i++ {
-			callee := i - 1
-			if !s.is(i, "(") || !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.is(callee-1, "function") || !s.global(callee) {
-				continue
-			}
-			args := s.args(i)
-			given := s.givenValues(args)
-			if given == nil {
-				continue
-			}
-			// The script that declares the name last, other than this one.
-			for m := len(a.classics) - 1; m >= 0; m-- {
-				if m == k || !strings.Contains(a.classics[m].text, s.text(callee)) {
-					continue
-				}
-				x := get(m)
-				if x == nil {
-					continue
-				}
-				b := x.declared(s.text(callee))
-				if b < 0 || !x.globalDecl(b) {
-					continue
-				}
-				where := filepath.Base(a.classics[m].rel)
-				if a.classics[m].inline {
-					where = "a script of the page"
-				}
-				r.seededCall(args, given, x, x.paramSlots(b), s.text(callee)+"(…), declared in "+where+",")
-				break
+			if s.is(i, "(") && !s.givesCall(i) {
+				r.checkGlobalCall(i, in) // the script's own the transforms read
 			}
 		}
 		l := a.b.messages(r.errs, diag.Error)

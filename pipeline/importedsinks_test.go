@@ -79,6 +79,31 @@ func TestImportedSinks(t *testing.T) {
 			"index.js": `export * from "./dom.js";`,
 			"main.js":  `import { dom, put } from "./index.js"; dom.put(document.body, "<b>b</b>"); put(document.body, "<i>i</i>");`,
 		}, ""},
+		// Markup given to code the build cannot read: a package's function, a function a
+		// page's global holds that no script gives where it can be read (u23).
+		{"a package's function", map[string]string{
+			"node_modules/lib/package.json": `{"name": "lib", "version": "1.0.0", "type": "module", "main": "index.js"}`,
+			"node_modules/lib/index.js":     `export function render(el, m) { el.innerHTML = m; }`,
+			"main.js":                       `import * as lib from "lib"; lib.render(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:55: error: the markup given to lib's lib.render(…) holds the inline event handler onerror="go()"`},
+		{"window.put, called by its name and on window", map[string]string{
+			"main.js": `window.put = function (m) { document.body.innerHTML = m; }; put("<b>b</b>"); window.put('<img src="x" onerror="go()">');`,
+		}, `main.js:1:89: error: the value given to window.put(…), assigned in main.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"window.put in one classic script, put in another", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `window.put = (m) => { document.body.innerHTML = m; };`,
+			"b.js":       `put("<img src=x onerror=go()>");`,
+		}, `b.js:1:5: error: the value given to put(…), assigned in a.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a global object's method another classic script assigns", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `var App = {}; App.render = function (el, m) { el.innerHTML = m; }; App.text = function (m) { document.body.textContent = m; };`,
+			"b.js":       `App.text("<img src=x onerror=go()>"); App.render(document.body, "<b>b</b>"); App.render(document.body, "<img src=x onerror=go()>");`,
+		}, `b.js:1:104: error: the value given to App.render(…), assigned in a.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"jQuery's $.fn, a plugin another classic script assigns", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `$.fn.put = function (m) { this[0].innerHTML = m; return this; };`,
+			"b.js":       `$("#x").put("<b>b</b>"); $("#x").put("<img src=x onerror=go()>");`,
+		}, `b.js:1:38: error: the markup given to $(…).put(…) holds the inline event handler onerror="go()"`},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

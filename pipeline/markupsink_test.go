@@ -128,8 +128,8 @@ func TestMarkupSinks(t *testing.T) {
 		{"eval in two groups", `((0, eval))("go()");`, "eval and new Function cannot run"},
 		{"Function's strict this, and not called", `const g = Function("'use strict'; return this")();`, "eval and new Function cannot run"},
 		// Markup given to a package (fid23): jQuery's $(markup), .html and .append parse it
-		// into the page; the build does not follow the package's code: a warning.
-		{"jQuery's html given a handler", `import $ from "jquery"; $(el).html("<img src=x onerror=go()>");`, `the markup given to jquery's $(…) holds the inline event handler onerror="go()"`},
+		// into the page; the build does not follow the package's code: an error (u23).
+		{"jQuery's html given a handler", `import $ from "jquery"; $(el).html("<img src=x onerror=go()>");`, `the markup given to jquery's $(…).html(…) holds the inline event handler onerror="go()"`},
 		{"jQuery's $ given markup", `import jQuery from "jquery"; const img = jQuery('<img src="x" onerror="go()">');`, `the markup given to jquery's jQuery(…) holds the inline event handler onerror`},
 		{"jQuery's append of markup around data", `import $ from "jquery"; $("#list").find("ul").append("<li><a href='javascript:pick(" + id + ")'>" + name + "</a></li>");`, `a javascript: URL (href="javascript:pick(x)")`},
 		{"a package given text, the app's own module", `import $ from "jquery"; $(el).html("<b>bold</b>"); $(el).text(userText); import { put } from "./dom.js"; put("<img src=x onerror=go()>"); { const $ = f; $(el).html("<img src=x onerror=go()>"); }`, ""},

@@ -1,10 +1,7 @@
 package pipeline
 
 import (
-	"strings"
-
 	"github.com/tdewolff/parse/v2/js"
-	"golang.org/x/net/html/atom"
 )
 
 // Markup given to a package. The checks read the app's own scripts; a package's code
@@ -16,10 +13,10 @@ import (
 // a constant holding markup with what the bundle's policy blocks (an inline event handler,
 // a javascript: URL, read by the fragment parsing algorithm as for innerHTML), the page as
 // written runs it once the package parses it into the page, and the built page does not:
-// a warning at the value, with the fix that works either way, since whether the package
-// parses it the build cannot say.
+// an error at the value (refuseUnread), with the fix that works either way, since whether
+// the package parses it the build cannot say, and a build never passes it silently.
 
-// checkPackageMarkup warns of a constant argument holding blocked markup given to the call
+// checkPackageMarkup refuses a constant argument holding blocked markup given to the call
 // whose '(' is the significant token i, where the callee is a package's binding or reached
 // from one ($(el).html(…): the chain of calls and members starts at $).
 func (r *rewrite) checkPackageMarkup(i int) {
@@ -32,25 +29,10 @@ func (r *rewrite) checkPackageMarkup(i int) {
 		return
 	}
 	imp, imported := r.imports()[s.text(root)]
-	if !imported || s.global(root) || strings.HasPrefix(imp.module, ".") || strings.HasPrefix(imp.module, "/") {
+	if !imported || s.global(root) || isAppSpec(imp.module) {
 		return
 	}
-	for _, arg := range s.args(i) {
-		values, data, known := s.values(arg[0], arg[1])
-		if !known {
-			continue
-		}
-		for _, v := range values {
-			if f, blocked := blockedInMarkup(v, false, atom.Body); blocked {
-				off, _ := s.srcAt(arg[0])
-				end, _ := s.srcAt(arg[1] - 1)
-				r.warnAt(off, max(end-off, 1), "the markup given to "+imp.module+"'s "+s.text(root)+"(…) holds "+f.what+dataSaid(data)+
-					": where the package parses it into the page (as jQuery's $(markup), .html and .append do, by innerHTML), the page as written runs it and the built page does not",
-					f.note+" (or the package's own: jQuery's .on(…))")
-				return
-			}
-		}
-	}
+	r.refuseUnread(s.args(i), imp.module+"'s "+s.calleeText(i-1)+"(…)", "the build does not read what the package's code does with it")
 }
 
 // chainRoot returns the name that starts the callee whose last significant token is end: a

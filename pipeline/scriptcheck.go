@@ -27,6 +27,9 @@ func (r *rewrite) check(i int) {
 	r.checkCompiled(i)
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
+	if r.seed == nil {
+		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}})
+	}
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
 	case !member && s.is(i, "fetch", "("):
