@@ -104,6 +104,20 @@ func TestImportedSinks(t *testing.T) {
 			"a.js":       `$.fn.put = function (m) { this[0].innerHTML = m; return this; };`,
 			"b.js":       `$("#x").put("<b>b</b>"); $("#x").put("<img src=x onerror=go()>");`,
 		}, `b.js:1:38: error: the markup given to $(…).put(…) holds the inline event handler onerror="go()"`},
+		{"a callback a package calls", map[string]string{
+			"node_modules/lib/package.json": `{"name": "lib", "version": "1.0.0", "type": "module", "main": "index.js"}`,
+			"node_modules/lib/index.js":     `export function on(name, f) { f((m) => { document.body.innerHTML = m; }); }`,
+			"main.js":                       `import { on } from "lib"; on("ready", (render) => render("<img src=x onerror=go()>"));`,
+		}, `main.js:1:58: error: the markup given to render(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function render is`},
+		{"an exported function's callback", map[string]string{
+			"main.js": `export function each(cb) { cb('<a href="javascript:go()">a</a>'); }`,
+		}, `main.js:1:31: error: the markup given to cb(…) holds a javascript: URL`},
+		{"a function given to the app's own function, written there", map[string]string{
+			"main.js": `function each(cb) { cb("<img src=x onerror=go()>"); } each((m) => { document.body.innerHTML = m; });`,
+		}, `main.js:1:24: error: the value given to cb(…), the function each(…) is given, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a callback the app's own calls give, plain", map[string]string{
+			"main.js": `function each(cb) { cb("<img src=x onerror=go()>"); cb("<b>b</b>"); } function show(m) { document.body.textContent = m; } each((m) => { document.body.textContent = m; }); each(show); each(function (m) { console.log(m); });`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

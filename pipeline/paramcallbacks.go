@@ -191,3 +191,97 @@ func (s *script) spreadArgs(args [][2]int) [][2]int {
 	}
 	return out
 }
+
+// checkParamCall reads the call whose '(' is the significant token i, of a parameter of the
+// app's own function (function each(cb) { cb(markup) }), into the functions the function's
+// calls give that parameter: each read with the call's arguments (seededCall). Where the
+// build cannot read them all (the function is exported, passed as a value, given to a package
+// or other code, or a call gives the parameter something other than a function it reads), the
+// markup is refused if it holds what the policy blocks (refuseUnread).
+func (r *rewrite) checkParamCall(i int) {
+	s := r.s
+	callee := i - 1
+	if r.seed != nil || !s.is(i, "(") || i < 1 || !js.IsIdentifier(s.tok(callee).tt) || s.is(callee-1, ".") || s.is(callee-1, "?.") || s.is(callee-1, "function") {
+		return
+	}
+	n, known := s.binding(callee)
+	if !known || n.Free || n.Decl != js.ArgumentDecl {
+		return
+	}
+	args := s.args(i)
+	given := s.givenValues(args)
+	if given == nil {
+		return
+	}
+	name := s.text(callee)
+	unread := func() {
+		r.refuseUnread(args, name+"(…)", "the build cannot read which function "+name+" is (code it does not read calls the function whose parameter it is)")
+	}
+	f, ok := s.paramFunction(callee)
+	if !ok || n.Written || s.escapes(f) {
+		unread()
+		return
+	}
+	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
+	if slot < 0 || f.slots[slot].rest || len(f.slots[slot].path) > 0 || f.slots[slot].unknown {
+		unread()
+		return
+	}
+	fn := name + "(…), the function " + s.text(f.name) + "(…) is given,"
+	if f.name < 0 {
+		fn = name + "(…), the function given there,"
+	}
+	for _, call := range s.calls(f) {
+		k := f.slots[slot].index
+		if call == nil || k >= len(call) {
+			unread() // arguments only the run knows, or undefined: a TypeError where called
+			return
+		}
+		a := call[k]
+		v := a[0]
+		if js.IsIdentifier(s.tok(v).tt) && a[1] == v+1 && !s.is(v+1, "=>") {
+			b := s.bindingOf(v)
+			if b < 0 {
+				unread()
+				return
+			}
+			slots := s.paramSlots(b)
+			if slots == nil {
+				unread()
+				return
+			}
+			r.seededCall(args, given, s, slots, fn)
+			continue
+		}
+		slots, ok := s.valueSlots(v, nil, 0)
+		if !ok {
+			unread()
+			return
+		}
+		r.seededCall(args, given, s, slots, fn)
+	}
+}
+
+// escapes reports whether code the module does not show may call the named function f: it
+// is exported, or its name is read other than to call it.
+func (s *script) escapes(f ownFunction) bool {
+	if f.name < 0 {
+		return false
+	}
+	if f.object >= 0 || f.class >= 0 {
+		return true // a method: its object's calls are read where the object is
+	}
+	d := f.name - 1
+	for s.is(d, "function") || s.is(d, "async") || s.is(d, "const") || s.is(d, "let") || s.is(d, "var") || s.is(d, "*") {
+		d--
+	}
+	if s.is(d, "export") {
+		return true
+	}
+	for _, ref := range s.references(s.bindingOf(f.name)) {
+		if ref != f.name && !s.is(ref+1, "(") {
+			return true
+		}
+	}
+	return false
+}

@@ -29,6 +29,7 @@ func (r *rewrite) check(i int) {
 	r.checkImportedCall(i)
 	if r.seed == nil {
 		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}})
+		r.checkParamCall(i)
 	}
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {
