@@ -155,7 +155,7 @@ func (s *script) exportedValue(name string) (v int, local string, from []exportF
 				d++
 			}
 			switch {
-			case s.is(d, "function") && s.is(d+1, name):
+			case s.is(d, "function") && s.is(d+1, name), s.is(d, "class") && s.is(d+1, name):
 				return d, "", nil
 			case (s.is(d, "const") || s.is(d, "let") || s.is(d, "var")) && s.is(d+1, name) && s.is(d+2, "="):
 				return d + 3, "", nil
@@ -175,7 +175,7 @@ func (s *script) declInit(name string) int {
 	for _, d := range s.references(k) {
 		switch {
 		case s.enclosing(d) >= 0:
-		case s.is(d-1, "function"):
+		case s.is(d-1, "function") || s.is(d-1, "class"):
 			return d - 1
 		case s.is(d+1, "=") && declares(s, d):
 			return d + 2
@@ -219,6 +219,26 @@ func (s *script) valueSlots(v int, keys []string, depth int) ([]paramSlot, bool)
 			return s.slots(d), true
 		case js.IsIdentifier(s.tok(d).tt) && s.is(d+1, "=>"):
 			return []paramSlot{{binding: s.bindingOf(d), unknown: s.bindingOf(d) < 0}}, true
+		}
+		return nil, false
+	}
+	if s.is(v, "class") {
+		// A class's static method, key(…) { … } after static in its body.
+		body := v + 1
+		for body < len(s.sig) && !s.is(body, "{") {
+			body++
+		}
+		if len(keys) != 1 || body >= len(s.sig) || s.pair[body] < body {
+			return nil, false
+		}
+		for k := body + 1; k < s.pair[body]; k++ {
+			if p := s.pair[k]; p > k {
+				k = p
+				continue
+			}
+			if s.is(k, "static") && s.is(k+1, keys[0]) && s.is(k+2, "(") {
+				return s.slots(k + 2), true
+			}
 		}
 		return nil, false
 	}

@@ -67,10 +67,15 @@ func (r *rewrite) checkImportedCall(i int) {
 	}
 	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)
 	if !ok {
-		return
+		return // esbuild's resolution says why
 	}
 	fn, ok := r.exportedFunction(path, export, keys, 0)
 	if !ok {
+		rel, err := filepath.Rel(filepath.Dir(r.file), path)
+		if err != nil {
+			rel = filepath.Base(path)
+		}
+		r.refuseUnread(args, name+"(…)", "the build cannot read the function "+filepath.ToSlash(rel)+" exports as "+export+memberTail(keys))
 		return
 	}
 	rel, err := filepath.Rel(filepath.Dir(r.file), fn.path)
@@ -181,11 +186,11 @@ func (r *rewrite) module(path string) *script {
 	return x
 }
 
-// declared returns the binding of the function or variable the module declares at its top
+// declared returns the binding of the function, class or variable the module declares at its top
 // level as name (an export list's names are no references of it), or -1.
 func (s *script) declared(name string) int {
 	for k := range s.sig {
-		if s.is(k, name) && (s.is(k-1, "function") || declares(s, k)) && s.enclosing(k) < 0 {
+		if s.is(k, name) && (s.is(k-1, "function") || s.is(k-1, "class") || declares(s, k)) && s.enclosing(k) < 0 {
 			return s.bindingOf(k)
 		}
 	}

@@ -118,6 +118,19 @@ func TestImportedSinks(t *testing.T) {
 		{"a callback the app's own calls give, plain", map[string]string{
 			"main.js": `function each(cb) { cb("<img src=x onerror=go()>"); cb("<b>b</b>"); } function show(m) { document.body.textContent = m; } each((m) => { document.body.textContent = m; }); each(show); each(function (m) { console.log(m); });`,
 		}, ""},
+		{"an object a package's function made", map[string]string{
+			"node_modules/lib/package.json": `{"name": "lib", "version": "1.0.0", "type": "module", "main": "index.js"}`,
+			"node_modules/lib/index.js":     `export function create(el) { return { set(m) { el.innerHTML = m; } }; }`,
+			"main.js":                       `import { create } from "lib"; const editor = create(document.body); editor.set("<img src=x onerror=go()>");`,
+		}, `main.js:1:80: error: the markup given to lib's editor.set(…) holds the inline event handler onerror="go()"`},
+		{"a class's static method, exported", map[string]string{
+			"dom.js":  `export class Dom { static put(el, m) { el.innerHTML = m; } }`,
+			"main.js": `import { Dom } from "./dom.js"; Dom.put(document.body, "<img src=x onerror=go()>");`,
+		}, `the value given to Dom.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"an export the build cannot read", map[string]string{
+			"dom.js":  `function make() { return (el, m) => { el.innerHTML = m; }; } export const put = make();`,
+			"main.js": `import { put } from "./dom.js"; put(document.body, "<i>i</i>"); put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:84: error: the markup given to put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as put`},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

@@ -29,6 +29,15 @@ func (r *rewrite) checkPackageMarkup(i int) {
 		return
 	}
 	imp, imported := r.imports()[s.text(root)]
+	if !imported {
+		// An object a package's function made: const editor = create(el); editor.set(…).
+		if init, ok := s.constInitAt(root); ok && init[1] > init[0] {
+			if from, ok := s.chainRoot(init[1] - 1); ok && from != root {
+				imp, imported = r.imports()[s.text(from)]
+				imported = imported && !s.global(from)
+			}
+		}
+	}
 	if !imported || s.global(root) || isAppSpec(imp.module) {
 		return
 	}
