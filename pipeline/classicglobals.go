@@ -63,9 +63,7 @@ func (a *assembler) checkGlobalCalls() {
 			}
 		}
 		for i := 1; i < len(s.sig); i++ {
-			if s.is(i, "(") && !s.givesCall(i) {
-				r.checkGlobalCall(i, in) // the script's own the transforms read
-			}
+			r.checkGlobalCall(i, in, true)
 		}
 		l := a.b.messages(r.errs, diag.Error)
 		if c.inline {

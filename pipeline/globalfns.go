@@ -78,22 +78,47 @@ func (s *script) globalValue(path []string, key string, classic bool) (v int, re
 			v, rest, decl, gives = init, path[1:], true, true
 		}
 	}
-	for e := 1; e < len(s.sig); e++ {
-		if s.tok(e).tt != js.EqToken || declares(s, e-1) {
-			continue // a declaration's: declInit's
-		}
-		_, p, ok := s.globalPath(e-1, classic)
-		if !ok || p == nil || p[0] != path[0] {
+	for _, a := range s.globalAssigns(classic) {
+		p := a.path
+		if p[0] != path[0] {
 			continue
 		}
 		if len(p) == 1 || p[len(p)-1] == key {
 			gives = true
 		}
 		if len(p) <= len(path) && slices.Equal(p, path[:len(p)]) {
-			v, rest, decl, gives = e+1, path[len(p):], false, true
+			v, rest, decl, gives = a.value, path[len(p):], false, true
 		}
 	}
 	return v, rest, decl, gives
+}
+
+// globalAssign is an assignment of a global path: path = value, value its first token.
+type globalAssign struct {
+	path  []string
+	value int
+}
+
+// globalAssigns returns the assignments of global paths the script makes, in order, read
+// once (classic: as a classic script, whose top-level names are the global's).
+func (s *script) globalAssigns(classic bool) []globalAssign {
+	c := 0
+	if classic {
+		c = 1
+	}
+	if s.assigned[c] {
+		return s.assigns[c]
+	}
+	s.assigned[c] = true
+	for e := 1; e < len(s.sig); e++ {
+		if s.tok(e).tt != js.EqToken || declares(s, e-1) {
+			continue // a declaration's: declInit's
+		}
+		if _, p, ok := s.globalPath(e-1, classic); ok && p != nil {
+			s.assigns[c] = append(s.assigns[c], globalAssign{p, e + 1})
+		}
+	}
+	return s.assigns[c]
 }
 
 // globalScript is a script of the page a call of a global is read into: its reading, where
@@ -108,8 +133,8 @@ type globalScript struct {
 // of a property of the global object, into the scripts in that give it, the last first: the
 // function the path reads, read with the call's arguments (seededCall); or, where one gives
 // the name but the build cannot read the function the call reaches, a refusal of an argument
-// holding what the policy blocks.
-func (r *rewrite) checkGlobalCall(i int, in []globalScript) {
+// holding what the policy blocks. skipOwn leaves a call of a global the script gives itself.
+func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool) {
 	s := r.s
 	if !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
 		return
@@ -120,8 +145,8 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript) {
 	}
 	args := s.args(i)
 	given := s.givenValues(args)
-	if given == nil {
-		return
+	if given == nil || skipOwn && s.givesCall(i) {
+		return // nothing to follow, or the script's own, which the transforms read
 	}
 	key := s.text(i - 1)
 	gives := ""

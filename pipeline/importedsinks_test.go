@@ -66,6 +66,11 @@ func TestImportedSinks(t *testing.T) {
 			"index.js": `export { default as go } from "./nav.js";`,
 			"main.js":  `import { go } from "./index.js"; go("javascript:run()");`,
 		}, `the value given to go(…), imported from nav.js, whose code gives its parameter to to location.assign(…), holds a javascript: URL`},
+		{"export * as, a namespace re-exported", map[string]string{
+			"dom.js":   `export function put(el, m) { el.innerHTML = m; }`,
+			"index.js": `export * as ui from "./dom.js";`,
+			"main.js":  `import { ui } from "./index.js"; ui.put(document.body, "<img src=x onerror=go()>");`,
+		}, `the value given to ui.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
 		{"an exported object's method", map[string]string{
 			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; } };`,
 			"main.js": `import { dom } from "./dom.js"; dom.text(document.body, "<img src=x onerror=go()>"); dom.put(document.body, "<img src=x onerror=go()>");`,

@@ -60,6 +60,10 @@ type script struct {
 	callsOf  map[callsKey][][][2]int
 	// passing counts the functions passedCalls follows a function given as an argument into.
 	passing int
+	// assigns are the assignments of global paths the script makes, by its reading as a
+	// classic script or not (globalfns.go), read once each.
+	assigns  [2][]globalAssign
+	assigned [2]bool
 }
 
 // token is one token of script.js.
