@@ -35,19 +35,17 @@ func (s *script) globalPath(end int, classic bool) (root string, path []string, 
 	if !chain || !s.globalName(start, classic) {
 		return "", nil, false
 	}
-	first := start
-	if globalWindows[s.text(start)] && s.global(start) && (s.is(start+1, ".") || s.is(start+1, "?.")) && js.IsIdentifierName(s.tok(start+2).tt) && start+2 <= end {
-		first = start + 2
-	}
-	root = s.text(first)
+	window := globalWindows[s.text(start)] && s.global(start)
 	r, keys, plain := s.memberPath(end)
-	if !plain || r != start {
-		return root, nil, true
+	switch {
+	case plain && r == start && window && len(keys) > 0:
+		return keys[0], keys, true // window.put, window["put"]
+	case plain && r == start:
+		return s.text(start), append([]string{s.text(start)}, keys...), true
+	case window && (s.is(start+1, ".") || s.is(start+1, "?.")) && js.IsIdentifierName(s.tok(start+2).tt):
+		return s.text(start + 2), nil, true // window.$(…).put
 	}
-	if first != start {
-		return root, keys, true
-	}
-	return root, append([]string{root}, keys...), true
+	return s.text(start), nil, true
 }
 
 // globalName reports whether the name at the significant token k reads the page's global:
@@ -143,7 +141,7 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool) {
 	if !ok {
 		return
 	}
-	args := s.args(i)
+	args := s.spreadArgs(s.args(i))
 	given := s.givenValues(args)
 	if given == nil || skipOwn && s.givesCall(i) {
 		return // nothing to follow, or the script's own, which the transforms read

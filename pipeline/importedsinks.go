@@ -46,6 +46,13 @@ func (r *rewrite) checkImportedCall(i int) {
 	if !ok {
 		return
 	}
+	name := s.text(root) + memberTail(keys)
+	if init, ok := s.constInitAt(root); ok && init[1] > init[0] {
+		// A const bound to the import, or to a member of it: const p = dom.put; p(…).
+		if r2, k2, ok := s.memberPath(init[1] - 1); ok && r2 == init[0] {
+			root, keys = r2, append(k2, keys...)
+		}
+	}
 	if n, known := s.binding(root); !known || n.Free || n.Decl != js.NoDecl {
 		return // not an import's binding
 	}
@@ -53,14 +60,14 @@ func (r *rewrite) checkImportedCall(i int) {
 	if !ok || !isAppSpec(imp.module) {
 		return
 	}
-	export, name := imp.name, s.text(root)+memberTail(keys)
+	export := imp.name
 	if export == "*" {
 		if len(keys) == 0 {
 			return
 		}
 		export, keys = keys[0], keys[1:]
 	}
-	args := s.args(i)
+	args := s.spreadArgs(s.args(i))
 	given := s.givenValues(args)
 	if given == nil {
 		return
@@ -86,12 +93,29 @@ func (r *rewrite) checkImportedCall(i int) {
 }
 
 // memberPath reads the callee whose last significant token is end as a name and the keys of
-// the members read from it: put, dom.put, ns.dom.put, dom?.put.
+// the members read from it: put, dom.put, ns.dom.put, dom?.put, dom["put"].
 func (s *script) memberPath(end int) (root int, keys []string, ok bool) {
 	k := end
-	for js.IsIdentifierName(s.tok(k).tt) && (s.is(k-1, ".") || s.is(k-1, "?.")) {
-		keys = append(keys, s.text(k))
-		k -= 2
+	for {
+		if js.IsIdentifierName(s.tok(k).tt) && (s.is(k-1, ".") || s.is(k-1, "?.")) {
+			keys = append(keys, s.text(k))
+			k -= 2
+			continue
+		}
+		// obj["key"], obj?.["key"]: a constant key.
+		if s.is(k, "]") && s.is(k-2, "[") && s.tok(k-1).tt == js.StringToken {
+			key, err := s.str(k - 1)
+			if err != nil {
+				break
+			}
+			keys = append(keys, key)
+			k -= 3
+			if s.is(k, "?.") {
+				k--
+			}
+			continue
+		}
+		break
 	}
 	if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, "function") || len(keys) > maxExportHops {
 		return 0, nil, false

@@ -84,6 +84,14 @@ func TestImportedSinks(t *testing.T) {
 			"index.js": `export * from "./dom.js";`,
 			"main.js":  `import { dom, put } from "./index.js"; dom.put(document.body, "<b>b</b>"); put(document.body, "<i>i</i>");`,
 		}, ""},
+		{"arguments spread from an array literal, a const bound to the import", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import { put } from "./dom.js"; const p = put; p(document.body, "<b>b</b>"); put(...[document.body, "<img src=x onerror=go()>"]);`,
+		}, `main.js:1:101: error: the value given to put(…), imported from dom.js`},
+		{"a const bound to the import", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const p = dom.put; p(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:70: error: the value given to p(…), imported from dom.js`},
 		// Markup given to code the build cannot read: a package's function, a function a
 		// page's global holds that no script gives where it can be read (u23).
 		{"a package's function", map[string]string{
@@ -94,6 +102,9 @@ func TestImportedSinks(t *testing.T) {
 		{"window.put, called by its name and on window", map[string]string{
 			"main.js": `window.put = function (m) { document.body.innerHTML = m; }; put("<b>b</b>"); window.put('<img src="x" onerror="go()">');`,
 		}, `main.js:1:89: error: the value given to window.put(…), assigned in main.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"window[\"put\"], a key in brackets", map[string]string{
+			"main.js": `window["put"] = (m) => { document.body.innerHTML = m; }; put("<img src=x onerror=go()>");`,
+		}, `main.js:1:62: error: the value given to put(…), assigned in main.js`},
 		{"window.put in one classic script, put in another", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
 			"a.js":       `window.put = (m) => { document.body.innerHTML = m; };`,

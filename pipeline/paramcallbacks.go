@@ -208,7 +208,7 @@ func (r *rewrite) checkParamCall(i int) {
 	if !known || n.Free || n.Decl != js.ArgumentDecl {
 		return
 	}
-	args := s.args(i)
+	args := s.spreadArgs(s.args(i))
 	given := s.givenValues(args)
 	if given == nil {
 		return
