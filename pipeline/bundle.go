@@ -148,7 +148,11 @@ type bundler struct {
 	// routes is what the build found of routing on the URL's path, public the public
 	// folder's listing (hostframe.go).
 	routes routes
-	public publicListing
+	// moduleGlobals holds, by file, the calls of a global each app module makes that it
+	// does not give itself, read against the page's classic scripts once those are known
+	// (globalfns.go).
+	moduleGlobals sync.Map
+	public        publicListing
 	// components keeps the styles of the components compiled (frameworks.go); solid says,
 	// once known, whether the app's JSX is Solid's.
 	components componentState

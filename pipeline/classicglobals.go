@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -30,7 +31,7 @@ type classicScript struct {
 // checkGlobalCalls reads the calls each classic script of the page makes of a function
 // another declares, and adds its refusals to the page's messages.
 func (a *assembler) checkGlobalCalls() {
-	if len(a.classics) < 2 || a.b == nil {
+	if len(a.classics) == 0 || a.b == nil {
 		return
 	}
 	read := make([]*script, len(a.classics))
@@ -70,6 +71,33 @@ func (a *assembler) checkGlobalCalls() {
 			l = a.shift(l, c.textOff)
 		}
 		a.list = append(a.list, l...)
+	}
+	// The app's modules' calls of globals the page's classic scripts give (they run after
+	// them, deferred, and read the same global object).
+	var in []globalScript
+	for m := range a.classics {
+		where := filepath.Base(a.classics[m].rel)
+		if a.classics[m].inline {
+			where = "a script of the page"
+		}
+		if x := get(m); x != nil {
+			in = append(in, globalScript{x: x, where: where, classic: true})
+		}
+	}
+	var files []string
+	a.b.moduleGlobals.Range(func(k, _ any) bool {
+		files = append(files, k.(string))
+		return true
+	})
+	slices.Sort(files) // the same messages, in the same order, each build
+	for _, file := range files {
+		v, _ := a.b.moduleGlobals.Load(file)
+		mc := v.(moduleGlobalCalls)
+		r := &rewrite{b: a.b, file: file, s: mc.s}
+		for _, i := range mc.calls {
+			r.checkGlobalCall(i, in, false)
+		}
+		a.list = append(a.list, a.b.messages(r.errs, diag.Error)...)
 	}
 }
 

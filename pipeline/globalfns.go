@@ -249,3 +249,33 @@ func (s *script) calleeText(end int) string {
 	slices.Reverse(parts)
 	return strings.Join(parts, "")
 }
+
+// moduleGlobalCalls are the calls of globals a module makes whose global it does not give
+// itself (checkGlobalCall reads them into the page's classic scripts): its reading, and each
+// call's '('.
+type moduleGlobalCalls struct {
+	s     *script
+	calls []int
+}
+
+// noteModuleGlobals keeps the calls of globals the module script s (at file) makes with an
+// argument holding what a function might give a sink, whose global it does not give itself,
+// for the page's classic scripts to be read against (checkGlobalCalls); a module read again
+// replaces what it kept.
+func (b *bundler) noteModuleGlobals(file string, s *script) {
+	var calls []int
+	for i := 1; i < len(s.sig); i++ {
+		if !s.is(i, "(") || s.is(i-1, "function") || s.is(i-2, "function") {
+			continue
+		}
+		if _, _, ok := s.globalPath(i-1, false); !ok || s.givenValues(s.spreadArgs(s.args(i))) == nil || s.givesCall(i) {
+			continue
+		}
+		calls = append(calls, i)
+	}
+	if calls == nil {
+		b.moduleGlobals.Delete(file)
+		return
+	}
+	b.moduleGlobals.Store(file, moduleGlobalCalls{s, calls})
+}

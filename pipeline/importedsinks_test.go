@@ -110,6 +110,11 @@ func TestImportedSinks(t *testing.T) {
 			"a.js":       `window.put = (m) => { document.body.innerHTML = m; };`,
 			"b.js":       `put("<img src=x onerror=go()>");`,
 		}, `b.js:1:5: error: the value given to put(…), assigned in a.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's call of a global a classic script assigns", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `window.put = (m) => { document.body.innerHTML = m; }; var App = { text(m) { document.body.textContent = m; } };`,
+			"main.js":    `App.text("<img src=x onerror=go()>"); put("<b>b</b>"); put("<img src=x onerror=go()>");`,
+		}, `main.js:1:60: error: the value given to put(…), assigned in a.js, whose code gives its parameter m to innerHTML`},
 		{"a global object's method another classic script assigns", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
 			"a.js":       `var App = {}; App.render = function (el, m) { el.innerHTML = m; }; App.text = function (m) { document.body.textContent = m; };`,

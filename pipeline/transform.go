@@ -250,6 +250,9 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 // script, which is minified, not bundled (rewrite.classic), or "" when there are none.
 func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
+	if resolve != nil {
+		b.moduleGlobals.Delete(file) // a module read again: its calls of globals as they are now
+	}
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
 		return "", "", nil, nil
 	}
@@ -262,6 +265,9 @@ func (b *bundler) transformed(file, name, src string, loader api.Loader, chain w
 		return "", "", nil, nil // a syntax error: esbuild's parse reports it
 	}
 	r := &rewrite{b: b, file: file, s: s, chain: chain, resolve: resolve}
+	if resolve != nil {
+		b.noteModuleGlobals(file, s)
+	}
 	for i := range s.sig {
 		if i < r.claimed {
 			continue
