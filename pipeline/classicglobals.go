@@ -29,7 +29,8 @@ type classicScript struct {
 }
 
 // checkGlobalCalls reads the calls each classic script of the page makes of a function
-// another declares, and adds its refusals to the page's messages.
+// another declares or assigns to the global object, and those the app's modules make
+// (noteModuleGlobals), and adds their refusals to the page's messages.
 func (a *assembler) checkGlobalCalls() {
 	if len(a.classics) == 0 || a.b == nil {
 		return
@@ -41,18 +42,11 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		return read[k]
 	}
-	for k, c := range a.classics {
-		if !mayHoldText(c.text) {
-			continue
-		}
-		s := get(k)
-		if s == nil {
-			continue
-		}
-		r := &rewrite{b: a.b, file: a.abs(k), s: s}
+	// others returns the page's classic scripts but the skip-th, as checkGlobalCall reads them.
+	others := func(skip int) []globalScript {
 		var in []globalScript
 		for m := range a.classics {
-			if m == k {
+			if m == skip {
 				continue
 			}
 			where := filepath.Base(a.classics[m].rel)
@@ -63,6 +57,18 @@ func (a *assembler) checkGlobalCalls() {
 				in = append(in, globalScript{x: x, where: where, classic: true})
 			}
 		}
+		return in
+	}
+	for k, c := range a.classics {
+		if !mayHoldText(c.text) {
+			continue
+		}
+		s := get(k)
+		if s == nil {
+			continue
+		}
+		r := &rewrite{b: a.b, file: a.abs(k), s: s}
+		in := others(k)
 		for i := 1; i < len(s.sig); i++ {
 			r.checkGlobalCall(i, in, true)
 		}
@@ -74,22 +80,16 @@ func (a *assembler) checkGlobalCalls() {
 	}
 	// The app's modules' calls of globals the page's classic scripts give (they run after
 	// them, deferred, and read the same global object).
-	var in []globalScript
-	for m := range a.classics {
-		where := filepath.Base(a.classics[m].rel)
-		if a.classics[m].inline {
-			where = "a script of the page"
-		}
-		if x := get(m); x != nil {
-			in = append(in, globalScript{x: x, where: where, classic: true})
-		}
-	}
 	var files []string
 	a.b.moduleGlobals.Range(func(k, _ any) bool {
 		files = append(files, k.(string))
 		return true
 	})
 	slices.Sort(files) // the same messages, in the same order, each build
+	var in []globalScript
+	if len(files) > 0 {
+		in = others(-1)
+	}
 	for _, file := range files {
 		v, _ := a.b.moduleGlobals.Load(file)
 		mc := v.(moduleGlobalCalls)
