@@ -667,17 +667,17 @@ func ctypeOf(name string) string {
 }
 
 // shorterFormsSeen is what shorter-forms.js records with the flags 2058.
-const shorterFormsSeen = `"seen":[[["Error","plain",2058,null,true],["TypeError","type",null,null,true],["RangeError","range",null,null,true],["AggregateError","aggregate",null,[1,2],true]],"own","destroyed","clean","dirty","not one","neither",1,true,true]`
+const shorterFormsSeen = `"seen":[[["Error","plain",2058,null,true],["TypeError","type",null,null,true],["RangeError","range",null,null,true],["AggregateError","aggregate",null,[1,2],true]],"own","destroyed","clean","dirty","not one","neither",1,true,true,"Monday",7,3]`
 
 // shorterFormsBuilt checks that the built page holds the shorter forms of shorter-forms.js.
 func shorterFormsBuilt(t *testing.T, page []byte) {
 	t.Helper()
-	for _, form := range []string{`new Error("plain"`, `new TypeError("type")`, `&2048)!==0`, `&2)!==0&&`} {
+	for _, form := range []string{`new Error("plain"`, `new TypeError("type")`, `&2048)!==0`, `&2)!==0&&`, `["Monday"`, `["v1.0"`} {
 		if bytes.Contains(page, []byte(form)) {
 			t.Errorf("the built page holds %s", form)
 		}
 	}
-	for _, form := range []string{`Error("plain"`, `TypeError("type")`, `&2048`} {
+	for _, form := range []string{`Error("plain"`, `TypeError("type")`, `&2048`, `"Monday.Tuesday.Wednesday.Thursday.Friday.Saturday.Sunday".split(".")`, `"v1.0,v1.1,v2.0,v2.1,v3.0,v3.1".split(",")`} {
 		if !bytes.Contains(page, []byte(form)) {
 			t.Errorf("the built page holds no %s", form)
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -26,6 +27,14 @@ import (
 //     (fiber.flags & Update) !== 0, a hundred in each runtime). Each place that reads a value
 //     so takes any expression of &'s precedence or above (a test, an operand of ! in its
 //     parentheses, of && or ||, of a comma, a statement): x & N needs no parentheses there.
+//   - ["a", "b", …, "f"], an array literal of six or more strings, as "a.b.….f".split("."):
+//     split makes a new array of the parts between the separators, in order (ECMA-262
+//     22.1.3.23), each evaluation its own, as the literal does, where no string holds the
+//     separator (the first of . , | - _ and space none holds) and the strings are written
+//     alike (one quote, no escape). esbuild keeps the literal (the MCP client's list of its
+//     schemas' names, 150 strings, in every MCP Apps example; Svelte's boolean attributes).
+//     Left where it is the callee of new (new [] is not new "".split()), and where the split
+//     form is not shorter.
 //
 // Each rule holds for any program; the module's parse says where each applies. Where the
 // unwritten bindings are written too, esbuild minifies the result again (and prints
@@ -40,7 +49,7 @@ var errorConstructors = map[string]bool{"Error": true, "TypeError": true, "Range
 // shorterForms returns the edits that write src, a minified module whose parse is p, in the
 // shorter forms above, sorted by place; nil when there are none.
 func shorterForms(p *localnames.Program, src string) []localnames.Edit {
-	f := &bitTests{p: p, src: src}
+	f := &formFinder{p: p, src: src}
 	js.Walk(f, p.AST)
 	edits := append(f.edits, newErrors(p, src)...)
 	sortEdits(edits)
@@ -86,28 +95,31 @@ func newErrors(p *localnames.Program, src string) []localnames.Edit {
 	return edits
 }
 
-// bitTests finds (x & N) !== 0 and (x & N) === 0 read as true or false, keeping the nodes it
-// is in.
-type bitTests struct {
+// formFinder finds (x & N) !== 0 and (x & N) === 0 read as true or false, and the arrays of
+// strings, keeping the nodes it is in.
+type formFinder struct {
 	p     *localnames.Program
 	src   string
 	stack []js.INode
 	edits []localnames.Edit
 }
 
-func (f *bitTests) Enter(n js.INode) js.IVisitor {
+func (f *formFinder) Enter(n js.INode) js.IVisitor {
 	f.stack = append(f.stack, n)
-	if b, ok := n.(*js.BinaryExpr); ok {
-		f.test(b)
+	switch n := n.(type) {
+	case *js.BinaryExpr:
+		f.test(n)
+	case *js.ArrayExpr:
+		f.split(n)
 	}
 	return f
 }
 
-func (f *bitTests) Exit(js.INode) { f.stack = f.stack[:len(f.stack)-1] }
+func (f *formFinder) Exit(js.INode) { f.stack = f.stack[:len(f.stack)-1] }
 
 // test adds the edits for b when it is (x & N) === 0 or !== 0 (== and != too) read only as a
 // test: the comparison and, for !==, the parentheses go; === is written !(x & N).
-func (f *bitTests) test(b *js.BinaryExpr) {
+func (f *formFinder) test(b *js.BinaryExpr) {
 	negate := false
 	switch b.Op {
 	case js.EqEqEqToken, js.EqEqToken:
@@ -163,7 +175,7 @@ func (f *bitTests) test(b *js.BinaryExpr) {
 
 // onlyTested reports whether the value of the stack's node i+1, a child of node i, is read
 // only as true or false, or not at all.
-func (f *bitTests) onlyTested(i int) bool {
+func (f *formFinder) onlyTested(i int) bool {
 	if i < 0 {
 		return false
 	}
@@ -191,6 +203,63 @@ func (f *bitTests) onlyTested(i int) bool {
 		return (p.Op == js.AndToken || p.Op == js.OrToken) && f.onlyTested(i-1)
 	}
 	return false
+}
+
+// splitSeparators are the separators an array of strings may be joined with, the first that
+// no string holds taken (Oxc's is the first, .).
+const splitSeparators = ".,|-_ "
+
+// split adds the edit that writes a, an array literal of strings, as the strings joined and
+// split again, where that is shorter (see the forms above): in src the literal must be as a
+// minified print writes it, [ the strings , between them ].
+func (f *formFinder) split(a *js.ArrayExpr) {
+	if len(a.List) < 6 {
+		return
+	}
+	if len(f.stack) >= 2 {
+		if n, ok := f.stack[len(f.stack)-2].(*js.NewExpr); ok && n.X == js.IExpr(a) {
+			return
+		}
+	}
+	parts := make([]string, len(a.List))
+	var quote byte
+	start, end := -1, -1
+	for i, e := range a.List {
+		l, ok := literal(e.Value)
+		if !ok || e.Spread || l.TokenType != js.StringToken || len(l.Data) < 2 || bytes.IndexByte(l.Data, '\\') >= 0 {
+			return
+		}
+		if i == 0 {
+			quote = l.Data[0]
+		}
+		if l.Data[0] != quote {
+			return
+		}
+		at := f.p.Offset(l.Data)
+		// [ before the first, a comma between two, ] after the last: no space, no comment.
+		if i == 0 && (at < 1 || f.src[at-1] != '[') || i > 0 && (at != end+1 || f.src[end] != ',') {
+			return
+		}
+		if i == 0 {
+			start = at - 1
+		}
+		end = at + len(l.Data)
+		parts[i] = string(l.Data[1 : len(l.Data)-1])
+	}
+	if end >= len(f.src) || f.src[end] != ']' {
+		return
+	}
+	for _, sep := range splitSeparators {
+		if slices.ContainsFunc(parts, func(p string) bool { return strings.ContainsRune(p, sep) }) {
+			continue
+		}
+		q := string(quote)
+		text := q + strings.Join(parts, string(sep)) + q + ".split(" + q + string(sep) + q + ")"
+		if len(text) < end+1-start {
+			f.edits = append(f.edits, localnames.Edit{Start: start, End: end + 1, Text: text})
+		}
+		return
+	}
 }
 
 // isNumber reports whether a literal's token is a number (not a BigInt: 1n).

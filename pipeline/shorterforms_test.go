@@ -46,6 +46,19 @@ func TestShorterForms(t *testing.T) {
 		{"an operand of && whose value is read", `function f(e){return(e&1)!==0&&e}console.log(f(1),f(2))`, `(e&1)!==0&&e`, ""},
 		{"a bigint zero", `function f(e){return(e&1n)!==0n?1:0}console.log(f(1n),f(2n))`, `!==0n`, ""},
 		{"a name, not a number", `var n=1;function f(e){return(e&n)!==0?1:0}console.log(f(1),f(2))`, `!==0`, ""},
+
+		// ["a", …] as "a.….f".split(".").
+		{"strings as split", `function f(){return["Aa","Bb","Cc","","Dd","Ee"]}let a=f(),b=f();console.log(JSON.stringify(a),a!==b,a.length,Array.isArray(a))`, `return"Aa.Bb.Cc..Dd.Ee".split(".")}`, `["Aa"`},
+		{"strings that hold the separator", `console.log(JSON.stringify(["a.b","c.d","e","f","g","h"]))`, `"a.b,c.d,e,f,g,h".split(",")`, ""},
+		{"single quotes", `console.log(JSON.stringify(['a"1','b"2','c','d','e','f']).length)`, `'a"1.b"2.c.d.e.f'.split('.')`, ""},
+		{"an element read at once", `console.log(["zero","one","two","three","four","five"][2])`, `"zero.one.two.three.four.five".split(".")[2]`, ""},
+		{"five strings are not shorter", `console.log(["a","b","c","d","e"].join("+"))`, `["a","b","c","d","e"]`, "split"},
+		{"a string with an escape", `console.log(["a\\n","b","c","d","e","f"].join("+"))`, `["a\\n"`, "split"},
+		{"strings with every separator", `console.log(["a.,|-_ ","b","c","d","e","f"].length)`, `["a.,|-_ "`, "split"},
+		{"a hole", `console.log([,"b","c","d","e","f","g"].length)`, `[,"b"`, "split"},
+		{"a spread", `console.log(["a",..."bc","d","e","f","g"].length)`, `...`, "split"},
+		{"a number among them", `console.log(["a","b",1,"d","e","f"].length)`, `"b",1`, "split"},
+		{"new of an array", `try{new["a","b","c","d","e","f"]}catch(e){console.log(e.name)}`, `new["a"`, "split"},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			opts := api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}

@@ -1,6 +1,6 @@
 // Forms Oxc's minifier writes shorter than esbuild's (shorterforms.go): new Error(…) for the
-// global error constructors, and (x & N) !== 0 read only as a test. The flags come from the
-// page, so that no minifier knows them.
+// global error constructors, (x & N) !== 0 read only as a test, and arrays of strings. The
+// flags come from the page, so that no minifier knows them.
 export function shorterForms(flags) {
   const seen = [];
   const errors = [];
@@ -34,5 +34,10 @@ export function shorterForms(flags) {
   seen.push(n);
   // Read as values, not tests: kept.
   seen.push((effect.f & 2) !== 0, (effect.f & 4) === 0);
+  // Arrays of six or more strings, written "a.b.….f".split(".") (split(",") where a string
+  // holds a dot).
+  const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+  const versions = ["v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1"];
+  seen.push(days[flags % 7], days.length, versions.indexOf("v2.1"));
   return seen;
 }
