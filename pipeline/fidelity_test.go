@@ -404,6 +404,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// nothing writes, minified again with it.
 		{page: "shorter_forms.html", see: shorterFormsSeen, built: shorterFormsBuilt},
 		{page: "shorter_forms_again.html", see: shorterFormsSeen, built: shorterFormsBuilt},
+		// A private method called only where a flag nothing writes is true taken out, and
+		// the function only it called (privatemethods.go).
+		{page: "private_methods.html", see: `"seen":[1,2,3]`, built: func(t *testing.T, page []byte) {
+			for _, gone := range []string{"committed"} {
+				if bytes.Contains(page, []byte(gone)) {
+					t.Errorf("the built page holds %s", gone)
+				}
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

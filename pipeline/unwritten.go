@@ -40,7 +40,9 @@ import (
 // one parse (localnames.Program), and the edits are applied together, the source map's
 // columns moved. Where an unwritten binding is written, the module is minified again by
 // esbuild (the branches it guards fold), and the local names and the logical assignments are
-// found in a parse of that print; nowhere else is it minified again.
+// found in a parse of that print; where that print has private methods nothing calls
+// (privatemethods.go), they are taken out and it is minified once more; nowhere else is it
+// minified again.
 func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
 	module := opts.Format == api.FormatESModule
 	if !syntax && !rename {
@@ -62,6 +64,14 @@ func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool
 			c = minifyAgain(c, edits, opts)
 			if p = localnames.Parse(c.js); p == nil {
 				return c
+			}
+			// The private methods only the folded branches called go, and what they
+			// alone reached with them.
+			if dead := unusedPrivateMethods(p, c.js); dead != nil {
+				c = minifyAgain(c, dead, opts)
+				if p = localnames.Parse(c.js); p == nil {
+					return c
+				}
 			}
 			edits = nil
 		} else {
