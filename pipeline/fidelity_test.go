@@ -413,6 +413,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				}
 			}
 		}},
+		// Dev checks folded to if(0){…} rewritten to the vars named elsewhere, and the
+		// functions only their tests called gone (falseifs.go).
+		{page: "false_ifs.html", see: `"seen":[6,"undefined","undefined"]`, built: func(t *testing.T, page []byte) {
+			for _, gone := range []string{"if(0)", "dev check"} {
+				if bytes.Contains(page, []byte(gone)) {
+					t.Errorf("the built page holds %s", gone)
+				}
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

@@ -49,35 +49,9 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 	if len(dead) == 0 {
 		return nil
 	}
-	// The tokens of src, to find each method's first and last.
-	type token struct {
-		tt    js.TokenType
-		start int
-		data  []byte
-	}
-	var tokens []token
-	at := map[int]int{} // a token's index by its start
-	if !p.Tokens(func(tt js.TokenType, start int, data []byte) bool {
-		at[start] = len(tokens)
-		tokens = append(tokens, token{tt, start, data})
-		return true
-	}) {
+	tokens, at, ok := tokensOf(p)
+	if !ok {
 		return nil
-	}
-	// closing returns the index of the token that closes the bracket opened at i.
-	closing := func(i int) int {
-		depth := 0
-		for ; i < len(tokens); i++ {
-			switch tokens[i].tt {
-			case js.OpenParenToken, js.OpenBracketToken, js.OpenBraceToken:
-				depth++
-			case js.CloseParenToken, js.CloseBracketToken, js.CloseBraceToken:
-				if depth--; depth == 0 {
-					return i
-				}
-			}
-		}
-		return -1
 	}
 	var edits []localnames.Edit
 	for _, m := range dead {
@@ -85,7 +59,7 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 		// name is used (the parse's node is the first it read); otherwise left.
 		name := resolved(m.Name.Private).Data
 		i, ok := at[p.Offset(name)]
-		if !ok || tokens[i].tt != js.PrivateIdentifierToken || string(tokens[i].data) != string(name) ||
+		if !ok || tokens[i].tt != js.PrivateIdentifierToken || src[tokens[i].start:tokens[i].end] != string(name) ||
 			i+1 >= len(tokens) || tokens[i+1].tt != js.OpenParenToken {
 			continue
 		}
@@ -120,11 +94,11 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 		default:
 			match = false
 		}
-		params := closing(i + 1)
+		params := closingToken(tokens, i+1)
 		if !match || params < 0 || params+1 >= len(tokens) || tokens[params+1].tt != js.OpenBraceToken {
 			continue
 		}
-		body := closing(params + 1)
+		body := closingToken(tokens, params+1)
 		if body < 0 {
 			continue
 		}

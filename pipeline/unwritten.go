@@ -41,8 +41,8 @@ import (
 // columns moved. Where an unwritten binding is written, the module is minified again by
 // esbuild (the branches it guards fold), and the local names and the logical assignments are
 // found in a parse of that print; where that print has private methods nothing calls
-// (privatemethods.go), they are taken out and it is minified once more; nowhere else is it
-// minified again.
+// (privatemethods.go) or ifs whose test is false (falseifs.go), they are taken out and it is
+// minified once more; nowhere else is it minified again.
 func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
 	module := opts.Format == api.FormatESModule
 	if !syntax && !rename {
@@ -65,9 +65,9 @@ func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool
 			if p = localnames.Parse(c.js); p == nil {
 				return c
 			}
-			// The private methods only the folded branches called go, and what they
-			// alone reached with them.
-			if dead := unusedPrivateMethods(p, c.js); dead != nil {
+			// The private methods only the folded branches called go, and the ifs esbuild
+			// kept for their vars, and what they alone reached with them.
+			if dead := neverRuns(p, c.js); dead != nil {
 				c = minifyAgain(c, dead, opts)
 				if p = localnames.Parse(c.js); p == nil {
 					return c
