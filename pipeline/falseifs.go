@@ -19,10 +19,11 @@ import (
 // empty or a var statement, that stands in a list of statements, is rewritten.
 
 // neverRuns returns the edits that take out of src (parse p, a minified print) the code that
-// never runs of unusedPrivateMethods and falseIfs, sorted by place, an edit inside another
+// never runs of unusedPrivateMethods and falseIfs, and the writes nothing reads of
+// unreadWrites (unread.go), sorted by place, an edit inside another
 // left out; nil when there is none.
 func neverRuns(p *localnames.Program, src string) []localnames.Edit {
-	edits := append(unusedPrivateMethods(p, src), falseIfs(p, src)...)
+	edits := append(append(unusedPrivateMethods(p, src), falseIfs(p, src)...), unreadWrites(p, src)...)
 	sortEdits(edits)
 	var outer []localnames.Edit
 	for _, e := range edits {

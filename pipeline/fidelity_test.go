@@ -422,6 +422,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				}
 			}
 		}},
+		// A binding only written, by a static block: the write and its function gone
+		// (unread.go).
+		{page: "unread_writes.html", see: `"seen":"none"`, built: func(t *testing.T, page []byte) {
+			if bytes.Contains(page, []byte("set to ")) {
+				t.Errorf("the built page holds the function the unread binding was given")
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {
