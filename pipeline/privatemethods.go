@@ -17,14 +17,19 @@ import (
 //
 // A method is reached from code of the class that is not in a private method, or from a
 // private method reached: a method called only by another unused one goes too. Only methods
-// and accessors go (a field's initializer runs when an instance is made).
+// and accessors go (a field's initializer runs when an instance is made), and of a class that
+// extends another only its static ones: an instance private method puts the class's brand on
+// each object its constructor makes (PrivateMethodOrAccessorAdd), which throws a TypeError on
+// an object that has it, and a derived class's object is the one its parent's constructor
+// returns, which can be one made before (class B extends A, A's constructor returning o, new B
+// twice throws: without the method it would not).
 
 // unusedPrivateMethods returns the edits that take out of src (parse p, a minified print)
 // each private method no code reaches, sorted by place; nil when there is none or the
 // module's references are not known (a direct eval can name nothing private, but the places
 // come from the same tokens as the other passes').
 func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
-	f := &privateFinder{edges: map[*js.Var][]*js.Var{}}
+	f := &privateFinder{edges: map[*js.Var][]*js.Var{}, owner: map[*js.MethodDecl]*js.ClassDecl{}}
 	js.Walk(f, p.AST)
 	if len(f.methods) == 0 {
 		return nil
@@ -42,6 +47,9 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 	}
 	var dead []*js.MethodDecl
 	for _, m := range f.methods {
+		if !m.Static && f.owner[m] != nil && f.owner[m].Extends != nil {
+			continue
+		}
 		if !live[resolved(m.Name.Private)] {
 			dead = append(dead, m)
 		}
@@ -113,15 +121,22 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 // method reads.
 type privateFinder struct {
 	methods []*js.MethodDecl
-	in      []*js.Var // the private methods the walk is in, the innermost last
+	owner   map[*js.MethodDecl]*js.ClassDecl // the class that declares each
+	classes []*js.ClassDecl                  // the classes the walk is in, the innermost last
+	in      []*js.Var                        // the private methods the walk is in, the innermost last
 	edges   map[*js.Var][]*js.Var
 }
 
 func (f *privateFinder) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
+	case *js.ClassDecl:
+		f.classes = append(f.classes, n)
 	case *js.MethodDecl:
 		if n.Name.Private != nil {
 			f.methods = append(f.methods, n)
+			if len(f.classes) > 0 {
+				f.owner[n] = f.classes[len(f.classes)-1]
+			}
 			f.in = append(f.in, resolved(n.Name.Private))
 		}
 	case *js.Var:
@@ -137,7 +152,12 @@ func (f *privateFinder) Enter(n js.INode) js.IVisitor {
 }
 
 func (f *privateFinder) Exit(n js.INode) {
-	if m, ok := n.(*js.MethodDecl); ok && m.Name.Private != nil {
-		f.in = f.in[:len(f.in)-1]
+	switch n := n.(type) {
+	case *js.ClassDecl:
+		f.classes = f.classes[:len(f.classes)-1]
+	case *js.MethodDecl:
+		if n.Name.Private != nil {
+			f.in = f.in[:len(f.in)-1]
+		}
 	}
 }

@@ -28,6 +28,10 @@ func TestUnusedPrivateMethods(t *testing.T) {
 		{"read by a static block", `class A{static #a(){return 5}static{console.log(A.#a())}}`, `#a(){return 5}`, ""},
 		{"a field is left", `let n=0;class A{#f=n++;m(){return n}}console.log(new A().m())`, `#f=n++`, ""},
 		{"after a field", `class A{x=1;#a(){return 1}[Symbol.iterator](){return[this.x][Symbol.iterator]()}}console.log([...new A()])`, `x=1;[Symbol.iterator]`, "#a"},
+		// A derived class's object can be one made before (its parent's constructor returns
+		// it): the method's brand, put on it twice, throws.
+		{"a derived class's instance method", `class A{constructor(o){return o}}class B extends A{#m(){return 1}constructor(o){super(o)}f(){return 0}}let o={};new B(o);try{new B(o);console.log("no throw")}catch(e){console.log(e.constructor.name)}`, `#m(){return 1}`, ""},
+		{"a derived class's static method", `class A{}class B extends A{static #s(){return 1}f(){return 0}}console.log(new B().f())`, `class B extends A{f(){return 0}}`, "#s"},
 		{"a class expression", `let C=class{#a(){}static b(){return 2}};console.log(C.b(),C.name)`, `class{static b(){return 2}}`, "#a"},
 	} {
 		t.Run(row.name, func(t *testing.T) {
