@@ -77,6 +77,11 @@ func falseIfs(p *localnames.Program, src string) []localnames.Edit {
 		// The test's expressions before the 0, as written.
 		var text strings.Builder
 		if before := strings.TrimSuffix(strings.TrimSpace(src[tokens[open].start+1:tokens[i].start]), ","); before != "" {
+			// Grouped where a statement starting so would be read as another ({}[k]=f(),0 as
+			// a block and a destructuring).
+			if notAStatement(before) {
+				before = "(" + before + ")"
+			}
 			text.WriteString(before + ";")
 		}
 		inBody := map[*js.Var]int{}

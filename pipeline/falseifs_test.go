@@ -23,6 +23,9 @@ func TestFalseIfs(t *testing.T) {
 		{"the last of a block", `function f(){if(0)var a}console.log(f())`, `function f(){}`, "var"},
 		{"two in a row", `function f(){if(0)var a;if(0){var b}return 3}console.log(f())`, `function f(){return 3}`, "var"},
 		{"a case", `function f(k){switch(k){case 1:if(0)var a;return 1}return 0}console.log(f(1),f(2))`, `case 1:return 1`, "var"},
+		// Written as a statement, {}[k]=f() would be a block and a destructuring [k]=f().
+		{"an expression that starts with {", `let k="key";function f(){return["changed"]}function g(){if({}[k]=f(),0)var v=1;return v}g();console.log(k)`, `({}[k]=f());`, ""},
+		{"an expression that starts with function", `let n=0;function g(){if(function(){n++}(),0)var v;return n}console.log(g())`, `(function(){n++}());`, ""},
 		{"an else is left", `function f(){if(0)var a;else return 2;return 1}console.log(f())`, `if(0)var a;else`, ""},
 		{"the body of another statement is left", `function f(){if(1)if(0)var a;return 1}console.log(f())`, `if(0)var a`, ""},
 		{"a true test is left", `function f(){if(1)var a=2;return a}console.log(f())`, `if(1)var a=2`, ""},

@@ -69,14 +69,21 @@ func unreadWrites(p *localnames.Program, src string) []localnames.Edit {
 			continue
 		}
 		value := src[tokens[i+2].start:]
-		if strings.HasPrefix(value, "{") || startsWithWord(value, "function") || startsWithWord(value, "class") ||
-			startsWithWord(value, "let") || startsWithWord(value, "async") {
+		if notAStatement(value) {
 			continue
 		}
 		edits = append(edits, localnames.Edit{Start: start, End: tokens[i+1].end})
 	}
 	sortEdits(edits)
 	return edits
+}
+
+// notAStatement reports whether an expression's text, written where a statement starts, would
+// be read as another statement (ECMA-262's ExpressionStatement lookahead: {, function, class,
+// let [, async function): a block, a declaration, a destructuring.
+func notAStatement(expr string) bool {
+	return strings.HasPrefix(expr, "{") || startsWithWord(expr, "function") || startsWithWord(expr, "class") ||
+		startsWithWord(expr, "let") || startsWithWord(expr, "async")
 }
 
 // startsWithWord reports whether s starts with the word w (not a longer name).
