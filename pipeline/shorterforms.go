@@ -33,8 +33,10 @@ import (
 //     separator (the first of . , | - _ and space none holds) and the strings are written
 //     alike (one quote, no escape). esbuild keeps the literal (the MCP client's list of its
 //     schemas' names, 150 strings, in every MCP Apps example; Svelte's boolean attributes).
-//     Left where it is the callee of new (new [] is not new "".split()), and where the split
-//     form is not shorter.
+//     Left where it is the callee of new or the leftmost of it (new [] is not new "".split(),
+//     new [].constructor(3) not new ("".split)(".")), and where the split form is not shorter.
+//     split is looked up on String.prototype when the page runs: a page that replaces it sees
+//     its calls.
 //
 // Each rule holds for any program; the module's parse says where each applies. Where the
 // unwritten bindings are written too, esbuild minifies the result again (and prints
@@ -216,9 +218,33 @@ func (f *formFinder) split(a *js.ArrayExpr) {
 	if len(a.List) < 6 {
 		return
 	}
-	if len(f.stack) >= 2 {
-		if n, ok := f.stack[len(f.stack)-2].(*js.NewExpr); ok && n.X == js.IExpr(a) {
-			return
+	// The callee of new, or the leftmost of the member expression that is (new [].constructor(3)
+	// would be new ("".split)(".")).
+	var child js.INode = a
+	for k := len(f.stack) - 2; k >= 0; k-- {
+		switch n := f.stack[k].(type) {
+		case *js.DotExpr:
+			if n.X != child {
+				k = -1
+			}
+		case *js.IndexExpr:
+			if n.X != child {
+				k = -1
+			}
+		case *js.TemplateExpr:
+			if n.Tag != child {
+				k = -1
+			}
+		case *js.NewExpr:
+			if n.X == child {
+				return
+			}
+			k = -1
+		default:
+			k = -1
+		}
+		if k >= 0 {
+			child = f.stack[k]
 		}
 	}
 	parts := make([]string, len(a.List))

@@ -56,6 +56,10 @@ func TestShorterForms(t *testing.T) {
 		{"a string with an escape", `console.log(["a\\n","b","c","d","e","f"].join("+"))`, `["a\\n"`, "split"},
 		{"strings with every separator", `console.log(["a.,|-_ ","b","c","d","e","f"].length)`, `["a.,|-_ "`, "split"},
 		{"a hole", `console.log([,"b","c","d","e","f","g"].length)`, `[,"b"`, "split"},
+		// new's callee is the member expression: new "…".split(".").constructor(3) would be
+		// new ("…".split)(".").
+		{"the leftmost of new's callee", `console.log(new["mon","tue","wed","thu","fri","sat"].constructor(3).length)`, `new["mon"`, "split"},
+		{"the leftmost of a call's callee", `console.log(["mon","tue","wed","thu","fri","sat"].indexOf("wed"))`, `.split(".").indexOf`, ""},
 		{"a spread", `console.log(["a",..."bc","d","e","f","g"].length)`, `...`, "split"},
 		{"a number among them", `console.log(["a","b",1,"d","e","f"].length)`, `"b",1`, "split"},
 		{"new of an array", `try{new["a","b","c","d","e","f"]}catch(e){console.log(e.name)}`, `new["a"`, "split"},
