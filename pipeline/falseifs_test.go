@@ -1,18 +1,14 @@
 package pipeline
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/miniapp/bundle/pipeline/internal/localnames"
 )
 
 // TestFalseIfs runs each module in Node as written and with its ifs whose test is always
 // false rewritten (falseIfs' edits): both print the same, and the module after holds what it
 // should (want) and not what it should not (not).
 func TestFalseIfs(t *testing.T) {
-	run := nodeModuleRunner(t)
-	for _, row := range []struct{ name, src, want, not string }{
+	testPass(t, falseIfs, []passRow{
 		{"a var nothing else names", `function f(){if(0)var i;return 1}console.log(f())`, `function f(){return 1}`, "var"},
 		{"a var named before", `function f(){i=2;if(0)var i;return i}console.log(f(),typeof globalThis.i)`, `i=2;var i;return i`, "if"},
 		{"a var a closure reads", `function f(){let g=()=>a;if(0)var a;try{return g()}catch(e){return e.name}}console.log(f())`, `let g=()=>a;var a;try`, "if"},
@@ -30,15 +26,5 @@ func TestFalseIfs(t *testing.T) {
 		{"the body of another statement is left", `function f(){if(1)if(0)var a;return 1}console.log(f())`, `if(0)var a`, ""},
 		{"a true test is left", `function f(){if(1)var a=2;return a}console.log(f())`, `if(1)var a=2`, ""},
 		{"a call's body is left", `function f(){if(0)g();return 1}function g(){}console.log(f())`, `if(0)g()`, ""},
-	} {
-		t.Run(row.name, func(t *testing.T) {
-			after := localnames.Apply(row.src, falseIfs(localnames.Parse(row.src), row.src))
-			if !strings.Contains(after, row.want) || row.not != "" && strings.Contains(after, row.not) {
-				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after)
-			}
-			if a, b := run("before", row.src), run("after", after); a != b {
-				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after)
-			}
-		})
-	}
+	})
 }

@@ -5,15 +5,13 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/miniapp/bundle/pipeline/internal/localnames"
 )
 
 // TestUnusedPrivateMethods runs each module in Node as written and with the private methods
 // nothing calls taken out (unusedPrivateMethods' edits): both print the same, and the module
 // after holds what it should (want) and not what it should not (not).
 func TestUnusedPrivateMethods(t *testing.T) {
-	run := nodeModuleRunner(t)
-	for _, row := range []struct{ name, src, want, not string }{
+	testPass(t, unusedPrivateMethods, []passRow{
 		{"unused", `class A{#a(){return 1}b(){return 2}}console.log(new A().b())`, `class A{b(){return 2}}`, "#a"},
 		{"called", `class A{#a(){return 1}b(){return this.#a()}}console.log(new A().b())`, `#a(){return 1}`, ""},
 		{"called only by an unused one", `class A{#b(){return 2}#a(){return this.#b()}c(){return 3}}console.log(new A().c())`, `class A{c(){return 3}}`, "#"},
@@ -33,17 +31,7 @@ func TestUnusedPrivateMethods(t *testing.T) {
 		{"a derived class's instance method", `class A{constructor(o){return o}}class B extends A{#m(){return 1}constructor(o){super(o)}f(){return 0}}let o={};new B(o);try{new B(o);console.log("no throw")}catch(e){console.log(e.constructor.name)}`, `#m(){return 1}`, ""},
 		{"a derived class's static method", `class A{}class B extends A{static #s(){return 1}f(){return 0}}console.log(new B().f())`, `class B extends A{f(){return 0}}`, "#s"},
 		{"a class expression", `let C=class{#a(){}static b(){return 2}};console.log(C.b(),C.name)`, `class{static b(){return 2}}`, "#a"},
-	} {
-		t.Run(row.name, func(t *testing.T) {
-			after := localnames.Apply(row.src, unusedPrivateMethods(localnames.Parse(row.src), row.src))
-			if !strings.Contains(after, row.want) || row.not != "" && strings.Contains(after, row.not) {
-				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after)
-			}
-			if a, b := run("before", row.src), run("after", after); a != b {
-				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after)
-			}
-		})
-	}
+	})
 }
 
 // TestUnusedPrivateMethodsFolded: a private method called only where a flag nothing writes

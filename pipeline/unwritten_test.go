@@ -102,6 +102,29 @@ func TestUnwritten(t *testing.T) {
 	}
 }
 
+// passRow is a module for a pass that edits a minified print: the pass's print holds want
+// and not not, and runs as the module as written does.
+type passRow struct{ name, src, want, not string }
+
+// testPass runs each row's module in Node as written and with pass's edits applied: both
+// print the same, and the module after holds what it should (want) and not what it should
+// not (not).
+func testPass(t *testing.T, pass func(*localnames.Program, string) []localnames.Edit, rows []passRow) {
+	t.Helper()
+	run := nodeModuleRunner(t)
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			after := localnames.Apply(row.src, pass(localnames.Parse(row.src), row.src))
+			if !strings.Contains(after, row.want) || row.not != "" && strings.Contains(after, row.not) {
+				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after)
+			}
+			if a, b := run("before", row.src), run("after", after); a != b {
+				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after)
+			}
+		})
+	}
+}
+
 // nodeModuleRunner returns a function that runs an ES module in Node and gives what it
 // printed, and "threw" and the error's line when it threw.
 func nodeModuleRunner(t *testing.T) func(name, code string) string {
