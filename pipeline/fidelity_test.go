@@ -320,6 +320,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// (fid23b): built with exit 0 and the built page's policy blocked the handler the page
 		// as written ran ("ran":"param" as written, "not yet" built); refused at the argument.
 		{page: "param_handler.html", refused: "param_handler.html:19:41: error: the value given to setHTML(…)'s parameter m, which its code gives innerHTML, holds the inline event handler onerror"},
+		// Markup given to a function a dynamic import gives, which gives it to innerHTML (g23):
+		// built with exit 0 and the built page's policy blocked the handler the page as written
+		// ran ("ran":"dynamic import" as written, "not yet" built); refused at the argument.
+		{page: "dynimport_sink.html", refused: "dynimport_sink.html:12:84: error: the value given to put(…), imported from dynimport-dom.js, whose code gives its parameter m to innerHTML"},
 		// A window the page opens (about:blank, the page's policy) whose document is written
 		// with a script, and a <body onload> written into the page (its handler added to the
 		// page's body, where a fragment's parser drops the tag): built with exit 0 and the

@@ -53,12 +53,37 @@ func (r *rewrite) checkImportedCall(i int) {
 			root, keys = r2, append(k2, keys...)
 		}
 	}
-	if n, known := s.binding(root); !known || n.Free || n.Decl != js.NoDecl {
-		return // not an import's binding
-	}
-	imp, ok := r.imports()[s.text(root)]
-	if !ok || !isAppSpec(imp.module) {
+	n, known := s.binding(root)
+	if !known || n.Free {
 		return
+	}
+	var imp importBinding
+	var args [][2]int
+	var given []paramVal
+	if n.Decl == js.NoDecl {
+		if imp, ok = r.imports()[s.text(root)]; !ok || !isAppSpec(imp.module) {
+			return
+		}
+	} else {
+		// A name a dynamic import gives (dynimportsinks.go), read where a call gives it
+		// what the policy might block.
+		if args = s.spreadArgs(s.args(i)); s.givenValues(args) == nil {
+			return
+		}
+		k, export, ok := s.dynamicImported(root)
+		if !ok {
+			return
+		}
+		spec, ok := s.importSpec(k)
+		switch {
+		case !ok:
+			r.refuseUnread(args, name+"(…)", "the build cannot read which module import(…) loads")
+			return
+		case !isAppSpec(spec):
+			r.refuseUnread(args, spec+"'s "+name+"(…)", "the build does not read what the package's code does with it")
+			return
+		}
+		imp = importBinding{module: spec, name: export}
 	}
 	export := imp.name
 	if export == "*" {
@@ -67,9 +92,10 @@ func (r *rewrite) checkImportedCall(i int) {
 		}
 		export, keys = keys[0], keys[1:]
 	}
-	args := s.spreadArgs(s.args(i))
-	given := s.givenValues(args)
-	if given == nil {
+	if args == nil {
+		args = s.spreadArgs(s.args(i))
+	}
+	if given = s.givenValues(args); given == nil {
 		return
 	}
 	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)

@@ -152,6 +152,33 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `function make() { return (el, m) => { el.innerHTML = m; }; } export const put = make();`,
 			"main.js": `import { put } from "./dom.js"; put(document.body, "<i>i</i>"); put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:84: error: the markup given to put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as put`},
+		// Found attacking (g23): a function a dynamic import gives, read as data.
+		{"a dynamic import destructured", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `const { put, text } = await import("./dom.js"); text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:117: error: the value given to put(…), imported from dom.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a dynamic import's namespace", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `const m = await import("./dom.js"); m.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:58: error: the value given to m.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"import().then's destructured parameter", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import("./dom.js").then(({ put }) => put(document.body, "<img src=x onerror=go()>"));`,
+		}, `main.js:1:57: error: the value given to put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"import().then's namespace parameter", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import("./dom.js").then(function (m) { m.put(document.body, "<img src=x onerror=go()>"); });`,
+		}, `main.js:1:61: error: the value given to m.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"a dynamic import of a specifier the build cannot read", map[string]string{
+			"views/dom.js": `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": "const name = location.hash.slice(1); const m = await import(`./views/${name}.js`); m.put(document.body, \"<img src=x onerror=go()>\"); " +
+				`import("./views/" + name + ".js").then(({ put }) => put(document.body, "<b>b</b>"));`,
+		}, `main.js:1:105: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which module import(…) loads`},
+		{"dynamic imports given plain markup, text", map[string]string{
+			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `const { put } = await import("./dom.js"); put(document.body, "<b>b</b>"); const m = await import("./dom.js"); m.text(document.body, "<img src=x onerror=go()>"); ` +
+				`import("./dom.js").then(({ text }) => text(document.body, "<img src=x onerror=go()>")); import("./dom.js").then((n) => n.put(document.body, "<i>i</i>"));`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

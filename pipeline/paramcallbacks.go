@@ -213,6 +213,9 @@ func (r *rewrite) checkParamCall(i int) {
 	if given == nil {
 		return
 	}
+	if _, _, ok := s.dynamicImported(callee); ok {
+		return // import(…).then(({ put }) => put(…)): the module's export (checkImportedCall)
+	}
 	name := s.text(callee)
 	unread := func() {
 		r.refuseUnread(args, name+"(…)", "the build cannot read which function "+name+" is (code it does not read calls the function whose parameter it is)")

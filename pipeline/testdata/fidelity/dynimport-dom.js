@@ -1,0 +1,3 @@
+export function put(el, m) {
+  el.innerHTML = m;
+}
