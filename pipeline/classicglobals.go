@@ -32,7 +32,7 @@ type classicScript struct {
 // another declares or assigns to the global object, and those the app's modules make
 // (noteModuleGlobals), and adds their refusals to the page's messages.
 func (a *assembler) checkGlobalCalls() {
-	if len(a.classics) == 0 || a.b == nil {
+	if a.b == nil {
 		return
 	}
 	read := make([]*script, len(a.classics))
@@ -59,6 +59,25 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		return in
 	}
+	// The app's modules: their calls of globals, and the globals they give (they run after
+	// the classic scripts, deferred, and read the same global object).
+	var files []string
+	a.b.moduleGlobals.Range(func(k, _ any) bool {
+		files = append(files, k.(string))
+		return true
+	})
+	slices.Sort(files) // the same messages, in the same order, each build
+	var modules []globalScript
+	for _, name := range files {
+		v, _ := a.b.moduleGlobals.Load(name)
+		if mc := v.(moduleGlobalCalls); mc.gives {
+			where := filepath.Base(mc.file)
+			if name != mc.file {
+				where = "a script of the page"
+			}
+			modules = append(modules, globalScript{x: mc.s, where: where})
+		}
+	}
 	for k, c := range a.classics {
 		if !mayHoldText(c.text) {
 			continue
@@ -68,9 +87,9 @@ func (a *assembler) checkGlobalCalls() {
 			continue
 		}
 		r := &rewrite{b: a.b, file: a.abs(k), s: s}
-		in := others(k)
+		in := append(others(k), modules...)
 		for i := 1; i < len(s.sig); i++ {
-			r.checkGlobalCall(i, in, true)
+			r.checkGlobalCall(i, in, true, true)
 		}
 		l := a.b.messages(r.errs, diag.Error)
 		if c.inline {
@@ -78,26 +97,31 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		a.list = append(a.list, l...)
 	}
-	// The app's modules' calls of globals the page's classic scripts give (they run after
-	// them, deferred, and read the same global object).
-	var files []string
-	a.b.moduleGlobals.Range(func(k, _ any) bool {
-		files = append(files, k.(string))
-		return true
-	})
-	slices.Sort(files) // the same messages, in the same order, each build
 	var in []globalScript
-	if len(files) > 0 {
-		in = others(-1)
-	}
 	for _, file := range files {
 		v, _ := a.b.moduleGlobals.Load(file)
 		mc := v.(moduleGlobalCalls)
-		r := &rewrite{b: a.b, file: file, s: mc.s}
-		for _, i := range mc.calls {
-			r.checkGlobalCall(i, in, false)
+		if len(mc.calls) == 0 {
+			continue
 		}
-		a.list = append(a.list, a.b.messages(r.errs, diag.Error)...)
+		if in == nil {
+			in = append(others(-1), modules...)
+		}
+		r := &rewrite{b: a.b, file: mc.file, s: mc.s}
+		for _, i := range mc.calls {
+			r.checkGlobalCall(i, in, false, true)
+		}
+		if file == mc.file {
+			a.list = append(a.list, a.b.messages(r.errs, diag.Error)...)
+			continue
+		}
+		// A module script written in the page: placed in the page, at the script.
+		for k := range r.errs {
+			if r.errs[k].Location != nil {
+				r.errs[k].Location.File = file
+			}
+		}
+		a.list = append(a.list, a.graphMessages(r.errs, diag.Error)...)
 	}
 }
 

@@ -324,6 +324,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built with exit 0 and the built page's policy blocked the handler the page as written
 		// ran ("ran":"dynamic import" as written, "not yet" built); refused at the argument.
 		{page: "dynimport_sink.html", refused: "dynimport_sink.html:12:84: error: the value given to put(…), imported from dynimport-dom.js, whose code gives its parameter m to innerHTML"},
+		// Markup given to a function a classic script puts on the global object where the build
+		// cannot see it (Object.assign(window, { lib })), which gives it to innerHTML (g23):
+		// built with exit 0, lib read as the browser's, and the built page's policy blocked the
+		// handler the page as written ran ("ran":"free global" as written, "not yet" built);
+		// refused at the argument.
+		{page: "free_global_sink.html", refused: "free_global_sink.html:15:41: error: the markup given to lib.put(…) holds the inline event handler onerror"},
 		// A window the page opens (about:blank, the page's policy) whose document is written
 		// with a script, and a <body onload> written into the page (its handler added to the
 		// page's body, where a fragment's parser drops the tag): built with exit 0 and the

@@ -132,7 +132,10 @@ type globalScript struct {
 // function the path reads, read with the call's arguments (seededCall); or, where one gives
 // the name but the build cannot read the function the call reaches, a refusal of an argument
 // holding what the policy blocks. skipOwn leaves a call of a global the script gives itself.
-func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool) {
+// With all (in holds every script of the page that may give it), a call of a name no script
+// gives and that is not the platform's (platformglobals.go) is refused so too: the build
+// cannot see what gives it.
+func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn, all bool) {
 	s := r.s
 	if !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
 		return
@@ -172,8 +175,11 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool) {
 		}
 		gives = g.where
 	}
-	if gives != "" {
+	switch {
+	case gives != "":
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "the build cannot read which function it calls ("+root+" is given in "+gives+")")
+	case all && !isPlatformGlobal(root):
+		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and it is not the platform's: what gives it (another frame, an extension, Object.assign(window, …)) the build cannot see")
 	}
 }
 
@@ -250,19 +256,23 @@ func (s *script) calleeText(end int) string {
 	return strings.Join(parts, "")
 }
 
-// moduleGlobalCalls are the calls of globals a module makes whose global it does not give
-// itself (checkGlobalCall reads them into the page's classic scripts): its reading, and each
-// call's '('.
+// moduleGlobalCalls are the calls of globals a module makes whose global it does not give itself
+// (checkGlobalCall reads them into the page's other scripts): its reading, each call's '(',
+// and whether it gives a global path itself (window.lib = …), which the page's other
+// scripts' calls may reach.
 type moduleGlobalCalls struct {
+	file  string
 	s     *script
 	calls []int
+	gives bool
 }
 
-// noteModuleGlobals keeps the calls of globals the module script s (at file) makes with an
-// argument holding what a function might give a sink, whose global it does not give itself,
-// for the page's classic scripts to be read against (checkGlobalCalls); a module read again
-// replaces what it kept.
-func (b *bundler) noteModuleGlobals(file string, s *script) {
+// noteModuleGlobals keeps the calls of globals the module script s (at file, named name as
+// esbuild names it: a module script written in the page is inlineNamespace:key.j) makes with
+// an argument holding what a function might give a sink, whose global it does not give
+// itself, for the page's other scripts to be read against (checkGlobalCalls), and whether it
+// gives a global; a module read again replaces what it kept.
+func (b *bundler) noteModuleGlobals(file, name string, s *script) {
 	var calls []int
 	for i := 1; i < len(s.sig); i++ {
 		if !s.is(i, "(") || s.is(i-1, "function") || s.is(i-2, "function") {
@@ -273,9 +283,22 @@ func (b *bundler) noteModuleGlobals(file string, s *script) {
 		}
 		calls = append(calls, i)
 	}
-	if calls == nil {
-		b.moduleGlobals.Delete(file)
+	gives := len(s.globalAssigns(false)) > 0
+	if calls == nil && !gives {
+		b.moduleGlobals.Delete(name)
 		return
 	}
-	b.moduleGlobals.Store(file, moduleGlobalCalls{s, calls})
+	b.moduleGlobals.Store(name, moduleGlobalCalls{file, s, calls, gives})
+}
+
+// mayGiveGlobal reports whether a module's text might give the global object a property: a
+// module's code is strict, where a name no declaration binds cannot be assigned, so it names
+// the global object (window.lib = …, globalThis, self).
+func mayGiveGlobal(src string) bool {
+	for w := range globalWindows {
+		if strings.Contains(src, w) {
+			return true
+		}
+	}
+	return false
 }

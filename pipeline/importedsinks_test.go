@@ -152,7 +152,29 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `function make() { return (el, m) => { el.innerHTML = m; }; } export const put = make();`,
 			"main.js": `import { put } from "./dom.js"; put(document.body, "<i>i</i>"); put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:84: error: the markup given to put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as put`},
-		// Found attacking (g23): a function a dynamic import gives, read as data.
+		// Found attacking (g23): a free name no script of the page gives, not the platform's
+		// (its global object's names, as Chromium has them), read as the browser's and its
+		// call as data; and a function a dynamic import gives.
+		{"a free name no script gives, jQuery's $ in a module", map[string]string{
+			"main.js": `$("#x").html("<b>b</b>"); $("#x").html('<img src="x" onerror="go()">');`,
+		}, `main.js:1:40: error: the markup given to $(…).html(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives $`},
+		{"$.fn's method in a classic script, no script gives $", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",
+			"b.js":       `$.fn.put('<a href="javascript:go()">a</a>');`,
+		}, `b.js:1:10: error: the markup given to $.fn.put(…) holds a javascript: URL`},
+		{"a global set where the build cannot see it", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `Object.assign(window, { lib: { put(el, m) { el.innerHTML = m; } } });`,
+			"main.js":    `lib.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:24: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
+		{"a global another module gives", map[string]string{
+			"a.js":    `window.lib = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; } };`,
+			"main.js": `import "./a.js"; lib.text(document.body, "<img src=x onerror=go()>"); lib.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:94: error: the value given to lib.put(…), assigned in a.js, whose code gives its parameter m to innerHTML`},
+		{"the platform's functions, free names given data", map[string]string{
+			"main.js": `console.log("<img src=x onerror=go()>"); alert("<img src=x onerror=go()>"); document.body.append("<img src=x onerror=go()>"); structuredClone("<img src=x onerror=go()>"); ` +
+				`window.console.info("<img src=x onerror=go()>"); $("#x").html(location.hash); $("#x").html("<b>b</b>"); lib.put(document.body, "<i>i</i>");`,
+		}, ""},
 		{"a dynamic import destructured", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `const { put, text } = await import("./dom.js"); text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>");`,

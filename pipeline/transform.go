@@ -251,9 +251,15 @@ func (b *bundler) transform(file, name, src string, loader api.Loader, chain wor
 func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
 	if resolve != nil {
-		b.moduleGlobals.Delete(file) // a module read again: its calls of globals as they are now
+		b.moduleGlobals.Delete(name) // a module read again: its calls of globals as they are now
 	}
 	if !mayTransform.MatchString(src) && !mayRoute.MatchString(src) && !b.mayNamePublic(src) {
+		if resolve != nil && mayGiveGlobal(src) {
+			// Nothing to rewrite, but the globals it gives the page's other scripts' calls.
+			if s, _ := readScript(file, src, loader); s != nil {
+				b.noteModuleGlobals(file, name, s)
+			}
+		}
 		return "", "", nil, nil
 	}
 	s, err := readScript(file, src, loader)
@@ -266,7 +272,7 @@ func (b *bundler) transformed(file, name, src string, loader api.Loader, chain w
 	}
 	r := &rewrite{b: b, file: file, s: s, chain: chain, resolve: resolve}
 	if resolve != nil {
-		b.noteModuleGlobals(file, s)
+		b.noteModuleGlobals(file, name, s)
 	}
 	for i := range s.sig {
 		if i < r.claimed {
