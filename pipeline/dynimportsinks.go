@@ -13,6 +13,7 @@ import (
 //	const m = await import("./dom.js"); m.put(el, markup)
 //	import("./dom.js").then(({ put }) => put(el, markup))
 //	import("./dom.js").then((m) => m.put(el, markup))   (or function (m) { … })
+//	function setup(m) { m.put(el, markup) } import("./dom.js").then(setup)
 //
 // Where the specifier is not a string (a template or a sum esbuild turns into every module it
 // may name) the build cannot say which module's function is called: an argument holding what
@@ -69,14 +70,30 @@ func (s *script) dynamicImported(root int) (imp int, export string, ok bool) {
 		if s.is(fn-1, "async") {
 			fn--
 		}
-		// import(…).then(fn…): the function is the first argument of then.
-		p := fn - 1
-		if !s.is(p-3, ")", ".", "then", "(") {
-			return 0, "", false
-		}
-		k := s.opener(p-3) - 1
-		if !s.importCall(k) {
-			return 0, "", false
+		// import(…).then(fn…): the function is the first argument of then; or it has a
+		// name, given there: function setup(m) { … } and import(…).then(setup).
+		k := s.thenOfImport(fn)
+		if k < 0 {
+			name := -1
+			switch {
+			case s.is(fn, "function") && open == fn+2:
+				name = fn + 1
+			case s.is(fn-1, "=") && declares(s, fn-2):
+				name = fn - 2
+			}
+			if name < 0 {
+				return 0, "", false
+			}
+			for _, ref := range s.references(s.bindingOf(name)) {
+				if s.is(ref+1, ")") {
+					if k = s.thenOfImport(ref); k >= 0 {
+						break
+					}
+				}
+			}
+			if k < 0 {
+				return 0, "", false
+			}
 		}
 		if open < 0 {
 			return k, "*", true
@@ -96,6 +113,19 @@ func (s *script) dynamicImported(root int) (imp int, export string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// thenOfImport returns the "import" token of import(…).then(f…) where f, the first
+// argument of then, starts at the significant token first; or -1.
+func (s *script) thenOfImport(first int) int {
+	p := first - 1
+	if !s.is(p-3, ")", ".", "then", "(") {
+		return -1
+	}
+	if k := s.opener(p-3) - 1; s.importCall(k) {
+		return k
+	}
+	return -1
 }
 
 // importCall reports whether the significant token k is the "import" of an import(…) call.

@@ -191,6 +191,10 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import("./dom.js").then(function (m) { m.put(document.body, "<img src=x onerror=go()>"); });`,
 		}, `main.js:1:61: error: the value given to m.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"import().then given a function declared elsewhere", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `function setup(m) { m.put(document.body, "<img src=x onerror=go()>"); } const show = ({ put }) => put(document.body, "<b>b</b>"); import("./dom.js").then(setup); import("./dom.js").then(show);`,
+		}, `main.js:1:42: error: the value given to m.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
 		{"a dynamic import of a specifier the build cannot read", map[string]string{
 			"views/dom.js": `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": "const name = location.hash.slice(1); const m = await import(`./views/${name}.js`); m.put(document.body, \"<img src=x onerror=go()>\"); " +
