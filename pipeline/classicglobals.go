@@ -42,6 +42,10 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		return read[k]
 	}
+	// unseen says of a name no script of the page gives whether what gives it is out of the
+	// build's sight: not the platform's, nor an element's id (the global object's named
+	// properties: <p id="out"> makes out the element).
+	unseen := func(name string) bool { return !isPlatformGlobal(name) && !a.pageIDs[name] }
 	// others returns the page's classic scripts but the skip-th, as checkGlobalCall reads them.
 	others := func(skip int) []globalScript {
 		var in []globalScript
@@ -89,7 +93,7 @@ func (a *assembler) checkGlobalCalls() {
 		r := &rewrite{b: a.b, file: a.abs(k), s: s}
 		in := append(others(k), modules...)
 		for i := 1; i < len(s.sig); i++ {
-			r.checkGlobalCall(i, in, true, true)
+			r.checkGlobalCall(i, in, true, unseen)
 		}
 		l := a.b.messages(r.errs, diag.Error)
 		if c.inline {
@@ -109,7 +113,7 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		r := &rewrite{b: a.b, file: mc.file, s: mc.s}
 		for _, i := range mc.calls {
-			r.checkGlobalCall(i, in, false, true)
+			r.checkGlobalCall(i, in, false, unseen)
 		}
 		if file == mc.file {
 			a.list = append(a.list, a.b.messages(r.errs, diag.Error)...)

@@ -132,10 +132,10 @@ type globalScript struct {
 // function the path reads, read with the call's arguments (seededCall); or, where one gives
 // the name but the build cannot read the function the call reaches, a refusal of an argument
 // holding what the policy blocks. skipOwn leaves a call of a global the script gives itself.
-// With all (in holds every script of the page that may give it), a call of a name no script
-// gives and that is not the platform's (platformglobals.go) is refused so too: the build
-// cannot see what gives it.
-func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn, all bool) {
+// Where in holds every script of the page that may give it, unseen says of a name no script
+// gives whether the build cannot see what does (not the platform's, platformglobals.go, nor
+// an element's id in the page): its call is refused so too. It is nil otherwise.
+func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen func(string) bool) {
 	s := r.s
 	if !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
 		return
@@ -178,7 +178,7 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn, all bool) {
 	switch {
 	case gives != "":
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "the build cannot read which function it calls ("+root+" is given in "+gives+")")
-	case all && !isPlatformGlobal(root):
+	case unseen != nil && unseen(root):
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and it is not the platform's: what gives it (another frame, an extension, Object.assign(window, …)) the build cannot see")
 	}
 }

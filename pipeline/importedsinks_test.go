@@ -171,6 +171,10 @@ func TestImportedSinks(t *testing.T) {
 			"a.js":    `window.lib = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; } };`,
 			"main.js": `import "./a.js"; lib.text(document.body, "<img src=x onerror=go()>"); lib.put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:94: error: the value given to lib.put(…), assigned in a.js, whose code gives its parameter m to innerHTML`},
+		{"an element's id, a global of the page", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<p id=\"out\"></p>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `out.append("<img src=x onerror=go()>"); out.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, ""},
 		{"the platform's functions, free names given data", map[string]string{
 			"main.js": `console.log("<img src=x onerror=go()>"); alert("<img src=x onerror=go()>"); document.body.append("<img src=x onerror=go()>"); structuredClone("<img src=x onerror=go()>"); ` +
 				`window.console.info("<img src=x onerror=go()>"); $("#x").html(location.hash); $("#x").html("<b>b</b>"); lib.put(document.body, "<i>i</i>");`,

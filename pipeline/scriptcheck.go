@@ -28,7 +28,7 @@ func (r *rewrite) check(i int) {
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
 	if r.seed == nil {
-		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, false)
+		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, nil)
 		r.checkParamCall(i)
 	}
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
