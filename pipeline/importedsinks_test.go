@@ -204,6 +204,11 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": "const name = location.hash.slice(1); const m = await import(`./views/${name}.js`); m.put(document.body, \"<img src=x onerror=go()>\"); " +
 				`import("./views/" + name + ".js").then(({ put }) => put(document.body, "<b>b</b>"));`,
 		}, `main.js:1:105: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which module import(…) loads`},
+		{"a package's module imported dynamically", map[string]string{
+			"node_modules/lib/package.json": `{"name": "lib", "version": "1.0.0", "type": "module", "main": "index.js"}`,
+			"node_modules/lib/index.js":     `export function render(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js":                       `const { render, text } = await import("lib"); text(document.body, "<b>b</b>"); render(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:102: error: the markup given to lib's render(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build does not read what the package's code does with it`},
 		{"dynamic imports given plain markup, text", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `const { put } = await import("./dom.js"); put(document.body, "<b>b</b>"); const m = await import("./dom.js"); m.text(document.body, "<img src=x onerror=go()>"); ` +
