@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -29,5 +28,4 @@ func TestPlatformGlobals(t *testing.T) {
 			t.Errorf("isPlatformGlobal(%q) = %v, want %v", r.name, got, r.want)
 		}
 	}
-	_ = os.Remove(out)
 }
