@@ -19,11 +19,20 @@ import (
 // empty or a var statement, that stands in a list of statements, is rewritten.
 
 // neverRuns returns the edits that take out of src (parse p, a minified print) the code that
-// never runs of unusedPrivateMethods and falseIfs, and the writes nothing reads of
-// unreadWrites (unread.go), sorted by place, an edit inside another
-// left out; nil when there is none.
+// never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), and the
+// writes nothing reads of unreadWrites (unread.go), sorted by place, an edit inside another
+// left out; nil when there is none. The passes read one lexing of src and one alignment of
+// the parse with it (localnames.Program.Places), for the places of unreadWrites' targets
+// and unreachable's jumps.
 func neverRuns(p *localnames.Program, src string) []localnames.Edit {
-	edits := append(append(unusedPrivateMethods(p, src), falseIfs(p, src)...), unreadWrites(p, src)...)
+	m := newMinifiedPrint(p, src)
+	slots, tails := unreadSlots(m), unreachableTails(m)
+	var slotAt, jumpAt []int
+	if slots != nil || tails != nil {
+		slotAt, jumpAt = p.Places(slots, jumps(tails))
+	}
+	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, slotAt)...)
+	edits = append(edits, unreachableEdits(m, tails, jumpAt)...)
 	sortEdits(edits)
 	var outer []localnames.Edit
 	for _, e := range edits {
@@ -35,9 +44,56 @@ func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 	return outer
 }
 
-// falseIfs returns the edits that rewrite src's (parse p, a minified print) if statements
-// whose test is always false as above, sorted by place; nil when there is none.
-func falseIfs(p *localnames.Program, src string) []localnames.Edit {
+// minifiedPrint is a parse of a minified print (the module the unwritten bindings' pass
+// minified again) and what the passes of neverRuns read of it besides: its tokens, lexed once,
+// and how often the print names each binding, counted once.
+type minifiedPrint struct {
+	p      *localnames.Program
+	src    string
+	toks   []token
+	lexed  bool // toks are lexed (nil where src does not lex so)
+	counts map[*js.Var]int
+}
+
+func newMinifiedPrint(p *localnames.Program, src string) *minifiedPrint {
+	return &minifiedPrint{p: p, src: src}
+}
+
+// tokens returns the tokens of the print (Program.Tokens), in order; false when the source
+// does not lex so.
+func (m *minifiedPrint) tokens() ([]token, bool) {
+	if !m.lexed {
+		m.lexed = true
+		toks := make([]token, 0, len(m.src)/3)
+		if m.p.Tokens(func(tt js.TokenType, start int, data []byte) bool {
+			toks = append(toks, token{tt, start, start + len(data)})
+			return true
+		}) {
+			m.toks = toks
+		}
+	}
+	return m.toks, m.toks != nil
+}
+
+// at returns the index of the token that starts at offset start; false where none does.
+func (m *minifiedPrint) at(start int) (int, bool) {
+	return slices.BinarySearchFunc(m.toks, start, func(t token, start int) int { return t.start - start })
+}
+
+// count returns how often the print names each binding (resolved), its declarations too.
+// The caller must not change the map.
+func (m *minifiedPrint) count() map[*js.Var]int {
+	if m.counts == nil {
+		m.counts = map[*js.Var]int{}
+		js.Walk(varCounter(m.counts), m.p.AST)
+	}
+	return m.counts
+}
+
+// falseIfs returns the edits that rewrite the print m's if statements whose test is always
+// false as above, sorted by place; nil when there is none.
+func falseIfs(m *minifiedPrint) []localnames.Edit {
+	p, src := m.p, m.src
 	if !strings.Contains(src, "0)") {
 		return nil
 	}
@@ -46,16 +102,15 @@ func falseIfs(p *localnames.Program, src string) []localnames.Edit {
 	if len(f.ifs) == 0 {
 		return nil
 	}
-	everywhere := map[*js.Var]int{}
-	js.Walk(varCounter(everywhere), p.AST)
-	tokens, at, ok := tokensOf(p)
+	everywhere := m.count()
+	tokens, ok := m.tokens()
 	if !ok {
 		return nil
 	}
 	var edits []localnames.Edit
 	for _, s := range f.ifs {
 		zero := falseTest(s.Cond)
-		i, ok := at[p.Offset(zero.Data)]
+		i, ok := m.at(p.Offset(zero.Data))
 		if !ok || i+2 >= len(tokens) || tokens[i+1].tt != js.CloseParenToken {
 			continue
 		}
@@ -103,19 +158,6 @@ func falseIfs(p *localnames.Program, src string) []localnames.Edit {
 	return edits
 }
 
-// tokensOf returns the tokens of p's source (Program.Tokens) and the index of each by its
-// offset; false when the source does not lex so.
-func tokensOf(p *localnames.Program) ([]token, map[int]int, bool) {
-	var tokens []token
-	at := map[int]int{}
-	ok := p.Tokens(func(tt js.TokenType, start int, data []byte) bool {
-		at[start] = len(tokens)
-		tokens = append(tokens, token{tt, start, start + len(data)})
-		return true
-	})
-	return tokens, at, ok
-}
-
 // closingToken returns the index of the token that closes the bracket opened at i; -1 where
 // none does.
 func closingToken(tokens []token, i int) int { return matching(tokens, i, 1) }
@@ -148,6 +190,17 @@ func matching(tokens []token, i, step int) int {
 // statement or a for loop whose body is one or empty: its ; at the statement's depth, or the
 // token before the } that closes the list around it.
 func statementEnd(tokens []token, i int) int {
+	k := scanTo(tokens, i, true)
+	if k >= 0 && tokens[k].tt != js.SemicolonToken {
+		return k - 1
+	}
+	return k
+}
+
+// scanTo returns the index of the first token from i that closes a bracket opened before i,
+// or, with semicolon, of the first ; outside the brackets opened from i, which comes first;
+// -1 where none does.
+func scanTo(tokens []token, i int, semicolon bool) int {
 	depth := 0
 	for k := i; k < len(tokens); k++ {
 		switch tokens[k].tt {
@@ -155,10 +208,10 @@ func statementEnd(tokens []token, i int) int {
 			depth++
 		case js.CloseParenToken, js.CloseBracketToken, js.CloseBraceToken:
 			if depth--; depth < 0 {
-				return k - 1
+				return k
 			}
 		case js.SemicolonToken:
-			if depth == 0 {
+			if semicolon && depth == 0 {
 				return k
 			}
 		}

@@ -439,6 +439,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				t.Errorf("the built page holds the function the unread binding was given")
 			}
 		}},
+		// Hydration code after a return the flag's folding left: taken out, and the
+		// function only it called gone (unreachable.go).
+		{page: "unreachable.html", see: `"seen":["B","#text"]`, built: func(t *testing.T, page []byte) {
+			for _, gone := range []string{"hydration text", "hydration merged"} {
+				if bytes.Contains(page, []byte(gone)) {
+					t.Errorf("the built page holds %s", gone)
+				}
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

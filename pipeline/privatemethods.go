@@ -24,11 +24,12 @@ import (
 // returns, which can be one made before (class B extends A, A's constructor returning o, new B
 // twice throws: without the method it would not).
 
-// unusedPrivateMethods returns the edits that take out of src (parse p, a minified print)
-// each private method no code reaches, sorted by place; nil when there is none or the
-// module's references are not known (a direct eval can name nothing private, but the places
-// come from the same tokens as the other passes').
-func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
+// unusedPrivateMethods returns the edits that take out of the print mp each private method no
+// code reaches, sorted by place; nil when there is none or the module's references are not
+// known (a direct eval can name nothing private, but the places come from the same tokens as
+// the other passes').
+func unusedPrivateMethods(mp *minifiedPrint) []localnames.Edit {
+	p, src := mp.p, mp.src
 	f := &privateFinder{edges: map[*js.Var][]*js.Var{}, owner: map[*js.MethodDecl]*js.ClassDecl{}}
 	js.Walk(f, p.AST)
 	if len(f.methods) == 0 {
@@ -57,7 +58,7 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 	if len(dead) == 0 {
 		return nil
 	}
-	tokens, at, ok := tokensOf(p)
+	tokens, ok := mp.tokens()
 	if !ok {
 		return nil
 	}
@@ -66,7 +67,7 @@ func unusedPrivateMethods(p *localnames.Program, src string) []localnames.Edit {
 		// The name's place: the declaration's name, where the method is declared before its
 		// name is used (the parse's node is the first it read); otherwise left.
 		name := resolved(m.Name.Private).Data
-		i, ok := at[p.Offset(name)]
+		i, ok := mp.at(p.Offset(name))
 		if !ok || tokens[i].tt != js.PrivateIdentifierToken || src[tokens[i].start:tokens[i].end] != string(name) ||
 			i+1 >= len(tokens) || tokens[i+1].tt != js.OpenParenToken {
 			continue

@@ -19,10 +19,22 @@ import (
 // A value that would start the statement with {, function, class, let or async (read as
 // another statement) is left, and so is a module that imports or exports.
 
-// unreadWrites returns the edits that take x= out of each write of src (parse p, a minified
-// print) to a binding nothing reads, as above; nil when there is none.
-func unreadWrites(p *localnames.Program, src string) []localnames.Edit {
-	ast := p.AST
+// unreadWrites returns the edits that take x= out of each write of the print m to a binding
+// nothing reads, as above; nil when there is none. neverRuns asks for the places of the
+// writes with those of other passes: this is its two steps for one pass.
+func unreadWrites(m *minifiedPrint) []localnames.Edit {
+	slots := unreadSlots(m)
+	if slots == nil {
+		return nil
+	}
+	places, _ := m.p.Places(slots, nil)
+	return unreadEdits(m, places)
+}
+
+// unreadSlots returns the targets (the slots of the *js.Var) of the writes of the print m to
+// the bindings nothing reads; nil when there is none.
+func unreadSlots(m *minifiedPrint) []*js.IExpr {
+	p, ast := m.p, m.p.AST
 	if !p.Known() {
 		return nil
 	}
@@ -43,32 +55,33 @@ func unreadWrites(p *localnames.Program, src string) []localnames.Edit {
 	if len(f.writes) == 0 {
 		return nil
 	}
-	count := map[*js.Var]int{}
-	js.Walk(varCounter(count), ast)
+	count := m.count()
 	var slots []*js.IExpr
 	for v, w := range f.writes {
 		if f.decls[v]+len(w) == count[v] && f.unusedValue[v] == len(w) {
 			slots = append(slots, w...)
 		}
 	}
-	if len(slots) == 0 {
-		return nil
-	}
-	_, places := p.RenameAt(true, false, slots)
+	return slots
+}
+
+// unreadEdits returns the edits that take x= out of the writes whose targets start at places
+// (Places of unreadSlots' slots, -1 where not known), sorted by place.
+func unreadEdits(m *minifiedPrint, places []int) []localnames.Edit {
 	if places == nil {
 		return nil
 	}
-	tokens, at, ok := tokensOf(p)
+	tokens, ok := m.tokens()
 	if !ok {
 		return nil
 	}
 	var edits []localnames.Edit
 	for _, start := range places {
-		i, ok := at[start]
+		i, ok := m.at(start)
 		if start < 0 || !ok || i+2 >= len(tokens) || tokens[i+1].tt != js.EqToken {
 			continue
 		}
-		value := src[tokens[i+2].start:]
+		value := m.src[tokens[i+2].start:]
 		if notAStatement(value) {
 			continue
 		}

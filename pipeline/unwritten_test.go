@@ -109,12 +109,12 @@ type passRow struct{ name, src, want, not string }
 // testPass runs each row's module in Node as written and with pass's edits applied: both
 // print the same, and the module after holds what it should (want) and not what it should
 // not (not).
-func testPass(t *testing.T, pass func(*localnames.Program, string) []localnames.Edit, rows []passRow) {
+func testPass(t *testing.T, pass func(*minifiedPrint) []localnames.Edit, rows []passRow) {
 	t.Helper()
 	run := nodeModuleRunner(t)
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			after := localnames.Apply(row.src, pass(localnames.Parse(row.src), row.src))
+			after := localnames.Apply(row.src, pass(newMinifiedPrint(localnames.Parse(row.src), row.src)))
 			if !strings.Contains(after, row.want) || row.not != "" && strings.Contains(after, row.not) {
 				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after)
 			}

@@ -106,9 +106,24 @@ func (p *Program) Rename(module bool) []Edit {
 // is shared by its references in a scope and keeps no place. Nil places where the program's
 // references are not known or the parse and the text do not line up.
 func (p *Program) RenameAt(module, rename bool, slots []*js.IExpr) ([]Edit, []int) {
+	edits, slotAt, _ := p.renameAt(module, rename, slots, nil)
+	return edits, slotAt
+}
+
+// Places gives the place in the source of the name each of slots holds (as RenameAt does) and
+// of the first token of each of stmts, statements of AST that start with a keyword (return,
+// throw, break, continue, var, if …), -1 where it is not known: the parse keeps no place of a
+// statement. Nil places where the program's references are not known or the parse and the
+// text do not line up. One alignment for both: the passes that need places ask at once.
+func (p *Program) Places(slots []*js.IExpr, stmts []*js.IStmt) (slotAt, stmtAt []int) {
+	_, slotAt, stmtAt = p.renameAt(true, false, slots, stmts)
+	return slotAt, stmtAt
+}
+
+func (p *Program) renameAt(module, rename bool, slots []*js.IExpr, stmts []*js.IStmt) ([]Edit, []int, []int) {
 	r, ast := p.fresh(), p.AST
 	if r.bad {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if module {
 		r.top = &ast.BlockStmt
@@ -126,18 +141,18 @@ func (p *Program) RenameAt(module, rename bool, slots []*js.IExpr) ([]Edit, []in
 	if !rename || !r.collect() {
 		r.vars, r.index = nil, map[*js.Var]int{}
 	}
-	if len(r.vars) == 0 && len(slots) == 0 {
-		return nil, nil
+	if len(r.vars) == 0 && len(slots) == 0 && len(stmts) == 0 {
+		return nil, nil, nil
 	}
-	r.slots = slots
+	r.slots, r.stmts = slots, stmts
 	occ, ok := r.align(ast)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if len(r.vars) == 0 {
-		return nil, r.slotAt
+		return nil, r.slotAt, r.stmtAt
 	}
-	return r.rename(occ), r.slotAt
+	return r.rename(occ), r.slotAt, r.stmtAt
 }
 
 // renamer holds one program's parse and what Rename found in it.
@@ -166,9 +181,12 @@ type renamer struct {
 	bindings []*js.BindingObjectItem
 	regexps  []*js.LiteralExpr
 	bad      bool // a direct eval or a with statement
-	// slots are the places RenameAt finds (align), slotAt where each is (-1: not found).
+	// slots are the places RenameAt finds (align), slotAt where each is (-1: not found);
+	// stmts and stmtAt alike, for Places.
 	slots  []*js.IExpr
 	slotAt []int
+	stmts  []*js.IStmt
+	stmtAt []int
 }
 
 // offset returns the offset in src of a token of the parse.
@@ -490,8 +508,20 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		r.slotAt[i] = -1
 		*slot = &js.Var{Data: []byte(prefix + "l" + strconv.Itoa(i))}
 	}
+	// A statement is printed labelled by a marker: the marker's counterpart in src is the
+	// statement's first name, its keyword.
+	stmtWas := make([]js.IStmt, len(r.stmts))
+	r.stmtAt = make([]int, len(r.stmts))
+	for i, s := range r.stmts {
+		stmtWas[i] = *s
+		r.stmtAt[i] = -1
+		*s = &js.LabelledStmt{Label: []byte(prefix + "t" + strconv.Itoa(i)), Value: *s}
+	}
 	var printed bytes.Buffer
 	ast.JS(&printed)
+	for i, s := range r.stmts {
+		*s = stmtWas[i]
+	}
 	for i, slot := range r.slots {
 		*slot = slotWas[i]
 	}
@@ -548,6 +578,16 @@ func (r *renamer) align(ast *js.AST) ([]occurrence, bool) {
 		// The print writes an arrow function's expression body as a block that returns it
 		// (the parse keeps no word on which it was): its return is not in src.
 		for k < len(want) && want[k] == "return" && string(data) != "return" {
+			k++
+		}
+		// A statement's marker: its place is this name's, which the next name of the print
+		// is.
+		for k < len(want) && strings.HasPrefix(want[k], prefix+"t") {
+			i, err := strconv.Atoi(want[k][len(prefix)+1:])
+			if err != nil || i >= len(stmtWas) {
+				return mismatch()
+			}
+			r.stmtAt[i] = start
 			k++
 		}
 		if k == len(want) {
