@@ -19,20 +19,25 @@ import (
 // empty or a var statement, that stands in a list of statements, is rewritten.
 
 // neverRuns returns the edits that take out of src (parse p, a minified print) the code that
-// never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), and the
-// writes nothing reads of unreadWrites (unread.go), sorted by place, an edit inside another
-// left out; nil when there is none. The passes read one lexing of src and one alignment of
-// the parse with it (localnames.Program.Places), for the places of unreadWrites' targets
-// and unreachable's jumps.
+// never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), the writes
+// nothing reads of unreadWrites (unread.go) and the variables returned at once of
+// returnedAtOnce (returnedvars.go), sorted by place, an edit inside another left out; nil
+// when there is none. The passes read one lexing of src and one alignment of the parse with
+// it (localnames.Program.Places), for the places of unreadWrites' targets, unreachable's
+// jumps and returnedAtOnce's declarations.
 func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 	m := newMinifiedPrint(p, src)
-	slots, tails := unreadSlots(m), unreachableTails(m)
-	var slotAt, jumpAt []int
-	if slots != nil || tails != nil {
-		slotAt, jumpAt = p.Places(slots, jumps(tails))
+	slots, tails, decls := unreadSlots(m), unreachableTails(m), returnedVars(m)
+	stmts := append(jumps(tails), decls...)
+	var slotAt, stmtAt []int
+	if slots != nil || stmts != nil {
+		slotAt, stmtAt = p.Places(slots, stmts)
 	}
 	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, slotAt)...)
-	edits = append(edits, unreachableEdits(m, tails, jumpAt)...)
+	if stmtAt != nil {
+		edits = append(edits, unreachableEdits(m, tails, stmtAt[:len(tails)])...)
+		edits = append(edits, returnedVarEdits(m, decls, stmtAt[len(tails):])...)
+	}
 	sortEdits(edits)
 	var outer []localnames.Edit
 	for _, e := range edits {
@@ -237,17 +242,20 @@ type falseIfFinder struct {
 }
 
 func (f *falseIfFinder) Enter(n js.INode) js.IVisitor {
-	var list []js.IStmt
+	f.check(statementList(n))
+	return f
+}
+
+// statementList returns the list of statements of n, a block (a function's body too) or a
+// case clause; nil for another node.
+func statementList(n js.INode) []js.IStmt {
 	switch n := n.(type) {
 	case *js.BlockStmt:
-		list = n.List
-	case *js.SwitchStmt:
-		for _, c := range n.List {
-			f.check(c.List)
-		}
+		return n.List
+	case *js.CaseClause:
+		return n.List
 	}
-	f.check(list)
-	return f
+	return nil
 }
 
 func (f *falseIfFinder) Exit(js.INode) {}

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -446,6 +447,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				if bytes.Contains(page, []byte(gone)) {
 					t.Errorf("the built page holds %s", gone)
 				}
+			}
+		}},
+		// var signal = {…}; return signal, left by a dev branch's folding, written
+		// return {…} (returnedvars.go).
+		{page: "returned_vars.html", see: `"seen":[1,"two",false,false]`, built: func(t *testing.T, page []byte) {
+			if m := regexp.MustCompile(`var (\w+)=\{f:0,[^}]*\};return \w+`).Find(page); m != nil {
+				t.Errorf("the built page holds %s", m)
 			}
 		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).

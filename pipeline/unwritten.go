@@ -42,8 +42,9 @@ import (
 // esbuild (the branches it guards fold), and the local names and the logical assignments are
 // found in a parse of that print; where that print has private methods nothing calls
 // (privatemethods.go), ifs whose test is false (falseifs.go), writes nothing reads
-// (unread.go) or statements after a jump (unreachable.go), they are taken out and it is
-// minified once more; nowhere else is it minified again.
+// (unread.go), statements after a jump (unreachable.go) or variables returned at once
+// (returnedvars.go), they are taken out and it is minified once more; nowhere else is it
+// minified again.
 func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
 	module := opts.Format == api.FormatESModule
 	if !syntax && !rename {
