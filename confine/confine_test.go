@@ -10,6 +10,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/miniapp/bundle/confine"
@@ -103,6 +104,26 @@ func child(dirs []string) int {
 	fmt.Println("write read-only", err == nil)
 	out, err := exec.Command(cat, filepath.Join(dirs[0], "ok.txt")).Output()
 	fmt.Println("child reads", err == nil && string(out) == "ok")
+	// A child Start fenced, killed from this thread, not the one that started it: where each
+	// thread was fenced on its own (ABI 6 and 7), its kill was refused (EPERM) and the child,
+	// a cat reading its input, lived on.
+	sleeper := exec.Command(cat)
+	in, err := sleeper.StdinPipe()
+	if err != nil {
+		fmt.Println("stdin:", err)
+		return 1
+	}
+	if _, err := (confine.Fence{Read: dirs[:1], Exec: runtime}).Start(sleeper); err != nil {
+		fmt.Println("start:", err)
+		return 1
+	}
+	kerr := confine.Kill(sleeper.Process)
+	if kerr != nil {
+		in.Close() // it ends with its input
+	}
+	sleeper.Wait()
+	ws, _ := sleeper.ProcessState.Sys().(syscall.WaitStatus)
+	fmt.Println("kill of a fenced child", kerr == nil && ws.Signaled() && ws.Signal() == syscall.SIGKILL)
 	return 0
 }
 
@@ -154,6 +175,7 @@ func TestRestrict(t *testing.T) {
 				"write inside true",
 				fmt.Sprintf("write read-only %v", !fenced),
 				"child reads true",
+				"kill of a fenced child true",
 			}
 			if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !slices.Equal(got, want) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

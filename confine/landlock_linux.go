@@ -142,7 +142,7 @@ var (
 
 // Start starts cmd confined to f, leaving the calling process as it was: the fence is put on
 // one OS thread, which starts cmd (a child takes its fence from the thread that forks it) and
-// then ends. cmd can also create no socket (a seccomp filter, on amd64 and arm64), whatever
+// then stays, to kill it when Kill asks, until cmd's process ends. cmd can also create no socket (a seccomp filter, on amd64 and arm64), whatever
 // the Landlock ABI: it runs code of the app's. It returns the fence cmd holds; where the kernel has no Landlock, cmd starts
 // unconfined and Status{} says so.
 func (f Fence) Start(cmd *exec.Cmd) (Status, error) {
@@ -179,10 +179,87 @@ func (f Fence) Start(cmd *exec.Cmd) (Status, error) {
 			errc <- fmt.Errorf("seccomp: %w", err)
 			return
 		}
-		errc <- cmd.Start()
+		if err := cmd.Start(); err != nil {
+			errc <- err
+			return
+		}
+		k := newKiller(cmd.Process)
+		errc <- nil
+		if k != nil {
+			k.serve()
+		}
 	}()
 	if err := <-errc; err != nil {
 		return Status{}, err
 	}
 	return st, nil
+}
+
+// A killer is the thread that started a fenced child, which signals it for Kill. Landlock's
+// signal scope (ABI 6) lets a process signal only processes of its own fence or one nested in
+// it; where the process's threads were confined one by one (ABI 6 and 7: Prepare), each has
+// a fence of its own, and the child's is nested in its starter's alone: another thread's
+// kill was refused (EPERM), and a Node that looped or held its event loop outlived its build,
+// which waited on it.
+type killer struct {
+	p           *os.Process
+	pidfd, r, w int
+}
+
+var killers sync.Map // *os.Process → *killer
+
+// newKiller holds p's pidfd and a pipe by which Kill asks; nil where the kernel gives no
+// pidfd (Kill then signals p from the caller's thread).
+func newKiller(p *os.Process) *killer {
+	pidfd, err := unix.PidfdOpen(p.Pid, 0)
+	if err != nil {
+		return nil
+	}
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		unix.Close(pidfd)
+		return nil
+	}
+	k := &killer{p: p, pidfd: pidfd, r: fds[0], w: fds[1]}
+	killers.Store(p, k)
+	return k
+}
+
+// serve waits, on the thread that started the child, for its end or a request to kill it.
+func (k *killer) serve() {
+	defer func() {
+		if killers.CompareAndDelete(k.p, k) {
+			unix.Close(k.w) // not asked: Kill has it no more
+		}
+		unix.Close(k.pidfd)
+		unix.Close(k.r)
+	}()
+	fds := []unix.PollFd{{Fd: int32(k.pidfd), Events: unix.POLLIN}, {Fd: int32(k.r), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != nil && err != unix.EINTR {
+			return
+		}
+		if fds[0].Revents != 0 {
+			return // it ended
+		}
+		if fds[1].Revents != 0 {
+			var b [1]byte
+			unix.Read(k.r, b[:])
+			unix.PidfdSendSignal(k.pidfd, unix.SIGKILL, nil, 0)
+			fds[1].Events = 0 // asked once: wait for the end
+		}
+	}
+}
+
+// Kill kills a process Start started, from the thread that started it (which the signal
+// scope of its fence lets signal it); any other process, as p.Kill does.
+func Kill(p *os.Process) error {
+	v, ok := killers.LoadAndDelete(p)
+	if !ok {
+		return p.Kill()
+	}
+	k := v.(*killer)
+	_, err := unix.Write(k.w, []byte{1})
+	unix.Close(k.w)
+	return err
 }

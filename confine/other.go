@@ -2,7 +2,10 @@
 
 package confine
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func available() Status { return Status{} }
 
@@ -18,3 +21,6 @@ func (f Fence) Start(cmd *exec.Cmd) (Status, error) { return Status{}, cmd.Start
 
 // Program returns path alone where there is no Landlock to give its files to.
 func Program(path string) ([]string, error) { return []string{path}, nil }
+
+// Kill kills p.
+func Kill(p *os.Process) error { return p.Kill() }

@@ -507,6 +507,13 @@ return await new Promise((res, rej) => { const w = new Worker("require('worker_t
 			code: 1, want: "vite.config.js threw"},
 		{name: "vite_config_hooks_read_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": viteConfigHooks(`const fs = await import("node:fs"); return fs.readFileSync("BASE/ws/app/l.txt", "utf8");`)}),
 			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+		// A config that throws while a handle of its own (a MessagePort) holds Node's event
+		// loop: Node was left running, and under the kernel's fence the build's kill of it was
+		// refused (the thread that sent it is not in the fence Node was started in), so the
+		// build never ended. Node ends with its input.
+		{name: "vite_config_throws_holding_port", files: script("console.log(1)", map[string]string{"vite.config.js": `const { port1 } = new MessageChannel();
+port1.on("message", () => {});
+throw new Error("boom");`}), code: 1, want: "vite.config.js:3:7: error: vite.config.js threw: boom"},
 		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
 		// extends, and one above the root) and showed what its messages quote.
 		{name: "vite_config_tsconfig_extends_proc_environ", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,

@@ -441,7 +441,7 @@ func (r *Runner) Kill() {
 		r.stdin.Close()
 	}
 	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Kill()
+		confine.Kill(r.cmd.Process) // from the thread that started it, under the kernel's fence
 	}
 	gone := r.gone
 	r.mu.Unlock()

@@ -1387,7 +1387,10 @@ function failure(e) {
   return err;
 }
 
-readline.createInterface({ input: process.stdin }).on("line", async (line) => {
+// The end of the input is the end of the runner (Close and Kill close it), whatever the app's
+// code left running: a config that threw while a MessagePort of its own held the event loop
+// kept Node, and so the build, waiting.
+readline.createInterface({ input: process.stdin }).on("close", () => process.exit(0)).on("line", async (line) => {
   let req;
   try {
     req = JSON.parse(line);
