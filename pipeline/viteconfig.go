@@ -141,7 +141,12 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		d := diag.Message{File: display, Text: fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message),
 			Note: "fix the config (Vite would refuse it too, unless what failed is what bundle's fences refuse a config: a file outside " +
 				filepath.ToSlash(readRoot) + ", a program, a worker, module hooks, a socket)"}
-		if te.Refused != "" {
+		switch {
+		case te.Denied == "hooks":
+			// Not a fence's refusal: bundle runs no loader hooks of a config, with a fence or without.
+			d.Text = fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message)
+			d.Note = "bundle builds the page with its own loaders and runs no loader hooks a vite.config registers (Vite would run them): remove the call, or, if the build needs what the hooks do, build with Vite and check the page it writes (bundle check)"
+		case te.Refused != "":
 			// Refused by a fence, which Vite does not put around the config.
 			d.Note = refusalNote(te, readRoot, r.Fence())
 		}
@@ -269,6 +274,21 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 			return api.OnLoadResult{Contents: &s, Loader: loader}, nil
 		})
 	}}
+	// The config's own node:module is node:module without loader hooks: register and
+	// registerHooks refuse the call where the config makes it (packages, left to Node, get
+	// Node's: Tailwind CSS's F.register?.() skips where the runner took register away).
+	noHooks := api.Plugin{Name: "vite-config-no-hooks", Setup: func(pb api.PluginBuild) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^(node:)?module$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Namespace == configModuleNamespace {
+				return api.OnResolveResult{Path: "node:module", External: true}, nil
+			}
+			return api.OnResolveResult{Path: "node:module", Namespace: configModuleNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: configModuleNamespace}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+			s := configModule
+			return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
+		})
+	}}
 	res := api.Build(api.BuildOptions{
 		EntryPoints:   []string{file},
 		AbsWorkingDir: filepath.Dir(file),
@@ -284,7 +304,7 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
 		TsconfigRaw: tsconfigRaw,
 		LogLevel:    api.LogLevelSilent,
-		Plugins: guardInputMaps([]api.Plugin{confined, inject}, true, nil, func(p string) *api.Message {
+		Plugins: guardInputMaps([]api.Plugin{confined, noHooks, inject}, true, nil, func(p string) *api.Message {
 			// Where it leads decides, not whether it is there (nothing outside is looked at).
 			if _, err := rootpath.Resolve(p, readRoot); !errors.Is(err, rootpath.ErrOutside) {
 				return nil
@@ -318,6 +338,32 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 	}
 	return string(res.OutputFiles[0].Contents), list
 }
+
+// configModuleNamespace is esbuild's namespace of the node:module a vite.config imports.
+const configModuleNamespace = "bundle-config-node-module"
+
+// configModule is the node:module a vite.config's own code imports: Node's, but for
+// module.register and module.registerHooks, which throw where the config calls them (the
+// stack starts at the call) with the refusal the Go side explains (refusedHooks). Module
+// hooks run on a thread of their own (register's), where the runner's blocks and fs guards
+// are not, and would change how every later import of the build loads; bundle runs none of
+// a config's, fenced or not, so that what a config gives does not depend on the fence.
+const configModule = `import * as m from "node:module";
+export * from "node:module";
+function refuse(name) {
+  const f = { [name]() {
+    const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
+    Error.captureStackTrace(e, f[name]);
+    throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
+  } };
+  return f[name];
+}
+export const register = refuse("register");
+export const registerHooks = refuse("registerHooks");
+export default new Proxy(m.default, {
+  get: (t, k, r) => (k === "register" ? register : k === "registerHooks" ? registerHooks : Reflect.get(t, k, r)),
+});
+`
 
 // parseViteConfig reads the runner's JSON of the config in file (the app folder dir).
 func parseViteConfig(file, dir, out string) (*viteConfig, error) {

@@ -501,12 +501,27 @@ export default { define: { __X__: JSON.stringify(s) } };`}),
 		// runner's blocks and fs guards were not: with BUNDLE_FENCE=off a worker started there
 		// with execArgv: [] escaped Node's permission model, and a read through a link the app
 		// holds was followed out (the model follows links), each putting the secret in the
-		// page (exit 0). Under the model no code of the app's registers hooks.
+		// page (exit 0). No code of the config's registers hooks, fenced or not: the call is
+		// refused where the config makes it.
 		{name: "vite_config_hooks_worker", files: script("console.log(__X__)", map[string]string{"vite.config.js": viteConfigHooks(`const { Worker } = await import("node:worker_threads");
 return await new Promise((res, rej) => { const w = new Worker("require('worker_threads').parentPort.postMessage(require('fs').readFileSync('BASE/secrets/token.txt', 'utf8'))", { eval: true, execArgv: [] }); w.on("message", res); w.on("error", rej); });`)}),
-			code: 1, want: "vite.config.js threw"},
+			code: 1, want: "vite.config.js:4:1: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		{name: "vite_config_hooks_read_through_link", files: script("console.log(__X__)", map[string]string{"vite.config.js": viteConfigHooks(`const fs = await import("node:fs"); return fs.readFileSync("BASE/ws/app/l.txt", "utf8");`)}),
-			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js threw"},
+			links: map[string]string{"l.txt": "secrets/token.txt"}, code: 1, want: "vite.config.js:4:1: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// module.register under the path checks was undefined (so that Tailwind CSS's
+		// F.register?.() skips): the config's call said "register is not a function" with a
+		// note of every fence; and inside the kernel's fence the hooks ran. The call is refused
+		// at its place with what to do, through each way of naming node:module, and a local
+		// file the config imports; Tailwind CSS's own register?.() still skips
+		// (TestNodePermissionSameBytes).
+		{name: "vite_config_module_register_default", files: script("console.log(1)", map[string]string{"vite.config.js": `import module from "module";
+const require = module.createRequire(import.meta.url);
+export default () => { module.register("./hooks.mjs", import.meta.url); return {}; };`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js:3:31: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_module_register_hooks", files: script("console.log(1)", map[string]string{"vite.config.ts": `import "./setup.ts";
+export default {};`, "setup.ts": `import * as m from "node:module";
+if (m.registerHooks) m.registerHooks({}); else m.register("./hooks.mjs", import.meta.url);`}),
+			code: 1, want: "setup.ts:2:"},
 		// A config that throws while a handle of its own (a MessagePort) holds Node's event
 		// loop: Node was left running, and under the kernel's fence the build's kill of it was
 		// refused (the thread that sent it is not in the fence Node was started in), so the
