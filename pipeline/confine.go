@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -15,6 +16,7 @@ import (
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // Fence returns what a build of the app in dir with opts needs of the kernel's fence, for a
@@ -328,3 +330,59 @@ func (b *bundler) confined(m api.Message) api.Message {
 
 // viteConfigFiles are the names of a Vite config, in the order Vite looks for them.
 var viteConfigFiles = []string{"vite.config.js", "vite.config.mjs", "vite.config.ts", "vite.config.cjs", "vite.config.mts", "vite.config.cts"}
+
+// mayGlob finds what may be esbuild's own glob: require( or import( whose argument starts
+// with a string a + continues, or a template literal with a substitution.
+var mayGlob = regexp.MustCompile(`\b(?:require|import)\s*\(\s*(?:["'][^"'\n]*["']\s*\+|` + "`[^`]*\\$\\{)")
+
+// globsOutside refuses esbuild's own globs in the script file (src, read with loader) whose
+// folder leaves the root: require("../x/" + name), require(`../x/${name}.js`), and, where
+// rewrite is false (a package's module, which the source transforms leave), import() of
+// either (an app script's import() of a template is the source transforms' glob, which
+// refuses it). esbuild lists the folder the literal's static part names, before any file it
+// finds reaches the confine plugin, and names each in its messages: with the path checks
+// alone a build said which files a folder beside the app holds, and under the kernel's fence
+// it found none and built. The folder is refused by where it leads, as import.meta.glob's is.
+func (b *bundler) globsOutside(file, src string, loader api.Loader, rewrite bool) []api.Message {
+	if !mayGlob.MatchString(src) {
+		return nil
+	}
+	s, err := readScript(file, src, loader)
+	if err != nil || s == nil {
+		return nil // the source transforms or esbuild say why
+	}
+	var msgs []api.Message
+	for i := range s.sig {
+		call := s.is(i, "require", "(")
+		imp := s.tok(i).tt == js.ImportToken && s.is(i+1, "(")
+		if !call && !imp || s.is(i-1, ".") || s.is(i-1, "?.") {
+			continue
+		}
+		args := s.args(i + 1)
+		if len(args) == 0 {
+			continue
+		}
+		a := args[0]
+		var head string
+		switch t := s.tok(a[0]); {
+		case t.tt == js.StringToken && s.is(a[0]+1, "+"):
+			head, _ = s.str(a[0])
+		case t.tt == js.TemplateStartToken && (call || !rewrite):
+			head = string(s.js[t.start+1 : t.end-2])
+		default:
+			continue
+		}
+		if !strings.HasPrefix(head, "./") && !strings.HasPrefix(head, "../") {
+			continue // not a glob of esbuild's: left to run, and the check of the page
+		}
+		folder := head[:strings.LastIndexByte(head, '/')+1]
+		if !b.leavesRoot(filepath.Join(filepath.Dir(file), filepath.FromSlash(folder))) {
+			continue
+		}
+		off, _ := s.srcAt(a[0])
+		msgs = append(msgs, *at(file, src, off,
+			fmt.Sprintf("this %s names the files of %s, outside %s, which esbuild would list to bundle each it may name", s.text(i)+"()", folder, b.rootName()),
+			"a build reads nothing outside the root: move the files in, or name each file in an import of its own"))
+	}
+	return msgs
+}

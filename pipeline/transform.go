@@ -57,6 +57,11 @@ var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
 // esbuild would (it reads it), one of the app's with the source transforms applied.
 func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
 	if strings.Contains(filepath.ToSlash(path), "/node_modules/") {
+		if src, err := os.ReadFile(path); err == nil {
+			if msgs := b.globsOutside(path, string(src), b.loaderFor(path), false); len(msgs) > 0 {
+				return api.OnLoadResult{Errors: msgs}, nil
+			}
+		}
 		return b.loadPackageModule(path, resolve), nil
 	}
 	src, err := os.ReadFile(path)
@@ -159,6 +164,7 @@ const moduleMark = "\n;export {};\n"
 func (b *bundler) appScript(file, name, src string, loader api.Loader, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (out string, errs, warnings []api.Message) {
 	b.noteDefaultImports(file, src)
 	out, errs, warnings = b.transform(file, name, src, loader, chain, resolve)
+	errs = append(errs, b.globsOutside(file, src, loader, true)...)
 	base := out
 	if base == "" {
 		base = src

@@ -360,6 +360,21 @@ func leakRows() []leakRow {
 		{name: "import_proc_environ", files: script(`import s from "/proc/self/environ?raw"; console.log(s)`, nil), code: 1, want: "outside"},
 		{name: "css_url_proc_environ", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(/proc/self/environ) }"},
 			code: 1, want: "/proc/self/environ"},
+		// esbuild's own globs (a require or import() of a string a + continues, a require of a
+		// template literal), which list the folder before any file found reaches the checks:
+		// with the path checks alone the build named each file of a folder beside the app (the
+		// secret's folder among them), and under the kernel's fence it found none and built.
+		{name: "require_glob_outside", files: script(`import "./c.cjs"`, map[string]string{"c.cjs": "const x = String(Math.random());\nconsole.log(require(\"../../secrets/\" + x + \".json\"));\n"}),
+			code: 1, want: "c.cjs:2:21: error: this require() names the files of ../../secrets/, outside the workspace root"},
+		{name: "require_glob_inside", files: script(`import "./c.cjs"`, map[string]string{"c.cjs": "const x = String(Math.random());\nconsole.log(require(\"./loc/\" + x + \".json\"));\n", "loc/en.json": `{ "hi": 1 }`}), code: 0},
+		{name: "require_template_glob_outside", files: script(`import "./c.cjs"`, map[string]string{"c.cjs": "const x = String(Math.random());\nconsole.log(require(`../../secrets/names/${x}/package.json`));\n"}),
+			code: 1, want: "this require() names the files of ../../secrets/names/, outside"},
+		{name: "import_concat_glob_through_link", files: script(`const x = String(Math.random()); import("./linked/" + x + ".json").then(console.log)`, nil),
+			links: map[string]string{"linked": "secrets"}, code: 1, want: "this import() names the files of ./linked/, outside"},
+		{name: "package_import_template_glob_outside", files: script(`import g from "gl"; console.log(g)`, map[string]string{
+			"node_modules/gl/package.json": `{ "name": "gl", "main": "i.js" }`,
+			"node_modules/gl/i.js":         "const x = String(Math.random());\nexport default () => import(`../../../../secrets/${x}.json`);\n"}),
+			code: 1, want: "node_modules/gl/i.js:2:29: error: this import() names the files of ../../../../secrets/, outside"},
 		{name: "import_raw_through_link", files: script(`import s from "./t.txt?raw"; console.log(s)`, nil), links: map[string]string{"t.txt": "secrets/token.txt"}, code: 1, want: "outside"},
 		{name: "new_url_outside", files: script(`console.log(new URL("../../secrets/image.png", import.meta.url))`, nil), code: 1, want: "outside"},
 		{name: "glob_outside", files: script(`console.log(import.meta.glob("../../secrets/*.txt", { query: "?raw", eager: true }))`, nil),
