@@ -544,6 +544,28 @@ if (m.registerHooks) m.registerHooks({}); else m.register("./hooks.mjs", import.
 		{name: "vite_config_throws_holding_port", files: script("console.log(1)", map[string]string{"vite.config.js": `const { port1 } = new MessageChannel();
 port1.on("message", () => {});
 throw new Error("boom");`}), code: 1, want: "vite.config.js:3:7: error: vite.config.js threw: boom"},
+		// What Node asks the machine in native code, past the fs guards, the socket refusals
+		// and Node's permission model: with the kernel's fence off the page held the machine's
+		// name servers (/etc/resolv.conf), what /etc/hosts answers (and the query of a name
+		// left the machine), the user's name, home and shell (/etc/passwd), and the machine's
+		// network addresses, exit 0. Refused as the kernel's fence refuses them, fenced or not.
+		{name: "vite_config_dns_servers", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import dns from "node:dns";
+export default { define: { __X__: JSON.stringify(dns.getServers()) } };`}), code: 1, want: "vite.config.js:2:54: error: vite.config.js threw: getServers EACCES"},
+		{name: "vite_config_dns_lookup", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { lookup } from "node:dns/promises";
+export default { define: { __X__: JSON.stringify(await lookup("localhost")) } };`}), code: 1, want: "bundle's checks refused it, not Vite, which runs the config with no fence: bundle lets a vite.config open no socket"},
+		{name: "vite_config_dns_resolver", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import dns from "node:dns";
+const a = await new Promise((res, rej) => new dns.Resolver().resolve4("example.com", (e, a) => (e ? rej(e) : res(a))));
+export default { define: { __X__: JSON.stringify(a) } };`}), code: 1, want: "resolve4 EACCES"},
+		{name: "vite_config_report_addresses", files: script("console.log(__X__)", map[string]string{"vite.config.js": `process.report.excludeNetwork = false;
+export default { define: { __X__: JSON.stringify(process.report.getReport().header.networkInterfaces ?? "none") } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				if b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html")); err != nil || !strings.Contains(string(b), `console.log("none")`) {
+					t.Errorf("the report gave the machine's addresses, or no page: %v", err)
+				}
+			}},
+		{name: "vite_config_user_info", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { userInfo, networkInterfaces } from "node:os";
+let n; try { n = networkInterfaces(); } catch { n = userInfo(); }
+export default { define: { __X__: JSON.stringify(n) } };`}), code: 1, want: "uv_os_get_passwd returned EACCES"},
 		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
 		// extends, and one above the root) and showed what its messages quote.
 		{name: "vite_config_tsconfig_extends_proc_environ", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,

@@ -19,9 +19,11 @@
 // (writes), links followed.
 import { createHash } from "node:crypto";
 import dgram from "node:dgram";
+import dns from "node:dns";
 import fs from "node:fs";
 import { Module, createRequire, register, syncBuiltinESMExports } from "node:module";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import workerThreads from "node:worker_threads";
@@ -214,7 +216,58 @@ syncBuiltinESMExports();
   dgram.Socket.prototype.bind = refuse("bind");
   dgram.Socket.prototype.connect = refuse("connect");
   dgram.Socket.prototype.send = refuse("send");
+  // Name resolution opens its sockets in native code (getaddrinfo for lookup, c-ares for the
+  // others), which the refusals above do not see, and reads the machine's /etc/hosts and
+  // /etc/resolv.conf: with the kernel's fence off, a config put dns.getServers() (the
+  // machine's name servers) and lookup's answers in the page, and its queries left the
+  // machine. Every function of node:dns and its promises, and a Resolver's methods, refuse as
+  // a socket is refused.
+  const noDNS = (syscall) =>
+    function (...args) {
+      const e = noSocket(syscall);
+      const cb = args.findLast((a) => typeof a === "function");
+      if (cb) {
+        process.nextTick(cb, e);
+        return {};
+      }
+      throw e;
+    };
+  const noDNSAsync = (syscall) => async () => {
+    throw noSocket(syscall);
+  };
+  for (const [api, wrap] of [[dns, noDNS], [dns.promises, noDNSAsync]]) {
+    for (const name of Object.keys(api)) {
+      if (typeof api[name] !== "function" || /^[A-Z]/.test(name) || name.endsWith("DefaultResultOrder")) continue;
+      api[name] = wrap(name === "lookup" ? "getaddrinfo" : name);
+    }
+    for (const proto of [api.Resolver?.prototype, Object.getPrototypeOf(api.Resolver?.prototype ?? {})]) {
+      if (!proto || proto === Object.prototype) continue;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        if (name === "constructor" || typeof proto[name] !== "function") continue;
+        proto[name] = wrap(name);
+      }
+    }
+  }
 }
+
+// os.userInfo reads the machine's user database (/etc/passwd) in native code, and
+// os.networkInterfaces asks the kernel through a netlink socket, neither of which the fs
+// guards, the refusals above or Node's permission model see: each is refused as the kernel's
+// fence refuses it (with it off, a config put the user's name, home and shell, and the
+// machine's addresses, in the page).
+const noSystem = (call, what) => () => {
+  throw Object.assign(new Error(`A system error occurred: ${call} returned EACCES (permission denied): bundle lets the app's Node code read only ${root} and open no socket`),
+    { code: "ERR_SYSTEM_ERROR", refusal: { by: "checks", what } });
+};
+os.userInfo = noSystem("uv_os_get_passwd", "read");
+os.networkInterfaces = noSystem("uv_interface_addresses", "socket");
+// A diagnostic report (process.report.getReport, which detect-libc reads to tell glibc from
+// musl) lists the same addresses unless told not to: told, for good (Node 20.13 and later).
+if (Object.getOwnPropertyDescriptor(process.report ?? {}, "excludeNetwork")?.set) {
+  process.report.excludeNetwork = true;
+  Object.defineProperty(process.report, "excludeNetwork", { get: () => true, set() {}, enumerable: true, configurable: false });
+}
+syncBuiltinESMExports();
 
 // CommonJS: node_modules folders are looked for up to the root, no higher; a module that
 // resolves outside it anyway (a link, a global folder) is refused.
