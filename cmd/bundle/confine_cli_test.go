@@ -544,6 +544,14 @@ if (m.registerHooks) m.registerHooks({}); else m.register("./hooks.mjs", import.
 		{name: "vite_config_throws_holding_port", files: script("console.log(1)", map[string]string{"vite.config.js": `const { port1 } = new MessageChannel();
 port1.on("message", () => {});
 throw new Error("boom");`}), code: 1, want: "vite.config.js:3:7: error: vite.config.js threw: boom"},
+		// An import() of an absolute path the config computes: it said " is not installed",
+		// naming nothing. Said the same for a file outside and a missing one, by its path.
+		{name: "vite_config_import_value_outside", files: script("console.log(1)", map[string]string{"vite.config.js": `const p = "file://BASE/secrets/" + "plugin.mjs";
+await import(p);
+export default {};`}), code: 1, want: "vite.config.js threw: BASE/secrets/plugin.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
+		{name: "vite_config_import_value_missing", files: script("console.log(1)", map[string]string{"vite.config.js": `const p = "BASE/secrets/" + "none.mjs";
+await import(p);
+export default {};`}), code: 1, want: "vite.config.js threw: BASE/secrets/none.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
 		// What Node asks the machine in native code, past the fs guards, the socket refusals
 		// and Node's permission model: with the kernel's fence off the page held the machine's
 		// name servers (/etc/resolv.conf), what /etc/hosts answers (and the query of a name

@@ -1157,13 +1157,26 @@ function refusalOf(e) {
 // (the source map names it), or for a package it could not import, that package.
 function configError(e, file) {
   const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String(e?.message));
+  let text;
   if (missing && (e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND")) {
-    const name = missing[1].startsWith("@") ? missing[1].split("/").slice(0, 2).join("/") : missing[1].split("/")[0];
-    if (!name.startsWith(".") && !name.startsWith("/")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
+    const spec = missing[1];
+    if (spec.startsWith("/") || /^file:/i.test(spec)) {
+      // An absolute path or file: URL (an import() of a value): said the same whether it is
+      // outside the root, missing, or both (it was " is not installed", with no place), by
+      // its path (Node names a missing one so, the resolve hook one outside by its URL).
+      let f = spec;
+      try {
+        if (/^file:/i.test(spec)) f = fileURLToPath(spec);
+      } catch {}
+      text = `${f} cannot be imported: bundle lets a vite.config import only files inside ${root}, and those that are there`;
+    } else {
+      const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+      if (!name.startsWith(".")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
+    }
   }
   // What a fence refused is said by the caller, which names the fence and the fix.
   const refusal = refusalOf(e);
-  const err = new Error(refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e));
+  const err = new Error(text ?? (refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e)));
   if (refusal) err.refusal = refusal;
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   const dir = path.dirname(file);
