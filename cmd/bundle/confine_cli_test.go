@@ -419,7 +419,7 @@ func leakRows() []leakRow {
 		{name: "postcss_import_outside", files: postcss(`export default { plugins: {} };`, `@import "../../secrets/secret.css";`), code: 1, want: "outside"},
 		{name: "postcss_config_reads_outside", files: postcss(`import fs from "node:fs"; const s = fs.readFileSync("BASE/secrets/token.txt", "utf8");
 export default { plugins: [{ postcssPlugin: "p", Once(root) { root.append({ selector: ".leak", nodes: [] }); root.append("/* " + s + " */") } }] };`, ""), code: 1, want: "outside"},
-		{name: "postcss_config_writes_outside", files: postcss(`import fs from "node:fs"; fs.writeFileSync("BASE/ran-config-write", "x"); export default { plugins: [] };`, ""), code: 1, want: "outside"},
+		{name: "postcss_config_writes_outside", files: postcss(`import fs from "node:fs"; fs.writeFileSync("BASE/ran-config-write", "x"); export default { plugins: [] };`, ""), code: 1, want: "BASE/ran-config-write is outside the folder bundle lets the CSS tools write (their temporary folder, os.tmpdir())"},
 		{name: "postcss_plugin_outside", files: postcss(`import p from "../../secrets/plugin.mjs"; export default { plugins: [p] };`, ""), code: 1, want: "outside"},
 		// The app's own Node code creates no socket: not a UNIX socket of the machine by its
 		// path (Landlock holds it only from ABI 9), not UDP (Landlock does not hold it), not

@@ -95,7 +95,8 @@ const writable = (p) => tmp !== null && resolveIn(p, tmp) !== OUTSIDE;
 
 // refused is the error for a path a tool may not open: EACCES, as the kernel's fence says it.
 function refused(p, verb) {
-  const e = new Error(`${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
+  // A write is let only into the temporary folder (os.tmpdir()), not the root.
+  const e = new Error(verb === "write" ? `${p} is outside the folder bundle lets the CSS tools write (their temporary folder, os.tmpdir())` : `${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
   e.code = "EACCES";
   e.outside = path.resolve(p);
   e.refusal = { by: "checks", what: verb === "write" ? "write" : "read" };
