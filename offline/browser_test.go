@@ -62,7 +62,7 @@ var inertInBrowser = map[string]string{
 // rows that load by themselves, that the browser really requests something, and that every
 // pass row requests nothing. This ties the rules to a real browser rather than to memory.
 func TestRulesInChromium(t *testing.T) {
-	b := browsertest.Start(t)
+	b := browsertest.StartWith(t, browsertest.Config{Desktop: true})
 	for i, row := range refuseRows {
 		if _, inert := inertInBrowser[row.name]; inert {
 			continue
@@ -125,7 +125,7 @@ func TestRulesInChromium(t *testing.T) {
 // TestPolicyInChromium loads the policy rows under the built policy in Chromium: a row the
 // checker calls blocked must draw a policy violation, and no other row may.
 func TestPolicyInChromium(t *testing.T) {
-	b := browsertest.Start(t)
+	b := browsertest.StartWith(t, browsertest.Config{Desktop: true})
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(builtPolicy, "'sha256-x'", "'none'") + `">`
 	for i, row := range policyRows {
 		t.Run(row.name, func(t *testing.T) {

@@ -42,7 +42,7 @@ func TestDifferential(t *testing.T) {
 	}
 	// Every other page is set in a construct of html5lib-tests' tree construction suite.
 	inContext := inHTML5libContext(html5libInputs(t))
-	b := browsertest.Start(t)
+	b := browsertest.StartWith(t, browsertest.Config{Desktop: true})
 	const batch = 24
 	var bypasses, refusedQuiet, agreed int
 	start := time.Now()
