@@ -903,15 +903,24 @@ func (b *bundler) namesKept(first api.BuildResult, metas map[string]outputMeta, 
 			continue
 		}
 		rel, _ := filepath.Rel(b.root, f.Path)
-		if km, ok := keptMetas[filepath.ToSlash(rel)]; ok && metas != nil {
+		km, known := keptMetas[filepath.ToSlash(rel)]
+		if known && metas != nil {
 			metas[filepath.ToSlash(rel)] = km
 		}
 		if strings.HasSuffix(f.Path, ".js") {
-			js, sm := string(k.Contents), api.SourceMapNone
-			if m, ok := kept[f.Path+".map"]; ok {
+			c, sm := code{js: string(k.Contents)}, api.SourceMapNone
+			m, mapped := kept[f.Path+".map"]
+			if mapped {
+				c.jsMap = b.mapSources(m.Contents, opts.Outdir)
+			}
+			if known {
+				c = applyToScript(c, unnamedWrappers(c.js, km.inputs))
+			}
+			js := c.js
+			if mapped {
 				// The build's map, inline, is what the minifying pass maps back through:
 				// its map then leads from the page's code to the sources.
-				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(b.mapSources(m.Contents, opts.Outdir)) + "\n"
+				js += "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(c.jsMap) + "\n"
 				sm = api.SourceMapExternal
 			}
 			t := api.Transform(js, api.TransformOptions{Loader: api.LoaderJS, Format: opts.Format,

@@ -456,6 +456,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				t.Errorf("the built page holds %s", m)
 			}
 		}},
+		// A CommonJS module in a page with a CSS Module, whose build keeps names: its wrapper
+		// is not named by the module's path (profilernames.go).
+		{page: "wrapper_names.html", vite: true, see: `"seen":[42,"object","rgb(0, 128, 0)"]`, built: func(t *testing.T, page []byte) {
+			if bytes.Contains(page, []byte("wrapper-names-lib.cjs")) {
+				t.Errorf("the built page names the CommonJS module's path")
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

@@ -1,0 +1,1 @@
+module.exports = { twice: (n) => n * 2, name: typeof module };
