@@ -463,6 +463,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				t.Errorf("the built page names the CommonJS module's path")
 			}
 		}},
+		// o.p || (o.p = v) of this's or a binding's property written o.p ||= v, and a || (a = v)
+		// of a variable a ||= v (logicalvars.go).
+		{page: "logical_props.html", see: `"seen":[[0,0],true,[0,"AB",1],[5,"",7],[0],true]`, built: func(t *testing.T, page []byte) {
+			for _, lowered := range []string{"||(this.cache=", ".hits??(", ".label&&(", "[0]||("} {
+				if bytes.Contains(page, []byte(lowered)) {
+					t.Errorf("the built page holds %q, a logical assignment written lowered", lowered)
+				}
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

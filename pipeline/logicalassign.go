@@ -38,17 +38,27 @@ func logicalAssignEdits(m *pkgModule) []edit {
 	if ast == nil {
 		return nil
 	}
-	f := &logicalFinder{m: m, written: localnames.WritesOf(ast), imported: map[string]bool{}}
+	f := placeFinder(ast)
+	f.m = m
+	js.Walk(f, ast)
+	return f.edits
+}
+
+// placeFinder returns a logicalFinder of ast's writes and imports, for sameObject.
+func placeFinder(ast *js.AST) *logicalFinder {
+	f := &logicalFinder{written: localnames.WritesOf(ast), imported: map[string]bool{}}
 	for _, s := range ast.BlockStmt.List {
 		if is, ok := s.(*js.ImportStmt); ok {
 			f.imported[string(is.Default)] = true
 			for _, a := range is.List {
 				f.imported[string(a.Binding)] = true
+				if a.Binding == nil {
+					f.imported[string(a.Name)] = true // import { name }
+				}
 			}
 		}
 	}
-	js.Walk(f, ast)
-	return f.edits
+	return f
 }
 
 // mayLowerLogical reports whether src may hold a lowered logical assignment: a logical
@@ -132,12 +142,8 @@ func (f *logicalFinder) Exit(js.INode) { f.stack = f.stack[:len(f.stack)-1] }
 
 // lowered adds the edits for b when it is p OP (p = v).
 func (f *logicalFinder) lowered(b *js.BinaryExpr, op string) {
-	g, ok := b.Y.(*js.GroupExpr)
-	if !ok {
-		return
-	}
-	set, ok := g.X.(*js.BinaryExpr)
-	if !ok || set.Op != js.EqToken {
+	set := loweredSet(b)
+	if set == nil {
 		return
 	}
 	end, ok := f.samePlace(b.X, set.X)
@@ -177,23 +183,61 @@ func (f *logicalFinder) lowered(b *js.BinaryExpr, op string) {
 	f.edits = append(f.edits, edit{opStart, opEnd, op}, edit{parenEnd, eqEnd, ""})
 }
 
+// loweredSet returns the assignment of b, x OP (y = v): y = v; nil where b is not so.
+func loweredSet(b *js.BinaryExpr) *js.BinaryExpr {
+	if g, ok := b.Y.(*js.GroupExpr); ok {
+		if set, ok := g.X.(*js.BinaryExpr); ok && set.Op == js.EqToken {
+			return set
+		}
+	}
+	return nil
+}
+
 // samePlace reports whether x and y name the same place that a logical assignment may write,
 // and the offset of x's end. A place that is a binding alone is left as written: the parse
 // says where a binding is declared, not where each reference to it is.
 func (f *logicalFinder) samePlace(x, y js.IExpr) (int, bool) {
+	if _, ok := x.(*js.DotExpr); !ok {
+		return 0, false
+	}
+	xn, _, _ := f.sameProperty(x, y)
+	if xn == nil {
+		return 0, false
+	}
+	return f.m.offset(xn) + len(xn), true
+}
+
+// sameProperty reports whether x and y are the same property of the same object (sameObject):
+// o.name, or o[literal] (indexed) of the same literal, whose key is the literal's value; and
+// the names or literals of x and y (tokens of the parse), nil where they are not.
+func (f *logicalFinder) sameProperty(x, y js.IExpr) (xn, yn []byte, indexed bool) {
 	switch x := x.(type) {
 	case *js.DotExpr:
 		yd, ok := y.(*js.DotExpr)
 		if !ok || x.Optional || yd.Optional {
-			return 0, false
+			return nil, nil, false
 		}
-		xn, yn := propertyName(x.Y), propertyName(yd.Y)
+		xn, yn = propertyName(x.Y), propertyName(yd.Y)
 		if xn == nil || string(xn) != string(yn) || !f.sameObject(x.X, yd.X) {
-			return 0, false
+			return nil, nil, false
 		}
-		return f.m.offset(xn) + len(xn), true
+		return xn, yn, false
+	case *js.IndexExpr:
+		yi, ok := y.(*js.IndexExpr)
+		if !ok || x.Optional || yi.Optional {
+			return nil, nil, false
+		}
+		xl, ok := x.Y.(*js.LiteralExpr)
+		yl, ok2 := yi.Y.(*js.LiteralExpr)
+		if !ok || !ok2 || xl.TokenType != yl.TokenType || string(xl.Data) != string(yl.Data) || !f.sameObject(x.X, yi.X) {
+			return nil, nil, false
+		}
+		switch xl.TokenType {
+		case js.StringToken, js.DecimalToken, js.BinaryToken, js.OctalToken, js.HexadecimalToken, js.IntegerToken:
+			return xl.Data, yl.Data, true
+		}
 	}
-	return 0, false
+	return nil, nil, false
 }
 
 // propertyName returns the name a property read (o.name) reads, nil for another kind.

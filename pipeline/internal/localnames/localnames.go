@@ -180,7 +180,8 @@ type renamer struct {
 	props    []*js.Property
 	bindings []*js.BindingObjectItem
 	regexps  []*js.LiteralExpr
-	bad      bool // a direct eval or a with statement
+	regexpAt map[int]bool // the offsets of regexps, once tokens needs them
+	bad      bool         // a direct eval or a with statement
 	// slots are the places RenameAt finds (align), slotAt where each is (-1: not found);
 	// stmts and stmtAt alike, for Places.
 	slots  []*js.IExpr

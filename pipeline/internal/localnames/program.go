@@ -93,13 +93,44 @@ func (p *Program) Tokens(f func(tt js.TokenType, start int, data []byte) bool) b
 	return p.r.tokens(f)
 }
 
+// Closing returns the offset of the parenthesis that closes the one at open, an opening
+// parenthesis of the source (a token), -1 where there is none there or the source does not
+// lex so. Only the tokens from open to it are lexed.
+func (p *Program) Closing(open int) int {
+	if open < 0 || open >= len(p.r.buf) || p.r.buf[open] != '(' {
+		return -1
+	}
+	depth, closing := 0, -1
+	p.r.tokensFrom(open, func(tt js.TokenType, start int, _ []byte) bool {
+		switch tt {
+		case js.OpenParenToken:
+			depth++
+		case js.CloseParenToken:
+			if depth--; depth == 0 {
+				closing = start
+				return false
+			}
+		}
+		return true
+	})
+	return closing
+}
+
 // tokens is Program.Tokens over r's source.
 func (r *renamer) tokens(f func(tt js.TokenType, start int, data []byte) bool) bool {
-	regexpAt := make(map[int]bool, len(r.regexps))
-	for _, e := range r.regexps {
-		regexpAt[r.offset(e.Data)] = true
+	return r.tokensFrom(0, f)
+}
+
+// tokensFrom is tokens from from, the offset of a token that no template's text holds.
+func (r *renamer) tokensFrom(from int, f func(tt js.TokenType, start int, data []byte) bool) bool {
+	if r.regexpAt == nil {
+		r.regexpAt = make(map[int]bool, len(r.regexps))
+		for _, e := range r.regexps {
+			r.regexpAt[r.offset(e.Data)] = true
+		}
 	}
-	l := js.NewLexer(parse.NewInputBytes(r.buf))
+	regexpAt := r.regexpAt
+	l := js.NewLexer(parse.NewInputBytes(r.buf[from:]))
 	for {
 		tt, data := l.Next()
 		switch tt {
