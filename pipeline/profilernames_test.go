@@ -15,7 +15,7 @@ var __esm = (fn, res) => function() { return fn && (res = (0, fn[__getOwnPropNam
 var __commonJS = (cb, mod) => function() { try { return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports } catch (e) { throw mod = 0, e } };
 `
 	inputs := []string{"../node_modules/lib/index.js", "src/a.js", "src/main.js"}
-	pass := func(_ *localnames.Program, src string) []localnames.Edit { return unnamedWrappers(src, inputs) }
+	pass := func(m *minifiedPrint) []localnames.Edit { return unnamedWrappers(m.src, inputs) }
 	testPass(t, pass, []passRow{
 		{name: "a CommonJS module's wrapper",
 			src: runtime + `var require_lib = __commonJS({ "../node_modules/lib/index.js"(exports, module) { module.exports = { n: 41 + 1, self: typeof module } } });
