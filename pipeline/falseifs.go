@@ -21,7 +21,8 @@ import (
 // neverRuns returns the edits that take out of src (parse p, a minified print) the code that
 // never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), the writes
 // nothing reads of unreadWrites (unread.go) and the variables returned at once of
-// returnedAtOnce (returnedvars.go), sorted by place, an edit inside another left out; nil
+// returnedAtOnce (returnedvars.go) and the namespace objects written as values of
+// namespaceValues (namespacevalues.go), sorted by place, an edit inside another left out; nil
 // when there is none. The passes read one lexing of src and one alignment of the parse with
 // it (localnames.Program.Places), for the places of unreadWrites' targets, unreachable's
 // jumps and returnedAtOnce's declarations.
@@ -34,6 +35,7 @@ func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 		slotAt, stmtAt = p.Places(slots, stmts)
 	}
 	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, slotAt)...)
+	edits = append(edits, namespaceValues(m)...)
 	if stmtAt != nil {
 		edits = append(edits, unreachableEdits(m, tails, stmtAt[:len(tails)])...)
 		edits = append(edits, returnedVarEdits(m, decls, stmtAt[len(tails):])...)

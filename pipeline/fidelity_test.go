@@ -472,6 +472,16 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				}
 			}
 		}},
+		// A namespace object's getters of bindings written once, written as values; the
+		// getter of a let written later kept (namespacevalues.go).
+		{page: "namespace_values.html", see: `"seen":[["AnnotationsSchema","annotations","AudioContentSchema","audio","TaskSchema","task","TextContentSchema","text"],1,true]`, built: func(t *testing.T, page []byte) {
+			if n := bytes.Count(page, []byte("Schema:()=>")); n > 0 {
+				t.Errorf("the built page holds %d getters of the schemas", n)
+			}
+			if !bytes.Contains(page, []byte("count:()=>")) {
+				t.Errorf("the built page lost the getter of the let written later")
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {
