@@ -122,7 +122,8 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 	for _, s := range list {
 		switch s := s.(type) {
 		case *js.FuncDecl:
-			if s.Name != nil {
+			// Hoisted; a var of its name given a value (Inits) may change it later.
+			if s.Name != nil && f.writes.Inits[resolved(s.Name)] == 0 {
 				before[resolved(s.Name)] = true
 			}
 		}

@@ -22,6 +22,7 @@ func TestNamespaceValues(t *testing.T) {
 		{"a var written by ++ stays", h + `var a=1,s=H({a:()=>a});a++;` + show, `a:()=>a`, ""},
 		{"a binding declared after stays (TDZ)", h + `var s=H({a:()=>a});try{s.a}catch(e){console.log(e.name)}const a=7;` + show, `a:()=>a`, ""},
 		{"a var declared twice stays", h + `var a=1,s=H({a:()=>a});var a=2;` + show, `a:()=>a`, ""},
+		{"a function a later var writes stays", h + `var s=H({f:()=>f});function f(){}var f=8;` + show + `console.log(s.f)`, `f:()=>f`, ""},
 		{"a var in a loop's block stays", h + `var r=[];for(const i of[1,2]){var a=i;r.push(H({a:()=>a}))}var s=r[0];` + show, `a:()=>a`, ""},
 		{"a let in a loop's block", h + `var r=[];for(const i of[1,2]){let a=i;r.push(H({a:()=>a}))}var s=r[0];` + show + `console.log(r[1].a)`, `r.push({a:a})`, "()=>"},
 		{"in a function stays", h + `const a=1;var g=()=>H({a:()=>a}),s=g();` + show, `a:()=>a`, ""},
