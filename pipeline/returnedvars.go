@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"strings"
+
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -12,7 +14,9 @@ import (
 // folding of what they guarded: Svelte's source(), var signal = {…}; if (DEV && tracing) …;
 // return signal, its dev branch folded (unwritten.go). Only a declaration of one name with a
 // value, directly followed in its list by the return of that name, in a module whose
-// references are known (no direct eval, which could name x).
+// references are known (no direct eval, which could name x); not where the value is an
+// anonymous function or class, which the declaration names x, nor where a line break follows
+// the =, where ASI would end the return.
 
 // returnedAtOnce returns the edits that write the print m's variables returned at once as
 // above; nil when there is none. neverRuns asks for the places of the declarations with those of
@@ -61,6 +65,10 @@ func returnedVarEdits(m *minifiedPrint, decls []*js.IStmt, at []int) []localname
 			m.src[tokens[end+2].start:tokens[end+2].end] != string(name) {
 			continue
 		}
+		// A line break between = and e (in a comment too, U+2028) would end return there (ASI).
+		if strings.ContainsAny(m.src[tokens[i+2].end:tokens[i+3].start], "\n\r\u2028\u2029") {
+			continue
+		}
 		edits = append(edits, localnames.Edit{Start: tokens[i].start, End: tokens[i+2].end, Text: "return "},
 			localnames.Edit{Start: tokens[end].start, End: tokens[end+2].end})
 	}
@@ -83,7 +91,7 @@ func (f *returnedVarFinder) Enter(n js.INode) js.IVisitor {
 		}
 		v, ok := d.List[0].Binding.(*js.Var)
 		r, isReturn := list[i+1].(*js.ReturnStmt)
-		if !ok || !isReturn || r.Value == nil {
+		if !ok || !isReturn || r.Value == nil || namedByBinding(d.List[0].Default) {
 			continue
 		}
 		if read, ok := r.Value.(*js.Var); ok && resolved(read) == resolved(v) && f.count[resolved(v)] == 2 {
@@ -94,3 +102,25 @@ func (f *returnedVarFinder) Enter(n js.INode) js.IVisitor {
 }
 
 func (f *returnedVarFinder) Exit(js.INode) {}
+
+// namedByBinding reports whether e is an anonymous function, arrow function or class (in
+// parentheses too), which a declaration names by its binding (ECMA-262's NamedEvaluation:
+// var x = function () {} has x.name "x"; return function () {} gives one named "").
+func namedByBinding(e js.IExpr) bool {
+	for {
+		g, ok := e.(*js.GroupExpr)
+		if !ok {
+			break
+		}
+		e = g.X
+	}
+	switch e := e.(type) {
+	case *js.FuncDecl:
+		return e.Name == nil
+	case *js.ClassDecl:
+		return e.Name == nil
+	case *js.ArrowFunc:
+		return true
+	}
+	return false
+}

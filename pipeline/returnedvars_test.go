@@ -17,5 +17,15 @@ func TestReturnedVars(t *testing.T) {
 		{"two names are left", `function f(){var a=1,b=2;return a+b}console.log(f())`, `var a=1,b=2`, ""},
 		{"another name returned is left", `let b=3;function f(){var a=console.log("a");return b}console.log(f())`, `var a=`, ""},
 		{"a direct eval is left", `function f(){var a=2;return a}console.log(f(),eval("1"))`, `var a=2;return a`, ""},
+		// A declaration names an anonymous function or class (NamedEvaluation): x.name is "x".
+		{"an anonymous function is left", `function f(){var x=function(){};return x}console.log(JSON.stringify(f().name))`, `var x=function(){};return x`, ""},
+		{"an arrow in parentheses is left", `function f(){let x=(()=>1);return x}console.log(JSON.stringify(f().name))`, `let x=(()=>1);return x`, ""},
+		{"an anonymous class is left", `function f(){const x=class{static n=this.name};return x}console.log(JSON.stringify(f().n))`, `return x`, ""},
+		{"a named function", `function f(){var x=function g(){};return x}console.log(JSON.stringify(f().name))`, `{return function g(){}}`, "var"},
+		// A line break after = (in a comment too) would end the return (ASI).
+		{"a line break after = is left", "function f(){var x=\n1;return x}console.log(f())", "return x", ""},
+		{"a line comment after = is left", "function f(){var x=//c\n1;return x}console.log(f())", "return x", ""},
+		{"a legal comment over a line is left", "function f(){var x=/*! legal */\n1;return x}console.log(f())", "return x", ""},
+		{"U+2028 after = is left", "function f(){var x=\u20281;return x}console.log(f())", "return x", ""},
 	})
 }

@@ -73,6 +73,7 @@ func unreachableEdits(m *minifiedPrint, tails []deadTail, places []int) []localn
 		return nil
 	}
 	everywhere := m.count()
+	exported := exportedLocals(m.p.AST)
 	var edits []localnames.Edit
 	for k, t := range tails {
 		i, ok := m.at(places[k])
@@ -102,7 +103,7 @@ func unreachableEdits(m *minifiedPrint, tails []deadTail, places []int) []localn
 		}
 		var names []string
 		for v := range declared {
-			if everywhere[v] > inTail[v] || m.p.Kept(string(v.Data)) {
+			if everywhere[v] > inTail[v] || m.p.Kept(string(v.Data)) || exported[string(v.Data)] {
 				names = append(names, string(v.Data))
 			}
 		}
@@ -118,7 +119,35 @@ func unreachableEdits(m *minifiedPrint, tails []deadTail, places []int) []localn
 		edits = append(edits, localnames.Edit{Start: start, End: stop, Text: text})
 	}
 	sortEdits(edits)
-	return edits
+	// A tail inside another's: the outer edit takes it.
+	kept := edits[:0]
+	for _, e := range edits {
+		if len(kept) > 0 && e.Start < kept[len(kept)-1].End {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept
+}
+
+// exportedLocals returns the local names the module's export { … } statements name (a var's
+// name read by no reference the parse counts: export { v } names it all the same).
+func exportedLocals(ast *js.AST) map[string]bool {
+	names := map[string]bool{}
+	for _, s := range ast.List {
+		e, ok := s.(*js.ExportStmt)
+		if !ok || e.Module != nil {
+			continue
+		}
+		for _, a := range e.List {
+			if a.Name != nil {
+				names[string(a.Name)] = true
+			} else if a.Binding != nil {
+				names[string(a.Binding)] = true
+			}
+		}
+	}
+	return names
 }
 
 // tailFinder finds the lists of statements of blocks and functions' bodies that a jump cuts

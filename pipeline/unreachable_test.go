@@ -29,5 +29,8 @@ func TestUnreachable(t *testing.T) {
 		{"a line break in the jump is left", "function f(){return 1\n;var a;if(a)f()}console.log(f())", `if(a)f()`, ""},
 		{"the module's top level is left", `console.log(1);throw 0;if(0)var q`, `if(0)var q`, ""},
 		{"the last statement is left", `function f(){return 1}console.log(f())`, `return 1}`, ""},
+		// export { v } names v where no reference does.
+		{"a var an export names", `a:{break a;var v=1}export{v};console.log("ok")`, `a:{break a;var v;}`, "v=1"},
+		{"a tail in a tail", `function f(){return 1;{return 2;var a}}console.log(f())`, `return 1;}`, "return 2"},
 	})
 }
