@@ -91,7 +91,7 @@ func (f *returnedVarFinder) Enter(n js.INode) js.IVisitor {
 		}
 		v, ok := d.List[0].Binding.(*js.Var)
 		r, isReturn := list[i+1].(*js.ReturnStmt)
-		if !ok || !isReturn || r.Value == nil || namedByBinding(d.List[0].Default) {
+		if !ok || !isReturn || r.Value == nil || anonymousValue(d.List[0].Default) {
 			continue
 		}
 		if read, ok := r.Value.(*js.Var); ok && resolved(read) == resolved(v) && f.count[resolved(v)] == 2 {
@@ -102,25 +102,3 @@ func (f *returnedVarFinder) Enter(n js.INode) js.IVisitor {
 }
 
 func (f *returnedVarFinder) Exit(js.INode) {}
-
-// namedByBinding reports whether e is an anonymous function, arrow function or class (in
-// parentheses too), which a declaration names by its binding (ECMA-262's NamedEvaluation:
-// var x = function () {} has x.name "x"; return function () {} gives one named "").
-func namedByBinding(e js.IExpr) bool {
-	for {
-		g, ok := e.(*js.GroupExpr)
-		if !ok {
-			break
-		}
-		e = g.X
-	}
-	switch e := e.(type) {
-	case *js.FuncDecl:
-		return e.Name == nil
-	case *js.ClassDecl:
-		return e.Name == nil
-	case *js.ArrowFunc:
-		return true
-	}
-	return false
-}
