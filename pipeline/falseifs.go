@@ -40,6 +40,11 @@ func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 		edits = append(edits, unreachableEdits(m, tails, stmtAt[:len(tails)])...)
 		edits = append(edits, returnedVarEdits(m, decls, stmtAt[len(tails):])...)
 	}
+	return outerEdits(edits)
+}
+
+// outerEdits returns edits sorted by place, an edit inside another left out.
+func outerEdits(edits []localnames.Edit) []localnames.Edit {
 	sortEdits(edits)
 	var outer []localnames.Edit
 	for _, e := range edits {

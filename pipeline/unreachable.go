@@ -118,16 +118,8 @@ func unreachableEdits(m *minifiedPrint, tails []deadTail, places []int) []localn
 		}
 		edits = append(edits, localnames.Edit{Start: start, End: stop, Text: text})
 	}
-	sortEdits(edits)
 	// A tail inside another's: the outer edit takes it.
-	kept := edits[:0]
-	for _, e := range edits {
-		if len(kept) > 0 && e.Start < kept[len(kept)-1].End {
-			continue
-		}
-		kept = append(kept, e)
-	}
-	return kept
+	return outerEdits(edits)
 }
 
 // exportedLocals returns the local names the module's export { … } statements name (a var's
