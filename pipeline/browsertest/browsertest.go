@@ -125,7 +125,9 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 	n := max(cfg.Origins, 1)
 	exe := os.Getenv("CHROMIUM")
 	if exe == "" && !cfg.Desktop {
-		exe = headlessShell()
+		if exe = headlessShell(); exe == "" {
+			t.Logf("Chromium's headless shell is not installed (apt-get install -y chromium-headless-shell; ./scripts/test does): the desktop Chromium runs the pages, at about four times the CPU a page")
+		}
 	}
 	exe, err := chrome.Find(exe)
 	if err != nil {
