@@ -2,10 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -122,34 +118,6 @@ func testPass(t *testing.T, pass func(*minifiedPrint) []localnames.Edit, rows []
 				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after)
 			}
 		})
-	}
-}
-
-// nodeModuleRunner returns a function that runs an ES module in Node and gives what it
-// printed, and "threw" and the error's line when it threw.
-func nodeModuleRunner(t *testing.T) func(name, code string) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
-	}
-	dir := t.TempDir()
-	errLine := regexp.MustCompile(`(?m)^\w*Error: .*$`)
-	return func(name, code string) string {
-		t.Helper()
-		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
-		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(node, file).Output()
-		if err != nil {
-			stderr := ""
-			if e, ok := err.(*exec.ExitError); ok {
-				stderr = string(e.Stderr)
-			}
-			return string(out) + "threw " + errLine.FindString(stderr)
-		}
-		return string(out)
 	}
 }
 
