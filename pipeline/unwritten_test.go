@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/testnode"
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
 )
 
@@ -118,6 +119,22 @@ func testPass(t *testing.T, pass func(*minifiedPrint) []localnames.Edit, rows []
 				t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after)
 			}
 		})
+	}
+}
+
+// nodeModuleRunner returns a function that runs an ES module as `node module.mjs` does and
+// gives what it printed, and "threw" and the error's line when it threw: one Node process runs
+// the table's modules, each in a realm of its own (internal/testnode).
+func nodeModuleRunner(t *testing.T) func(name, code string) string {
+	t.Helper()
+	node := testnode.Start(t)
+	return func(name, code string) string {
+		t.Helper()
+		r := node.Run(t, code)
+		if r.Threw {
+			return r.Out + "threw " + r.ErrLine()
+		}
+		return r.Out
 	}
 }
 

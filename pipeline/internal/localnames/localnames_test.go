@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/internal/testnode"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -255,22 +256,14 @@ console.log(named(), expr(3), typeof self);`,
 // TestRenameRunsTheSame runs each program as esbuild minifies it and then renamed, in Node,
 // by Rename and by RenameModule (its top level too): all print the same.
 func TestRenameRunsTheSame(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
-	}
-	dir := t.TempDir()
+	node := testnode.Start(t)
 	run := func(name, code string) string {
 		t.Helper()
-		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".mjs")
-		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
+		r := node.Run(t, code)
+		if r.Threw {
+			t.Fatalf("node %s threw %s\n%s", name, r.ErrLine(), r.Out)
 		}
-		out, err := exec.Command(node, file).CombinedOutput()
-		if err != nil {
-			t.Fatalf("node %s: %v\n%s", name, err, out)
-		}
-		return string(out)
+		return r.Out
 	}
 	tops := 0 // programs whose top level RenameModule renamed
 	for name, src := range programs {
@@ -453,26 +446,20 @@ var writtenPrograms = []struct {
 // TestRenameRunsTheSameAsWritten runs each of writtenPrograms as written and renamed, in
 // Node: both print the same.
 func TestRenameRunsTheSameAsWritten(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node.js is needed (scripts/test installs it): %v", err)
-	}
+	node := testnode.Start(t)
 	for _, p := range writtenPrograms {
 		t.Run(p.name, func(t *testing.T) {
-			ext := ".mjs"
-			if p.sloppy {
-				ext = ".cjs"
-			}
 			run := func(code string) string {
-				file := filepath.Join(t.TempDir(), "p"+ext)
-				if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-					t.Fatal(err)
+				t.Helper()
+				r := node.Run
+				if p.sloppy {
+					r = node.RunCommonJS
 				}
-				out, err := exec.Command(node, file).CombinedOutput()
-				if err != nil {
-					t.Fatalf("node: %v\n%s\n%s", err, code, out)
+				res := r(t, code)
+				if res.Threw {
+					t.Fatalf("node threw %s\n%s\n%s", res.ErrLine(), code, res.Out)
 				}
-				return string(out)
+				return res.Out
 			}
 			renamed := Apply(p.src, Rename(p.src))
 			a := run(p.src)

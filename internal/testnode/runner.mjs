@@ -1,19 +1,20 @@
-// Runs ES modules for the tests (nodeModuleRunner, noderunner_test.go), one after another, each
-// as `node module.mjs` runs it, in a realm of its own: a fresh vm context (its own global
+// Runs modules for the tests (package testnode), one after another, each as `node module.mjs`
+// (or `node script.cjs`, a CommonJS module) runs it, in a realm of its own: a fresh vm context (its own global
 // object and built-ins) holding Node's globals a script reads (console, timers, URL, …), the
 // module's node: imports linked to Node's own modules. A module is done, as a process is,
 // when its evaluation has settled and no timer or immediate it set is left; an exception it
 // did not catch or a promise rejection it did not handle ends it at once, its timers cleared,
 // as they end the process.
 //
-// Each line of stdin is a JSON string, the module's text; each line of stdout is the answer,
+// Each line of stdin is a request, JSON: {"code": the module's text, "commonjs": true for a
+// CommonJS module}; each line of stdout is the answer,
 // JSON: {"out": what console.log printed, "threw": true when the process would have exited
 // with an error, "err": util.inspect of what was thrown, whose "Error: …" line the test reads
 // as it read node's stderr, "harness": what the runner cannot run, when set}.
 // Run with --experimental-vm-modules (vm.SourceTextModule).
 import * as vm from "node:vm";
 import * as util from "node:util";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 
@@ -21,6 +22,7 @@ import { Writable } from "node:stream";
 // has of its own.
 const nodeGlobals = ["URL", "URLSearchParams", "TextEncoder", "TextDecoder", "atob", "btoa", "structuredClone"];
 
+const nodeRequire = createRequire(import.meta.url);
 let current = null; // the run in progress
 
 // An exception no code caught (in a timer, a microtask) or a rejection no code handled ends
@@ -32,11 +34,11 @@ process.on("unhandledRejection", (e) => current ? current.fail(e) : fatal(e));
 class Harness extends Error {}
 
 function fatal(e) {
-  process.stderr.write("noderunner: " + util.inspect(e) + "\n");
+  process.stderr.write("testnode: " + util.inspect(e) + "\n");
   process.exit(3);
 }
 
-function run(code) {
+function run({ code, commonjs }) {
   return new Promise((resolve) => {
     let out = "";
     const timers = new Map(); // every timer and immediate the module set and that is pending
@@ -123,14 +125,14 @@ function run(code) {
         // its query (a "?" ends the text), percent-decoded, base64 or UTF-8.
         const match = /^([^/]+\/[^,;]+)(?:[^,]*?)(;base64)?,([\s\S]*)$/.exec(new URL(specifier).pathname);
         if (!match || !/^(text|application)\/javascript$/.test(match[1])) {
-          throw new Harness(`noderunner imports data: URLs of JavaScript only, not ${specifier}`);
+          throw new Harness(`testnode imports data: URLs of JavaScript only, not ${specifier}`);
         }
         const text = Buffer.from(decodeURIComponent(match[3]), match[2] ? "base64" : "utf8").toString("utf8");
         return new vm.SourceTextModule(text, { context, identifier: specifier, importModuleDynamically });
       }
       const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
       if (!builtinModules.includes(name)) {
-        throw new Harness(`noderunner links Node's own modules and data: URLs only, not ${specifier}: a module of a file would be another test's`);
+        throw new Harness(`testnode links Node's own modules and data: URLs only, not ${specifier}: a module of a file would be another test's`);
       }
       const ns = await import("node:" + name);
       const names = Object.keys(ns);
@@ -150,6 +152,35 @@ function run(code) {
         done();
       }
     };
+    if (commonjs) {
+      // Node's CommonJS loader: the text as the body of a function of exports, require,
+      // module, __filename and __dirname (sloppy unless it says "use strict"), called with
+      // module.exports as this.
+      let body;
+      try {
+        body = vm.compileFunction(code, ["exports", "require", "module", "__filename", "__dirname"], { parsingContext: context, filename: "/script.cjs" });
+      } catch (e) {
+        self.fail(e);
+        return;
+      }
+      const module = { exports: {} };
+      const require = (specifier) => {
+        const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+        if (!builtinModules.includes(name)) {
+          throw new Harness(`testnode requires Node's own modules only, not ${specifier}`);
+        }
+        return nodeRequire("node:" + name);
+      };
+      try {
+        body.call(module.exports, module.exports, require, module, "/script.cjs", "/");
+      } catch (e) {
+        self.fail(e);
+        return;
+      }
+      settled = true;
+      done();
+      return;
+    }
     let mod;
     try {
       mod = new vm.SourceTextModule(code, { context, identifier: "file:///module.mjs", importModuleDynamically });
@@ -179,7 +210,7 @@ function run(code) {
 function isMissingGlobal(e) {
   const m = e instanceof Error || (e && typeof e.message === "string") ? /^(\S+) is not defined$/.exec(e.message) : null;
   if (e?.name !== "ReferenceError" || !m || !(m[1] in globalThis)) return null;
-  return { threw: true, harness: `the module reads Node's global ${m[1]}, which noderunner.mjs does not give a module: add it to nodeGlobals` };
+  return { threw: true, harness: `the module reads Node's global ${m[1]}, which the runner (internal/testnode/runner.mjs) does not give a module: add it to nodeGlobals` };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
