@@ -78,6 +78,8 @@ type assembler struct {
 	spritesWritten int
 	spriteAt       map[string][2]int
 	pageIDs        map[string]bool
+	// pageNames are the names the page's elements give its Window (windowNames).
+	pageNames map[string]bool
 	// doc is the page's tree, elems its elements in source order (page.go).
 	doc   *markup.Document
 	elems []element
@@ -286,7 +288,7 @@ func (a *assembler) replaceEnv(define map[string]string) {
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
 	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{},
-		sprites: map[string]*sprite{}, spriteAt: map[string][2]int{}, pageIDs: map[string]bool{}}
+		sprites: map[string]*sprite{}, spriteAt: map[string][2]int{}, pageIDs: map[string]bool{}, pageNames: map[string]bool{}}
 }
 
 // emit returns what stands for the text of the bundle c in a script element of the page (see
@@ -463,6 +465,9 @@ func (a *assembler) assemble() *assembled {
 		a.handlers(t)
 		if id, ok := t.get("id"); ok {
 			a.pageIDs[id.val] = true
+		}
+		for _, n := range e.windowNames(t) {
+			a.pageNames[n] = true
 		}
 		if sdkAt < 0 && e.isLiveScript() {
 			sdkAt = t.off

@@ -43,9 +43,9 @@ func (a *assembler) checkGlobalCalls() {
 		return read[k]
 	}
 	// unseen says of a name no script of the page gives whether what gives it is out of the
-	// build's sight: not the platform's, nor an element's id (the global object's named
-	// properties: <p id="out"> makes out the element).
-	unseen := func(name string) bool { return !isPlatformGlobal(name) && !a.pageIDs[name] }
+	// build's sight: not the platform's, nor an element's id or name (the global object's
+	// named properties: <p id="out"> makes out the element, <form name="f"> f; windowNames).
+	unseen := func(name string) bool { return !isPlatformGlobal(name) && !a.pageNames[name] }
 	// others returns the page's classic scripts but the skip-th, as checkGlobalCall reads them.
 	others := func(skip int) []globalScript {
 		var in []globalScript

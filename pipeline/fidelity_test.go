@@ -336,6 +336,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// page's body, where a fragment's parser drops the tag): built with exit 0 and the
 		// built page's policy blocked what the page as written ran ("ran":"popup", "body
 		// onload" as written, "not yet" built); refused at the markup.
+		// The Window's named properties (f25): a form's, an image's and an iframe's name make
+		// globals of the page, as an id does: a call of one given markup was refused as a name
+		// no script gives (an embed's and an object's too: TestImportedSinks; here the policy's
+		// object-src 'none' blocks them).
+		{page: "name_globals.html", see: `"named":["FORM","IMG",true]`},
 		{page: "popup_write.html", act: `window.go()`, refused: "popup_write.html:18:63: error: the markup given to document.write holds a <script>"},
 		{page: "write_body_onload.html", act: `window.settled`, refused: "write_body_onload.html:18:16: error: the markup given to document.write holds the inline event handler onload"},
 		// Markup joined from an array literal, given to innerHTML (atk36c): built with exit 0

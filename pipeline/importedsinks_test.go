@@ -175,6 +175,28 @@ func TestImportedSinks(t *testing.T) {
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<p id=\"out\"></p>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `out.append("<img src=x onerror=go()>"); out.setAttribute("title", "<img src=x onerror=go()>");`,
 		}, ""},
+		// Found (f25): the Window's named properties (HTML § 7.2.3.5) are the name attribute of
+		// each embed, form, img and object, and each child navigable's (an iframe's) name, as
+		// well as the ids, of the elements in the document's tree: a call of one was refused as
+		// no script's; and an id or name inside a template, or an input's or an anchor's name,
+		// is none.
+		{"an element's name, a global of the page", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form name=\"f\"></form><img name=\"pic\" alt=\"\"><iframe name=\"frame\"></iframe><embed name=\"emb\"><object name=\"obj\"></object>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js": `f.setAttribute("title", "<img src=x onerror=go()>"); pic.setAttribute("title", "<img src=x onerror=go()>"); frame.postMessage("<img src=x onerror=go()>", "*"); ` +
+				`emb.setAttribute("title", "<img src=x onerror=go()>"); obj.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, ""},
+		{"an input's name is no global", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form><input name=\"q\"></form>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `q.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, `main.js:1:25: error: the markup given to q.setAttribute(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives q`},
+		{"an anchor's name is no global", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<a name=\"anchor\"></a>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `anchor.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, `main.js:1:30: error: the markup given to anchor.setAttribute(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives anchor`},
+		{"a template's id and name are no globals", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<template><p id=\"tip\"></p><form name=\"tf\"></form></template>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `tip.setAttribute("title", "<img src=x onerror=go()>"); tf.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, `main.js:1:27: error: the markup given to tip.setAttribute(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives tip`},
 		{"the platform's functions, free names given data", map[string]string{
 			"main.js": `console.log("<img src=x onerror=go()>"); alert("<img src=x onerror=go()>"); document.body.append("<img src=x onerror=go()>"); structuredClone("<img src=x onerror=go()>"); ` +
 				`window.console.info("<img src=x onerror=go()>"); $("#x").html(location.hash); $("#x").html("<b>b</b>"); lib.put(document.body, "<i>i</i>");`,

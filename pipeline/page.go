@@ -220,3 +220,30 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 	}
 	return max(headStart(d), lastByte(d.HTML())), open
 }
+
+// windowNames returns the names the element t gives the page's Window as its named
+// properties (HTML § 7.2.3.5, "Named access on the Window object"): the value of a non-empty
+// name attribute of an embed, form, img or object, the target name an iframe's (or a frame's)
+// name gives the navigable it holds, and a non-empty id (the spec says an HTML element's;
+// Chromium's is any element's, and so is the build's); only of the elements in the
+// document's tree, not a template's contents (another document's) nor a <noscript>'s text (a
+// page that runs scripts parses it as text). A name no script gives that is one of these
+// reads the element (or the frame's window): the page's own global.
+func (e element) windowNames(t *tag) []string {
+	if e.inert {
+		return nil
+	}
+	var out []string
+	if e.n.Namespace == markup.HTML {
+		switch t.name {
+		case "embed", "form", "img", "object", "iframe", "frame":
+			if n, ok := t.get("name"); ok && n.val != "" {
+				out = append(out, n.val)
+			}
+		}
+	}
+	if id, ok := t.get("id"); ok && id.val != "" {
+		out = append(out, id.val)
+	}
+	return out
+}
