@@ -341,6 +341,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// no script gives (an embed's and an object's too: TestImportedSinks; here the policy's
 		// object-src 'none' blocks them).
 		{page: "name_globals.html", see: `"named":["FORM","IMG",true]`},
+		// A global only another browser has (Safari's webkit, Firefox's InstallTrigger),
+		// called behind a feature test of its name (f25): refused as a name no script gives.
+		{page: "feature_test.html", see: `"ran":["no webkit","no InstallTrigger"]`},
 		{page: "popup_write.html", act: `window.go()`, refused: "popup_write.html:18:63: error: the markup given to document.write holds a <script>"},
 		{page: "write_body_onload.html", act: `window.settled`, refused: "write_body_onload.html:18:16: error: the markup given to document.write holds the inline event handler onload"},
 		// Markup joined from an array literal, given to innerHTML (atk36c): built with exit 0

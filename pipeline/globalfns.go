@@ -179,7 +179,12 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen
 	case gives != "":
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "the build cannot read which function it calls ("+root+" is given in "+gives+")")
 	case unseen != nil && unseen(root):
-		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and it is not the platform's: what gives it (another frame, an extension, Object.assign(window, …)) the build cannot see")
+		if start, _ := s.chainRoot(i - 1); s.featureTested(start, root) {
+			return // another browser's, where it has it: the platform's there
+		}
+		r.refuseUnreadFix(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and Chromium has no global "+root+
+			" (the build knows the platform's globals as Chromium has them, and which browser the host runs is unknown): another browser's (Safari's, Firefox's), or given by what the build cannot see (another frame, an extension, Object.assign(window, …))",
+			"where it is another browser's, feature-test it (if (typeof "+root+" !== \"undefined\") …, or \""+root+"\" in window), and the build reads it as that browser's; else give it in a script of the page")
 	}
 }
 
@@ -203,6 +208,12 @@ func (s *script) givesCall(i int) bool {
 // as written runs it where that code parses it into the page or navigates to it, and the build
 // cannot say it does not. why says what the build cannot read.
 func (r *rewrite) refuseUnread(args [][2]int, fn, why string) {
+	r.refuseUnreadFix(args, fn, why, "")
+}
+
+// refuseUnreadFix is refuseUnread with fix, where it is not "", the fix the message gives
+// before the markup's own.
+func (r *rewrite) refuseUnreadFix(args [][2]int, fn, why, fix string) {
 	s := r.s
 	for _, a := range args {
 		values, data, known := s.values(a[0], a[1])
@@ -215,8 +226,11 @@ func (r *rewrite) refuseUnread(args [][2]int, fn, why string) {
 				f, blocked = blockedAttr("href", v)
 			}
 			if blocked {
-				r.errAt(a[0], "the markup given to "+fn+" holds "+f.what+dataSaid(data)+": "+why+", and where it parses the markup into the page (as jQuery's .html does) the page as written runs it and the built page does not",
-					f.note+" (or, with a package, its own: jQuery's .on(…)), and the markup has nothing the policy blocks")
+				note := f.note + " (or, with a package, its own: jQuery's .on(…)), and the markup has nothing the policy blocks"
+				if fix != "" {
+					note = fix + "; or " + note
+				}
+				r.errAt(a[0], "the markup given to "+fn+" holds "+f.what+dataSaid(data)+": "+why+", and where it parses the markup into the page (as jQuery's .html does) the page as written runs it and the built page does not", note)
 				return
 			}
 		}

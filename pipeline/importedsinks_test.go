@@ -197,6 +197,23 @@ func TestImportedSinks(t *testing.T) {
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<template><p id=\"tip\"></p><form name=\"tf\"></form></template>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `tip.setAttribute("title", "<img src=x onerror=go()>"); tf.setAttribute("title", "<img src=x onerror=go()>");`,
 		}, `main.js:1:27: error: the markup given to tip.setAttribute(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives tip`},
+		// Found (f25): a name only another browser has (Safari's webkit, of a WKWebView's
+		// message handlers; Firefox's) is no global of Chromium's, whose table the build
+		// reads: the refusal says so, and where to look; a call behind a feature test of the
+		// name (typeof, in, the global's property) runs only where the browser has it, the
+		// platform's there, and builds.
+		{"another browser's global", map[string]string{
+			"main.js": `webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, `main.js:1:41: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: no script of the page gives webkit, and Chromium has no global webkit (the build knows the platform's globals as Chromium has them, and which browser the host runs is unknown): another browser's (Safari's, Firefox's), or given by what the build cannot see (another frame, an extension, Object.assign(window, …))`},
+		{"another browser's global, feature-tested", map[string]string{
+			"main.js": `if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); ` +
+				`if ("webkit" in window) { webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); } ` +
+				`window.webkit && webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); ` +
+				`"undefined" != typeof InstallTrigger ? InstallTrigger.install("<img src=x onerror=go()>") : 0;`,
+		}, ""},
+		{"a feature test of another name, or its else", map[string]string{
+			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, `main.js:1:176: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
 		{"the platform's functions, free names given data", map[string]string{
 			"main.js": `console.log("<img src=x onerror=go()>"); alert("<img src=x onerror=go()>"); document.body.append("<img src=x onerror=go()>"); structuredClone("<img src=x onerror=go()>"); ` +
 				`window.console.info("<img src=x onerror=go()>"); $("#x").html(location.hash); $("#x").html("<b>b</b>"); lib.put(document.body, "<i>i</i>");`,

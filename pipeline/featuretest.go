@@ -1,0 +1,126 @@
+package pipeline
+
+import "github.com/tdewolff/parse/v2/js"
+
+// Feature tests. A name only another browser has (Safari's webkit, Firefox's InstallTrigger)
+// is no global of Chromium's, whose table the build reads (platformglobals.go), so a call of
+// it is refused as one what the build cannot see gives (checkGlobalCall); a page that tests
+// for the name first calls it only where the browser has it, where it is that browser's:
+//
+//	if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage(m)
+//	if ("webkit" in window) { … }       window.webkit && webkit.…(m)
+//	typeof InstallTrigger != "undefined" ? InstallTrigger.install(m) : …
+//
+// The test is read where the call's expression is: an if's condition whose consequent holds
+// it (a block or one statement; not its else), or what comes before && or ? in the expression
+// that holds it, each level of brackets out; a test of another name does not count.
+
+// maxTestLevels bounds the brackets featureTested looks out through.
+const maxTestLevels = 64
+
+// featureTested reports whether the expression whose first significant token is k runs only
+// where the global name exists, by a test before it (see above).
+func (s *script) featureTested(k int, name string) bool {
+	for level := 0; k > 0 && level < maxTestLevels; level++ {
+		open := s.enclosing(k)
+		j := k - 1
+	scan:
+		for ; j > open; j-- {
+			switch {
+			case s.is(j, "&&") || s.is(j, "?"):
+				if s.testsFor(s.exprStart(j, open), j, name) {
+					return true
+				}
+			case s.is(j, ")"):
+				o := s.opener(j)
+				if o < 0 {
+					return false
+				}
+				if s.is(o-1, "if") {
+					// The if whose consequent the expression is (a statement after its
+					// condition, or, below, a block).
+					if s.testsFor(o+1, j, name) {
+						return true
+					}
+					break scan
+				}
+				j = o
+			case s.is(j, "]"):
+				if j = s.opener(j); j < 0 {
+					return false
+				}
+			case s.is(j, ";") || s.is(j, "}") || s.is(j, "{") || s.is(j, ","):
+				break scan
+			}
+		}
+		if open < 0 {
+			return false
+		}
+		if s.is(open, "{") && s.is(open-1, ")") {
+			// A block: the if's, when its condition is right before it.
+			if o := s.opener(open - 1); o > 0 && s.is(o-1, "if") {
+				if s.testsFor(o+1, open-1, name) {
+					return true
+				}
+			}
+		}
+		k = open
+	}
+	return false
+}
+
+// exprStart returns the first significant token of the expression the token j is in,
+// scanning back to a ';', ',', '{', '}' or the enclosing bracket open.
+func (s *script) exprStart(j, open int) int {
+	for k := j - 1; k > open; k-- {
+		switch {
+		case s.is(k, ")") || s.is(k, "]"):
+			if k = s.opener(k); k < 0 {
+				return j
+			}
+		case s.is(k, ";") || s.is(k, ",") || s.is(k, "{") || s.is(k, "}"):
+			return k + 1
+		}
+	}
+	return open + 1
+}
+
+// testsFor reports whether the significant tokens [from, to) hold a test that the global
+// name exists: typeof name !== "undefined" (or != , either way round), typeof name ===
+// "function" or "object", "name" in window (globalThis, self), or window.name read for its
+// truth (before &&, ?, ')' or the end).
+func (s *script) testsFor(from, to int, name string) bool {
+	str := func(k int) string {
+		if k < from || k >= to || s.tok(k).tt != js.StringToken {
+			return ""
+		}
+		v, err := s.str(k)
+		if err != nil {
+			return ""
+		}
+		return v
+	}
+	typeOf := func(k int) bool {
+		return k >= from && k+1 < to && s.is(k, "typeof") && s.is(k+1, name) && s.global(k+1)
+	}
+	for k := from; k < to; k++ {
+		switch {
+		case typeOf(k):
+			if (s.is(k+2, "!==") || s.is(k+2, "!=")) && str(k+3) == "undefined" {
+				return true
+			}
+			if (s.is(k+2, "===") || s.is(k+2, "==")) && (str(k+3) == "function" || str(k+3) == "object") {
+				return true
+			}
+		case str(k) == "undefined" && (s.is(k+1, "!==") || s.is(k+1, "!=")) && typeOf(k+2):
+			return true
+		case str(k) == name && s.is(k+1, "in") && k+2 < to && globalWindows[s.text(k+2)] && s.global(k+2) && !s.is(k+3, "."):
+			return true
+		case globalWindows[s.text(k)] && s.global(k) && !s.is(k-1, "!") && (s.is(k+1, ".") || s.is(k+1, "?.")) && s.is(k+2, name) && k+2 < to:
+			if k+3 == to || s.is(k+3, "&&") || s.is(k+3, "?") || s.is(k+3, ")") {
+				return true
+			}
+		}
+	}
+	return false
+}
