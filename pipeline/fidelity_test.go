@@ -325,6 +325,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built with exit 0 and the built page's policy blocked the handler the page as written
 		// ran ("ran":"dynamic import" as written, "not yet" built); refused at the argument.
 		{page: "dynimport_sink.html", refused: "dynimport_sink.html:12:84: error: the value given to put(…), imported from dynimport-dom.js, whose code gives its parameter m to innerHTML"},
+		// A module object given to the app's own function, which calls its export with markup
+		// (f25): built with exit 0, and the built page's policy blocked the handler the page as
+		// written ran; refused at the markup.
+		{page: "module_param_sink.html", refused: "module_param_sink.html:13:57: error: the value given to x.put(…), imported from dynimport-dom.js (run's parameter x is given import * as dom), whose code gives its parameter m to innerHTML"},
 		// Markup given to a function a classic script puts on the global object where the build
 		// cannot see it (Object.assign(window, { lib })), which gives it to innerHTML (g23):
 		// built with exit 0, lib read as the browser's, and the built page's policy blocked the

@@ -59,7 +59,6 @@ func (r *rewrite) checkImportedCall(i int) {
 	}
 	var imp importBinding
 	var args [][2]int
-	var given []paramVal
 	if n.Decl == js.NoDecl {
 		if imp, ok = r.imports()[s.text(root)]; !ok || !isAppSpec(imp.module) {
 			return
@@ -72,6 +71,9 @@ func (r *rewrite) checkImportedCall(i int) {
 		}
 		k, export, ok := s.dynamicImported(root)
 		if !ok {
+			if n.Decl == js.ArgumentDecl && len(keys) > 0 {
+				r.checkParamModule(root, keys, name, args) // paramns.go
+			}
 			return
 		}
 		spec, ok := s.importSpec(k)
@@ -85,6 +87,17 @@ func (r *rewrite) checkImportedCall(i int) {
 		}
 		imp = importBinding{module: spec, name: export}
 	}
+	if args == nil {
+		args = s.spreadArgs(s.args(i))
+	}
+	r.followImport(args, name, imp, keys, "")
+}
+
+// followImport reads the call of the function imp's module exports (imp.name; for "*", the
+// namespace object, keys[0]), of keys' path from it, with the call's arguments args, into the
+// module (seededCall). name is the callee as written; via, where not "", says how the
+// callee's root is the module's (in parentheses after the module).
+func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, keys []string, via string) {
 	export := imp.name
 	if export == "*" {
 		if len(keys) == 0 {
@@ -92,10 +105,8 @@ func (r *rewrite) checkImportedCall(i int) {
 		}
 		export, keys = keys[0], keys[1:]
 	}
-	if args == nil {
-		args = s.spreadArgs(s.args(i))
-	}
-	if given = s.givenValues(args); given == nil {
+	given := r.s.givenValues(args)
+	if given == nil {
 		return
 	}
 	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)
@@ -115,7 +126,10 @@ func (r *rewrite) checkImportedCall(i int) {
 	if err != nil {
 		rel = filepath.Base(fn.path)
 	}
-	r.seededCall(args, given, fn.x, fn.slots, name+"(…), imported from "+filepath.ToSlash(rel)+",")
+	if via != "" {
+		via = " (" + via + ")"
+	}
+	r.seededCall(args, given, fn.x, fn.slots, name+"(…), imported from "+filepath.ToSlash(rel)+via+",")
 }
 
 // memberPath reads the callee whose last significant token is end as a name and the keys of

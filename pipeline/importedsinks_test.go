@@ -253,6 +253,38 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `const { put } = await import("./dom.js"); put(document.body, "<b>b</b>"); const m = await import("./dom.js"); m.text(document.body, "<img src=x onerror=go()>"); ` +
 				`import("./dom.js").then(({ text }) => text(document.body, "<img src=x onerror=go()>")); import("./dom.js").then((n) => n.put(document.body, "<i>i</i>"));`,
 		}, ""},
+		// Found (f25): a module object given to the app's own function, whose parameter's
+		// member is called with markup, was neither followed nor refused: each call of the
+		// function is read, and where it gives the parameter a module object (import * as, or
+		// a dynamic import's), the call is read into that module's export; where code the
+		// build does not read may call the function (exported, passed as a value), an
+		// argument the policy blocks is an error.
+		{"a namespace given to the app's own function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { x.text(document.body, "<img src=x onerror=go()>"); x.put(document.body, "<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:124: error: the value given to x.put(…), imported from dom.js (run's parameter x is given import * as dom), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a dynamic import's namespace given to an arrow, through another function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `const m = await import("./dom.js"); const run = (x) => x.put(document.body, "<img src=x onerror=go()>"); function start(y) { run(y); } start(m);`,
+		}, `main.js:1:77: error: the value given to x.put(…), imported from dom.js (run's parameter x is given import("./dom.js")), whose code gives its parameter m to innerHTML`},
+		{"a namespace given to a function another module exports", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"run.js":  `export function run(x) { x.put(document.body, "<img src=x onerror=go()>"); }`,
+			"main.js": `import * as dom from "./dom.js"; import { run } from "./run.js"; run(dom);`,
+		}, `run.js:1:47: error: the markup given to x.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (x is a parameter of run, which code the build does not read may call: it is exported or passed as a value)`},
+		{"a function passed as a value, given a namespace there", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<a href=\"javascript:go()\">a</a>"); } setTimeout(run, 0, dom);`,
+		}, `main.js:1:73: error: the value given to x.put(…), imported from dom.js (run's parameter x is given import * as dom), whose code gives its parameter m to innerHTML, holds a javascript: URL`},
+		{"a function and a namespace given where the build does not read them", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<img src=x onerror=go()>"); } const api = { run }; api.run(dom);`,
+		}, `main.js:1:73: error: the markup given to x.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (x is a parameter of run, which code the build does not read may call: it is exported or passed as a value)`},
+		{"namespaces and others given to the app's own function, plain", map[string]string{
+			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<b>b</b>"); x.text(document.body, "<img src=x onerror=go()>"); } run(dom); ` +
+				`function show(el) { el.append("<img src=x onerror=go()>"); } show(document.body);`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

@@ -274,11 +274,7 @@ func (s *script) escapes(f ownFunction) bool {
 	if f.object >= 0 || f.class >= 0 {
 		return true // a method: its object's calls are read where the object is
 	}
-	d := f.name - 1
-	for s.is(d, "function") || s.is(d, "async") || s.is(d, "const") || s.is(d, "let") || s.is(d, "var") || s.is(d, "*") {
-		d--
-	}
-	if s.is(d, "export") {
+	if s.exported(f) {
 		return true
 	}
 	for _, ref := range s.references(s.bindingOf(f.name)) {
@@ -287,4 +283,14 @@ func (s *script) escapes(f ownFunction) bool {
 		}
 	}
 	return false
+}
+
+// exported reports whether the named function f's declaration is exported: export function
+// f, export const f = ….
+func (s *script) exported(f ownFunction) bool {
+	d := f.name - 1
+	for s.is(d, "function") || s.is(d, "async") || s.is(d, "const") || s.is(d, "let") || s.is(d, "var") || s.is(d, "*") {
+		d--
+	}
+	return s.is(d, "export")
 }

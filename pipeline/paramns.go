@@ -1,0 +1,206 @@
+package pipeline
+
+import (
+	"slices"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// A module object given to the app's own function. A parameter's member called with markup,
+// function run(x) { x.put(el, markup) }, calls the export of the module whose namespace object
+// the function's calls give it:
+//
+//	import * as dom from "./dom.js"; run(dom)
+//	const m = await import("./dom.js"); run(m)      (or through another function's parameter)
+//
+// Each call of the function the module makes (calls: f(…), f.call, f.apply, bind, a
+// callback's) is read at the parameter's place: a name bound to a module object is read as
+// that module's (followImport), a parameter of the caller is read so in turn (maxParamDepth),
+// anything else is no module object and is not followed. Where code the build does not read
+// may call the function (it is exported, or passed as a value: setTimeout(run, 0, dom)), or a
+// call's arguments are only the run's, the build cannot read which function x.put is: an
+// argument holding what the policy blocks is an error (refuseUnread), as a parameter's own
+// call is (checkParamCall).
+
+// nsGiven is a module object a function's calls give a parameter: the import (its module, "*")
+// and how it is written, for the message; or, where the specifier is not one the build reads
+// (a computed import(…), a package's), why not.
+type nsGiven struct {
+	imp    importBinding
+	how    string
+	unread string
+}
+
+// checkParamModule reads the call of root's member path keys (name, as written) with the
+// arguments args, root a parameter of the app's own function, into the modules whose objects
+// the function's calls give it.
+func (r *rewrite) checkParamModule(root int, keys []string, name string, args [][2]int) {
+	s := r.s
+	given, unread := r.paramNamespaces(root, 0)
+	had := len(r.errs)
+	for _, g := range given {
+		if g.unread != "" {
+			r.refuseUnread(args, name+"(…)", g.unread)
+			return
+		}
+		fn, _ := s.paramFunction(root)
+		via := "the function given there"
+		if fn.name >= 0 {
+			via = s.text(fn.name) + "'s"
+		}
+		r.followImport(args, name, g.imp, keys, via+" parameter "+s.text(root)+" is given "+g.how)
+	}
+	if unread == "" || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
+		return
+	}
+	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
+}
+
+// mayGetModule reports whether a module object may reach the parameter at the significant
+// token p by code the build does not read: its function is exported (another module's
+// calls give it what they give), or the script gives a module object as a value other than
+// to a call of the app's own function (setTimeout(run, 0, dom), lib.use(dom), [dom]).
+func (r *rewrite) mayGetModule(p int) bool {
+	s := r.s
+	if f, ok := s.paramFunction(p); ok && f.name >= 0 && s.exported(f) {
+		return true
+	}
+	for _, b := range r.moduleObjects() {
+		for _, ref := range s.references(b) {
+			if declares(s, ref) || s.is(ref+1, ".") || s.is(ref+1, "?.") || s.is(ref+1, "[") {
+				continue
+			}
+			open := s.enclosing(ref)
+			if open > 0 && s.is(open, "(") && js.IsIdentifier(s.tok(open-1).tt) && !s.is(open-2, ".") && !s.is(open-2, "?.") && !s.is(open-2, "function") {
+				if fn, ok := s.binding(open - 1); ok && !fn.Free && fn.Decl != js.NoDecl && slices.Contains(s.args(open), [2]int{ref, ref + 1}) {
+					continue // run(dom), run the app's own: followed
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// moduleObjects returns the bindings of the names the script binds to module objects of the
+// app: import * as name, const name = await import(…).
+func (r *rewrite) moduleObjects() []int {
+	s := r.s
+	var out []int
+	for k := range s.sig {
+		if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
+			continue
+		}
+		n, known := s.binding(k)
+		if !known || n.Free || slices.Contains(out, n.Binding) {
+			continue
+		}
+		switch n.Decl {
+		case js.NoDecl:
+			if imp, ok := r.imports()[s.text(k)]; ok && imp.name == "*" {
+				out = append(out, n.Binding)
+			}
+		case js.LexicalDecl, js.VariableDecl:
+			if s.is(k+1, "=", "await", "import", "(") {
+				if _, export, ok := s.dynamicImported(k); ok && export == "*" {
+					out = append(out, n.Binding)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// refusedElsewhere reports whether a check of the platform's sinks refuses the call of root's
+// member with the arguments args already (el.insertAdjacentHTML(…), el.setAttribute("onclick",
+// …) on a parameter el): its message says what the build reads.
+func (r *rewrite) refusedElsewhere(root int, args [][2]int) bool {
+	if len(args) == 0 {
+		return false
+	}
+	probe := &rewrite{b: r.b, file: r.file, s: r.s}
+	for k := root; k < args[len(args)-1][1] && len(probe.errs) == 0; k++ {
+		probe.checkMarkup(k)
+		probe.checkAttr(k)
+		probe.checkNav(k)
+	}
+	return len(probe.errs) > 0
+}
+
+// paramNamespaces returns the module objects the calls of the app's own function give the
+// parameter at the significant token p, and, where code the build does not read may call it,
+// the function's name and why (else "").
+func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread string) {
+	s := r.s
+	n, known := s.binding(p)
+	if !known || n.Free || n.Decl != js.ArgumentDecl || n.Written {
+		return nil, ""
+	}
+	f, ok := s.paramFunction(p)
+	if !ok || f.name < 0 && f.given == nil {
+		return nil, ""
+	}
+	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
+	if slot < 0 || f.slots[slot].rest || len(f.slots[slot].path) > 0 || f.slots[slot].unknown {
+		return nil, ""
+	}
+	fname := "the function given there"
+	if f.name >= 0 {
+		fname = s.text(f.name)
+	}
+	if s.escapes(f) {
+		unread = fname + ", which code the build does not read may call: it is exported or passed as a value"
+	}
+	k := f.slots[slot].index
+	for _, call := range s.calls(f) {
+		if call == nil {
+			unread = fname + ", a call of which gives arguments only the run knows"
+			continue
+		}
+		if k >= len(call) {
+			continue
+		}
+		a := call[k]
+		v := a[0]
+		if a[1] != v+1 || !js.IsIdentifier(s.tok(v).tt) {
+			continue
+		}
+		m, known := s.binding(v)
+		if !known || m.Free {
+			continue
+		}
+		if m.Decl == js.NoDecl {
+			if imp, ok := r.imports()[s.text(v)]; ok && imp.name == "*" {
+				g := nsGiven{imp: imp, how: "import * as " + s.text(v)}
+				if !isAppSpec(imp.module) {
+					g.unread = "the build does not read what the package's code does with it"
+				}
+				out = append(out, g)
+			}
+			continue
+		}
+		if imp, export, ok := s.dynamicImported(v); ok {
+			if export != "*" {
+				continue // a function, not the module object
+			}
+			spec, ok := s.importSpec(imp)
+			switch {
+			case !ok:
+				out = append(out, nsGiven{how: "import(…)", unread: "the build cannot read which module import(…) loads"})
+			case !isAppSpec(spec):
+				out = append(out, nsGiven{how: "import(" + s.text(imp+2) + ")", unread: "the build does not read what the package's code does with it"})
+			default:
+				out = append(out, nsGiven{imp: importBinding{module: spec, name: "*"}, how: "import(" + s.text(imp+2) + ")"})
+			}
+			continue
+		}
+		if m.Decl == js.ArgumentDecl && depth < maxParamDepth {
+			more, why := r.paramNamespaces(v, depth+1)
+			out = append(out, more...)
+			if why != "" && unread == "" {
+				unread = why
+			}
+		}
+	}
+	return out, unread
+}
