@@ -10,6 +10,7 @@ import "github.com/tdewolff/parse/v2/js"
 //	if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage(m)
 //	if ("webkit" in window) { … }       window.webkit && webkit.…(m)
 //	typeof InstallTrigger != "undefined" ? InstallTrigger.install(m) : …
+//	window.webkit?.messageHandlers.host.postMessage(m)
 //
 // The test is read where the call's expression is: an if's condition whose consequent holds
 // it (a block or one statement; not its else), or what comes before && or ? in the expression
@@ -21,6 +22,9 @@ const maxTestLevels = 64
 // featureTested reports whether the expression whose first significant token is k runs only
 // where the global name exists, by a test before it (see above).
 func (s *script) featureTested(k int, name string) bool {
+	if globalWindows[s.text(k)] && s.global(k) && (s.is(k+1, ".") || s.is(k+1, "?.")) && s.is(k+2, name) && s.is(k+3, "?.") {
+		return true // window.name?.…: the chain stops where the browser has none
+	}
 	for level := 0; k > 0 && level < maxTestLevels; level++ {
 		open := s.enclosing(k)
 		j := k - 1

@@ -209,7 +209,7 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); ` +
 				`if ("webkit" in window) { webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); } ` +
 				`window.webkit && webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); ` +
-				`"undefined" != typeof InstallTrigger ? InstallTrigger.install("<img src=x onerror=go()>") : 0;`,
+				`"undefined" != typeof InstallTrigger ? InstallTrigger.install("<img src=x onerror=go()>") : 0; window.webkit?.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, ""},
 		{"a feature test of another name, or its else", map[string]string{
 			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
