@@ -280,9 +280,14 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<img src=x onerror=go()>"); } const api = { run }; api.run(dom);`,
 		}, `main.js:1:73: error: the markup given to x.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (x is a parameter of run, which code the build does not read may call: it is exported or passed as a value)`},
+		{"a namespace given to a function that destructures it", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run({ put, text }) { text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:132: error: the value given to put(…), imported from dom.js (run's parameter put is given import * as dom), whose code gives its parameter m to innerHTML`},
 		{"namespaces and others given to the app's own function, plain", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<b>b</b>"); x.text(document.body, "<img src=x onerror=go()>"); } run(dom); ` +
+				`function each({ text }) { text(document.body, "<img src=x onerror=go()>"); } each(dom); ` +
 				`function show(el) { el.append("<img src=x onerror=go()>"); } show(document.body);`,
 		}, ""},
 		// A classic script's call of a function another declares, a global of the page.

@@ -226,6 +226,9 @@ func (r *rewrite) checkParamCall(i int) {
 		return
 	}
 	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
+	if slot >= 0 && len(f.slots[slot].path) > 0 && r.checkParamKey(callee, name, args) {
+		return // function run({ put }) { put(…) } run(dom): the module's export (paramns.go)
+	}
 	if slot < 0 || f.slots[slot].rest || len(f.slots[slot].path) > 0 || f.slots[slot].unknown {
 		unread()
 		return

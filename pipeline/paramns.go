@@ -36,8 +36,23 @@ type nsGiven struct {
 // the function's calls give it.
 func (r *rewrite) checkParamModule(root int, keys []string, name string, args [][2]int) {
 	s := r.s
-	given, unread := r.paramNamespaces(root, 0)
+	given, unread, key, _ := r.paramNamespaces(root, 0)
+	if key != "" {
+		return // function run({ put }) { put.x(…) }: the export's member, not read
+	}
 	had := len(r.errs)
+	r.followNamespaces(root, given, keys, name, args)
+	if unread == "" || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
+		return
+	}
+	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
+}
+
+// followNamespaces reads the call of keys' path from the module objects given (to the
+// parameter at the significant token root) with the arguments args, as each module's export
+// (followImport); one whose module the build does not read is an error at the argument.
+func (r *rewrite) followNamespaces(root int, given []nsGiven, keys []string, name string, args [][2]int) {
+	s := r.s
 	for _, g := range given {
 		if g.unread != "" {
 			r.refuseUnread(args, name+"(…)", g.unread)
@@ -50,10 +65,19 @@ func (r *rewrite) checkParamModule(root int, keys []string, name string, args []
 		}
 		r.followImport(args, name, g.imp, keys, via+" parameter "+s.text(root)+" is given "+g.how)
 	}
-	if unread == "" || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
-		return
+}
+
+// checkParamKey reads the call of the parameter at the significant token root, destructured
+// from a module object by key (function run({ put }) { put(…) } run(dom)), with the
+// arguments args, into that module's export; ok is false where a call of the function gives
+// something else, or code the build does not read may call it (checkParamCall says so).
+func (r *rewrite) checkParamKey(root int, name string, args [][2]int) (ok bool) {
+	given, unread, key, others := r.paramNamespaces(root, 0)
+	if key == "" || unread != "" || others || len(given) == 0 {
+		return false
 	}
-	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
+	r.followNamespaces(root, given, []string{key}, name, args)
+	return true
 }
 
 // mayGetModule reports whether a module object may reach the parameter at the significant
@@ -129,20 +153,29 @@ func (r *rewrite) refusedElsewhere(root int, args [][2]int) bool {
 
 // paramNamespaces returns the module objects the calls of the app's own function give the
 // parameter at the significant token p, and, where code the build does not read may call it,
-// the function's name and why (else "").
-func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread string) {
+// the function's name and why (else ""). others says a call gives it something else. At
+// depth 0 the parameter may be one key destructured from the argument, function run({ put
+// }): key is that key (the export it reads), else "".
+func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key string, others bool) {
 	s := r.s
 	n, known := s.binding(p)
 	if !known || n.Free || n.Decl != js.ArgumentDecl || n.Written {
-		return nil, ""
+		return nil, "", "", false
 	}
 	f, ok := s.paramFunction(p)
 	if !ok || f.name < 0 && f.given == nil {
-		return nil, ""
+		return nil, "", "", false
 	}
 	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
-	if slot < 0 || f.slots[slot].rest || len(f.slots[slot].path) > 0 || f.slots[slot].unknown {
-		return nil, ""
+	if slot < 0 || f.slots[slot].rest || f.slots[slot].unknown {
+		return nil, "", "", false
+	}
+	switch path := f.slots[slot].path; {
+	case len(path) == 0:
+	case depth == 0 && len(path) == 1 && path[0].hasKey && !path[0].computed && path[0].key != "":
+		key = path[0].key
+	default:
+		return nil, "", "", false
 	}
 	fname := "the function given there"
 	if f.name >= 0 {
@@ -163,10 +196,12 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread strin
 		a := call[k]
 		v := a[0]
 		if a[1] != v+1 || !js.IsIdentifier(s.tok(v).tt) {
+			others = true
 			continue
 		}
 		m, known := s.binding(v)
 		if !known || m.Free {
+			others = true
 			continue
 		}
 		if m.Decl == js.NoDecl {
@@ -176,12 +211,15 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread strin
 					g.unread = "the build does not read what the package's code does with it"
 				}
 				out = append(out, g)
+			} else {
+				others = true
 			}
 			continue
 		}
 		if imp, export, ok := s.dynamicImported(v); ok {
 			if export != "*" {
-				continue // a function, not the module object
+				others = true // a function, not the module object
+				continue
 			}
 			spec, ok := s.importSpec(imp)
 			switch {
@@ -194,13 +232,16 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread strin
 			}
 			continue
 		}
-		if m.Decl == js.ArgumentDecl && depth < maxParamDepth {
-			more, why := r.paramNamespaces(v, depth+1)
-			out = append(out, more...)
-			if why != "" && unread == "" {
-				unread = why
-			}
+		if m.Decl != js.ArgumentDecl || depth >= maxParamDepth {
+			others = true
+			continue
+		}
+		more, why, _, other := r.paramNamespaces(v, depth+1)
+		out = append(out, more...)
+		others = others || other
+		if why != "" && unread == "" {
+			unread = why
 		}
 	}
-	return out, unread
+	return out, unread, key, others
 }
