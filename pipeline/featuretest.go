@@ -12,6 +12,11 @@ import "github.com/tdewolff/parse/v2/js"
 //	typeof InstallTrigger != "undefined" ? InstallTrigger.install(m) : …
 //	window.webkit?.messageHandlers.host.postMessage(m)
 //
+// A script of the page that writes the global object by names the build does not read
+// (Object.assign(window, { lib }), Object.defineProperty(window, name, …), window[name] = …)
+// may give the name the test finds: there the test says nothing of the browser, and the call
+// is refused as before (writesGlobals).
+//
 // The test is read where the call's expression is: an if's condition whose consequent holds
 // it (a block or one statement; not its else), or what comes before && or ? in the expression
 // that holds it, each level of brackets out; a test of another name does not count.
@@ -124,6 +129,29 @@ func (s *script) testsFor(from, to int, name string) bool {
 			if k+3 == to || s.is(k+3, "&&") || s.is(k+3, "?") || s.is(k+3, ")") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// globalWriters are the functions that write the properties of the object their first
+// argument is, by names the build does not read as assignments.
+var globalWriters = map[string]bool{"assign": true, "defineProperty": true, "defineProperties": true, "set": true}
+
+// writesGlobals reports whether the script writes properties of the global object other than
+// by an assignment of a constant path (globalAssigns): Object.assign(window, …),
+// Object.defineProperty(globalThis, …), Reflect.set(self, …), window[name] = ….
+func (s *script) writesGlobals() bool {
+	for k := range s.sig {
+		if !globalWindows[s.text(k)] || !s.global(k) {
+			continue
+		}
+		if s.is(k+1, "[") && s.pair[k+1] > 0 && s.is(s.pair[k+1]+1, "=") {
+			return true
+		}
+		if s.is(k-1, "(") && s.is(k+1, ",") && globalWriters[s.text(k-2)] && s.is(k-3, ".") &&
+			(s.is(k-4, "Object") || s.is(k-4, "Reflect")) && s.global(k-4) {
+			return true
 		}
 	}
 	return false

@@ -179,7 +179,8 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen
 	case gives != "":
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "the build cannot read which function it calls ("+root+" is given in "+gives+")")
 	case unseen != nil && unseen(root):
-		if start, _ := s.chainRoot(i - 1); s.featureTested(start, root) {
+		if start, _ := s.chainRoot(i - 1); s.featureTested(start, root) && !s.writesGlobals() &&
+			!slices.ContainsFunc(in, func(g globalScript) bool { return g.x.writesGlobals() }) {
 			return // another browser's, where it has it: the platform's there
 		}
 		r.refuseUnreadFix(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and Chromium has no global "+root+
@@ -297,7 +298,7 @@ func (b *bundler) noteModuleGlobals(file, name string, s *script) {
 		}
 		calls = append(calls, i)
 	}
-	gives := len(s.globalAssigns(false)) > 0
+	gives := len(s.globalAssigns(false)) > 0 || s.writesGlobals() // the latter, for feature tests
 	if calls == nil && !gives {
 		b.moduleGlobals.Delete(name)
 		return

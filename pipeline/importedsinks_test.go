@@ -211,6 +211,15 @@ func TestImportedSinks(t *testing.T) {
 				`window.webkit && webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>"); ` +
 				`"undefined" != typeof InstallTrigger ? InstallTrigger.install("<img src=x onerror=go()>") : 0; window.webkit?.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, ""},
+		{"a feature test of a name a script may give unseen", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `Object.assign(window, { lib: { put(el, m) { el.innerHTML = m; } } });`,
+			"main.js":    `if (typeof lib !== "undefined") lib.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
+		{"a feature test of a name a module may give unseen", map[string]string{
+			"a.js":    `const name = "lib"; window[name] = { put(el, m) { el.innerHTML = m; } };`,
+			"main.js": `import "./a.js"; if ("lib" in window) lib.put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:62: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
 		{"a feature test of another name, or its else", map[string]string{
 			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, `main.js:1:176: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
