@@ -293,6 +293,11 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run({ put, text }) { text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>"); } run(dom);`,
 		}, `main.js:1:132: error: the value given to put(…), imported from dom.js (run's parameter put is given import * as dom), whose code gives its parameter m to innerHTML`},
+		{"a namespace given to an object's method, a class's, an array's callback", map[string]string{
+			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const app = { run(x) { x.put(document.body, "<img src=x onerror=go()>"); } }; app.run(dom); ` +
+				`class A { run(x) { x.put(document.body, "<b>b</b>"); } } new A().run(dom); [dom].forEach((x) => x.put(document.body, "<i>i</i>"));`,
+		}, `main.js:1:78: error: the value given to x.put(…), imported from dom.js (app.run's parameter x is given import * as dom)`},
 		{"namespaces and others given to the app's own function, plain", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<b>b</b>"); x.text(document.body, "<img src=x onerror=go()>"); } run(dom); ` +

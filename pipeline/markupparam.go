@@ -622,14 +622,9 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 	}
 	label := func(param string) string {
 		called := "(…)"
-		name := s.text(f.name)
-		switch {
-		case f.name < 0:
+		name := s.fnName(f)
+		if name == "" {
 			return "the parameter " + param + " of the function written there, which"
-		case f.object >= 0 || f.static:
-			name += "." + f.key
-		case f.class >= 0:
-			name += ".prototype." + f.key
 		}
 		if f.setter {
 			return "the setter " + name + "'s parameter " + param + ", which"
@@ -684,4 +679,19 @@ func (s *script) bindingOf(k int) int {
 		return n.Binding
 	}
 	return -1
+}
+
+// fnName returns how a message names the app's own function f: f, obj.key, C.key (static),
+// C.prototype.key; "" for one written where it is called.
+func (s *script) fnName(f ownFunction) string {
+	name := s.text(f.name)
+	switch {
+	case f.name < 0:
+		return ""
+	case f.object >= 0 || f.static:
+		name += "." + f.key
+	case f.class >= 0:
+		name += ".prototype." + f.key
+	}
+	return name
 }

@@ -59,11 +59,11 @@ func (r *rewrite) followNamespaces(root int, given []nsGiven, keys []string, nam
 			return
 		}
 		fn, _ := s.paramFunction(root)
-		via := "the function given there"
-		if fn.name >= 0 {
-			via = s.text(fn.name) + "'s"
+		via := "the parameter " + s.text(root) + " of the function written there"
+		if n := s.fnName(fn); n != "" {
+			via = n + "'s parameter " + s.text(root)
 		}
-		r.followImport(args, name, g.imp, keys, via+" parameter "+s.text(root)+" is given "+g.how)
+		r.followImport(args, name, g.imp, keys, via+" is given "+g.how)
 	}
 }
 
@@ -177,9 +177,9 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key 
 	default:
 		return nil, "", "", false
 	}
-	fname := "the function given there"
-	if f.name >= 0 {
-		fname = s.text(f.name)
+	fname := "the function written there"
+	if n := s.fnName(f); n != "" {
+		fname = n
 	}
 	if s.escapes(f) {
 		unread = fname + ", which code the build does not read may call: it is exported or passed as a value"
