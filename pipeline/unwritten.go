@@ -132,25 +132,9 @@ func minifyAgain(c code, edits []localnames.Edit, opts api.BuildOptions) code {
 // unwrittenConstants picks the bindings of a module's top level that inlineUnwritten writes as
 // their values (see there), each with its declaration and value.
 func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
-	top := &ast.BlockStmt.Scope
 	list := ast.BlockStmt.List
-	exported := map[string]bool{}
-	imports, exports := false, false
-	for _, s := range list {
-		switch s := s.(type) {
-		case *js.ImportStmt:
-			imports = true
-		case *js.ExportStmt:
-			if s.Decl != nil {
-				return nil // export default …, export var …: the module as written
-			}
-			exports = true
-			for _, a := range s.List {
-				exported[string(a.Name)], exported[string(a.Binding)] = true, true
-			}
-		}
-	}
-	if imports && exports {
+	exported, ok := moduleExports(list)
+	if !ok {
 		return nil
 	}
 	writes := localnames.WritesOf(ast)
@@ -187,14 +171,57 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 
 	// Where each is read, which code runs when each statement runs, and which bindings
 	// each binding's value can reach.
-	g := &useGraph{module: map[*js.Var]bool{}, literal: literal, edges: map[*js.Var][]*js.Var{},
+	g := newUseGraph(ast, literal, nil)
+	picked := map[*js.Var]localnames.Constant{}
+	for v := range g.readAfter(list, at) {
+		if !exported[string(v.Data)] && len(g.reads[v]) > 0 {
+			picked[v] = literal[v]
+		}
+	}
+	return picked
+}
+
+// moduleExports returns the names a module's top-level statements list exports; false where
+// the module is left as written: it exports a declaration (export default …, export var …),
+// or it exports bindings and imports others (a module of an import cycle can call an
+// exported function before this module's body runs).
+func moduleExports(list []js.IStmt) (map[string]bool, bool) {
+	exported := map[string]bool{}
+	imports, exports := false, false
+	for _, s := range list {
+		switch s := s.(type) {
+		case *js.ImportStmt:
+			imports = true
+		case *js.ExportStmt:
+			if s.Decl != nil {
+				return nil, false
+			}
+			exports = true
+			for _, a := range s.List {
+				exported[string(a.Name)], exported[string(a.Binding)] = true, true
+			}
+		}
+	}
+	return exported, !(imports && exports)
+}
+
+// newUseGraph walks the top-level statements of ast for what they name: the reads of the
+// bindings of literal (values that call nothing) and of tracked (any other value).
+func newUseGraph(ast *js.AST, literal map[*js.Var]localnames.Constant, tracked map[*js.Var]bool) *useGraph {
+	g := &useGraph{module: map[*js.Var]bool{}, literal: literal, tracked: tracked, edges: map[*js.Var][]*js.Var{},
 		hoisted: map[*js.Var]bool{}, runs: map[place][]*js.Var{}, awaits: map[place]bool{}}
-	for _, v := range top.Declared {
+	for _, v := range ast.BlockStmt.Scope.Declared {
 		g.module[v] = true
 	}
-	for j, s := range list {
+	for j, s := range ast.BlockStmt.List {
 		g.statement(j, s)
 	}
+	return g
+}
+
+// readAfter returns the bindings of at, each declared by the declarator at its place in list
+// (the top level), whose every read runs after that declarator (see inlineUnwritten).
+func (g *useGraph) readAfter(list []js.IStmt, at map[*js.Var]place) map[*js.Var]bool {
 	// Walk the declarators and statements in order; before one runs, the code that ran
 	// before it can have called the bindings reached from what that code named, and no
 	// other: a function is called through a name of it (its own, or one of a value that
@@ -225,7 +252,7 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 			}
 		}
 	}
-	picked := map[*js.Var]localnames.Constant{}
+	after := map[*js.Var]bool{}
 	for k, s := range list {
 		n := 1
 		if d, ok := s.(*js.VarDecl); ok && len(d.List) > 0 {
@@ -234,9 +261,6 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 		for i := range n {
 			here := place{k, i}
 			for _, v := range byPlace[here] {
-				if exported[string(v.Data)] || len(g.reads[v]) == 0 {
-					continue
-				}
 				safe := true
 				for _, r := range g.reads[v] {
 					switch {
@@ -250,7 +274,7 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 					}
 				}
 				if safe {
-					picked[v] = literal[v]
+					after[v] = true
 				}
 			}
 			all = all || g.awaits[here]
@@ -259,13 +283,14 @@ func unwrittenConstants(ast *js.AST) map[*js.Var]localnames.Constant {
 			}
 		}
 	}
-	return picked
+	return after
 }
 
 // useGraph is what the top-level statements of a module name of its bindings.
 type useGraph struct {
 	module  map[*js.Var]bool // the module's top-level bindings
 	literal map[*js.Var]localnames.Constant
+	tracked map[*js.Var]bool // bindings whose reads are noted too, their values calling code
 	// runs are, by statement (declarator), the bindings named by code that runs when it
 	// runs; awaits when it awaits.
 	runs   map[place][]*js.Var
@@ -513,7 +538,7 @@ func (u *useWalker) Enter(n js.INode) js.IVisitor {
 		if !u.g.module[v] {
 			break
 		}
-		if _, ok := u.g.literal[v]; ok {
+		if _, literal := u.g.literal[v]; literal || u.g.tracked[v] {
 			if u.g.reads == nil {
 				u.g.reads = map[*js.Var][]read{}
 			}
@@ -522,7 +547,9 @@ func (u *useWalker) Enter(n js.INode) js.IVisitor {
 				r.owner = nil
 			}
 			u.g.reads[v] = append(u.g.reads[v], r)
-			break // a literal calls nothing
+			if literal {
+				break // a literal calls nothing
+			}
 		}
 		if u.runs && !u.callsNone {
 			u.g.runs[u.at] = append(u.g.runs[u.at], v)
