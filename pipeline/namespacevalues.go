@@ -25,7 +25,11 @@ import (
 // declaration again). Left: a binding declared after the call (its getter throws until then:
 // TDZ) or written again, a case clause's list, the second argument (the toStringTag, not
 // enumerable), a key computed, spread or named __proto__, a getter of another form. The
-// properties become data properties, writable as Rolldown's are; the page reads them.
+// properties become data properties, writable as Rolldown's are: only where the page reads the
+// object and hands it to no other code (namespaceuses.go). The helper held by a var, let or
+// const, and its D, hold their values wherever they are read (inlineUnwritten's rule: no code
+// run before their declarations reaches a call of the helper, which as written throws), and
+// nothing writes Object.defineProperty or the global Object (namespaceuses.go's nsProgram).
 
 // namespaceValues returns the edits that write the print m's namespace objects as values as
 // above, sorted by place; nil when there is none.
@@ -33,21 +37,52 @@ func namespaceValues(m *minifiedPrint) []localnames.Edit {
 	if !m.p.Known() || !bytes.Contains([]byte(m.src), []byte("enumerable:!0")) {
 		return nil
 	}
-	f := &namespaceFinder{writes: localnames.WritesOf(m.p.AST), helpers: map[*js.Var]bool{}, bodies: map[*js.BlockStmt]bool{&m.p.AST.BlockStmt: true}}
-	f.findHelpers(m.p.AST)
+	ast := m.p.AST
+	exported, ok := moduleExports(ast.List)
+	if !ok {
+		return nil
+	}
+	f := &namespaceFinder{writes: localnames.WritesOf(ast), helpers: map[*js.Var]bool{}, bodies: map[*js.BlockStmt]bool{&ast.BlockStmt: true}, values: map[*js.Var]js.INode{}}
+	define, at := f.findHelpers(ast)
 	if len(f.helpers) == 0 {
 		return nil
 	}
-	js.Walk(f, m.p.AST)
+	js.Walk(f, ast)
 	if len(f.calls) == 0 {
 		return nil
 	}
+	// The helper calls Object.defineProperty as the language gives it.
+	prog := newNsProgram(ast)
+	if !prog.globalKept("Object", "defineProperty") {
+		return nil
+	}
+	// The helper and its binding of Object.defineProperty hold their values wherever they
+	// are read (inlineUnwritten's rule): the code that runs before their declarations calls
+	// nothing that calls the helper.
+	tracked := map[*js.Var]bool{}
+	for v := range at {
+		tracked[v] = true
+	}
+	initialized := newUseGraph(ast, nil, tracked).readAfter(ast.List, at)
+	calls := f.calls[:0]
+	for _, c := range f.calls {
+		h := resolved(c.X.(*js.Var))
+		if _, ok := at[h]; ok && !initialized[h] || define[h] != nil && !initialized[define[h]] {
+			continue
+		}
+		calls = append(calls, c)
+	}
+	arrays, fns := f.declaredOnce(ast)
+	kept := namespacesKept(ast, prog, calls, arrays, fns, exported, f.thisFree)
 	tokens, ok := m.tokens()
 	if !ok {
 		return nil
 	}
 	var edits []localnames.Edit
-	for _, c := range f.calls {
+	for _, c := range calls {
+		if !kept[c] {
+			continue
+		}
 		obj := c.Args.List[0].Value.(*js.ObjectExpr)
 		var call []localnames.Edit
 		for k, prop := range obj.List {
@@ -96,6 +131,7 @@ type namespaceFinder struct {
 	helpers map[*js.Var]bool
 	bodies  map[*js.BlockStmt]bool
 	calls   []*js.CallExpr
+	values  map[*js.Var]js.INode // the value of each binding list found given one before a call
 }
 
 func (f *namespaceFinder) Enter(n js.INode) js.IVisitor {
@@ -124,7 +160,7 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 		case *js.FuncDecl:
 			// Hoisted; a var of its name given a value (Inits) may change it later.
 			if s.Name != nil && f.writes.Inits[resolved(s.Name)] == 0 {
-				before[resolved(s.Name)] = true
+				before[resolved(s.Name)], f.values[resolved(s.Name)] = true, s
 			}
 		}
 	}
@@ -133,7 +169,7 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 			for _, b := range d.List {
 				f.calls = append(f.calls, f.callsIn(b.Default, before)...)
 				if v, ok := b.Binding.(*js.Var); ok && b.Default != nil && (body || d.TokenType != js.VarToken) {
-					before[resolved(v)] = true
+					before[resolved(v)], f.values[resolved(v)] = true, b.Default
 				}
 			}
 			continue
@@ -146,7 +182,7 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 		}
 		f.calls = append(f.calls, f.callsIn(s, before)...)
 		if c, ok := s.(*js.ClassDecl); ok && c.Name != nil {
-			before[resolved(c.Name)] = true
+			before[resolved(c.Name)], f.values[resolved(c.Name)] = true, c
 		}
 	}
 }
@@ -223,6 +259,64 @@ func (f *namespaceFinder) valuesKept(c *js.CallExpr, before map[*js.Var]bool) bo
 	return true
 }
 
+// thisFree reports whether no getter's function of c can read this when called as a method of
+// the object (o.k()): each binding holds a function declared so that says neither this nor
+// super, a class (it throws when called), or an arrow.
+func (f *namespaceFinder) thisFree(c *js.CallExpr) bool {
+	for _, p := range c.Args.List[0].Value.(*js.ObjectExpr).List {
+		v := resolved(p.Value.(*js.ArrowFunc).Body.List[0].(*js.ReturnStmt).Value.(*js.Var))
+		switch x := f.values[v].(type) {
+		case *js.ClassDecl, *js.ArrowFunc:
+		case *js.FuncDecl:
+			found := false
+			js.Walk(thisFinder{found: &found}, x)
+			if found {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// declaredOnce returns the bindings of ast declared once and written nowhere else that hold an
+// array made as [] (arrays) or a function declared neither async nor a generator (fns).
+func (f *namespaceFinder) declaredOnce(ast *js.AST) (arrays, fns map[*js.Var]bool) {
+	decls := declCounter{}
+	js.Walk(decls, ast)
+	o := onceFinder{f: f, decls: decls, arrays: map[*js.Var]bool{}, fns: map[*js.Var]bool{}}
+	js.Walk(o, ast)
+	return o.arrays, o.fns
+}
+
+type onceFinder struct {
+	f           *namespaceFinder
+	decls       declCounter
+	arrays, fns map[*js.Var]bool
+}
+
+func (o onceFinder) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.VarDecl:
+		for _, b := range n.List {
+			v, ok := b.Binding.(*js.Var)
+			if a, isArray := b.Default.(*js.ArrayExpr); ok && isArray && len(a.List) == 0 {
+				v = resolved(v)
+				o.arrays[v] = o.decls[v] == 1 && !o.f.writes.Assigned(v) && o.f.writes.Inits[v] == 1
+			}
+		}
+	case *js.FuncDecl:
+		if n.Name != nil && !n.Async && !n.Generator {
+			v := resolved(n.Name)
+			o.fns[v] = o.decls[v] == 1 && !o.f.writes.Assigned(v) && o.f.writes.Inits[v] == 0
+		}
+	}
+	return o
+}
+
+func (onceFinder) Exit(js.INode) {}
+
 // leftmostCall returns the call an expression statement starts with, if it starts with one.
 func leftmostCall(e js.IExpr) *js.CallExpr {
 	for {
@@ -246,37 +340,45 @@ func leftmostCall(e js.IExpr) *js.CallExpr {
 }
 
 // findHelpers notes the bindings of ast that hold the export helper as above, given it by their
-// one declaration and written nowhere else.
-func (f *namespaceFinder) findHelpers(ast *js.AST) {
+// one declaration and written nowhere else, and the binding each calls for
+// Object.defineProperty (nil where it names Object.defineProperty itself); at are the places
+// of the declarators of those and of the helpers a var, let or const holds.
+func (f *namespaceFinder) findHelpers(ast *js.AST) (define map[*js.Var]*js.Var, at map[*js.Var]place) {
 	defineProperty := map[*js.Var]bool{}
+	define, at = map[*js.Var]*js.Var{}, map[*js.Var]place{}
 	var fns []js.BindingElement
-	for _, s := range ast.List {
+	var fnAt []place
+	for k, s := range ast.List {
 		switch s := s.(type) {
 		case *js.VarDecl:
-			for _, b := range s.List {
+			for i, b := range s.List {
 				v, ok := b.Binding.(*js.Var)
 				if !ok || b.Default == nil || f.writes.Assigned(resolved(v)) || f.writes.Inits[resolved(v)] != 1 {
 					continue
 				}
 				if d, ok := b.Default.(*js.DotExpr); ok && isGlobal(d.X, "Object") && isName(d.Y, "defineProperty") {
 					defineProperty[resolved(v)] = true
+					at[resolved(v)] = place{k, i}
 				}
-				fns = append(fns, b)
+				fns, fnAt = append(fns, b), append(fnAt, place{k, i})
 			}
 		case *js.FuncDecl:
 			if s.Name != nil && !f.writes.Assigned(resolved(s.Name)) && f.writes.Inits[resolved(s.Name)] == 0 {
-				fns = append(fns, js.BindingElement{Binding: s.Name, Default: s})
+				fns, fnAt = append(fns, js.BindingElement{Binding: s.Name, Default: s}), append(fnAt, place{-1, 0})
 			}
 		}
 	}
-	define := func(e js.IExpr) bool {
+	var called *js.Var // the binding the helper last tested calls
+	isDefine := func(e js.IExpr) bool {
 		if v, ok := e.(*js.Var); ok {
+			called = resolved(v)
 			return defineProperty[resolved(v)]
 		}
+		called = nil
 		d, ok := e.(*js.DotExpr)
 		return ok && isGlobal(d.X, "Object") && isName(d.Y, "defineProperty")
 	}
-	for _, b := range fns {
+	for k, b := range fns {
 		var params js.Params
 		var body js.BlockStmt
 		switch fn := b.Default.(type) {
@@ -290,10 +392,15 @@ func (f *namespaceFinder) findHelpers(ast *js.AST) {
 		default:
 			continue
 		}
-		if isExportHelper(params, body.List, define) {
-			f.helpers[resolved(b.Binding.(*js.Var))] = true
+		if isExportHelper(params, body.List, isDefine) {
+			h := resolved(b.Binding.(*js.Var))
+			f.helpers[h], define[h] = true, called
+			if fnAt[k].stmt >= 0 { // a function declaration is made before any code runs
+				at[h] = fnAt[k]
+			}
 		}
 	}
+	return define, at
 }
 
 // isExportHelper reports whether a function of params and body is the export helper: (e,t)=>{let

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"strings"
 
-	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -364,20 +363,10 @@ func (s spoiler) Enter(n js.INode) js.IVisitor {
 func (spoiler) Exit(js.INode) {}
 
 func (r *dataRefs) Enter(n js.INode) js.IVisitor {
+	if t := writtenBy(n); t != nil {
+		r.spoil(t)
+	}
 	switch n := n.(type) {
-	case *js.BinaryExpr:
-		if localnames.AssignOps[n.Op] {
-			r.spoil(n.X)
-		}
-	case *js.UnaryExpr:
-		switch n.Op {
-		case js.DeleteToken, js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
-			r.spoil(n.X)
-		}
-	case *js.ForInStmt:
-		r.spoil(n.Init)
-	case *js.ForOfStmt:
-		r.spoil(n.Init)
 	case *js.ArrayExpr:
 		for _, el := range n.List {
 			if v := r.spread(el); v != nil {
