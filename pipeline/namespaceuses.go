@@ -22,12 +22,13 @@ import (
 //   - given to Object.keys, values, entries, getOwnPropertyNames, getPrototypeOf, hasOwn,
 //     Object.assign after its first argument, and JSON.stringify with one argument, where the
 //     program writes no property of those names and neither writes nor hands on the global
-//     Object or JSON (it only reads their properties, compares them, or takes their type);
+//     Object or JSON (it only reads their properties, calls them, compares them, takes their
+//     type, extends them, or gives them to a binding read only so);
 //   - held by a binding (var s = o, s = o, a || o, c ? o : p, (a, o)) whose every read is one
-//     of these; pushed on an array declared once as [] and written nowhere, whose only uses are
-//     push, length and reads of its elements, each one of these; returned by a function
-//     declared in a statement list, written nowhere, whose every use is a call, each call one
-//     of these.
+//     of these; pushed on an array each declaration of which gives it [] and whose only other
+//     uses are push, length and reads of its elements, each one of these; returned by a function
+//     declared in a statement list (neither async nor a generator) whose every other use is
+//     a call, each call one of these.
 //
 // Any other place (an argument of another call, a property of another object, an element of
 // an array literal, a thrown or yielded value, an export) leaves the object as written.
@@ -251,8 +252,6 @@ type nsFlow struct {
 	p        *nsProgram
 	calls    map[*js.CallExpr]bool
 	thisFree func(*js.CallExpr) bool
-	arrayOK  map[*js.Var]bool // declared once as [], written nowhere
-	returnOK map[*js.Var]bool // a function declared once, neither async nor a generator, written nowhere
 
 	holders, arrays, returns map[*js.Var]origins
 	refused                  origins
@@ -262,8 +261,8 @@ type nsFlow struct {
 
 // namespacesKept returns the calls of calls (the helpers' calls namespaceValues would write)
 // whose objects the rule above lets it write, walking ast until what holds them is all found.
-func namespacesKept(ast *js.AST, p *nsProgram, calls []*js.CallExpr, arrayOK, returnOK map[*js.Var]bool, exported map[string]bool, thisFree func(*js.CallExpr) bool) map[*js.CallExpr]bool {
-	f := &nsFlow{p: p, calls: map[*js.CallExpr]bool{}, thisFree: thisFree, arrayOK: arrayOK, returnOK: returnOK,
+func namespacesKept(ast *js.AST, p *nsProgram, calls []*js.CallExpr, exported map[string]bool, thisFree func(*js.CallExpr) bool) map[*js.CallExpr]bool {
+	f := &nsFlow{p: p, calls: map[*js.CallExpr]bool{}, thisFree: thisFree,
 		holders: map[*js.Var]origins{}, arrays: map[*js.Var]origins{}, returns: map[*js.Var]origins{}, refused: origins{}}
 	for _, c := range calls {
 		f.calls[c] = true
@@ -443,7 +442,7 @@ func (f *nsFlow) readKept(p js.INode, o origins) bool {
 }
 
 // argKept reports whether the argument arg, at f.stack[i], is given to a function of the rule;
-// one pushed on an array of arrayOK makes its elements hold o.
+// one pushed on an array makes its elements hold o (arrayKept then checks each name of it).
 func (f *nsFlow) argKept(i int, arg *js.Arg, o origins) bool {
 	if i < 2 {
 		return false
@@ -467,20 +466,22 @@ func (f *nsFlow) argKept(i int, arg *js.Arg, o origins) bool {
 		return name != "assign" || arg != &args.List[0]
 	case isGlobal(x, "JSON") && name == "stringify" && f.p.globalKept("JSON", name):
 		return len(args.List) == 1
-	case f.arrayOK[resolved(x)] && name == "push" && !f.p.written[name]:
+	case name == "push" && !f.p.written[name] && resolved(x).Decl != js.NoDecl:
+		// an array of the program's if arrayKept holds for each of its names
 		f.add(f.arrays, resolved(x), o)
 		return true
 	}
 	return false
 }
 
-// returned reports whether the return statement at f.stack[i] returns from a function of
-// returnOK, whose calls then give o.
+// returned reports whether the return statement at f.stack[i] returns from a function
+// declared in a statement list, neither async nor a generator, whose calls then give o (each
+// name of it is then a declaration or a call's: calledOnly).
 func (f *nsFlow) returned(i int, o origins) bool {
 	for j := i - 1; j > 0; j-- {
 		switch fn := f.stack[j].(type) {
 		case *js.FuncDecl:
-			if _, inList := f.stack[j-1].(*js.BlockStmt); !inList || fn.Name == nil || !f.returnOK[resolved(fn.Name)] {
+			if _, inList := f.stack[j-1].(*js.BlockStmt); !inList || fn.Name == nil || fn.Async || fn.Generator {
 				return false
 			}
 			f.add(f.returns, resolved(fn.Name), o)
@@ -493,7 +494,8 @@ func (f *nsFlow) returned(i int, o origins) bool {
 }
 
 // arrayKept reports whether v, a name of an array of arrays, is used as the rule lets: its
-// push called, its length or an element read, or its declaration.
+// push called, its length or an element read, or a declaration that gives it a new array
+// (var r = []; any other declaration or write may make it an array other code holds).
 func (f *nsFlow) arrayKept(v *js.Var) bool {
 	switch p := f.stack[len(f.stack)-1].(type) {
 	case *js.DotExpr:
@@ -502,7 +504,8 @@ func (f *nsFlow) arrayKept(v *js.Var) bool {
 	case *js.IndexExpr:
 		return js.INode(p.X) == js.INode(v) && !f.p.targets[p] && !f.p.callees[p]
 	case *js.BindingElement:
-		return js.INode(p.Binding) == js.INode(v)
+		a, ok := p.Default.(*js.ArrayExpr)
+		return js.INode(p.Binding) == js.INode(v) && ok && len(a.List) == 0
 	}
 	return false
 }

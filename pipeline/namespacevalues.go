@@ -72,8 +72,7 @@ func namespaceValues(m *minifiedPrint) []localnames.Edit {
 		}
 		calls = append(calls, c)
 	}
-	arrays, fns := f.declaredOnce(ast)
-	kept := namespacesKept(ast, prog, calls, arrays, fns, exported, f.thisFree)
+	kept := namespacesKept(ast, prog, calls, exported, f.thisFree)
 	tokens, ok := m.tokens()
 	if !ok {
 		return nil
@@ -279,43 +278,6 @@ func (f *namespaceFinder) thisFree(c *js.CallExpr) bool {
 	}
 	return true
 }
-
-// declaredOnce returns the bindings of ast declared once and written nowhere else that hold an
-// array made as [] (arrays) or a function declared neither async nor a generator (fns).
-func (f *namespaceFinder) declaredOnce(ast *js.AST) (arrays, fns map[*js.Var]bool) {
-	decls := declCounter{}
-	js.Walk(decls, ast)
-	o := onceFinder{f: f, decls: decls, arrays: map[*js.Var]bool{}, fns: map[*js.Var]bool{}}
-	js.Walk(o, ast)
-	return o.arrays, o.fns
-}
-
-type onceFinder struct {
-	f           *namespaceFinder
-	decls       declCounter
-	arrays, fns map[*js.Var]bool
-}
-
-func (o onceFinder) Enter(n js.INode) js.IVisitor {
-	switch n := n.(type) {
-	case *js.VarDecl:
-		for _, b := range n.List {
-			v, ok := b.Binding.(*js.Var)
-			if a, isArray := b.Default.(*js.ArrayExpr); ok && isArray && len(a.List) == 0 {
-				v = resolved(v)
-				o.arrays[v] = o.decls[v] == 1 && !o.f.writes.Assigned(v) && o.f.writes.Inits[v] == 1
-			}
-		}
-	case *js.FuncDecl:
-		if n.Name != nil && !n.Async && !n.Generator {
-			v := resolved(n.Name)
-			o.fns[v] = o.decls[v] == 1 && !o.f.writes.Assigned(v) && o.f.writes.Inits[v] == 0
-		}
-	}
-	return o
-}
-
-func (onceFinder) Exit(js.INode) {}
 
 // leftmostCall returns the call an expression statement starts with, if it starts with one.
 func leftmostCall(e js.IExpr) *js.CallExpr {

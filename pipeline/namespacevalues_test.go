@@ -77,6 +77,7 @@ func TestNamespaceValues(t *testing.T) {
 		{"an alias of Object written through stays", `let P=globalThis.none??Object;P["define"+"Property"]=(o,k,d)=>{o[k]="patched"};` + h + `const a=1;var s=H({a:()=>a});` + show, `a:()=>a`, ""},
 		{"a function that returns it, handed on, stays", h + `function g(){const a=1;var s=H({a:()=>a});return s}var k=g;var s=k();try{s.a=2;console.log("wrote")}catch(e){console.log(e.name)}` + show, `a:()=>a`, ""},
 		{"an array handed on stays", h + `var r=[];{const a=1;r.push(H({a:()=>a}))}r.forEach(s=>{try{s.a=2;console.log("wrote")}catch(e){console.log(e.name)}});var s=r[0];` + show, `a:()=>a`, ""},
+		{"an array a parameter names stays", h + `function k(r){const a=1;r.push(H({a:()=>a}))}var q=[];k(q);var s=q[0];try{s.a=2;console.log("wrote")}catch(e){console.log(e.name)}` + show, `a:()=>a`, ""},
 		{"a method that writes this stays", h + `function f(){try{this.f=1;return"wrote"}catch(e){return e.name}}var s=H({f:()=>f});console.log(s.f());` + show, `f:()=>f`, ""},
 		{"a replacer given it as this stays", h + `const a={};var s=H({a:()=>a});console.log(JSON.stringify(s,function(k,v){if(k==="a")try{this.a=2}catch(e){return e.name}return v}));` + show, `a:()=>a`, ""},
 		{"handed to a function stays", h + `const a=1;var s=H({a:()=>a});function w(o){try{o.a=2;console.log("wrote")}catch(e){console.log(e.name)}}w(s);` + show, `a:()=>a`, ""},
