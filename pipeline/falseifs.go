@@ -21,24 +21,40 @@ import (
 // neverRuns returns the edits that take out of src (parse p, a minified print) the code that
 // never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), the writes
 // nothing reads of unreadWrites (unread.go) and the variables returned at once of
-// returnedAtOnce (returnedvars.go) and the namespace objects written as values of
-// namespaceValues (namespacevalues.go), sorted by place, an edit inside another left out; nil
+// returnedAtOnce (returnedvars.go), the namespace objects written as values of
+// namespaceValues (namespacevalues.go) and the logical assignments TypeScript lowered of
+// loweredAssigns (loweredassign.go), sorted by place, an edit inside another left out; nil
 // when there is none. The passes read one lexing of src and one alignment of the parse with
 // it (localnames.Program.Places), for the places of unreadWrites' targets, unreachable's
 // jumps and returnedAtOnce's declarations.
 func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 	m := newMinifiedPrint(p, src)
 	slots, tails, decls := unreadSlots(m), unreachableTails(m), returnedVars(m)
+	pairs, temps := loweredAssigns(m)
+	nUnread, nTails, nDecls := len(slots), len(tails), len(decls)
 	stmts := append(jumps(tails), decls...)
+	for _, pr := range pairs {
+		slots = append(slots, pr.write, pr.obj)
+	}
+	for _, t := range temps {
+		stmts = append(stmts, t.stmt)
+	}
 	var slotAt, stmtAt []int
 	if slots != nil || stmts != nil {
 		slotAt, stmtAt = p.Places(slots, stmts)
 	}
-	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, slotAt)...)
+	var unreadAt []int
+	if slotAt != nil {
+		unreadAt = slotAt[:nUnread]
+	}
+	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, unreadAt)...)
 	edits = append(edits, namespaceValues(m)...)
 	if stmtAt != nil {
-		edits = append(edits, unreachableEdits(m, tails, stmtAt[:len(tails)])...)
-		edits = append(edits, returnedVarEdits(m, decls, stmtAt[len(tails):])...)
+		edits = append(edits, unreachableEdits(m, tails, stmtAt[:nTails])...)
+		edits = append(edits, returnedVarEdits(m, decls, stmtAt[nTails:nTails+nDecls])...)
+		if slotAt != nil {
+			edits = append(edits, loweredAssignEdits(m, pairs, temps, slotAt[nUnread:], stmtAt[nTails+nDecls:])...)
+		}
 	}
 	return outerEdits(edits)
 }

@@ -497,6 +497,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				t.Errorf("the built page lost the getter of the let written later")
 			}
 		}},
+		// (_a = o).p ?? (_a.p = v), tsc's ??= for ES2020, written o.p ??= v, and the var _a
+		// taken out (loweredassign.go).
+		{page: "lowered_assign.html", see: `"seen":["page","min",["min",1],"kept",["a","max",1]]`, built: func(t *testing.T, page []byte) {
+			for _, lowered := range []string{").__pageConfig??(", ").def??(", ").checks||("} {
+				if bytes.Contains(page, []byte(lowered)) {
+					t.Errorf("the built page holds %q, a logical assignment as tsc lowers it", lowered)
+				}
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {
