@@ -506,6 +506,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				}
 			}
 		}},
+		// "use strict" in a module's functions and methods taken out (shorterforms.go).
+		{page: "use_strict.html", see: `"seen":[true,"ReferenceError"]`, built: func(t *testing.T, page []byte) {
+			if n := bytes.Count(page, []byte("use strict")); n > 0 {
+				t.Errorf("the built page holds %d \"use strict\" directives, want none", n)
+			}
+		}},
 		// a = a ?? b of a variable written a ??= b (logicalvars.go).
 		{page: "logical_vars.html", see: `"seen":[["fallback",1,"FALLBACK"],["ab",0,null]]`, built: func(t *testing.T, page []byte) {
 			if n := selfLogical(page); n > 0 {

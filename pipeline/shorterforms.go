@@ -37,6 +37,10 @@ import (
 //     new [].constructor(3) not new ("".split)(".")), and where the split form is not shorter.
 //     split is looked up on String.prototype when the page runs: a page that replaces it sees
 //     its calls.
+//   - "use strict"; in a function of the module (or at its top): module code is strict
+//     (ECMA-262 11.2.2), so the directive changes nothing but the function's source text,
+//     which Oxc's print leaves it out of too (Rolldown drops it; ten in React's example, one
+//     in each CommonJS module of react and react-dom).
 //
 // Each rule holds for any program; the module's parse says where each applies. Where the
 // unwritten bindings are written too, esbuild minifies the result again (and prints
@@ -113,8 +117,36 @@ func (f *formFinder) Enter(n js.INode) js.IVisitor {
 		f.test(n)
 	case *js.ArrayExpr:
 		f.split(n)
+	case *js.DirectivePrologueStmt:
+		f.useStrict(n.Value)
+	case *js.ExprStmt:
+		// A method's directive is read as a statement of a string (the parse finds the
+		// prologue of functions only); in a list of statements it does nothing either way.
+		if l, ok := n.Value.(*js.LiteralExpr); ok && len(f.stack) > 1 {
+			if _, inList := f.stack[len(f.stack)-2].(*js.BlockStmt); inList {
+				f.useStrict(l.Data)
+			}
+		}
 	}
 	return f
+}
+
+// useStrict adds the edit that takes out the statement of value, a string, when it is "use
+// strict": the module is strict code already (ECMA-262 11.2.2), and so is every function in
+// it.
+func (f *formFinder) useStrict(value []byte) {
+	if v := string(value); v != `"use strict"` && v != `'use strict'` {
+		return
+	}
+	start := f.p.Offset(value)
+	end := start + len(value)
+	if start < 0 || end > len(f.src) || f.src[start:end] != string(value) {
+		return
+	}
+	if end < len(f.src) && f.src[end] == ';' {
+		end++
+	}
+	f.edits = append(f.edits, localnames.Edit{Start: start, End: end})
 }
 
 func (f *formFinder) Exit(js.INode) { f.stack = f.stack[:len(f.stack)-1] }

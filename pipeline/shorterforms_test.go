@@ -63,6 +63,14 @@ func TestShorterForms(t *testing.T) {
 		{"a spread", `console.log(["a",..."bc","d","e","f","g"].length)`, `...`, "split"},
 		{"a number among them", `console.log(["a","b",1,"d","e","f"].length)`, `"b",1`, "split"},
 		{"new of an array", `try{new["a","b","c","d","e","f"]}catch(e){console.log(e.name)}`, `new["a"`, "split"},
+
+		// "use strict" in a module.
+		{"use strict in a function", `var f=function(){"use strict";return this===void 0};console.log(f())`, `function(){return this===void 0}`, "use strict"},
+		{"use strict in single quotes, at the top", `'use strict';function g(e){'use strict';try{undeclared=1}catch(t){return t.name}}console.log(g())`, `function g(e){try{`, "use strict"},
+		{"use strict with another directive", `function h(){"use strict";"other";return typeof this}console.log(h())`, `function h(){"other";return typeof this}`, "use strict"},
+		{"use strict in a method", `var o={""(e){"use strict";return this===void 0}};console.log(o[""].call(void 0))`, `""(e){return this`, "use strict"},
+		{"use strict as an if's body", `function k(e){if(e)"use strict";return 1}console.log(k(1))`, `if(e)"use strict"`, ""},
+		{"a string that is not a directive", `function k(){return"use strict"}console.log(k())`, `return"use strict"`, ""},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			opts := api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}
