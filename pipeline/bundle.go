@@ -669,8 +669,7 @@ func (b *bundler) outside(p string) *api.Message {
 	}
 	m := &api.Message{Text: fmt.Sprintf("%s is outside the app folder %s", b.display(b.rel(p)), filepath.ToSlash(b.dir))}
 	if b.readRoot != b.root {
-		rel, _ := filepath.Rel(b.root, b.readRoot)
-		m.Text = fmt.Sprintf("%s is outside the workspace root %s", b.display(b.rel(p)), b.display(filepath.ToSlash(rel)))
+		m.Text = fmt.Sprintf("%s is outside the workspace root %s", b.display(b.rel(p)), b.rootPath())
 	}
 	m.Notes = []api.Note{{Text: b.outsideNote()}}
 	return m
@@ -680,8 +679,7 @@ func (b *bundler) outside(p string) *api.Message {
 // is, and why.
 func (b *bundler) outsideNote() string {
 	if b.readRoot != b.root {
-		rel, _ := filepath.Rel(b.root, b.readRoot)
-		return fmt.Sprintf("%s is the workspace root because of %s; bundle reads only files inside it: move the file in", b.display(filepath.ToSlash(rel)), b.readWhy)
+		return fmt.Sprintf("%s is the workspace root because of %s; bundle reads only files inside it: move the file in", b.rootPath(), b.readWhy)
 	}
 	return "bundle reads only files inside the app folder, and there is no workspace root above it (a package.json with \"workspaces\", a pnpm-workspace.yaml or a lerna.json): move the file in, or install the package in the app folder"
 }

@@ -292,8 +292,17 @@ func (b *bundler) rootName() string {
 	if b.readRoot == b.root {
 		return "the app folder"
 	}
+	return "the workspace root " + b.rootPath()
+}
+
+// rootPath names the root as the build's folder is named (b.dir): built from inside the app
+// folder, where that would be .. or ../.., which names nothing, by its path.
+func (b *bundler) rootPath() string {
 	rel, _ := filepath.Rel(b.root, b.readRoot)
-	return "the workspace root " + b.display(filepath.ToSlash(rel))
+	if d := b.display(filepath.ToSlash(rel)); strings.Trim(d, "./") != "" {
+		return d
+	}
+	return filepath.ToSlash(b.readRoot)
 }
 
 // confined returns esbuild's message m with nothing of a file outside the root in it: a

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,29 @@ func TestWriteAllOrNothing(t *testing.T) {
 	}
 	if st, err := os.Lstat(filepath.Join(dir, "b.html")); err != nil || !st.Mode().IsRegular() {
 		t.Errorf("b.html is not the page: %v %v", st, err)
+	}
+}
+
+// TestRootName: the root a message names. Built from inside the app folder (bundle build .),
+// the workspace root was "the workspace root .." (and ".. is the workspace root because …" in
+// the note of a file outside it), a path that names nothing: named by its path.
+func TestRootName(t *testing.T) {
+	for _, row := range []struct {
+		name, root, readRoot, dir, want string
+	}{
+		{"the app folder", "/w/app", "/w/app", ".", "the app folder"},
+		{"a workspace from above", "/w/ws/app", "/w/ws", "ws/app", "the workspace root ws"},
+		{"a workspace from the app folder", "/w/ws/app", "/w/ws", ".", "the workspace root /w/ws"},
+		{"a workspace two up from a subfolder", "/w/ws/apps/a", "/w/ws", "a", "the workspace root /w/ws"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			b := &bundler{root: row.root, readRoot: row.readRoot, dir: row.dir}
+			if got := b.rootName(); got != row.want {
+				t.Errorf("rootName() = %q, want %q", got, row.want)
+			}
+			if b.readRoot != b.root && !strings.HasPrefix(b.outsideNote(), strings.TrimPrefix(row.want, "the workspace root ")+" is the workspace root") {
+				t.Errorf("outsideNote() = %q, want it to start with the root of %q", b.outsideNote(), row.want)
+			}
+		})
 	}
 }

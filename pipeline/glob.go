@@ -27,6 +27,19 @@ type globOptions struct {
 	imp               string // the import option: "" (the module), "*", or an export's name
 	query             string // "?raw", … ("" for none)
 	base              string
+	variable          bool // a variable import() (`./pages/${name}.js`), not import.meta.glob
+}
+
+// what names the patterns in a message: the glob's, or the variable import()'s files.
+func (o globOptions) what(patterns ...string) string {
+	q := make([]string, len(patterns))
+	for i, p := range patterns {
+		q[i] = strconv.Quote(p)
+	}
+	if o.variable {
+		return "this variable import() (its files " + strings.Join(q, ", ") + ")"
+	}
+	return "import.meta.glob pattern " + strings.Join(q, ", ")
 }
 
 // glob transforms import.meta.glob(…) at the significant token i.
@@ -217,6 +230,10 @@ func (r *rewrite) globOptions(a [2]int) (globOptions, bool) {
 // onlyValues (Object.values(…)) an array.
 func (r *rewrite) globObject(at int, patterns []string, o globOptions, onlyKeys, onlyValues bool) (string, bool) {
 	files, relative, msg := r.b.globFiles(r.file, patterns, o)
+	if msg != "" && o.variable {
+		r.errAt(at, msg, "name a folder inside "+r.b.rootName()+" in the import's static part, such as `./pages/${name}.js`, or move the modules into it")
+		return "", false
+	}
 	if msg != "" {
 		r.errAt(at, msg, "start each pattern with ./, ../ or / (the app folder), or an alias, a #subpath import or a package the app has; ! before a pattern excludes what it matches")
 		return "", false
@@ -321,7 +338,7 @@ func (b *bundler) globFiles(importer string, patterns []string, o globOptions) (
 			// A pattern whose folder is outside the root (../, an absolute path, a link) is
 			// refused where it is written, its folder never read.
 			if b.leavesRoot(filepath.FromSlash(unescapeGlob(base))) {
-				return nil, false, fmt.Sprintf("import.meta.glob pattern %q reaches outside %s", p, b.rootName())
+				return nil, false, fmt.Sprintf("%s reaches outside %s", o.what(p), b.rootName())
 			}
 			bases = append(bases, base)
 		}
@@ -341,7 +358,7 @@ func (b *bundler) globFiles(importer string, patterns []string, o globOptions) (
 		w.walk(base)
 	}
 	if w.outside != "" {
-		return nil, false, fmt.Sprintf("import.meta.glob pattern %q reaches %s, a link out of %s", strings.Join(patterns, ", "), w.outside, b.rootName())
+		return nil, false, fmt.Sprintf("%s reaches %s, a link out of %s", o.what(patterns...), w.outside, b.rootName())
 	}
 	for f := range found {
 		files = append(files, f)

@@ -779,7 +779,7 @@ func (r *rewrite) dynamicImport(i int) {
 		return
 	}
 	pattern = strings.ReplaceAll(pattern, "**", "*")
-	opts := globOptions{query: query}
+	opts := globOptions{query: query, variable: true}
 	if q := parseQuery(query); q.worker || q.url || q.raw {
 		opts.imp = "*"
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // A Vite app's vite.config is read as Vite's loadConfigFromFile reads it: bundled to one ES
@@ -141,11 +142,25 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		d := diag.Message{File: display, Text: fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message),
 			Note: "fix the config (Vite would refuse it too, unless what failed is what bundle's fences refuse a config: a file outside " +
 				filepath.ToSlash(readRoot) + ", a program, a worker, module hooks, a socket)"}
+		fromStack := te.Line > 0 // the config's stack, not a place found in its source
 		switch {
 		case te.Denied == "hooks":
 			// Not a fence's refusal: bundle runs no loader hooks of a config, with a fence or without.
 			d.Text = fmt.Sprintf("%s threw: %s", filepath.Base(file), te.Message)
 			d.Note = "bundle builds the page with its own loaders and runs no loader hooks a vite.config registers (Vite would run them): remove the call, or, if the build needs what the hooks do, build with Vite and check the page it writes (bundle check)"
+		case te.Denied == "addon-load":
+			// A package whose native addon does not load inside the kernel's fence: the loader
+			// is refused what the fence keeps from the app's code, and granting it would let
+			// the config read it too (@swc/core's, the mount table, names the builder's folders).
+			d.Text = fmt.Sprintf("%s threw: %s: %s's native addon does not load inside the kernel's fence (%s), which refuses its loader what it refuses the app's code",
+				filepath.Base(file), te.Message, te.KernelOnly, r.Fence())
+			d.Note = "bundle builds inside that fence and grants no more (@swc/core's loader reads the machine's mount table, /proc/self/mountinfo, which names the builder's folders): " +
+				"do without " + te.KernelOnly + " (for React, @vitejs/plugin-react instead of @vitejs/plugin-react-swc: bundle compiles JSX and TypeScript itself), or build with Vite and check the page it writes (bundle check)"
+			if te.Line == 0 {
+				if line, col, ok := importOf(file, te.KernelOnly, readRoot); ok {
+					te.File, te.Line, te.Column = file, line, col
+				}
+			}
 		case te.Refused != "":
 			// Refused by a fence, which Vite does not put around the config.
 			d.Note = refusalNote(te, readRoot, r.Fence())
@@ -155,6 +170,10 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		}
 		if te.Line > 0 {
 			d.Line, d.Column = te.Line, te.Column
+			if fromStack && te.Line == 1 && te.Column > len(injectedValues(te.File)) {
+				// The stack's place on the first line counts what bundleViteConfig put before it.
+				d.Column -= len(injectedValues(te.File))
+			}
 			// The place is the config's stack, which the config writes: its line is shown only
 			// from a file inside the root (links resolved), as every message's is.
 			d.LineText = lineIn(te.File, te.Line, readRoot)
@@ -260,33 +279,12 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 			if err != nil {
 				return api.OnLoadResult{}, err
 			}
-			dirJSON, _ := json.Marshal(filepath.Dir(a.Path))
-			fileJSON, _ := json.Marshal(a.Path)
-			urlJSON, _ := json.Marshal("file://" + filepath.ToSlash(a.Path))
-			// On the file's first line, so that every line keeps its number.
-			values := "const __vite_injected_original_dirname = " + string(dirJSON) + ";const __vite_injected_original_filename = " +
-				string(fileJSON) + ";const __vite_injected_original_import_meta_url = " + string(urlJSON) + ";"
-			s := values + string(src)
 			loader := api.LoaderJS
 			if strings.HasSuffix(a.Path, "ts") {
 				loader = api.LoaderTS
 			}
+			s := injectedValues(a.Path) + placedImports(a.Path, string(src), loader)
 			return api.OnLoadResult{Contents: &s, Loader: loader}, nil
-		})
-	}}
-	// The config's own node:module is node:module without loader hooks: register and
-	// registerHooks refuse the call where the config makes it (packages, left to Node, get
-	// Node's: Tailwind CSS's F.register?.() skips where the runner took register away).
-	noHooks := api.Plugin{Name: "vite-config-no-hooks", Setup: func(pb api.PluginBuild) {
-		pb.OnResolve(api.OnResolveOptions{Filter: `^(node:)?module$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if a.Namespace == configModuleNamespace {
-				return api.OnResolveResult{Path: "node:module", External: true}, nil
-			}
-			return api.OnResolveResult{Path: "node:module", Namespace: configModuleNamespace}, nil
-		})
-		pb.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: configModuleNamespace}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
-			s := configModule
-			return api.OnLoadResult{Contents: &s, Loader: api.LoaderJS}, nil
 		})
 	}}
 	res := api.Build(api.BuildOptions{
@@ -304,7 +302,7 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 			"import.meta.filename": "__vite_injected_original_filename", "__dirname": "__vite_injected_original_dirname", "__filename": "__vite_injected_original_filename"},
 		TsconfigRaw: tsconfigRaw,
 		LogLevel:    api.LogLevelSilent,
-		Plugins: guardInputMaps([]api.Plugin{confined, noHooks, inject}, true, nil, func(p string) *api.Message {
+		Plugins: guardInputMaps([]api.Plugin{confined, inject}, true, nil, func(p string) *api.Message {
 			// Where it leads decides, not whether it is there (nothing outside is looked at).
 			if _, err := rootpath.Resolve(p, readRoot); !errors.Is(err, rootpath.ErrOutside) {
 				return nil
@@ -339,31 +337,111 @@ func bundleViteConfig(file, readRoot, readWhy string) (string, diag.List) {
 	return string(res.OutputFiles[0].Contents), list
 }
 
-// configModuleNamespace is esbuild's namespace of the node:module a vite.config imports.
-const configModuleNamespace = "bundle-config-node-module"
-
-// configModule is the node:module a vite.config's own code imports: Node's, but for
-// module.register and module.registerHooks, which throw where the config calls them (the
-// stack starts at the call) with the refusal the Go side explains (refusedHooks). Module
-// hooks run on a thread of their own (register's), where the runner's blocks and fs guards
-// are not, and would change how every later import of the build loads; bundle runs none of
-// a config's, fenced or not, so that what a config gives does not depend on the fence.
-const configModule = `import * as m from "node:module";
-export * from "node:module";
-function refuse(name) {
-  const f = { [name]() {
-    const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
-    Error.captureStackTrace(e, f[name]);
-    throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
-  } };
-  return f[name];
+// injectedValues is what bundleViteConfig puts before the text of the config's file p (its
+// import.meta.url, __dirname and __filename), on its first line, so that every line keeps its
+// number: a column of that line is this much further on in the bundled config.
+func injectedValues(p string) string {
+	dirJSON, _ := json.Marshal(filepath.Dir(p))
+	fileJSON, _ := json.Marshal(p)
+	urlJSON, _ := json.Marshal("file://" + filepath.ToSlash(p))
+	return "const __vite_injected_original_dirname = " + string(dirJSON) + ";const __vite_injected_original_filename = " +
+		string(fileJSON) + ";const __vite_injected_original_import_meta_url = " + string(urlJSON) + ";" + placedImportHelper
 }
-export const register = refuse("register");
-export const registerHooks = refuse("registerHooks");
-export default new Proxy(m.default, {
-  get: (t, k, r) => (k === "register" ? register : k === "registerHooks" ? registerHooks : Reflect.get(t, k, r)),
-});
-`
+
+// importOf returns the place (line, 1-based column) in the config file of its import of pkg,
+// or of a package that depends on pkg (its package.json's dependencies, optional or peer,
+// from the config's node_modules inside readRoot): the import that loaded pkg.
+func importOf(file, pkg, readRoot string) (line, col int, ok bool) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return 0, 0, false
+	}
+	loader := api.LoaderJS
+	if strings.HasSuffix(file, "ts") {
+		loader = api.LoaderTS
+	}
+	s, err := readScript(file, string(src), loader)
+	if err != nil || s == nil {
+		return 0, 0, false
+	}
+	loads := func(spec string) bool {
+		name := packageName(spec)
+		if name == pkg {
+			return true
+		}
+		for d := filepath.Dir(file); within(d, readRoot); d = filepath.Dir(d) {
+			b, err := os.ReadFile(filepath.Join(d, "node_modules", filepath.FromSlash(name), "package.json"))
+			if err != nil {
+				if d == readRoot || d == filepath.Dir(d) {
+					break
+				}
+				continue
+			}
+			var pj map[string]map[string]json.RawMessage
+			json.Unmarshal(b, &pj)
+			for _, k := range []string{"dependencies", "optionalDependencies", "peerDependencies"} {
+				if _, ok := pj[k][pkg]; ok {
+					return true
+				}
+			}
+			return false
+		}
+		return false
+	}
+	for i := range s.sig {
+		if s.tok(i).tt != js.StringToken || !(s.is(i-1, "from") || s.is(i-1, "import") || s.is(i-2, "import", "(") || s.is(i-2, "require", "(")) {
+			continue
+		}
+		spec, err := s.str(i)
+		if err != nil || strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") || strings.Contains(spec, ":") || !loads(spec) {
+			continue
+		}
+		if off, ok := s.srcAt(i); ok {
+			line = 1 + strings.Count(string(src[:off]), "\n")
+			return line, off - (strings.LastIndexByte(string(src[:off]), '\n') + 1) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// placedImport is the name of placedImportHelper, as long as "import", which placedImports
+// writes over it.
+const placedImport = "__bi__"
+
+// placedImportHelper is an import() that keeps the place of its call: what it rejects with
+// holds the stack there (importedAt), since the error of a module Node cannot load has the
+// loader's stack, not the config's. The bundled config is one module, so that the import()
+// in it resolves what the call would have.
+const placedImportHelper = `const ` + placedImport + ` = function (s, o) { const at = {}; Error.captureStackTrace(at, ` + placedImport +
+	`); return import(s, o).catch((e) => { throw e !== null && typeof e === "object" ? Object.assign(e, { importedAt: at.stack }) : e; }); };`
+
+// placedImports returns src (of a config's file, with loader) with each import() of a value
+// (not a string, nor a template literal: those esbuild bundles) calling placedImport instead,
+// which is written over "import" so that every place in the file stays where it was: a module
+// it cannot load is said at the call, not at the config.
+func placedImports(file, src string, loader api.Loader) string {
+	s, err := readScript(file, src, loader)
+	if err != nil || s == nil {
+		return src
+	}
+	out := []byte(src)
+	for i := range s.sig {
+		if s.tok(i).tt != js.ImportToken || !s.is(i+1, "(") || s.is(i-1, ".") || s.is(i-1, "?.") {
+			continue
+		}
+		args := s.args(i + 1)
+		if len(args) == 0 || s.pair[i+1] < 0 || s.is(s.pair[i+1]+1, "{") { // none, or a method named import
+			continue
+		}
+		if tt := s.tok(args[0][0]).tt; tt == js.StringToken || tt == js.TemplateToken || tt == js.TemplateStartToken {
+			continue
+		}
+		if off, ok := s.srcAt(i); ok && strings.HasPrefix(src[off:], "import") {
+			copy(out[off:], placedImport)
+		}
+	}
+	return string(out)
+}
 
 // parseViteConfig reads the runner's JSON of the config in file (the app folder dir).
 func parseViteConfig(file, dir, out string) (*viteConfig, error) {

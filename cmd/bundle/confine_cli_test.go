@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -377,6 +378,9 @@ func leakRows() []leakRow {
 			code: 1, want: "node_modules/gl/i.js:2:29: error: this import() names the files of ../../../../secrets/, outside"},
 		{name: "import_raw_through_link", files: script(`import s from "./t.txt?raw"; console.log(s)`, nil), links: map[string]string{"t.txt": "secrets/token.txt"}, code: 1, want: "outside"},
 		{name: "new_url_outside", files: script(`console.log(new URL("../../secrets/image.png", import.meta.url))`, nil), code: 1, want: "outside"},
+		// A variable import() that leaves the root was said to be an "import.meta.glob pattern".
+		{name: "variable_import_outside", files: script("const n = String(Math.random());\nimport(`../../secrets/${n}.txt`).then(console.log);", nil),
+			code: 1, want: `main.ts:2:8: error: this variable import() (its files "../../secrets/*.txt") reaches outside the workspace root BASE/ws`},
 		{name: "glob_outside", files: script(`console.log(import.meta.glob("../../secrets/*.txt", { query: "?raw", eager: true }))`, nil),
 			code: 1, want: `import.meta.glob pattern "../../secrets/*.txt" reaches outside`},
 		{name: "glob_through_link", files: script(`console.log(import.meta.glob("./s/*.txt", { query: "?raw", eager: true }))`, nil), links: map[string]string{"s": "secrets"},
@@ -537,6 +541,47 @@ export default () => { module.register("./hooks.mjs", import.meta.url); return {
 export default {};`, "setup.ts": `import * as m from "node:module";
 if (m.registerHooks) m.registerHooks({}); else m.register("./hooks.mjs", import.meta.url);`}),
 			code: 1, want: "setup.ts:2:"},
+		// node:module reached another way than the import the config's bundling names: the
+		// hooks registered inside the kernel's fence, and outside it the call said "register
+		// is not a function" with a note of every fence. Refused at the call, whatever the way,
+		// or at the config where nothing of it called (a promise's then).
+		{name: "vite_config_require_module_register", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
+const m = createRequire(import.meta.url)("node:module");
+m.register("./hooks.mjs", import.meta.url);
+export default {};`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js:3:3: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_builtin_module_register", files: script("console.log(1)", map[string]string{"vite.config.js": `const m = process.getBuiltinModule("module");
+export default () => { m.register("./hooks.mjs", import.meta.url); return {}; };`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js:2:26: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_computed_import_module_register", files: script("console.log(1)", map[string]string{"vite.config.js": `const name = ["node", "module"].join(":");
+const m = await import(name);
+m.default.register("./hooks.mjs", import.meta.url);
+export default {};`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js:3:11: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_module_register_from_then", files: script("console.log(1)", map[string]string{"vite.config.js": `const m = process.getBuiltinModule("module");
+await Promise.resolve("./hooks.mjs").then(m.register);
+export default {};`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
+		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
+		// folders, and which the fence keeps from the app's code) and fails with "Failed to
+		// load native binding", which was said at the config with a general note. The package
+		// here throws what @swc/core 1.16.22 throws there (measured with @vitejs/plugin-react-swc
+		// 4): said at the import that loads it, naming @swc/core and the fix.
+		{name: "vite_config_swc_native_binding", files: script("console.log(1)", map[string]string{"vite.config.js": `// the app's Vite config
+import react from "react-swc-plugin";
+export default { plugins: [react()] };`,
+			"node_modules/react-swc-plugin/package.json": `{ "name": "react-swc-plugin", "main": "index.js", "dependencies": { "@swc/core": "^1.16.0" } }`,
+			"node_modules/react-swc-plugin/index.js":     `require("@swc/core"); module.exports = () => ({ name: "vite:react-swc" });`,
+			"node_modules/@swc/core/package.json":        `{ "name": "@swc/core", "main": "binding.js" }`,
+			"node_modules/@swc/core/binding.js": `const e = Object.assign(new Error("SWC native addon: user cache failed: read Linux mount table: Permission denied (os error 13)"), { code: "ERR_SWC_NATIVE_CACHE" });
+if (process.env.MINIAPP_KERNEL_FENCE === "1") throw new Error("Failed to load native binding", { cause: [e] });
+module.exports = {};`}),
+			code: 0,
+			fenced: &struct {
+				code int
+				want string
+			}{1, "vite.config.js:2:19: error: vite.config.js threw: Failed to load native binding: @swc/core's native addon does not load inside the kernel's fence"}},
 		// A config that throws while a handle of its own (a MessagePort) holds Node's event
 		// loop: Node was left running, and under the kernel's fence the build's kill of it was
 		// refused (the thread that sent it is not in the fence Node was started in), so the
@@ -545,13 +590,14 @@ if (m.registerHooks) m.registerHooks({}); else m.register("./hooks.mjs", import.
 port1.on("message", () => {});
 throw new Error("boom");`}), code: 1, want: "vite.config.js:3:7: error: vite.config.js threw: boom"},
 		// An import() of an absolute path the config computes: it said " is not installed",
-		// naming nothing. Said the same for a file outside and a missing one, by its path.
+		// naming nothing. Said the same for a file outside and a missing one, by its path, at
+		// the call (it was said at the config, with no line: the error has the loader's stack).
 		{name: "vite_config_import_value_outside", files: script("console.log(1)", map[string]string{"vite.config.js": `const p = "file://BASE/secrets/" + "plugin.mjs";
 await import(p);
-export default {};`}), code: 1, want: "vite.config.js threw: BASE/secrets/plugin.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
+export default {};`}), code: 1, want: "vite.config.js:2:7: error: vite.config.js threw: BASE/secrets/plugin.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
 		{name: "vite_config_import_value_missing", files: script("console.log(1)", map[string]string{"vite.config.js": `const p = "BASE/secrets/" + "none.mjs";
 await import(p);
-export default {};`}), code: 1, want: "vite.config.js threw: BASE/secrets/none.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
+export default {};`}), code: 1, want: "vite.config.js:2:7: error: vite.config.js threw: BASE/secrets/none.mjs cannot be imported: bundle lets a vite.config import only files inside BASE/ws, and those that are there"},
 		// What Node asks the machine in native code, past the fs guards, the socket refusals
 		// and Node's permission model: with the kernel's fence off the page held the machine's
 		// name servers (/etc/resolv.conf), what /etc/hosts answers (and the query of a name
@@ -574,6 +620,40 @@ export default { define: { __X__: JSON.stringify(process.report.getReport().head
 		{name: "vite_config_user_info", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import { userInfo, networkInterfaces } from "node:os";
 let n; try { n = networkInterfaces(); } catch { n = userInfo(); }
 export default { define: { __X__: JSON.stringify(n) } };`}), code: 1, want: "uv_os_get_passwd returned EACCES"},
+		// What node:os and process tell of the machine, which no fence held (uname, sysinfo and
+		// /proc/cpuinfo are no file of the app's, or were read with the kernel's fence off):
+		// the page held the machine's name, processors, memory, kernel, load and Node's path,
+		// exit 0. Fixed values, whichever fence holds, by every way a config or a PostCSS
+		// plugin asks (a report too); the binding and a report written on a signal, refused.
+		{name: "vite_config_machine", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import os from "node:os";
+const h = process.report.getReport().header;
+export default { define: { __X__: JSON.stringify([os.hostname(), os.cpus(), os.availableParallelism(), os.totalmem(), os.freemem(), os.uptime(), os.loadavg(), os.release(), os.version(), os.machine(),
+  process.execPath, process.argv0, process.argv[0], process.title, h.host, h.osRelease, h.osVersion, h.cpus, h.commandLine].join("|")) } };`}), code: 0,
+			check: machineFixed(filepath.Join("ws", "app", "dist", "t.html"))},
+		{name: "postcss_config_machine", files: postcss(postcssLeaks(`const os = require("os"); return [os.hostname(), os.cpus().length, os.totalmem(), os.release(), os.version(), process.execPath, process.report.getReport().header.host].join("|");`), ""), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := "localhost|0|4294967296|0.0.0|#1|node|localhost"; !strings.Contains(string(b), want) {
+					t.Errorf("the page lacks the fixed values %q:\n%s", want, b)
+				}
+			}},
+		{name: "vite_config_os_binding", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(process.binding("os").getHostname()) } };`}),
+			code: 1, want: "vite.config.js:1:58: error: vite.config.js threw: A system error occurred: process.binding(\"os\") returned EACCES"},
+		{name: "vite_config_write_report", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; import os from "node:os";
+const f = process.report.writeReport(os.tmpdir() + "/r.json");
+export default { define: { __X__: JSON.stringify(fs.readFileSync(f, "utf8")) } };`}), code: 1, want: "vite.config.js:2:26: error: vite.config.js threw: A system error occurred: process.report.writeReport returned EACCES"},
+		{name: "vite_config_report_on_signal", files: script("console.log(__X__)", map[string]string{"vite.config.js": `process.report.reportOnSignal = true;
+process.report.reportOnUncaughtException = true;
+export default { define: { __X__: JSON.stringify([process.report.reportOnSignal, process.report.reportOnUncaughtException]) } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				if b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html")); err != nil || !strings.Contains(string(b), `=[!1,!1]`) {
+					t.Errorf("a report would be written on a signal, or no page: %v", err)
+				}
+			}},
 		// esbuild bundles the config in a build of its own, which read the tsconfig itself (its
 		// extends, and one above the root) and showed what its messages quote.
 		{name: "vite_config_tsconfig_extends_proc_environ", files: script("console.log(1)", map[string]string{"vite.config.ts": `export default { base: "./" };`,
@@ -606,6 +686,23 @@ export default { define: { __X__: JSON.stringify(n) } };`}), code: 1, want: "uv_
 				t.Errorf("out/t.html is not the page: %v %v", st, err)
 			}
 		}},
+	}
+}
+
+// machineFixed checks that the page at rel (under the base folder) holds the fixed values
+// the runner gives for what node:os and process tell of the machine (vite_config_machine's
+// list, in its order).
+func machineFixed(rel string) func(t *testing.T, base string) {
+	return func(t *testing.T, base string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(base, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "localhost||1|4294967296|4294967296|0|0,0,0|0.0.0|#1|" + map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[runtime.GOARCH] + "|node|node|node|node|localhost|0.0.0|#1||node"
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks the fixed values %q:\n%s", want, b)
+		}
 	}
 }
 

@@ -298,6 +298,9 @@ func (r *Runner) start() error {
 		args = append(args, permissionFlags(node, r.Root, tmp)...)
 	}
 	cmd := exec.Command(node, append(args, "--input-type=module", "--eval", runner)...)
+	// Node's process.argv0 and process.title are its argv[0], which no code may change: the
+	// name, not where Node is (the runner fixes process.execPath and argv[0] likewise).
+	cmd.Args[0] = "node"
 	cmd.Dir = r.Dir
 	cmd.Env = env
 	var stderr strings.Builder

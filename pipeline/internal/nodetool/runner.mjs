@@ -251,22 +251,80 @@ syncBuiltinESMExports();
   }
 }
 
-// os.userInfo reads the machine's user database (/etc/passwd) in native code, and
-// os.networkInterfaces asks the kernel through a netlink socket, neither of which the fs
-// guards, the refusals above or Node's permission model see: each is refused as the kernel's
-// fence refuses it (with it off, a config put the user's name, home and shell, and the
-// machine's addresses, in the page).
-const noSystem = (call, what) => () => {
-  throw Object.assign(new Error(`A system error occurred: ${call} returned EACCES (permission denied): bundle lets the app's Node code read only ${root} and open no socket`),
-    { code: "ERR_SYSTEM_ERROR", refusal: { by: "checks", what } });
+// What Node tells of the machine it runs on, in native code that the fs guards, the refusals
+// above and Node's permission model do not see (with the kernel's fence off, and some of it
+// inside: uname and sysinfo are no files), a config or a PostCSS plugin could write into the
+// page: its name, its processors, memory, kernel, load and uptime, where Node is. Each is
+// refused as the kernel's fence refuses it, or answers one fixed value whichever fence holds,
+// so that no page tells the machine it was built on, and the same app gives the same bytes:
+//   - os.userInfo reads the user database (/etc/passwd) and os.networkInterfaces asks the
+//     kernel through a netlink socket: refused (EACCES);
+//   - os.hostname, os.cpus (the empty list the kernel's fence gives, /proc/stat refused),
+//     os.availableParallelism, os.totalmem, os.freemem, os.uptime, os.loadavg, os.release,
+//     os.version, os.machine, process.constrainedMemory, process.availableMemory, and
+//     process.execPath, argv0, argv[0] and title (Node's path): fixed values;
+//   - process.binding("os"), the same answers unfixed: refused;
+//   - a diagnostic report (process.report.getReport, which detect-libc reads to tell glibc
+//     from musl) gives the same fixed values, and no addresses (excludeNetwork, Node 20.13 and
+//     later); none is written (writeReport, or on a signal or a fatal error, whose file a
+//     config would read back): refused.
+const noSystem = (call, what) => {
+  const f = () => {
+    const e = new Error(`A system error occurred: ${call} returned EACCES (permission denied): bundle lets the app's Node code read only ${root} and open no socket`);
+    Error.captureStackTrace(e, f); // the stack starts at the call
+    throw Object.assign(e, { code: "ERR_SYSTEM_ERROR", refusal: { by: "checks", what } });
+  };
+  return f;
 };
 os.userInfo = noSystem("uv_os_get_passwd", "read");
 os.networkInterfaces = noSystem("uv_interface_addresses", "socket");
-// A diagnostic report (process.report.getReport, which detect-libc reads to tell glibc from
-// musl) lists the same addresses unless told not to: told, for good (Node 20.13 and later).
-if (Object.getOwnPropertyDescriptor(process.report ?? {}, "excludeNetwork")?.set) {
-  process.report.excludeNetwork = true;
-  Object.defineProperty(process.report, "excludeNetwork", { get: () => true, set() {}, enumerable: true, configurable: false });
+const machine = {
+  hostname: "localhost",
+  release: "0.0.0",
+  version: "#1",
+  machine: { x64: "x86_64", arm64: "aarch64", arm: "armv7l", ia32: "i686", ppc64: "ppc64le", s390x: "s390x", riscv64: "riscv64", loong64: "loongarch64" }[process.arch] ?? process.arch,
+  memory: 2 ** 32,
+};
+Object.assign(os, {
+  hostname: () => machine.hostname,
+  cpus: () => [],
+  availableParallelism: () => 1,
+  totalmem: () => machine.memory,
+  freemem: () => machine.memory,
+  uptime: () => 0,
+  loadavg: () => [0, 0, 0],
+  release: () => machine.release,
+  version: () => machine.version,
+  machine: () => machine.machine,
+});
+for (const name of ["constrainedMemory", "availableMemory"]) if (typeof process[name] === "function") process[name] = () => machine.memory;
+Object.defineProperty(process, "execPath", { value: "node", writable: false, enumerable: true, configurable: false });
+process.argv[0] = "node"; // argv0 and title are the Go side's argv[0], "node"
+{
+  const binding = process.binding, osBinding = noSystem("process.binding(\"os\")", "read");
+  process.binding = function (name) {
+    return name === "os" ? osBinding() : binding.call(this, name);
+  };
+}
+if (process.report) {
+  const report = process.report;
+  const getReport = report.getReport.bind(report);
+  const lock = (name, value) => Object.defineProperty(report, name, { get: () => value, set() {}, enumerable: true, configurable: false });
+  if (Object.getOwnPropertyDescriptor(report, "excludeNetwork")?.set) {
+    report.excludeNetwork = true;
+    lock("excludeNetwork", true);
+  }
+  for (const name of ["reportOnSignal", "reportOnFatalError", "reportOnUncaughtException"]) {
+    report[name] = false;
+    lock(name, false);
+  }
+  report.getReport = (err) => {
+    const r = getReport(err);
+    Object.assign(r.header, { host: machine.hostname, osRelease: machine.release, osVersion: machine.version, osMachine: machine.machine, cpus: [], commandLine: ["node"] });
+    delete r.header.networkInterfaces;
+    return r;
+  };
+  report.writeReport = noSystem("process.report.writeReport", "write");
 }
 syncBuiltinESMExports();
 
@@ -1037,7 +1095,56 @@ if (process.permission) {
   workerThreads.Worker = function Worker() {
     throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "WorkerThreads" });
   };
-  Module.register = undefined;
+}
+
+// No code of the app's registers module hooks, fenced or not (what a config gives does not
+// depend on the fence; under Node's permission model the hooks' thread escaped it): a call of
+// module.register or module.registerHooks is refused where it is made, however the app's
+// code reached node:module (an import, which the Go side's bundling of the config named
+// before, createRequire's require, process.getBuiltinModule, an import() of a computed name),
+// or with no caller of its own (a promise's then, a timer). A package's call (Tailwind CSS's
+// as it is imported) is Node's: under Node's permission model there is none, and it does
+// nothing, as Tailwind's register?.() skipped where register was undefined.
+{
+  const appFrame = (name) => {
+    if (name.startsWith("file:")) {
+      if (name.includes("?miniapp-config=")) return true;
+      name = fileURLToPath(name.split("?")[0]);
+    }
+    // A package's file is in a node_modules folder inside the root (vm's code may be given any
+    // name: one outside is the app's).
+    return !path.isAbsolute(name) || !name.split(path.sep).includes("node_modules") || !inRoot(name);
+  };
+  // packageCall: the stack above fn holds a package's frame and none of the app's code (a
+  // frame with no file, eval's, is the code that ran it; a data: URL's is the app's; Node's
+  // and the runner's own are neither).
+  const packageCall = (fn) => {
+    const prepare = Error.prepareStackTrace;
+    const held = {};
+    Error.prepareStackTrace = (_, sites) => sites;
+    try {
+      Error.captureStackTrace(held, fn);
+      var sites = held.stack;
+    } finally {
+      Error.prepareStackTrace = prepare;
+    }
+    const files = (Array.isArray(sites) ? sites : []).map((s) => s.getFileName?.() ?? "").filter((f) => f !== "" && !f.startsWith("node:") && f !== import.meta.url);
+    return files.length > 0 && !files.some(appFrame);
+  };
+  for (const name of ["register", "registerHooks"]) {
+    const node = Module[name];
+    if (typeof node !== "function") continue;
+    const open = process.permission ? undefined : node;
+    const f = { [name](...args) {
+      if (!packageCall(f[name])) {
+        const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
+        Error.captureStackTrace(e, f[name]);
+        throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
+      }
+      return open?.apply(this, args);
+    } };
+    Module[name] = f[name];
+  }
   syncBuiltinESMExports();
 }
 
@@ -1154,6 +1261,29 @@ function refusalOf(e) {
   return undefined;
 }
 
+// addonLoadRefused is the refusal of a package whose native addon did not load inside the
+// kernel's fence because its loader was refused what the fence keeps from the app's code
+// (@swc/core 1.16 reads the machine's mount table, /proc/self/mountinfo, which names the
+// builder's folders, and says "Failed to load native binding"): an error thrown in a package,
+// caused (at any depth, a list of causes too) by the kernel's EACCES as Node or native code
+// reports it ("Permission denied (os error 13)"). It names the package (kernelOnly).
+function addonLoadRefused(e) {
+  if (!kernelFence) return undefined;
+  const denied = (x, depth = 0) => {
+    if (x === null || typeof x !== "object" || depth > 8) return false;
+    if (Array.isArray(x)) return x.some((y) => denied(y, depth + 1));
+    if (x.code === "EACCES" || /\bPermission denied \(os error 13\)/.test(String(x.message))) return true;
+    return denied(x.cause, depth + 1);
+  };
+  if (!denied(e?.cause)) return undefined;
+  const frame = /\(?((?:file:\/\/)?\/[^():?]+):\d+:\d+\)?\s*$/m.exec(String(e?.stack ?? "").split("\n").slice(1).join("\n"));
+  let f = frame?.[1];
+  if (f?.startsWith("file://")) f = fileURLToPath(f);
+  if (!f || !f.split(path.sep).includes("node_modules")) return undefined;
+  e.kernelOnly = addonPackage(f);
+  return { by: "kernel", what: "addon-load" };
+}
+
 // configError gives a config's failure its place: the first frame of the stack in the config
 // (the source map names it), or for a package it could not import, that package.
 function configError(e, file) {
@@ -1176,12 +1306,14 @@ function configError(e, file) {
     }
   }
   // What a fence refused is said by the caller, which names the fence and the fix.
-  const refusal = refusalOf(e);
+  const refusal = refusalOf(e) ?? addonLoadRefused(e);
   const err = new Error(text ?? (refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e)));
   if (refusal) err.refusal = refusal;
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   const dir = path.dirname(file);
-  for (const line of String(e?.stack ?? "").split("\n")) {
+  // A module an import() of the config's could not load: its place is the call's (importedAt,
+  // viteconfig.go's placedImportHelper), not the loader's stack.
+  for (const line of String(e?.importedAt ?? e?.stack ?? "").split("\n")) {
     const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
     if (!m || m[1].includes("[eval")) continue;
     const f = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
