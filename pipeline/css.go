@@ -482,6 +482,11 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		// compiler would be the PostCSS config's too, in the same process.
 		m.Text = fmt.Sprintf("Sass: sass-embedded's compiler is a native program, which Node's permission model does not hold, and the kernel's fence is off (%s): bundle does not run it", c.noKernelWhy())
 		m.Notes = []api.Note{{Text: "install the sass package (" + packageManager(c.root, c.readRoot) + " sass), which bundle runs under its path checks and Node's permission model, and which it takes over sass-embedded"}}
+	case errors.As(err, &te) && te.Denied == "addon-load" && c.runner != nil:
+		// A package the config or a plugin loads whose addon's loader the kernel's fence refused.
+		why, fix := addonLoadRefused(te.KernelOnly, c.runner.Fence())
+		m.Text = fmt.Sprintf("%s: %s: %s", tool, te.Message, why)
+		m.Notes = []api.Note{{Text: fix}}
 	case errors.As(err, &te) && te.KernelOnly != "":
 		// An addon's function, which reads files in native code, called outside the
 		// kernel's fence: the config or plugin that called it is the app's.

@@ -152,10 +152,8 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 			// A package whose native addon does not load inside the kernel's fence: the loader
 			// is refused what the fence keeps from the app's code, and granting it would let
 			// the config read it too (@swc/core's, the mount table, names the builder's folders).
-			d.Text = fmt.Sprintf("%s threw: %s: %s's native addon does not load inside the kernel's fence (%s), which refuses its loader what it refuses the app's code",
-				filepath.Base(file), te.Message, te.KernelOnly, r.Fence())
-			d.Note = "bundle builds inside that fence and grants no more (@swc/core's loader reads the machine's mount table, /proc/self/mountinfo, which names the builder's folders): " +
-				"do without " + te.KernelOnly + " (for React, @vitejs/plugin-react instead of @vitejs/plugin-react-swc: bundle compiles JSX and TypeScript itself), or build with Vite and check the page it writes (bundle check)"
+			why, fix := addonLoadRefused(te.KernelOnly, r.Fence())
+			d.Text, d.Note = fmt.Sprintf("%s threw: %s: %s", filepath.Base(file), te.Message, why), fix
 			if te.Line == 0 {
 				if line, col, ok := importOf(file, te.KernelOnly, readRoot); ok {
 					te.File, te.Line, te.Column = file, line, col
@@ -187,6 +185,15 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		cfg.Code = code
 	}
 	return cfg, err
+}
+
+// addonLoadRefused says why pkg's native addon did not load (a ToolError's Denied
+// "addon-load"): inside the kernel's fence, its loader was refused what the fence refuses the
+// app's code, and granting it would let the app's code have it too; and the fix.
+func addonLoadRefused(pkg string, kernel confine.Status) (why, fix string) {
+	return pkg + "'s native addon does not load inside the kernel's fence (" + kernel.String() + "), which refuses its loader what it refuses the app's code",
+		"bundle builds inside that fence and grants no more (@swc/core's loader reads the machine's mount table, /proc/self/mountinfo, which names the builder's folders): " +
+			"do without " + pkg + " (for React, @vitejs/plugin-react instead of @vitejs/plugin-react-swc: bundle compiles JSX and TypeScript itself), or build with Vite and check the page it writes (bundle check)"
 }
 
 // kernelFix is the fix for native code the runner runs only inside the kernel's fence.

@@ -574,14 +574,23 @@ export default { plugins: [react()] };`,
 			"node_modules/react-swc-plugin/package.json": `{ "name": "react-swc-plugin", "main": "index.js", "dependencies": { "@swc/core": "^1.16.0" } }`,
 			"node_modules/react-swc-plugin/index.js":     `require("@swc/core"); module.exports = () => ({ name: "vite:react-swc" });`,
 			"node_modules/@swc/core/package.json":        `{ "name": "@swc/core", "main": "binding.js" }`,
-			"node_modules/@swc/core/binding.js": `const e = Object.assign(new Error("SWC native addon: user cache failed: read Linux mount table: Permission denied (os error 13)"), { code: "ERR_SWC_NATIVE_CACHE" });
-if (process.env.MINIAPP_KERNEL_FENCE === "1") throw new Error("Failed to load native binding", { cause: [e] });
-module.exports = {};`}),
+			"node_modules/@swc/core/binding.js":          swcBinding}),
 			code: 0,
 			fenced: &struct {
 				code int
 				want string
 			}{1, "vite.config.js:2:19: error: vite.config.js threw: Failed to load native binding: @swc/core's native addon does not load inside the kernel's fence"}},
+		{name: "postcss_config_swc_native_binding", files: func() map[string]string {
+			f := postcss(`import { createRequire } from "node:module";
+createRequire(import.meta.url)("@swc/core");
+export default { plugins: [] };`, "")
+			f["node_modules/@swc/core/package.json"] = `{ "name": "@swc/core", "main": "binding.js" }`
+			f["node_modules/@swc/core/binding.js"] = swcBinding
+			return f
+		}(), code: 0, fenced: &struct {
+			code int
+			want string
+		}{1, "PostCSS (from postcss.config.mjs): Failed to load native binding: @swc/core's native addon does not load inside the kernel's fence"}},
 		// A config that throws while a handle of its own (a MessagePort) holds Node's event
 		// loop: Node was left running, and under the kernel's fence the build's kill of it was
 		// refused (the thread that sent it is not in the fence Node was started in), so the
@@ -688,6 +697,12 @@ export default { define: { __X__: JSON.stringify([process.report.reportOnSignal,
 		}},
 	}
 }
+
+// swcBinding is a package's main that throws, inside the kernel's fence, what @swc/core
+// 1.16.22's binding.js throws there (its loader refused the machine's mount table).
+const swcBinding = `const e = Object.assign(new Error("SWC native addon: user cache failed: read Linux mount table: Permission denied (os error 13)"), { code: "ERR_SWC_NATIVE_CACHE" });
+if (process.env.MINIAPP_KERNEL_FENCE === "1") throw new Error("Failed to load native binding", { cause: [e] });
+module.exports = {};`
 
 // machineFixed checks that the page at rel (under the base folder) holds the fixed values
 // the runner gives for what node:os and process tell of the machine (vite_config_machine's

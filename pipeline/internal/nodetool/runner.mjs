@@ -1265,14 +1265,15 @@ function refusalOf(e) {
 // kernel's fence because its loader was refused what the fence keeps from the app's code
 // (@swc/core 1.16 reads the machine's mount table, /proc/self/mountinfo, which names the
 // builder's folders, and says "Failed to load native binding"): an error thrown in a package,
-// caused (at any depth, a list of causes too) by the kernel's EACCES as Node or native code
-// reports it ("Permission denied (os error 13)"). It names the package (kernelOnly).
+// caused (at any depth, a list of causes too) by the kernel's EACCES as native code reports it
+// ("Permission denied (os error 13)", Rust's; Node's own are refusalOf's). It names the
+// package (kernelOnly).
 function addonLoadRefused(e) {
   if (!kernelFence) return undefined;
   const denied = (x, depth = 0) => {
     if (x === null || typeof x !== "object" || depth > 8) return false;
     if (Array.isArray(x)) return x.some((y) => denied(y, depth + 1));
-    if (x.code === "EACCES" || /\bPermission denied \(os error 13\)/.test(String(x.message))) return true;
+    if (/\bPermission denied \(os error 13\)/.test(String(x.message))) return true; // native code's (Rust's) EACCES; Node's fs is refusalOf's
     return denied(x.cause, depth + 1);
   };
   if (!denied(e?.cause)) return undefined;
@@ -1576,6 +1577,10 @@ function failure(e) {
   if (e?.note) err.note = e.note;
   if (e?.crashed) err.crashed = e.crashed;
   if (e?.refusal) err.refusal = e.refusal;
+  if (!e?.refusal) {
+    const r = addonLoadRefused(e); // a package the app's PostCSS config or a plugin loads
+    if (r) err.refusal = r;
+  }
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   if (e?.place) return Object.assign(err, e.place);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
