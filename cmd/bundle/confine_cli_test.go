@@ -660,6 +660,19 @@ export default { define: { __X__: JSON.stringify([os.hostname(), os.cpus(), os.a
 					t.Errorf("the page lacks the fixed values %q:\n%s", want, b)
 				}
 			}},
+		// The machine's time zone: ICU reads /etc/localtime when TZ is unset, whichever fence
+		// holds, so a config's dates differed from machine to machine. Node runs in UTC.
+		{name: "vite_config_time_zone", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify([Intl.DateTimeFormat().resolvedOptions().timeZone, new Date(0).getTimezoneOffset(), new Date(0).toString()]) } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := `["UTC",0,"Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"]`; !strings.Contains(string(b), want) {
+					t.Errorf("the page lacks %s:\n%s", want, b)
+				}
+			}},
 		{name: "vite_config_os_binding", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(process.binding("os").getHostname()) } };`}),
 			code: 1, want: "vite.config.js:1:58: error: vite.config.js threw: A system error occurred: process.binding(\"os\") returned EACCES"},
 		{name: "vite_config_write_report", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; import os from "node:os";

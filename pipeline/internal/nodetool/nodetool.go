@@ -258,6 +258,7 @@ func environ(node, root, tmp string) []string {
 		"PATH=" + filepath.Dir(node),
 		"HOME=" + tmp, "TMPDIR=" + tmp,
 		"NODE_ENV=production",
+		"TZ=UTC",                         // the machine's zone (ICU reads /etc/localtime) is no input of the page
 		"OPENSSL_CONF=" + os.DevNull,     // Node reads no OpenSSL configuration of the machine's
 		"BROWSERSLIST_ROOT_PATH=" + root, // browserslist looks for its config no higher
 		"BROWSERSLIST_IGNORE_OLD_DATA=1",
