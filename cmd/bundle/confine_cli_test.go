@@ -673,6 +673,27 @@ export default { define: { __X__: JSON.stringify([os.hostname(), os.cpus(), os.a
 					t.Errorf("the page lacks %s:\n%s", want, b)
 				}
 			}},
+		// The disk the root is on (fs.statfs: its size and free space) and the machine's memory
+		// (V8's heap limit follows it) went into the page: statfs refused, the limit fixed.
+		{name: "vite_config_disk_heap", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; import v8 from "node:v8";
+let d; try { d = fs.statfsSync(".").blocks; } catch (e) { d = e.code; }
+let p; try { p = (await fs.promises.statfs(".")).bfree; } catch (e) { p = e.code; }
+const c = await new Promise((res) => fs.statfs(".", (e, s) => res(e ? e.code : s.bavail)));
+export default { define: { __X__: JSON.stringify([v8.getHeapStatistics().heap_size_limit, d, p, c].join("|")) } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				limit, err := exec.Command("node", "--max-old-space-size=4096", "-p", `require("v8").getHeapStatistics().heap_size_limit`).Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := strings.TrimSpace(string(limit)) + "|ERR_SYSTEM_ERROR|ERR_SYSTEM_ERROR|ERR_SYSTEM_ERROR"; !strings.Contains(string(b), want) {
+					t.Errorf("the page lacks %s:\n%s", want, b)
+				}
+			}},
 		{name: "vite_config_os_binding", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(process.binding("os").getHostname()) } };`}),
 			code: 1, want: "vite.config.js:1:58: error: vite.config.js threw: A system error occurred: process.binding(\"os\") returned EACCES"},
 		{name: "vite_config_write_report", files: script("console.log(__X__)", map[string]string{"vite.config.js": `import fs from "node:fs"; import os from "node:os";

@@ -326,6 +326,26 @@ if (process.report) {
   };
   report.writeReport = noSystem("process.report.writeReport", "write");
 }
+// fs.statfs tells the size and the free space of the disk the root is on (the stat guards
+// above hide only what is outside): refused, as a system error, whichever fence holds. The
+// heap's limit, which V8 takes from the machine's memory, is fixed by the Go side's flag.
+{
+  const refuse = noSystem("uv_fs_statfs", "read");
+  const refusal = () => {
+    try {
+      refuse();
+    } catch (e) {
+      return e;
+    }
+  };
+  fs.statfsSync = refuse;
+  fs.statfs = (...args) => {
+    const cb = args[args.length - 1];
+    if (typeof cb !== "function") throw refusal();
+    process.nextTick(cb, refusal());
+  };
+  fs.promises.statfs = async () => refuse();
+}
 syncBuiltinESMExports();
 
 // CommonJS: node_modules folders are looked for up to the root, no higher; a module that
