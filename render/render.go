@@ -71,8 +71,11 @@ type Options struct {
 	// reaches the network, and the requests are reported, not failed.
 	Fixtures string
 
-	// afterNavigate runs once the host page is loading (tests crash the renderer here).
-	afterNavigate func(ctx context.Context) error
+	// crashAtHandshake, for tests, crashes the renderer when the app's ui/initialize reaches
+	// the host page: mid-render, whatever the machine's load (a timer after the navigation
+	// started fired before the page had a renderer of its own on a busy machine, or after it
+	// was done).
+	crashAtHandshake func(ctx context.Context) error
 }
 
 // Call is a tool call: the tool's name and its arguments (a JSON object; empty means {}).
@@ -421,6 +424,9 @@ func (r *Renderer) render(ctx context.Context, name string, pg []byte, entry *re
 	}
 	w := &watch{rep: rep, appURL: appOrigin + appPath, events: make(chan event, 256), crashed: make(chan struct{}),
 		tab: chromedp.FromContext(tab).Target.TargetID, calls: len(calls), webrtc: entry != nil && entry.WebRTC}
+	if r.opts.crashAtHandshake != nil {
+		w.crash = func() { r.opts.crashAtHandshake(tab) }
+	}
 	// Every window the page opens is watched as the page is, and closed with it. Its session
 	// runs inside the tab's (chrome.Attach): chromedp's own Target for it races.
 	var watched []*chrome.Session
@@ -468,9 +474,6 @@ func (r *Renderer) render(ctx context.Context, name string, pg []byte, entry *re
 			w.send(event{Kind: "navigate-error", Text: err.Error()})
 		}
 	}()
-	if r.opts.afterNavigate != nil {
-		time.AfterFunc(200*time.Millisecond, func() { r.opts.afterNavigate(tab) })
-	}
 	done := w.run(deadline)
 	rep.Millis = time.Since(start).Milliseconds()
 	if done && !w.quiet(deadline, r.opts.Settle, r.proxy.lastActivity) && ctx.Err() == nil && !w.isCrashed() {

@@ -262,7 +262,7 @@ func TestRenderHostsOrigin(t *testing.T) {
 func TestRenderCrash(t *testing.T) {
 	r := start(t, Options{})
 	pg, entry := build(t, filepath.Join("..", "samples", "hello"))
-	r.opts.afterNavigate = func(ctx context.Context) error {
+	r.opts.crashAtHandshake = func(ctx context.Context) error {
 		_, err := chromedp.Call(ctx, page.Crash, cdp.Empty{})
 		return err
 	}
@@ -273,7 +273,7 @@ func TestRenderCrash(t *testing.T) {
 	if !rep.Failed() || rep.Problems[0].Kind != "crash" {
 		t.Errorf("want a crash: %+v", rep.Problems)
 	}
-	r.opts.afterNavigate = nil
+	r.opts.crashAtHandshake = nil
 	rep, err = r.Render(context.Background(), "hello.html", pg, entry)
 	if err != nil || rep.Failed() {
 		t.Errorf("after a crash: %v %+v", err, rep)

@@ -53,6 +53,9 @@ type watch struct {
 
 	handshake, initialized, listed bool
 
+	// crash, for tests, crashes the renderer at the app's handshake (Options.crashAtHandshake).
+	crash func()
+
 	// timers is how many of the app's timers are due within timerHorizon (pageWatcher);
 	// last, when the page last did something (an event), in Unix nanoseconds.
 	timers atomic.Int64
@@ -185,6 +188,17 @@ func (w *watch) run(ctx context.Context) bool {
 		case e := <-w.events:
 			if w.handle(e) {
 				return true
+			}
+			if e.Kind == "initialize" && w.crash != nil {
+				// What the page sent before the crash is not handled after it: a "done"
+				// already sent would end the render as though nothing happened. Page.crash
+				// gets no answer from the renderer it crashes: it is not waited for.
+				go w.crash()
+				select {
+				case <-w.crashed:
+				case <-ctx.Done():
+				}
+				return false
 			}
 		}
 	}
