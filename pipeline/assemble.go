@@ -78,8 +78,9 @@ type assembler struct {
 	spritesWritten int
 	spriteAt       map[string][2]int
 	pageIDs        map[string]bool
-	// pageNames are the names the page's elements give its Window (windowNames).
-	pageNames map[string]bool
+	// pageNames are the names the page's elements give its Window (windowNames), each the
+	// first element's that gives it, a frame's where one does (the name reads its window).
+	pageNames map[string]windowName
 	// doc is the page's tree, elems its elements in source order (page.go).
 	doc   *markup.Document
 	elems []element
@@ -288,7 +289,7 @@ func (a *assembler) replaceEnv(define map[string]string) {
 
 func newAssembler(b *bundler, m *manifest.Manifest, file string, src []byte) *assembler {
 	return &assembler{b: b, m: m, file: file, dir: path.Dir(file), src: src, lines: diag.NewLines(src), inlined: map[string]string{}, emitted: map[string][]offline.Import{},
-		sprites: map[string]*sprite{}, spriteAt: map[string][2]int{}, pageIDs: map[string]bool{}, pageNames: map[string]bool{}}
+		sprites: map[string]*sprite{}, spriteAt: map[string][2]int{}, pageIDs: map[string]bool{}, pageNames: map[string]windowName{}}
 }
 
 // emit returns what stands for the text of the bundle c in a script element of the page (see
@@ -467,7 +468,9 @@ func (a *assembler) assemble() *assembled {
 			a.pageIDs[id.val] = true
 		}
 		for _, n := range e.windowNames(t) {
-			a.pageNames[n] = true
+			if had, ok := a.pageNames[n.name]; !ok || n.frame && !had.frame {
+				a.pageNames[n.name] = n
+			}
 		}
 		if sdkAt < 0 && e.isLiveScript() {
 			sdkAt = t.off

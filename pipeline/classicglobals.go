@@ -42,10 +42,25 @@ func (a *assembler) checkGlobalCalls() {
 		}
 		return read[k]
 	}
-	// unseen says of a name no script of the page gives whether what gives it is out of the
-	// build's sight: not the platform's, nor an element's id or name (the global object's
-	// named properties: <p id="out"> makes out the element, <form name="f"> f; windowNames).
-	unseen := func(name string) bool { return !isPlatformGlobal(name) && !a.pageNames[name] }
+	// unseen says of a name no script of the page gives why what gives the function a call
+	// of it reaches is out of the build's sight: not the platform's; an element's id or name
+	// (the global object's named properties: <p id="out"> makes out the element, <form
+	// name="f"> f; windowNames) where the member called is none of an element's, or the
+	// name is a frame's (unseenMember); else a name Chromium has not, which a feature test
+	// makes another browser's.
+	unseen := func(root string, path []string) (why, fix string, testable bool) {
+		if isPlatformGlobal(root) {
+			return "", "", false
+		}
+		if n, ok := a.pageNames[root]; ok {
+			why, fix = n.unseenMember(path)
+			return why, fix, false
+		}
+		return "no script of the page gives " + root + ", and Chromium has no global " + root +
+				" (the build knows the platform's globals as Chromium has them, and which browser the host runs is unknown): another browser's (Safari's, Firefox's), or given by what the build cannot see (another frame, an extension, Object.assign(window, …))",
+			"where it is another browser's, feature-test it (if (typeof " + root + " !== \"undefined\") …, or \"" + root + "\" in window), and the build reads it as that browser's; else give it in a script of the page",
+			true
+	}
 	// others returns the page's classic scripts but the skip-th, as checkGlobalCall reads them.
 	others := func(skip int) []globalScript {
 		var in []globalScript

@@ -353,13 +353,17 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "feature_test.html", see: `"ran":["no webkit","no InstallTrigger"]`},
 		// An iframe's name reads the frame's window (af25): a call of what the frame's script
 		// gives built with exit 0, and the built page's policy (the srcdoc's too) blocked the
-		// handler the page as written ran.
-		{page: "frame_name_call.html", act: `window.go()`},
-		// A feature test of a name an element the page's script makes gives (its id), and a
-		// method a script puts on a named element (af25): built with exit 0, and the built
-		// page's policy blocked the handler the page as written ran.
+		// handler the page as written ran ("ran":"frame" as written, "not yet" built); refused
+		// at the markup.
+		{page: "frame_name_call.html", act: `window.go()`, refused: "frame_name_call.html:14:13: error: the markup given to child.put(…) holds the inline event handler onerror"},
+		// A feature test of a name an element the page's script makes gives (its id) (af25):
+		// built with exit 0, and the built page's policy blocked the handler the page as
+		// written ran.
 		{page: "feature_made_element.html"},
-		{page: "name_expando.html"},
+		// A method a classic script puts on a named element (af25): built with exit 0, and the
+		// built page's policy blocked the handler the page as written ran ("ran":"named
+		// element" as written, "not yet" built); refused at the markup.
+		{page: "name_expando.html", refused: "name_expando.html:15:9: error: the markup given to lib.put(…) holds the inline event handler onerror"},
 		{page: "popup_write.html", act: `window.go()`, refused: "popup_write.html:18:63: error: the markup given to document.write holds a <script>"},
 		{page: "write_body_onload.html", act: `window.settled`, refused: "write_body_onload.html:18:16: error: the markup given to document.write holds the inline event handler onload"},
 		// Markup joined from an array literal, given to innerHTML (atk36c): built with exit 0

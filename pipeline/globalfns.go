@@ -132,10 +132,11 @@ type globalScript struct {
 // function the path reads, read with the call's arguments (seededCall); or, where one gives
 // the name but the build cannot read the function the call reaches, a refusal of an argument
 // holding what the policy blocks. skipOwn leaves a call of a global the script gives itself.
-// Where in holds every script of the page that may give it, unseen says of a name no script
-// gives whether the build cannot see what does (not the platform's, platformglobals.go, nor
-// an element's id in the page): its call is refused so too. It is nil otherwise.
-func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen func(string) bool) {
+// Where in holds every script of the page that may give it, unseen says of a call of a name no
+// script gives why the build cannot see what gives the function it calls (not the platform's,
+// platformglobals.go, nor an element's member, unseenMember), the fix, and whether a feature
+// test of the name makes it another browser's: its call is refused so too. It is nil otherwise.
+func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen func(root string, path []string) (why, fix string, testable bool)) {
 	s := r.s
 	if !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
 		return
@@ -178,14 +179,16 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen
 	switch {
 	case gives != "":
 		r.refuseUnread(args, s.calleeText(i-1)+"(…)", "the build cannot read which function it calls ("+root+" is given in "+gives+")")
-	case unseen != nil && unseen(root):
-		if start, _ := s.chainRoot(i - 1); s.featureTested(start, root) && !s.writesGlobals() &&
+	case unseen != nil:
+		why, fix, testable := unseen(root, path)
+		if why == "" {
+			return
+		}
+		if start, _ := s.chainRoot(i - 1); testable && s.featureTested(start, root) && !s.writesGlobals() &&
 			!slices.ContainsFunc(in, func(g globalScript) bool { return g.x.writesGlobals() }) {
 			return // another browser's, where it has it: the platform's there
 		}
-		r.refuseUnreadFix(args, s.calleeText(i-1)+"(…)", "no script of the page gives "+root+", and Chromium has no global "+root+
-			" (the build knows the platform's globals as Chromium has them, and which browser the host runs is unknown): another browser's (Safari's, Firefox's), or given by what the build cannot see (another frame, an extension, Object.assign(window, …))",
-			"where it is another browser's, feature-test it (if (typeof "+root+" !== \"undefined\") …, or \""+root+"\" in window), and the build reads it as that browser's; else give it in a script of the page")
+		r.refuseUnreadFix(args, s.calleeText(i-1)+"(…)", why, fix)
 	}
 }
 

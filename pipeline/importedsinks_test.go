@@ -185,6 +185,21 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `f.setAttribute("title", "<img src=x onerror=go()>"); pic.setAttribute("title", "<img src=x onerror=go()>"); frame.postMessage("<img src=x onerror=go()>", "*"); ` +
 				`emb.setAttribute("title", "<img src=x onerror=go()>"); obj.setAttribute("title", "<img src=x onerror=go()>");`,
 		}, ""},
+		// Found attacking (af25): a member no element has, which a script gives the element
+		// where the build cannot read it, and a frame's window's member but the platform's
+		// (what the frame's document gives), each built with exit 0.
+		{"a named element's member a script gives it", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form name=\"lib\"></form>\n<script>document.forms.lib.put = function (m) { this.innerHTML = m; };</script>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `lib.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:9: error: the markup given to lib.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: lib is the page's <form name="lib"> (the Window's named property), and Chromium's elements have no member put: a script gives it where the build cannot read which function it is`},
+		{"a frame's window's members but the platform's", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `child.postMessage("<img src=x onerror=go()>", "*"); child.document.write("<img src=x onerror=go()>");`,
+		}, `main.js:1:74: error: the markup given to child.document.write(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: child is the window of the page's <iframe name="child"> (the Window's named property), whose members but the platform's are what the frame's document gives`},
+		{"a frame's window's function", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `window.child.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:18: error: the markup given to window.child.put(…) holds the inline event handler onerror="go()"`},
 		{"an input's name is no global", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form><input name=\"q\"></form>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `q.setAttribute("title", "<img src=x onerror=go()>");`,

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
@@ -221,6 +222,15 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 	return max(headStart(d), lastByte(d.HTML())), open
 }
 
+// windowName is a name an element gives the page's Window: the element as its attribute
+// says it (<form name="f">, for messages), and whether the name is a frame's (an iframe's or
+// a frame's name is the target name of the navigable it holds: the name reads the frame's
+// window, not the element).
+type windowName struct {
+	name, el string
+	frame    bool
+}
+
 // windowNames returns the names the element t gives the page's Window as its named
 // properties (HTML § 7.2.3.5, "Named access on the Window object"): the value of a non-empty
 // name attribute of an embed, form, img or object, the target name an iframe's (or a frame's)
@@ -229,21 +239,46 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 // document's tree, not a template's contents (another document's) nor a <noscript>'s text (a
 // page that runs scripts parses it as text). A name no script gives that is one of these
 // reads the element (or the frame's window): the page's own global.
-func (e element) windowNames(t *tag) []string {
+func (e element) windowNames(t *tag) []windowName {
 	if e.inert {
 		return nil
 	}
-	var out []string
+	var out []windowName
 	if e.n.Namespace == markup.HTML {
 		switch t.name {
 		case "embed", "form", "img", "object", "iframe", "frame":
 			if n, ok := t.get("name"); ok && n.val != "" {
-				out = append(out, n.val)
+				out = append(out, windowName{n.val, "<" + t.name + " name=" + strconv.Quote(n.val) + ">", t.name == "iframe" || t.name == "frame"})
 			}
 		}
 	}
 	if id, ok := t.get("id"); ok && id.val != "" {
-		out = append(out, id.val)
+		out = append(out, windowName{id.val, "<" + t.name + " id=" + strconv.Quote(id.val) + ">", false})
 	}
 	return out
+}
+
+// unseenMember says of a call of a member of what the name reads, path the callee's path (nil
+// where its chain holds a call or an index), why the build cannot read which function it
+// calls, and the fix; "" where it can. An element's member is one of Chromium's elements
+// (platformElementNames) or one a script gives the element where the build cannot read it
+// (document.forms.f.put = …); a frame's window's is the platform's (postMessage) or one the
+// frame's document gives (its scripts' globals, its document's members), which the build does
+// not read as the page's.
+func (n windowName) unseenMember(path []string) (why, fix string) {
+	if len(path) == 1 {
+		return "", "" // the element, or the window, called: a TypeError as written and as built
+	}
+	if n.frame {
+		if len(path) == 2 && isPlatformGlobal(path[1]) {
+			return "", ""
+		}
+		return n.name + " is the window of the page's " + n.el + " (the Window's named property), whose members but the platform's are what the frame's document gives, which the build does not read as the page's",
+			"post the frame a message (" + n.name + ".postMessage(…)) that a script of the page in the frame reads, or call a function a script of the page gives"
+	}
+	if path == nil || isElementMember(path[1]) {
+		return "", ""
+	}
+	return n.name + " is the page's " + n.el + " (the Window's named property), and Chromium's elements have no member " + path[1] + ": a script gives it where the build cannot read which function it is",
+		"give the function in a script of the page by its name (function " + path[1] + "(…) { … }, or window." + path[1] + " = …) and call it so"
 }

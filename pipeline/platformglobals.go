@@ -19,3 +19,10 @@ func isPlatformGlobal(name string) bool {
 	_, found := slices.BinarySearch(platformGlobalNames[:], name)
 	return found
 }
+
+// isElementMember reports whether name is a property of an element of some interface (or of
+// an HTMLCollection), its own or inherited, as Chromium has it.
+func isElementMember(name string) bool {
+	_, found := slices.BinarySearch(platformElementNames[:], name)
+	return found
+}
