@@ -1,6 +1,11 @@
 package pipeline
 
-import "github.com/tdewolff/parse/v2/js"
+import (
+	"slices"
+	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
+)
 
 // Feature tests. A name only another browser has (Safari's webkit, Firefox's InstallTrigger)
 // is no global of Chromium's, whose table the build reads (platformglobals.go), so a call of
@@ -14,8 +19,10 @@ import "github.com/tdewolff/parse/v2/js"
 //
 // A script of the page that writes the global object by names the build does not read
 // (Object.assign(window, { lib }), Object.defineProperty(window, name, …), window[name] = …)
-// may give the name the test finds: there the test says nothing of the browser, and the call
-// is refused as before (writesGlobals).
+// may give the name the test finds, and so may one that gives an element the name as its id
+// or name (el.id = "lib", el.setAttribute("name", n): the Window's named properties make the
+// element the global, windowNames): there the test says nothing of the browser, and the call
+// is refused as before (givesUnseen).
 //
 // The test is read where the call's expression is: an if's condition whose consequent holds
 // it (a block or one statement; not its else), or what comes before && or ? in the expression
@@ -151,6 +158,46 @@ func (s *script) writesGlobals() bool {
 		}
 		if s.is(k-1, "(") && s.is(k+1, ",") && globalWriters[s.text(k-2)] && s.is(k-3, ".") &&
 			(s.is(k-4, "Object") || s.is(k-4, "Reflect")) && s.global(k-4) {
+			return true
+		}
+	}
+	return false
+}
+
+// givesUnseen reports whether the script may give the global name where the build does not
+// read it: it writes the global object by names the build does not read (writesGlobals), or
+// names an element name (namesElement).
+func (s *script) givesUnseen(name string) bool {
+	return s.writesGlobals() || s.namesElement(name)
+}
+
+// namesElement reports whether the script may give an element the id or name name, which the
+// Window's named properties make a global once the element is in the document: el.id = …,
+// el.name = …, el.setAttribute("id" or "name", …), whose value may be name (one the build
+// cannot read may be any; an attribute's name it cannot read may be id); name "" is any.
+func (s *script) namesElement(name string) bool {
+	for k := 1; k+1 < len(s.sig); k++ {
+		if !s.is(k-1, ".") && !s.is(k-1, "?.") {
+			continue
+		}
+		var v [2]int
+		switch {
+		case (s.is(k, "id") || s.is(k, "name")) && s.is(k+1, "="):
+			v = [2]int{k + 2, s.expressionEnd(k + 2)}
+		case s.is(k, "setAttribute") && s.is(k+1, "("):
+			args := s.spreadArgs(s.args(k + 1))
+			if len(args) < 2 {
+				continue
+			}
+			attrs, known := s.names(args[0][0], args[0][1], 0)
+			if known && !slices.ContainsFunc(attrs, func(a string) bool { a = strings.ToLower(a); return a == "id" || a == "name" }) {
+				continue
+			}
+			v = args[1]
+		default:
+			continue
+		}
+		if values, known := s.names(v[0], v[1], 0); !known || name == "" || slices.Contains(values, name) {
 			return true
 		}
 	}

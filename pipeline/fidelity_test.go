@@ -358,8 +358,8 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "frame_name_call.html", act: `window.go()`, refused: "frame_name_call.html:14:13: error: the markup given to child.put(…) holds the inline event handler onerror"},
 		// A feature test of a name an element the page's script makes gives (its id) (af25):
 		// built with exit 0, and the built page's policy blocked the handler the page as
-		// written ran.
-		{page: "feature_made_element.html"},
+		// written ran ("ran":"made element" as written, "not yet" built); refused at the markup.
+		{page: "feature_made_element.html", refused: "feature_made_element.html:16:41: error: the markup given to lib.put(…) holds the inline event handler onerror"},
 		// A method a classic script puts on a named element (af25): built with exit 0, and the
 		// built page's policy blocked the handler the page as written ran ("ran":"named
 		// element" as written, "not yet" built); refused at the markup.

@@ -184,9 +184,13 @@ func (r *rewrite) checkGlobalCall(i int, in []globalScript, skipOwn bool, unseen
 		if why == "" {
 			return
 		}
-		if start, _ := s.chainRoot(i - 1); testable && s.featureTested(start, root) && !s.writesGlobals() &&
-			!slices.ContainsFunc(in, func(g globalScript) bool { return g.x.writesGlobals() }) {
-			return // another browser's, where it has it: the platform's there
+		if start, _ := s.chainRoot(i - 1); testable && s.featureTested(start, root) {
+			if !s.givesUnseen(root) && !slices.ContainsFunc(in, func(g globalScript) bool { return g.x.givesUnseen(root) }) {
+				return // another browser's, where it has it: the platform's there
+			}
+			why = "the page's feature test of " + root + " says nothing of the browser, as a script of the page may give " + root +
+				" where the build does not read it (Object.assign(window, …), window[name] = …, an element it gives the id or name " + root + ")"
+			fix = "give " + root + " in a script of the page by a name the build reads (window." + root + " = …, or a declaration)"
 		}
 		r.refuseUnreadFix(args, s.calleeText(i-1)+"(…)", why, fix)
 	}
@@ -301,7 +305,7 @@ func (b *bundler) noteModuleGlobals(file, name string, s *script) {
 		}
 		calls = append(calls, i)
 	}
-	gives := len(s.globalAssigns(false)) > 0 || s.writesGlobals() // the latter, for feature tests
+	gives := len(s.globalAssigns(false)) > 0 || s.writesGlobals() || s.namesElement("") // the latter two, for feature tests
 	if calls == nil && !gives {
 		b.moduleGlobals.Delete(name)
 		return

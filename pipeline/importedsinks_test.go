@@ -235,6 +235,19 @@ func TestImportedSinks(t *testing.T) {
 			"a.js":    `const name = "lib"; window[name] = { put(el, m) { el.innerHTML = m; } };`,
 			"main.js": `import "./a.js"; if ("lib" in window) lib.put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:62: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
+		// Found attacking (af25): an element a script of the page makes and names gives the
+		// name the feature test finds (the Window's named properties), which built with exit 0.
+		{"a feature test of a name a script gives an element", map[string]string{
+			"main.js": `const d = document.createElement("div"); d.id = "lib"; d.put = (m) => { d.innerHTML = m; }; document.body.append(d); if (typeof lib !== "undefined") lib.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:158: error: the markup given to lib.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the page's feature test of lib says nothing of the browser, as a script of the page may give lib where the build does not read it`},
+		{"a feature test of a name another script may give a frame", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"a.js":       `const f = document.createElement("iframe"); f.setAttribute("name", location.hash.slice(1)); document.body.append(f);`,
+			"main.js":    `if ("webkit" in window) webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, `main.js:1:65: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
+		{"a feature test beside an element named otherwise", map[string]string{
+			"main.js": `const d = document.createElement("div"); d.id = "box"; d.setAttribute("name", "box"); d.setAttribute("title", "webkit"); document.body.append(d); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, ""},
 		{"a feature test of another name, or its else", map[string]string{
 			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, `main.js:1:176: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
