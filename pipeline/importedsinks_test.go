@@ -317,6 +317,22 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(x) { x.put(document.body, "<img src=x onerror=go()>"); } const api = { run }; api.run(dom);`,
 		}, `main.js:1:73: error: the markup given to x.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (x is a parameter of run, which code the build does not read may call: it is exported or passed as a value)`},
+		// Found attacking (af25): a module object in an object a call gives, or a parameter's
+		// default, each built with exit 0; a parameter given something else where the script
+		// gives a module object as a value is refused, and one only ever given the module
+		// object, or no module object, still builds.
+		{"a namespace in an object given, or a default", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(o) { o.d.put("<img src=x onerror=go()>"); } run({ d: dom }); function def(x = dom) { x.put("<img src=x onerror=go()>"); } def();`,
+		}, `main.js:1:60: error: the markup given to o.d.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (o is a parameter of run, which is given what the build does not read as a module object, where the script gives one as a value)`},
+		{"a parameter's default, read", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function def(x = dom) { x.put("<img src=x onerror=go()>"); } def();`,
+		}, `main.js:1:64: error: the markup given to x.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (x is a parameter of def, which is given what the build does not read as a module object`},
+		{"a parameter given a namespace and a plain object", map[string]string{
+			"dom.js":  `export function text(m) { document.body.textContent = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const plain = { text(m) { document.body.textContent = m; } }; function run(x) { x.text("<img src=x onerror=go()>"); } run(dom); run(plain); run();`,
+		}, ""},
 		{"a namespace given to a function that destructures it", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run({ put, text }) { text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>"); } run(dom);`,

@@ -36,14 +36,23 @@ type nsGiven struct {
 // the function's calls give it.
 func (r *rewrite) checkParamModule(root int, keys []string, name string, args [][2]int) {
 	s := r.s
-	given, unread, key, _ := r.paramNamespaces(root, 0)
+	given, unread, key, others := r.paramNamespaces(root, 0)
 	if key != "" {
 		return // function run({ put }) { put.x(…) }: the export's member, not read
 	}
 	had := len(r.errs)
 	r.followNamespaces(root, given, keys, name, args)
-	if unread == "" || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
+	if unread == "" && !others || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
 		return
+	}
+	if unread == "" {
+		// A call gives it what may hold a module object the script gives as a value
+		// ([dom], { d: dom }, a default, a rest parameter's array, a value written to it).
+		fname := "the function written there"
+		if f, _ := s.paramFunction(root); s.fnName(f) != "" {
+			fname = s.fnName(f)
+		}
+		unread = fname + ", which is given what the build does not read as a module object, where the script gives one as a value"
 	}
 	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
 }
@@ -159,16 +168,22 @@ func (r *rewrite) refusedElsewhere(root int, args [][2]int) bool {
 func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key string, others bool) {
 	s := r.s
 	n, known := s.binding(p)
-	if !known || n.Free || n.Decl != js.ArgumentDecl || n.Written {
+	if !known || n.Free || n.Decl != js.ArgumentDecl {
 		return nil, "", "", false
+	}
+	if n.Written {
+		return nil, "", "", true // x = …: what it holds the build does not follow
 	}
 	f, ok := s.paramFunction(p)
 	if !ok || f.name < 0 && f.given == nil {
 		return nil, "", "", false
 	}
 	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
-	if slot < 0 || f.slots[slot].rest || f.slots[slot].unknown {
+	if slot < 0 {
 		return nil, "", "", false
+	}
+	if f.slots[slot].rest || f.slots[slot].unknown {
+		return nil, "", "", true // ...xs, an array of what the calls give
 	}
 	switch path := f.slots[slot].path; {
 	case len(path) == 0:
@@ -191,6 +206,7 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key 
 			continue
 		}
 		if k >= len(call) {
+			others = true // undefined, or the parameter's default
 			continue
 		}
 		a := call[k]
