@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -142,9 +143,17 @@ func (s *script) memberPath(end int) (root int, keys []string, ok bool) {
 			k -= 2
 			continue
 		}
-		// obj["key"], obj?.["key"]: a constant key.
-		if s.is(k, "]") && s.is(k-2, "[") && s.tok(k-1).tt == js.StringToken {
+		// obj["key"], obj?.["key"]: a constant key; xs[0], an index (the property's key, its
+		// canonical numeric string).
+		if s.is(k, "]") && s.is(k-2, "[") && (s.tok(k-1).tt == js.StringToken || s.tok(k-1).tt == js.IntegerToken) {
 			key, err := s.str(k - 1)
+			if s.tok(k-1).tt == js.IntegerToken {
+				key = s.text(k - 1)
+				var n int
+				if n, err = strconv.Atoi(key); err == nil && strconv.Itoa(n) != key {
+					break
+				}
+			}
 			if err != nil {
 				break
 			}
@@ -164,12 +173,17 @@ func (s *script) memberPath(end int) (root int, keys []string, ok bool) {
 	return k, keys, true
 }
 
-// memberTail returns keys as a member path's tail: ".a.b".
+// memberTail returns keys as a member path's tail: ".a.b", "[0].put" for an index.
 func memberTail(keys []string) string {
-	if len(keys) == 0 {
-		return ""
+	var b strings.Builder
+	for _, k := range keys {
+		if n, err := strconv.Atoi(k); err == nil && strconv.Itoa(n) == k {
+			b.WriteString("[" + k + "]")
+			continue
+		}
+		b.WriteString("." + k)
 	}
-	return "." + strings.Join(keys, ".")
+	return b.String()
 }
 
 // givenValues reads the arguments of a call for a seeded reading (seededCall): each one's

@@ -325,6 +325,10 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(o) { o.d.put("<img src=x onerror=go()>"); } run({ d: dom }); function def(x = dom) { x.put("<img src=x onerror=go()>"); } def();`,
 		}, `main.js:1:60: error: the markup given to o.d.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (o is a parameter of run, which is given what the build does not read as a module object, where the script gives one as a value)`},
+		{"a namespace in an array given", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(xs) { xs[0].put("<img src=x onerror=go()>"); } run([dom]);`,
+		}, `main.js:1:63: error: the markup given to xs[0].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (xs is a parameter of run, which is given what the build does not read as a module object`},
 		{"a parameter's default, read", map[string]string{
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function def(x = dom) { x.put("<img src=x onerror=go()>"); } def();`,
