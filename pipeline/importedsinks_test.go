@@ -329,6 +329,10 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(xs) { xs[0].put("<img src=x onerror=go()>"); } run([dom]);`,
 		}, `main.js:1:63: error: the markup given to xs[0].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (xs is a parameter of run, which is given what the build does not read as a module object`},
+		{"a namespace given to a rest parameter", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(...xs) { xs[0].put("<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:66: error: the markup given to xs[0].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (xs is a parameter of run, the rest parameter: an array of what its calls give`},
 		{"a parameter's default, read", map[string]string{
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function def(x = dom) { x.put("<img src=x onerror=go()>"); } def();`,

@@ -42,17 +42,17 @@ func (r *rewrite) checkParamModule(root int, keys []string, name string, args []
 	}
 	had := len(r.errs)
 	r.followNamespaces(root, given, keys, name, args)
-	if unread == "" && !others || len(r.errs) > had || !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
+	rest := s.restParam(root) && len(r.moduleObjects()) > 0 // ...xs: the calls' module objects in its array
+	if unread == "" && !others || len(r.errs) > had || !rest && !r.mayGetModule(root) || r.refusedElsewhere(root, args) {
 		return
 	}
-	if unread == "" {
+	switch {
+	case unread == "" && rest:
+		unread = s.paramFnName(root) + ", the rest parameter: an array of what its calls give, which the build does not follow into a module object"
+	case unread == "":
 		// A call gives it what may hold a module object the script gives as a value
-		// ([dom], { d: dom }, a default, a rest parameter's array, a value written to it).
-		fname := "the function written there"
-		if f, _ := s.paramFunction(root); s.fnName(f) != "" {
-			fname = s.fnName(f)
-		}
-		unread = fname + ", which is given what the build does not read as a module object, where the script gives one as a value"
+		// ([dom], { d: dom }, a default, a value written to it).
+		unread = s.paramFnName(root) + ", which is given what the build does not read as a module object, where the script gives one as a value"
 	}
 	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
 }
@@ -260,4 +260,25 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key 
 		}
 	}
 	return out, unread, key, others
+}
+
+// restParam reports whether the name at the significant token p is its function's rest
+// parameter (...xs).
+func (s *script) restParam(p int) bool {
+	n, known := s.binding(p)
+	f, ok := s.paramFunction(p)
+	if !known || !ok {
+		return false
+	}
+	slot := slices.IndexFunc(f.slots, func(sl paramSlot) bool { return sl.binding == n.Binding })
+	return slot >= 0 && f.slots[slot].rest
+}
+
+// paramFnName names the function whose parameter the name at the significant token p is, as
+// messages do (fnName), or "the function written there".
+func (s *script) paramFnName(p int) string {
+	if f, _ := s.paramFunction(p); s.fnName(f) != "" {
+		return s.fnName(f)
+	}
+	return "the function written there"
 }
