@@ -196,6 +196,10 @@ func TestImportedSinks(t *testing.T) {
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `child.postMessage("<img src=x onerror=go()>", "*"); child.document.write("<img src=x onerror=go()>");`,
 		}, `main.js:1:74: error: the markup given to child.document.write(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: child is the window of the page's <iframe name="child"> (the Window's named property), whose members but the platform's are what the frame's document gives`},
+		{"an iframe's window and document by its id", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe id=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `child.contentWindow.postMessage("<b>b</b>", "*"); child.contentDocument.write("<img src=x onerror=go()>"); child.contentWindow.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:79: error: the markup given to child.contentDocument.write(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: child.contentDocument is the document of the page's <iframe id="child">'s frame`},
 		{"a frame's window's function", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `window.child.put("<img src=x onerror=go()>");`,

@@ -264,10 +264,21 @@ func (e element) windowNames(t *tag) []windowName {
 // (platformElementNames) or one a script gives the element where the build cannot read it
 // (document.forms.f.put = …); a frame's window's is the platform's (postMessage) or one the
 // frame's document gives (its scripts' globals, its document's members), which the build does
-// not read as the page's.
+// not read as the page's; so is an element's contentWindow's (an iframe's by its id), and an
+// element's contentDocument's members are the frame's document's.
 func (n windowName) unseenMember(path []string) (why, fix string) {
 	if len(path) == 1 {
 		return "", "" // the element, or the window, called: a TypeError as written and as built
+	}
+	switch {
+	case n.frame:
+	case path[1] == "contentWindow":
+		// <iframe id="child">: child.contentWindow is the frame's window, as child is where
+		// the name is the frame's.
+		n.frame, n.name, path = true, n.name+".contentWindow", path[1:]
+	case path[1] == "contentDocument" && len(path) > 2:
+		return n.name + ".contentDocument is the document of the page's " + n.el + "'s frame, whose members the build does not read as the page's",
+			"post the frame a message (" + n.name + ".contentWindow.postMessage(…)) that a script of the page in the frame reads, or call a function a script of the page gives"
 	}
 	if n.frame {
 		if len(path) == 2 && isPlatformGlobal(path[1]) {
