@@ -25,6 +25,11 @@ func TestLoweredAssignments(t *testing.T) {
 		{"new stays", `class A{}function f(){var n;return(n=new A).p??(n.p=1)}console.log(f())`, `(n=new A).p??(n.p=1)`, ""},
 		{"another key stays", `function f(e){var n;(n=e).p??(n.q=1);return e.q}console.log(f({}))`, `(n=e).p??(n.q=1)`, ""},
 		{"a test of a conditional stays", `function f(e){var n;return(n=e).p??(n.p=0)?1:2}console.log(f({}))`, `(n=e).p??(n.p=0)?1:2`, ""},
+		{"a let declared after stays (TDZ)", `function f(e){try{(n=e).p??(n.p=1)}catch(x){console.log(x.name)}let n;return e.p}console.log(f({}))`, `(n=e).p??(n.p=1)`, ""},
+		{"a top-level let declared after stays (TDZ)", `try{(Za=globalThis).__z??(Za.__z={})}catch(x){console.log(x.name)}let Za;console.log(typeof globalThis.__z)`, `(Za=globalThis)`, ""},
+		{"a pair in a parameter's default stays", `function f(e,x=(n=e).p??(n.p=1)){var n;return e.p}try{console.log(f({}))}catch(t){console.log(t.name)}`, `(n=e).p??(n.p=1)`, ""},
+		{"a pair in another's value", `function f(a,b){var n;(n=a).p??(n.p=(n=b).q??(n.q=1));return[a.p,b.q]}console.log(f({},{}))`, `a.p??=b.q??=1`, "n="},
+		{"a direct eval stays", `function f(e){var n;(n=e).p??(n.p=1);return eval("n")===e}console.log(f({}))`, `(n=e)`, ""},
 		{"a module that exports", `export var Za;(Za=globalThis).__z??(Za.__z={});console.log(typeof globalThis.__z)`, `(Za=globalThis)`, ""},
 	})
 }

@@ -70,6 +70,7 @@ func TestShorterForms(t *testing.T) {
 		{"use strict with another directive", `function h(){"use strict";"other";return typeof this}console.log(h())`, `function h(){"other";return typeof this}`, "use strict"},
 		{"use strict in a method", `var o={""(e){"use strict";return this===void 0}};console.log(o[""].call(void 0))`, `""(e){return this`, "use strict"},
 		{"use strict as an if's body", `function k(e){if(e)"use strict";return 1}console.log(k(1))`, `if(e)"use strict"`, ""},
+		{"use strict in a function whose text runs again", `var f=function(){"use strict";return this===void 0};console.log(new Function("return("+f+")")()())`, `"use strict"`, ""},
 		{"a string that is not a directive", `function k(){return"use strict"}console.log(k())`, `return"use strict"`, ""},
 	} {
 		t.Run(row.name, func(t *testing.T) {
