@@ -18,7 +18,7 @@ import (
 // between the two and none does (the getter of p is another function; a recursive call has
 // its own n). n is then named nowhere and its declarator goes (var n,o; → var o;, var n; →
 // nothing). Left: a module with a direct eval or a with, a var declared with a value or in a
-// for head, a temporary named anywhere else, an X that would not read the same without its
+// for head, a let with a pair before its declaration (which throws as written: the TDZ), a temporary named anywhere else, an X that would not read the same without its
 // parentheses (a || b, new A, an optional chain: only a name, this, and property reads and
 // calls of them), a computed key, and a pair standing where an assignment may not
 // (assignmentPlace: (n = X).p ?? (n.p = v) ? a : b).
@@ -250,8 +250,12 @@ func loweredAssignEdits(m *minifiedPrint, pairs []loweredPair, decls []loweredDe
 	src := m.src
 	byVar := map[*js.Var][]localnames.Edit{}
 	failed := map[*js.Var]bool{}
+	first := map[*js.Var]int{} // where the temporary's first pair starts
 	for i, pr := range pairs {
 		a, b := slotAt[2*i], slotAt[2*i+1]
+		if at, ok := first[pr.v]; !ok || a < at {
+			first[pr.v] = a
+		}
 		name := string(pr.v.Data)
 		op := pr.op.String()
 		if a < 1 || b < 0 || src[a-1] != '(' || !strings.HasPrefix(src[a:], name+"=") {
@@ -284,8 +288,11 @@ func loweredAssignEdits(m *minifiedPrint, pairs []loweredPair, decls []loweredDe
 	for i, d := range decls {
 		gone := map[*js.Var]bool{}
 		var own []localnames.Edit
+		// A let's pair before its declaration throws as written (the TDZ): the pair and the
+		// declaration are code of one function (or the top level), which runs in order.
+		let := (*d.stmt).(*js.VarDecl).TokenType == js.LetToken
 		for _, v := range d.names {
-			if !failed[v] && byVar[v] != nil {
+			if !failed[v] && byVar[v] != nil && (!let || first[v] > stmtAt[i]) {
 				gone[v] = true
 				own = append(own, byVar[v]...)
 			}
