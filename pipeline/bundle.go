@@ -834,7 +834,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 	}
 	for i := range out {
 		out[i].code = rewriteScript(out[i].code, opts, opts.MinifySyntax && opts.Format == api.FormatESModule, !b.noUnwritten,
-			opts.MinifyIdentifiers && b.localNames)
+			opts.MinifyIdentifiers && b.localNames, b.m.Eval)
 		decl, err := declareObjectDefines(out[i].js, b.define, opts.Target, opts.Engines)
 		if err != nil {
 			return nil, nil, b.messages([]api.Message{{Text: err.Error()}}, diag.Error)

@@ -53,8 +53,8 @@ func TestLogicalVars(t *testing.T) {
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			opts := api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}
-			after := rewriteScript(code{js: row.src, known: true}, opts, true, false, false)
-			renamed := rewriteScript(code{js: row.src, known: true}, opts, true, false, true)
+			after := rewriteScript(code{js: row.src, known: true}, opts, true, false, false, false)
+			renamed := rewriteScript(code{js: row.src, known: true}, opts, true, false, true, false)
 			if !strings.Contains(after.js, row.want) || row.not != "" && strings.Contains(after.js, row.not) {
 				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after.js)
 			}

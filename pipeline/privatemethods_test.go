@@ -40,7 +40,7 @@ func TestUnusedPrivateMethods(t *testing.T) {
 func TestUnusedPrivateMethodsFolded(t *testing.T) {
 	run := nodeModuleRunner(t)
 	src := `let d=!1;function only(){return"only"}class B{#c(){console.log(only())}run(){d&&this.#c();return"ran"}}console.log(new B().run())`
-	after := rewriteScript(code{js: src, known: true}, api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}, true, true, false)
+	after := rewriteScript(code{js: src, known: true}, api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}, true, true, false, false)
 	if strings.Contains(after.js, "#") || strings.Contains(after.js, `"only"`) {
 		t.Errorf("the method or the function it alone called is left:\n%s", after.js)
 	}

@@ -40,7 +40,9 @@ import (
 //   - "use strict"; in a function of the module (or at its top): module code is strict
 //     (ECMA-262 11.2.2), so the directive changes nothing but the function's source text,
 //     which Oxc's print leaves it out of too (Rolldown drops it; ten in React's example, one
-//     in each CommonJS module of react and react-dom).
+//     in each CommonJS module of react and react-dom). Kept where the page may compile text
+//     (the manifest's eval = true): a function's text, String(f), given to new Function or
+//     to an indirect eval runs as a script's code, sloppy without the directive.
 //
 // Each rule holds for any program; the module's parse says where each applies. Where the
 // unwritten bindings are written too, esbuild minifies the result again (and prints
@@ -53,9 +55,10 @@ var errorConstructors = map[string]bool{"Error": true, "TypeError": true, "Range
 	"ReferenceError": true, "EvalError": true, "URIError": true, "AggregateError": true}
 
 // shorterForms returns the edits that write src, a minified module whose parse is p, in the
-// shorter forms above, sorted by place; nil when there are none.
-func shorterForms(p *localnames.Program, src string) []localnames.Edit {
-	f := &formFinder{p: p, src: src}
+// shorter forms above, sorted by place; nil when there are none. compiles: the page may
+// compile text (the manifest's eval = true), and "use strict" is kept.
+func shorterForms(p *localnames.Program, src string, compiles bool) []localnames.Edit {
+	f := &formFinder{p: p, src: src, keepStrict: compiles}
 	js.Walk(f, p.AST)
 	edits := append(f.edits, newErrors(p, src)...)
 	sortEdits(edits)
@@ -108,6 +111,9 @@ type formFinder struct {
 	src   string
 	stack []js.INode
 	edits []localnames.Edit
+	// keepStrict keeps "use strict": a function's text (String(f)) given to new Function or
+	// indirect eval runs as a script, sloppy without it.
+	keepStrict bool
 }
 
 func (f *formFinder) Enter(n js.INode) js.IVisitor {
@@ -135,7 +141,7 @@ func (f *formFinder) Enter(n js.INode) js.IVisitor {
 // strict": the module is strict code already (ECMA-262 11.2.2), and so is every function in
 // it.
 func (f *formFinder) useStrict(value []byte) {
-	if v := string(value); v != `"use strict"` && v != `'use strict'` {
+	if v := string(value); f.keepStrict || v != `"use strict"` && v != `'use strict'` {
 		return
 	}
 	start := f.p.Offset(value)

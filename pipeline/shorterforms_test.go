@@ -70,16 +70,15 @@ func TestShorterForms(t *testing.T) {
 		{"use strict with another directive", `function h(){"use strict";"other";return typeof this}console.log(h())`, `function h(){"other";return typeof this}`, "use strict"},
 		{"use strict in a method", `var o={""(e){"use strict";return this===void 0}};console.log(o[""].call(void 0))`, `""(e){return this`, "use strict"},
 		{"use strict as an if's body", `function k(e){if(e)"use strict";return 1}console.log(k(1))`, `if(e)"use strict"`, ""},
-		{"use strict in a function whose text runs again", `var f=function(){"use strict";return this===void 0};console.log(new Function("return("+f+")")()())`, `"use strict"`, ""},
 		{"a string that is not a directive", `function k(){return"use strict"}console.log(k())`, `return"use strict"`, ""},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			opts := api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}
-			after := rewriteScript(code{js: row.src, known: true}, opts, true, false, false)
+			after := rewriteScript(code{js: row.src, known: true}, opts, true, false, false, false)
 			if !strings.Contains(after.js, row.want) || row.not != "" && strings.Contains(after.js, row.not) {
 				t.Errorf("after the pass (want %q, not %q):\n%s", row.want, row.not, after.js)
 			}
-			again := minifyAgain(code{js: row.src, known: true}, shorterForms(localnames.Parse(row.src), row.src), opts)
+			again := minifyAgain(code{js: row.src, known: true}, shorterForms(localnames.Parse(row.src), row.src, false), opts)
 			before := run("before", row.src)
 			if a := run("after", after.js); a != before {
 				t.Errorf("as written: %q; after the pass: %q\n%s", before, a, after.js)
@@ -91,6 +90,21 @@ func TestShorterForms(t *testing.T) {
 	}
 }
 
+// TestUseStrictWhereTextRuns: a page that may compile text (the manifest's eval = true) keeps
+// "use strict" in its functions, whose text new Function runs as a script's code.
+func TestUseStrictWhereTextRuns(t *testing.T) {
+	run := nodeModuleRunner(t)
+	src := `var f=function(){"use strict";return this===void 0};console.log(new Function("return("+f+")")()())`
+	opts := api.BuildOptions{Target: api.ES2022, Format: api.FormatESModule}
+	after := rewriteScript(code{js: src, known: true}, opts, true, false, false, true)
+	if !strings.Contains(after.js, `"use strict"`) {
+		t.Errorf("the directive went:\n%s", after.js)
+	}
+	if a, b := run("before", src), run("after", after.js); a != b {
+		t.Errorf("as written: %q; after the pass: %q\n%s", a, b, after.js)
+	}
+}
+
 // TestShorterFormsMap: with the shorter forms and the local names written together, from one
 // parse, the code after each edit maps to the source place it mapped to before, on lines
 // minified whole or not (where only new goes).
@@ -98,7 +112,7 @@ func TestShorterFormsMap(t *testing.T) {
 	src := "export function first(effect) {\n  if ((effect.f & 4) !== 0) throw new Error(\"END1\");\n  return (effect.g & 8) === 0 ? \"END2\" : new TypeError(\"END3\");\n}\n"
 	for _, whole := range []bool{true, false} {
 		before := withMap(t, src, api.TransformOptions{MinifyWhitespace: whole})
-		after := rewriteScript(before, api.BuildOptions{Format: api.FormatESModule}, true, false, true)
+		after := rewriteScript(before, api.BuildOptions{Format: api.FormatESModule}, true, false, true, false)
 		// (x & N) !== 0 is written where esbuild prints it minified: (e.f&4)!==0.
 		if strings.Contains(after.js, "new") || whole && strings.Contains(after.js, "!==") || strings.Contains(after.js, "effect") {
 			t.Fatalf("the forms or the names are not written:\n%s", after.js)

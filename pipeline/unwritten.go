@@ -35,7 +35,8 @@ import (
 // rewriteScript runs the passes that edit c, a minified script of the page, over one parse of
 // it: where syntax (c an ES module, its syntax minified), its unwritten module-level bindings
 // as their values, unless !unwritten, the shorter forms (shorterforms.go) and the logical
-// assignments of plain variables (logicalvars.go); where rename, its local names given anew
+// assignments of plain variables (logicalvars.go), "use strict" kept in functions where
+// compiles (the page may compile text: the manifest's eval = true); where rename, its local names given anew
 // (renameLocals; module: c is an ES module, its top level renamed too). Each pass reads the
 // one parse (localnames.Program), and the edits are applied together, the source map's
 // columns moved. Where an unwritten binding is written, the module is minified again by
@@ -45,7 +46,7 @@ import (
 // (unread.go), statements after a jump (unreachable.go) or variables returned at once
 // (returnedvars.go), they are taken out and it is minified once more; nowhere else is it
 // minified again.
-func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool) code {
+func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename, compiles bool) code {
 	module := opts.Format == api.FormatESModule
 	if !syntax && !rename {
 		return c
@@ -59,7 +60,7 @@ func rewriteScript(c code, opts api.BuildOptions, syntax, unwritten, rename bool
 		if unwritten {
 			edits = p.Substitute(unwrittenConstants)
 		}
-		forms := shorterForms(p, c.js)
+		forms := shorterForms(p, c.js, compiles)
 		if edits != nil {
 			edits = append(edits, forms...)
 			sortEdits(edits)
