@@ -23,7 +23,11 @@ import (
 //     Object.assign after its first argument, and JSON.stringify with one argument, where the
 //     program writes no property of those names and neither writes nor hands on the global
 //     Object or JSON (it only reads their properties, calls them, compares them, takes their
-//     type, extends them, or gives them to a binding read only so);
+//     type, extends them, or gives them to a binding read only so), and where Object.prototype
+//     is only read (a property of it read, it compared, a binding of it read so, given to new
+//     WeakSet): JSON.stringify reads a toJSON there, ${o} and == a toString or valueOf, a
+//     spread the iterator, each called with the object as this (a prototype reached by
+//     __proto__ or Object.getPrototypeOf and written is not followed);
 //   - held by a binding (var s = o, s = o, a || o, c ? o : p, (a, o)) whose every read is one
 //     of these; pushed on an array each declaration of which gives it [] and whose only other
 //     uses are push, length and reads of its elements, each one of these; returned by a function
@@ -39,8 +43,10 @@ import (
 // (or its prototype) and hand none of it on.
 var nsKnownCalls = map[string]bool{"keys": true, "values": true, "entries": true, "getOwnPropertyNames": true, "getPrototypeOf": true, "hasOwn": true, "assign": true}
 
-// nsGlobals are the globals whose functions the rule above takes at their word.
-var nsGlobals = map[string]bool{"Object": true, "JSON": true}
+// nsGlobals are the globals whose functions the rule above takes at their word (WeakSet's:
+// new WeakSet([Object.prototype, …]) keeps Object.prototype where no code gets it back, as the
+// MCP SDK's prebuilt code makes one).
+var nsGlobals = map[string]bool{"Object": true, "JSON": true, "WeakSet": true}
 
 // nsProgram is what one walk of a program finds for the rule: the property reads written
 // (targets) or called (callees), the property names written, and the globals of nsGlobals
@@ -51,6 +57,7 @@ type nsProgram struct {
 	written map[string]bool
 	changed map[string]bool
 	aliases map[*js.Var]string // bindings given a global of nsGlobals (let P = o ?? Object)
+	weakSet bool               // Object.prototype given to new WeakSet
 	grew    bool
 	stack   []js.INode
 }
@@ -69,6 +76,9 @@ func newNsProgram(ast *js.AST) *nsProgram {
 func (p *nsProgram) globalKept(name string, names ...string) bool {
 	if p.changed[name] || p.written[name] {
 		return false
+	}
+	if name == "Object" && (p.changed[objectPrototype] || p.weakSet && !p.globalKept("WeakSet", "add")) {
+		return false // new WeakSet([Object.prototype]) calls its add
 	}
 	for _, n := range names {
 		if p.written[n] {
@@ -153,7 +163,11 @@ func (p *nsProgram) Enter(n js.INode) js.IVisitor {
 			p.callees[unGroup(n.Tag)] = true
 		}
 	case *js.Var:
-		if g := p.global(n); g != "" && !p.readOnly(n, g) {
+		if g := p.global(n); g == objectPrototype {
+			if !p.prototypeRead(n, len(p.stack)-1) {
+				p.changed[g] = true
+			}
+		} else if g != "" && !p.readOnly(n, g) {
 			p.changed[g] = true
 		}
 	}
@@ -180,7 +194,12 @@ func (p *nsProgram) readOnly(v *js.Var, g string) bool {
 				return true
 			}
 		case *js.DotExpr:
-			return js.INode(q.X) == e && !p.targets[q]
+			if js.INode(q.X) != e || p.targets[q] {
+				return false
+			}
+			// Object.prototype, every object's prototype: a property of it read, not
+			// written, it compared, or a binding of it read so; not handed on.
+			return g != "Object" || memberName(q) != "prototype" || p.prototypeRead(q, i-1)
 		case *js.IndexExpr:
 			return js.INode(q.X) == e && !p.targets[q]
 		case *js.CallExpr:
@@ -216,6 +235,51 @@ func (p *nsProgram) readOnly(v *js.Var, g string) bool {
 			return false
 		}
 		e = p.stack[i]
+	}
+	return false
+}
+
+// objectPrototype is the name aliases give a binding of Object.prototype.
+const objectPrototype = "Object.prototype"
+
+// prototypeRead reports whether x, Object.prototype or a binding of it, whose parent is
+// p.stack[i], is only read there: a property of it read, not written, it compared, given to a
+// binding declared with it (var P = Object.prototype: an alias, itself read only so), or it an
+// element of an array given to new WeakSet (which gives no member back).
+func (p *nsProgram) prototypeRead(x js.INode, i int) bool {
+	if i < 0 {
+		return false
+	}
+	switch q := p.stack[i].(type) {
+	case *js.BindingElement:
+		if v, ok := q.Binding.(*js.Var); ok && js.INode(v) == x {
+			return true // the alias's declaration
+		}
+		if v, ok := q.Binding.(*js.Var); ok && js.INode(q.Default) == x {
+			p.alias(v, objectPrototype)
+			return true
+		}
+	case *js.DotExpr:
+		return q.X == x && !p.targets[q]
+	case *js.IndexExpr:
+		return q.X == x && !p.targets[q]
+	case *js.BinaryExpr:
+		switch q.Op {
+		case js.EqEqEqToken, js.NotEqEqToken, js.EqEqToken, js.NotEqToken:
+			return true
+		}
+	case *js.Element:
+		if q.Spread || i < 4 {
+			return false
+		}
+		_, isArray := p.stack[i-1].(*js.ArrayExpr)
+		arg, isArg := p.stack[i-2].(*js.Arg)
+		args, isArgs := p.stack[i-3].(*js.Args)
+		n, isNew := p.stack[i-4].(*js.NewExpr)
+		if isArray && isArg && isArgs && isNew && !arg.Rest && len(args.List) == 1 && isGlobal(n.X, "WeakSet") {
+			p.weakSet = true
+			return true
+		}
 	}
 	return false
 }
