@@ -30,6 +30,8 @@ func TestLoweredAssignments(t *testing.T) {
 		{"a pair in a parameter's default stays", `function f(e,x=(n=e).p??(n.p=1)){var n;return e.p}try{console.log(f({}))}catch(t){console.log(t.name)}`, `(n=e).p??(n.p=1)`, ""},
 		{"a pair in another's value", `function f(a,b){var n;(n=a).p??(n.p=(n=b).q??(n.q=1));return[a.p,b.q]}console.log(f({},{}))`, `a.p??=b.q??=1`, "n="},
 		{"a direct eval stays", `function f(e){var n;(n=e).p??(n.p=1);return eval("n")===e}console.log(f({}))`, `(n=e)`, ""},
+		{"a generator's pair around a yield", `function*g(e){var n;(n=e).p??(n.p=yield 1);return e.p}var i=g({});i.next();console.log(i.next(7).value)`, `e.p??=yield 1`, "n="},
+		{"a let declared before its pair", `function f(e){let n;(n=e).p??(n.p=1);return e.p}console.log(f({}))`, `e.p??=1`, "let"},
 		{"a module that exports", `export var Za;(Za=globalThis).__z??(Za.__z={});console.log(typeof globalThis.__z)`, `(Za=globalThis)`, ""},
 	})
 }
