@@ -22,9 +22,8 @@ import (
 // never runs of unusedPrivateMethods, falseIfs and unreachable (unreachable.go), the writes
 // nothing reads of unreadWrites (unread.go) and the variables returned at once of
 // returnedAtOnce (returnedvars.go), the namespace objects written as values of
-// namespaceValues (namespacevalues.go), the CommonJS imports read by key of cjsImports
-// (cjsimports.go) and the logical assignments TypeScript lowered of loweredAssigns
-// (loweredassign.go), sorted by place, an edit inside another left out; nil
+// namespaceValues (namespacevalues.go) and the logical assignments TypeScript lowered of
+// loweredAssigns (loweredassign.go), sorted by place, an edit inside another left out; nil
 // when there is none. The passes read one lexing of src and one alignment of the parse with
 // it (localnames.Program.Places), for the places of unreadWrites' targets, unreachable's
 // jumps and returnedAtOnce's declarations.
@@ -49,7 +48,7 @@ func neverRuns(p *localnames.Program, src string) []localnames.Edit {
 		unreadAt = slotAt[:nUnread]
 	}
 	edits := append(append(unusedPrivateMethods(m), falseIfs(m)...), unreadEdits(m, unreadAt)...)
-	edits = append(append(edits, namespaceValues(m)...), cjsImports(m)...)
+	edits = append(edits, namespaceValues(m)...)
 	if stmtAt != nil {
 		edits = append(edits, unreachableEdits(m, tails, stmtAt[:nTails])...)
 		edits = append(edits, returnedVarEdits(m, decls, stmtAt[nTails:nTails+nDecls])...)
