@@ -35,6 +35,7 @@ func TestNamespaceValues(t *testing.T) {
 		{"Object.prototype in a WeakSet whose add is written stays", h + `const a=1;WeakSet.prototype.add=function(o){console.log(typeof Object.getOwnPropertyDescriptor(o,"A"))};var s=H({A:()=>a});Object.prototype.A=1;new WeakSet([Object.prototype]);` + show, `A:()=>a`, ""},
 		{"Object.prototype handed on stays", h + `const a=1;var P=Object.prototype,s=H({A:()=>a});P.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
 		{"an alias of Object.prototype compared", h + `const a=1;var P=Object.prototype,s=H({A:()=>a});console.log(Object.getPrototypeOf(s)===P,P.hasOwnProperty.name);` + show, `s={A:a}`, "()=>"},
+		{"a toJSON on the prototype Object.getPrototypeOf gives stays", h + `const a=1;var s=H({A:()=>a});Object.getPrototypeOf({}).toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
 		{"a getter with a body stays", h + `const a=1;var s=H({a:()=>{return a}});` + show, `return a`, ""},
 		{"__proto__ stays", h + `const a={q:1};var s=H({__proto__:()=>a});` + show, `__proto__:()=>a`, ""},
 		{"another helper stays", `var D=Object.defineProperty,H=(e,t)=>{let n={};for(var o in e)D(n,o,{get:e[o]});return n};const a=1;var s=H({a:()=>a});` + show, `a:()=>a`, ""},
