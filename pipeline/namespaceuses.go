@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
+	"strings"
+
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -12,27 +15,34 @@ import (
 // writable and configurable. Reading the object gives the same either way, and namespaceValues
 // writes it so only where the parse sees every place the object goes and each place reads it:
 //
-//   - its properties read, o.k and o[k] (not written, deleted or a for-in/of head, and not
-//     called as o.k(…), which gives the property's value the object as this, unless each
-//     getter's binding is a function declared in the call's list that says neither this nor
-//     super, a class, or an arrow);
-//   - the object spread ({...o}, [...o], f(...o)), iterated by for (k in o) or for (x of o),
-//     tested (if, !, ?:'s test, &&'s left), compared (===, !==, ==, !=), named by in or
-//     typeof, void, a key o[x], a template's ${o}, a statement's value;
-//   - given to Object.keys, values, entries, getOwnPropertyNames, getPrototypeOf, hasOwn,
-//     Object.assign after its first argument, and JSON.stringify with one argument, where the
-//     program writes no property of those names and neither writes nor hands on the global
-//     Object or JSON (it only reads their properties, calls them, compares them, takes their
-//     type, extends them, or gives them to a binding read only so), and where Object.prototype
-//     is only read (a property of it read, it compared, a binding of it read so, given to new
-//     WeakSet): JSON.stringify reads a toJSON there, ${o} and == a toString or valueOf, a
-//     spread the iterator, each called with the object as this (a prototype reached by
-//     __proto__ or Object.getPrototypeOf and written is not followed);
+//   - its own properties read, o.k and o[k] of a key the object has (a string, or the binding
+//     of a for-of over a list of strings the parse knows: an array of them, a string's split,
+//     a binding given one once and only iterated), not written, deleted or a for-in/of head,
+//     and not called as o.k(…), which gives the property's value the object as this, unless
+//     each getter's binding is a function declared in the call's list that says neither this
+//     nor super, a class, or an arrow; read by an object pattern of its own keys;
+//   - the object spread into an object ({...o}), its keys iterated by for (k in o), tested (if,
+//     !, ?:'s test, &&'s left), compared (===, !==, and == or != with null or undefined), named
+//     by typeof or void, a key's right side (k in o), a statement's value;
+//   - given to Object.keys, values, entries, getOwnPropertyNames, hasOwn, Object.assign after
+//     its first argument, or Object.getPrototypeOf whose result is only compared (=== or !==),
+//     where the program writes no property of those names and neither writes nor hands on the
+//     global Object (it only reads its properties, calls them, compares it, takes its type,
+//     extends it, or gives it to a binding read only so), and Object.prototype is only read;
 //   - held by a binding (var s = o, s = o, a || o, c ? o : p, (a, o)) whose every read is one
 //     of these; pushed on an array each declaration of which gives it [] and whose only other
 //     uses are push, length and reads of its elements, each one of these; returned by a function
 //     declared in a statement list (neither async nor a generator) whose every other use is
 //     a call, each call one of these.
+//
+// Nothing that reads a property the object has not reaches its prototype, Object.prototype,
+// which code may reach unseen (__proto__, Object.getPrototypeOf of another object,
+// constructor.prototype, a computed key) and give a getter, a toJSON, a toString or an
+// iterator that reads the object's properties as they are written (a getter) or as values
+// (Object.getOwnPropertyDescriptor): so JSON.stringify(o), `${o}`, o == "x", x[o], o in x,
+// [...o], f(...o), for (x of o), an array pattern, a key o has not (o.hasOwnProperty,
+// o.__lookupGetter__, o[k] of a key for-in gives) leave it as written. The list of strings is the
+// language's where no code writes a property named split or Symbol.iterator by its name.
 //
 // Any other place (an argument of another call, a property of another object, an element of
 // an array literal, a thrown or yielded value, an export) leaves the object as written.
@@ -46,20 +56,21 @@ var nsKnownCalls = map[string]bool{"keys": true, "values": true, "entries": true
 // nsGlobals are the globals whose functions the rule above takes at their word (WeakSet's:
 // new WeakSet([Object.prototype, …]) keeps Object.prototype where no code gets it back, as the
 // MCP SDK's prebuilt code makes one).
-var nsGlobals = map[string]bool{"Object": true, "JSON": true, "WeakSet": true}
+var nsGlobals = map[string]bool{"Object": true, "WeakSet": true}
 
 // nsProgram is what one walk of a program finds for the rule: the property reads written
 // (targets) or called (callees), the property names written, and the globals of nsGlobals
 // written or handed on (changed).
 type nsProgram struct {
-	targets map[js.INode]bool
-	callees map[js.INode]bool
-	written map[string]bool
-	changed map[string]bool
-	aliases map[*js.Var]string // bindings given a global of nsGlobals (let P = o ?? Object)
-	weakSet bool               // Object.prototype given to new WeakSet
-	grew    bool
-	stack   []js.INode
+	targets  map[js.INode]bool
+	callees  map[js.INode]bool
+	written  map[string]bool
+	changed  map[string]bool
+	aliases  map[*js.Var]string // bindings given a global of nsGlobals (let P = o ?? Object)
+	weakSet  bool               // Object.prototype given to new WeakSet
+	iterator bool               // Symbol.iterator written as a key, or defined
+	grew     bool
+	stack    []js.INode
 }
 
 func newNsProgram(ast *js.AST) *nsProgram {
@@ -96,6 +107,9 @@ func (p *nsProgram) target(e js.INode) {
 		p.written[memberName(e)] = true
 	case *js.IndexExpr:
 		p.targets[e] = true
+		if isSymbolIterator(e.Y) {
+			p.iterator = true
+		}
 		if l, ok := e.Y.(*js.LiteralExpr); ok && l.TokenType == js.StringToken && len(l.Data) >= 2 {
 			p.written[string(l.Data[1:len(l.Data)-1])] = true
 		} else if v, ok := e.X.(*js.Var); ok && p.global(v) == "Object" {
@@ -158,6 +172,13 @@ func (p *nsProgram) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.CallExpr:
 		p.callees[unGroup(n.X)] = true
+		if d, ok := unGroup(n.X).(*js.DotExpr); ok && (memberName(d) == "defineProperty" || memberName(d) == "set") {
+			for _, a := range n.Args.List {
+				if isSymbolIterator(a.Value) {
+					p.iterator = true // Object.defineProperty(o, Symbol.iterator, …), Reflect.set
+				}
+			}
+		}
 	case *js.TemplateExpr:
 		if n.Tag != nil {
 			p.callees[unGroup(n.Tag)] = true
@@ -317,6 +338,9 @@ type nsFlow struct {
 	calls    map[*js.CallExpr]bool
 	thisFree func(*js.CallExpr) bool
 
+	ast   *js.AST
+	lists map[*js.Var]js.IExpr // listBindings', made when first asked
+
 	holders, arrays, returns map[*js.Var]origins
 	refused                  origins
 	grew                     bool
@@ -326,7 +350,7 @@ type nsFlow struct {
 // namespacesKept returns the calls of calls (the helpers' calls namespaceValues would write)
 // whose objects the rule above lets it write, walking ast until what holds them is all found.
 func namespacesKept(ast *js.AST, p *nsProgram, calls []*js.CallExpr, exported map[string]bool, thisFree func(*js.CallExpr) bool) map[*js.CallExpr]bool {
-	f := &nsFlow{p: p, calls: map[*js.CallExpr]bool{}, thisFree: thisFree,
+	f := &nsFlow{p: p, ast: ast, calls: map[*js.CallExpr]bool{}, thisFree: thisFree,
 		holders: map[*js.Var]origins{}, arrays: map[*js.Var]origins{}, returns: map[*js.Var]origins{}, refused: origins{}}
 	for _, c := range calls {
 		f.calls[c] = true
@@ -427,8 +451,18 @@ func (f *nsFlow) valueKept(e js.INode, o origins) bool {
 				if js.INode(p.X) == e {
 					return true // tested: an object is true
 				}
-			case js.EqEqEqToken, js.NotEqEqToken, js.EqEqToken, js.NotEqToken, js.InToken:
+			case js.EqEqEqToken, js.NotEqEqToken:
 				return true
+			case js.EqEqToken, js.NotEqToken:
+				// == of an object and a primitive calls the object's toPrimitive, toString
+				// or valueOf, its prototype's: compared with null or undefined, none.
+				other := p.Y
+				if js.INode(p.Y) == e {
+					other = p.X
+				}
+				return isNullish(other)
+			case js.InToken:
+				return js.INode(p.Y) == e // a key: its toString, the prototype's
 			case js.EqToken:
 				if js.INode(p.X) == e {
 					_, ok := e.(*js.Var)
@@ -437,31 +471,41 @@ func (f *nsFlow) valueKept(e js.INode, o origins) bool {
 				switch x := p.X.(type) {
 				case *js.Var:
 					f.add(f.holders, resolved(x), o)
-				case *js.ArrayExpr, *js.ObjectExpr:
+				case *js.ObjectExpr:
 					// read by the pattern; the assignment's value is the object
+					if !f.patternOwn(x, o) {
+						return false
+					}
 				default:
-					return false
+					return false // an array pattern calls the object's iterator
 				}
 			default:
 				return false
 			}
 		case *js.UnaryExpr:
 			return p.Op == js.NotToken || p.Op == js.TypeofToken || p.Op == js.VoidToken
-		case *js.ExprStmt, *js.ForStmt, *js.ForInStmt, *js.ForOfStmt, *js.SwitchStmt, *js.CaseClause:
-			// read for nothing, tested, iterated (its keys, or its iterator: none), a
-			// binding written, compared
+		case *js.ForOfStmt:
+			return js.INode(p.Value) != e // iterated: the prototype's iterator
+		case *js.ExprStmt, *js.ForStmt, *js.ForInStmt, *js.SwitchStmt, *js.CaseClause:
+			// read for nothing, tested, its keys iterated, a binding written, compared
 			return true
 		case *js.IfStmt, *js.WhileStmt, *js.DoWhileStmt:
 			return true // tested
 		case *js.DotExpr:
-			return js.INode(p.X) == e && f.readKept(p, o)
+			return js.INode(p.X) == e && f.own(o, memberName(p)) && f.readKept(p, o)
 		case *js.IndexExpr:
-			return js.INode(p.Y) == e || f.readKept(p, o)
+			return js.INode(p.X) == e && f.ownKeys(o, f.keysOf(p.Y, i)) && f.readKept(p, o)
 		case *js.BindingElement:
-			if v, ok := p.Binding.(*js.Var); ok && js.INode(v) != e {
-				f.add(f.holders, resolved(v), o)
+			switch b := p.Binding.(type) {
+			case *js.Var:
+				if js.INode(b) != e {
+					f.add(f.holders, resolved(b), o)
+				}
+				return true // declared, or given to a binding
+			case *js.BindingObject:
+				return f.bindingOwn(b, o)
 			}
-			return true // declared, given to a binding, or read by a pattern
+			return false // an array pattern calls the object's iterator
 		case *js.FuncDecl:
 			return js.INode(p.Name) == e
 		case *js.ClassDecl:
@@ -472,13 +516,8 @@ func (f *nsFlow) valueKept(e js.INode, o origins) bool {
 			return js.INode(p.Rest) == e
 		case *js.Property:
 			return p.Spread
-		case *js.Element:
-			return p.Spread
 		case *js.Arg:
-			return p.Rest || f.argKept(i, p, o)
-		case *js.TemplatePart:
-			t, ok := f.stack[i-1].(*js.TemplateExpr)
-			return ok && t.Tag == nil
+			return !p.Rest && f.argKept(i, p, o)
 		case *js.ReturnStmt:
 			return f.returned(i, o)
 		default:
@@ -527,13 +566,221 @@ func (f *nsFlow) argKept(i int, arg *js.Arg, o origins) bool {
 	}
 	switch {
 	case isGlobal(x, "Object") && nsKnownCalls[name] && f.p.globalKept("Object", name):
-		return name != "assign" || arg != &args.List[0]
-	case isGlobal(x, "JSON") && name == "stringify" && f.p.globalKept("JSON", name):
-		return len(args.List) == 1
+		switch name {
+		case "assign":
+			return arg != &args.List[0]
+		case "getPrototypeOf":
+			return f.compared(i - 2) // the prototype, not handed on
+		}
+		return true
 	case name == "push" && !f.p.written[name] && resolved(x).Decl != js.NoDecl:
 		// an array of the program's if arrayKept holds for each of its names
 		f.add(f.arrays, resolved(x), o)
 		return true
+	}
+	return false
+}
+
+// own reports whether name is a key of every object of o, an own property, which a read finds
+// without its prototype: Object.prototype, which other code may reach unseen (by __proto__,
+// Object.getPrototypeOf, constructor.prototype, a computed key) and give a getter, a toJSON or a
+// method that reads the object's properties as they are written (a getter or a value).
+func (f *nsFlow) own(o origins, name string) bool {
+	if name == "" {
+		return false
+	}
+	for c := range o {
+		found := false
+		for _, p := range c.Args.List[0].Value.(*js.ObjectExpr).List {
+			if k, ok := propKey(p); ok && k == name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// ownKeys reports whether keys, a list the parse knows, are all own keys of the objects of o.
+func (f *nsFlow) ownKeys(o origins, keys []string) bool {
+	for _, k := range keys {
+		if !f.own(o, k) {
+			return false
+		}
+	}
+	return keys != nil
+}
+
+// keysOf returns the strings key, a property read's key at f.stack[i] or below, may be: a
+// string; the binding of a for-of around it that says const, or let and its body writes it not,
+// over a list of strings (an array of them, a string's split by a string, a binding given one
+// once and only iterated); nil where the parse cannot say. The array's iterator and
+// String.prototype.split are the language's where no code writes a property of those names.
+func (f *nsFlow) keysOf(key js.IExpr, i int) []string {
+	if k, ok := stringKey(key); ok {
+		return []string{k}
+	}
+	v, ok := key.(*js.Var)
+	if !ok || f.p.written["split"] || f.p.iterator {
+		return nil
+	}
+	v = resolved(v)
+	for ; i >= 0; i-- {
+		loop, ok := f.stack[i].(*js.ForOfStmt)
+		if !ok || loop.Await {
+			continue
+		}
+		d, ok := loop.Init.(*js.VarDecl)
+		if !ok || len(d.List) != 1 || d.TokenType == js.VarToken || d.List[0].Binding != js.IBinding(v) {
+			continue
+		}
+		if d.TokenType == js.LetToken && localnames.WritesOf(loop.Body).Assigned(v) {
+			return nil
+		}
+		return f.stringList(loop.Value, loop)
+	}
+	return nil
+}
+
+// stringList returns the strings of e, iterated by the for-of loop: an array of strings, a
+// string's split by a string, or a binding declared once with one, never written and used
+// nowhere but by such loops (so no code changes the array).
+func (f *nsFlow) stringList(e js.IExpr, loop *js.ForOfStmt) []string {
+	switch x := e.(type) {
+	case *js.ArrayExpr:
+		var list []string
+		for _, el := range x.List {
+			k, ok := stringKey(el.Value)
+			if el.Spread || !ok {
+				return nil
+			}
+			list = append(list, k)
+		}
+		return list
+	case *js.CallExpr:
+		d, ok := x.X.(*js.DotExpr)
+		if !ok || memberName(d) != "split" || d.Optional || x.Optional || len(x.Args.List) != 1 || x.Args.List[0].Rest {
+			return nil
+		}
+		text, ok := stringKey(d.X)
+		sep, isSep := stringKey(x.Args.List[0].Value)
+		if !ok || !isSep || sep == "" {
+			return nil
+		}
+		return strings.Split(text, sep)
+	case *js.Var:
+		v := resolved(x)
+		if f.lists == nil {
+			f.lists = listBindings(f.ast)
+		}
+		if l, ok := f.lists[v]; ok && l != nil {
+			return f.stringList(l, loop)
+		}
+	}
+	return nil
+}
+
+// listBindings returns, for each binding declared once with a value, never written, whose every
+// other name is the iterated value of a for-of, that value; a binding named otherwise maps to nil.
+func listBindings(ast *js.AST) map[*js.Var]js.IExpr {
+	w := localnames.WritesOf(ast)
+	lists := map[*js.Var]js.IExpr{}
+	js.Walk(listWalker(func(n js.INode, parent js.INode) {
+		switch x := n.(type) {
+		case *js.BindingElement:
+			if v, ok := x.Binding.(*js.Var); ok && x.Default != nil {
+				v = resolved(v)
+				if _, seen := lists[v]; !seen && !w.Assigned(v) && !w.Pattern[v] && w.Inits[v] == 1 {
+					lists[v] = x.Default
+				} else {
+					lists[v] = nil
+				}
+			}
+		case *js.Var:
+			v := resolved(x)
+			if loop, ok := parent.(*js.ForOfStmt); ok && loop.Value == js.IExpr(x) {
+				return
+			}
+			if b, ok := parent.(*js.BindingElement); ok && b.Binding == js.IBinding(x) {
+				return
+			}
+			lists[v] = nil
+		}
+	}), ast)
+	return lists
+}
+
+// listWalker calls its function with each node and its parent.
+type listWalker func(n, parent js.INode)
+
+func (l listWalker) Enter(n js.INode) js.IVisitor { return listChild{l, n} }
+func (l listWalker) Exit(js.INode)                {}
+
+type listChild struct {
+	f      listWalker
+	parent js.INode
+}
+
+func (c listChild) Enter(n js.INode) js.IVisitor {
+	c.f(n, c.parent)
+	return listChild{c.f, n}
+}
+func (c listChild) Exit(js.INode) {}
+
+// patternOwn reports whether the assignment pattern x reads only own keys of the objects of o.
+func (f *nsFlow) patternOwn(x *js.ObjectExpr, o origins) bool {
+	for _, p := range x.List {
+		if p.Spread {
+			continue // the rest: own properties
+		}
+		k, ok := propKey(p)
+		if p.Name == nil {
+			v, isVar := p.Value.(*js.Var)
+			if !isVar {
+				return false
+			}
+			k, ok = string(v.Data), true
+		}
+		if !ok || !f.own(o, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// bindingOwn reports whether the binding pattern b reads only own keys of the objects of o.
+func (f *nsFlow) bindingOwn(b *js.BindingObject, o origins) bool {
+	for _, item := range b.List {
+		var k string
+		ok := false
+		switch {
+		case item.Key == nil:
+			if v, isVar := item.Value.Binding.(*js.Var); isVar {
+				k, ok = string(v.Data), true
+			}
+		case !item.Key.IsComputed():
+			k, ok = literalKey(item.Key.Literal)
+		}
+		if !ok || !f.own(o, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// compared reports whether the value of the node at f.stack[i] is only compared (===, !==).
+func (f *nsFlow) compared(i int) bool {
+	for i--; i >= 0; i-- {
+		switch p := f.stack[i].(type) {
+		case *js.GroupExpr:
+		case *js.BinaryExpr:
+			return p.Op == js.EqEqEqToken || p.Op == js.NotEqEqToken
+		default:
+			return false
+		}
 	}
 	return false
 }
@@ -583,4 +830,54 @@ func (f *nsFlow) calledOnly(v *js.Var) bool {
 		return p.Name == v
 	}
 	return false
+}
+
+// propKey returns the name of a property of an object literal, neither computed nor spread: an
+// identifier, or a string without escapes.
+func propKey(p js.Property) (string, bool) {
+	if p.Spread || p.Name == nil || p.Name.IsComputed() {
+		return "", false
+	}
+	return literalKey(p.Name.Literal)
+}
+
+// literalKey returns the key a literal property name gives: an identifier's name, a string's
+// text without escapes; not a number (its key is its canonical form).
+func literalKey(l js.LiteralExpr) (string, bool) {
+	switch l.TokenType {
+	case js.IdentifierToken:
+		return string(l.Data), true
+	case js.StringToken:
+		return stringKey(&l)
+	}
+	return "", false
+}
+
+// stringKey returns the text of e, a string literal without escapes.
+func stringKey(e js.IExpr) (string, bool) {
+	l, ok := e.(*js.LiteralExpr)
+	if !ok || l.TokenType != js.StringToken || len(l.Data) < 2 || bytes.IndexByte(l.Data, '\\') >= 0 {
+		return "", false
+	}
+	return string(l.Data[1 : len(l.Data)-1]), true
+}
+
+// isNullish reports whether e is null, undefined or void 0.
+func isNullish(e js.IExpr) bool {
+	switch x := e.(type) {
+	case *js.LiteralExpr:
+		return x.TokenType == js.NullToken
+	case *js.Var:
+		return string(x.Data) == "undefined" && resolved(x).Decl == js.NoDecl
+	case *js.UnaryExpr:
+		_, lit := x.X.(*js.LiteralExpr)
+		return x.Op == js.VoidToken && lit
+	}
+	return false
+}
+
+// isSymbolIterator reports whether e is Symbol.iterator, Symbol the global.
+func isSymbolIterator(e js.IExpr) bool {
+	d, ok := unGroup(e).(*js.DotExpr)
+	return ok && isGlobal(d.X, "Symbol") && memberName(d) == "iterator"
 }

@@ -8,10 +8,10 @@ import "testing"
 func TestNamespaceValues(t *testing.T) {
 	// Rolldown's export helper, as the MCP SDK's prebuilt code carries it, minified.
 	const h = `var D=Object.defineProperty,H=(e,t)=>{let n={};for(var o in e)D(n,o,{get:e[o],enumerable:!0});return t&&D(n,Symbol.toStringTag,{value:"Module"}),n};`
-	const show = `console.log(Object.keys(s).join(),Object.getPrototypeOf(s)===Object.prototype,JSON.stringify(s));`
+	const show = `console.log(Object.keys(s).join(),Object.getPrototypeOf(s)===Object.prototype,Object.entries(s).map(e=>e[0]+":"+typeof e[1]).join());`
 	testPass(t, namespaceValues, []passRow{
 		// The MCP SDK's schemas, read by key.
-		{"consts and vars", h + `const a={x:1};var b=2,s=H({A:()=>a,B:()=>b});for(const k in s)console.log(k,s[k]);` + show, `s={A:a,B:b}`, "()=>"},
+		{"consts and vars", h + `const a={x:1};var b=2,s=H({A:()=>a,B:()=>b});for(const k of "A.B".split("."))console.log(k,s[k]);for(const k of["B"])console.log(s[k]);for(const k in s)console.log(k);` + show, `s={A:a,B:b}`, "()=>"},
 		{"a function declaration", h + `var s=H({f:()=>f,"g-h":()=>f});function f(){return 3}console.log(s.f(),s["g-h"]());` + show, `s={f:f,"g-h":f}`, "()=>"},
 		{"a class", h + `class C{static v=4}var s=H({C:()=>C});console.log(s.C.v);` + show, `s={C:C}`, "()=>"},
 		{"an earlier name of its declaration", h + `let a=5,s=H({a:()=>a});` + show, `s={a:a}`, "()=>"},
@@ -31,7 +31,7 @@ func TestNamespaceValues(t *testing.T) {
 		{"a toString of Object.prototype stays", h + `const a=1;var s=H({A:()=>a});Object.prototype.toString=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(` + "`${s}`" + `)`, `A:()=>a`, ""},
 		{"an iterator of Object.prototype stays", h + `const a=1;var s=H({A:()=>a});Object.prototype[Symbol.iterator]=function*(){yield typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log([...s])`, `A:()=>a`, ""},
 		{"a valueOf of Object.prototype stays", h + `const a=1;var s=H({A:()=>a});Object.prototype.valueOf=function(){console.log(typeof Object.getOwnPropertyDescriptor(this,"A")?.get);return 0};console.log(s==1)`, `A:()=>a`, ""},
-		{"Object.prototype in a WeakSet", h + `const a=1;var w=new WeakSet([Object.prototype,Error.prototype]),s=H({A:()=>a});console.log(w.has(Object.getPrototypeOf(s)));` + show, `s={A:a}`, "()=>"},
+		{"Object.prototype in a WeakSet", h + `const a=1;var w=new WeakSet([Object.prototype,Error.prototype]),s=H({A:()=>a});console.log(w.has(Error.prototype),Object.getPrototypeOf(s)!==Error.prototype);` + show, `s={A:a}`, "()=>"},
 		{"Object.prototype in a WeakSet whose add is written stays", h + `const a=1;WeakSet.prototype.add=function(o){console.log(typeof Object.getOwnPropertyDescriptor(o,"A"))};var s=H({A:()=>a});Object.prototype.A=1;new WeakSet([Object.prototype]);` + show, `A:()=>a`, ""},
 		{"Object.prototype handed on stays", h + `const a=1;var P=Object.prototype,s=H({A:()=>a});P.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
 		{"an alias of Object.prototype compared", h + `const a=1;var P=Object.prototype,s=H({A:()=>a});console.log(Object.getPrototypeOf(s)===P,P.hasOwnProperty.name);` + show, `s={A:a}`, "()=>"},
@@ -90,5 +90,32 @@ func TestNamespaceValues(t *testing.T) {
 		{"a method that writes this stays", h + `function f(){try{this.f=1;return"wrote"}catch(e){return e.name}}var s=H({f:()=>f});console.log(s.f());` + show, `f:()=>f`, ""},
 		{"a replacer given it as this stays", h + `const a={};var s=H({a:()=>a});console.log(JSON.stringify(s,function(k,v){if(k==="a")try{this.a=2}catch(e){return e.name}return v}));` + show, `a:()=>a`, ""},
 		{"handed to a function stays", h + `const a=1;var s=H({a:()=>a});function w(o){try{o.a=2;console.log("wrote")}catch(e){console.log(e.name)}}w(s);` + show, `a:()=>a`, ""},
+		{"a toJSON on __proto__ of an object stays", h + `const a=()=>1;var s=H({A:()=>a});({}).__proto__.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON on constructor.prototype stays", h + `const a=()=>1;var s=H({A:()=>a});({}).constructor.prototype.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON on the prototype a computed key of Object gives stays", h + `const a=()=>1;var s=H({A:()=>a});var k="proto"+"type";Object[k].toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON on window.Object.prototype stays", h + `const a=()=>1;var s=H({A:()=>a});globalThis.Object.prototype.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON on the namespace object's own prototype stays", h + `const a=()=>1;var s=H({A:()=>a});Object.getPrototypeOf(s).toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON through the namespace object's constructor stays", h + `const a=()=>1;var s=H({A:()=>a});s.constructor.prototype.toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toJSON on Reflect.getPrototypeOf stays", h + `const a=()=>1;var s=H({A:()=>a});Reflect.getPrototypeOf({}).toJSON=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};console.log(JSON.stringify(s))`, `A:()=>a`, ""},
+		{"a toString by defineProperty of a prototype got stays", h + `const a=()=>1;var s=H({A:()=>a});Object.defineProperty(Object.getPrototypeOf({}),"toString",{value:function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get}});console.log(` + "`${s}`" + `)`, `A:()=>a`, ""},
+		{"a key for-in gives, read, stays", h + `const a=1;var s=H({A:()=>a});for(const k in s)console.log(k,s[k]);` + show, `A:()=>a`, ""},
+		{"a key of a list with another key stays", h + `const a=1;var s=H({A:()=>a});for(const k of["A","toString"])console.log(typeof s[k]);` + show, `A:()=>a`, ""},
+		{"a list pushed on stays", h + `const a=1;var L="A".split("."),s=H({A:()=>a});L.push("valueOf");for(const k of L)console.log(typeof s[k]);` + show, `A:()=>a`, ""},
+		{"a list given once, iterated", h + `const a=1;var L="A".split("."),s=H({A:()=>a});for(const k of L)console.log(typeof s[k]);` + show, `s={A:a}`, "()=>"},
+		{"a let key written in the loop stays", h + `const a=1;var s=H({A:()=>a});for(let k of["A"]){k="valueOf";console.log(typeof s[k])}` + show, `A:()=>a`, ""},
+		{"a key not its own stays", h + `const a=1;var s=H({A:()=>a});console.log(typeof s.hasOwnProperty,typeof s["toString"]);` + show, `A:()=>a`, ""},
+		{"an array pattern stays", h + `const a=1;var s=H({A:()=>a});try{const[x]=s}catch(e){console.log(e.name)}` + show, `A:()=>a`, ""},
+		{"an object pattern of its own keys", h + `const a=1;var s=H({A:()=>a});const{A:x}=s;let y;({A:y}=s);console.log(x===y);` + show, `s={A:a}`, "()=>"},
+		{"an object pattern of another key stays", h + `const a=1;var s=H({A:()=>a});const{toString:x}=s;console.log(typeof x);` + show, `A:()=>a`, ""},
+		{"compared with null", h + `const a=1;var s=H({A:()=>a});console.log(s==null,s!=void 0);` + show, `s={A:a}`, "()=>"},
+		{"compared with a string stays", h + `const a=1;var s=H({A:()=>a});console.log(s=="x");` + show, `A:()=>a`, ""},
+		{"a key in it", h + `const a=1;var s=H({A:()=>a});console.log("A" in s);` + show, `s={A:a}`, "()=>"},
+		{"it in an object stays", h + `const a=1;var s=H({A:()=>a});console.log(s in{});` + show, `A:()=>a`, ""},
+		{"the prototype compared", h + `const a=1;var s=H({A:()=>a});console.log(Object.getPrototypeOf(s)===Object.prototype);` + show, `s={A:a}`, "()=>"},
+		{"an iterator defined stays", h + `const a=1;var s=H({A:()=>a});Object.defineProperty(Array.prototype,Symbol.iterator,{value:function*(){yield "toString"}});for(const k of["A"])console.log(typeof s[k]);` + show, `A:()=>a`, ""},
+		{"an iterator written stays", h + `const a=1;var s=H({A:()=>a});Array.prototype[Symbol.iterator]=function*(){yield "toString"};for(const k of["A"])console.log(typeof s[k]);` + show, `A:()=>a`, ""},
+		{"__lookupGetter__ called on it stays", h + `const a=()=>1;var s=H({A:()=>a});console.log(typeof s.__lookupGetter__("A"))`, `A:()=>a`, ""},
+		{"a method of Object.prototype by a computed key stays", h + `const a=()=>1;var s=H({A:()=>a});var m="__lookup"+"Getter__";console.log(typeof s[m]("A"))`, `A:()=>a`, ""},
+		{"a toString used by a key stays", h + `const a=()=>1;var s=H({A:()=>a});Reflect.getPrototypeOf({}).toString=function(){return typeof Object.getOwnPropertyDescriptor(this,"A")?.get};var q={};q[s]=1;console.log(Object.keys(q))`, `A:()=>a`, ""},
 	})
 }
