@@ -24,7 +24,8 @@ import (
 // A var counts only in a function's body or at the top level (a block in a loop runs its
 // declaration again). Left: a binding declared after the call (its getter throws until then:
 // TDZ) or written again, a case clause's list, the second argument (the toStringTag, not
-// enumerable), a key computed, spread or named __proto__, a getter of another form. The
+// enumerable), a key computed, spread, named __proto__ or written with an escape, a call a
+// statement starts with ({ there opens a block), a getter of another form. The
 // properties become data properties, writable as Rolldown's are: only where the page reads the
 // object and hands it to no other code (namespaceuses.go). The helper held by a var, let or
 // const, and its D, hold their values wherever they are read (inlineUnwritten's rule: no code
@@ -173,12 +174,6 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 			}
 			continue
 		}
-		if e, ok := s.(*js.ExprStmt); ok {
-			// H({…}) first in a statement would be read as a block.
-			if c := leftmostCall(e.Value); c != nil && f.isHelperCall(c) {
-				continue
-			}
-		}
 		f.calls = append(f.calls, f.callsIn(s, before)...)
 		if c, ok := s.(*js.ClassDecl); ok && c.Name != nil {
 			before[resolved(c.Name)], f.values[resolved(c.Name)] = true, c
@@ -187,12 +182,14 @@ func (f *namespaceFinder) list(list []js.IStmt, body bool) {
 }
 
 // callsIn returns the helpers' calls n evaluates itself (none in its functions, classes or
-// blocks: a block is a list of its own) whose getters read bindings of before.
+// blocks: a block is a list of its own) whose getters read bindings of before, and none an
+// expression statement starts with (H({…}) written {…} there is a block: the statement of
+// the list, or one an if, else, loop or label holds).
 func (f *namespaceFinder) callsIn(n js.INode, before map[*js.Var]bool) []*js.CallExpr {
 	if n == nil {
 		return nil
 	}
-	c := &callCollector{f: f, before: before}
+	c := &callCollector{f: f, before: before, starts: map[*js.CallExpr]bool{}}
 	js.Walk(c, n)
 	return c.calls
 }
@@ -201,14 +198,17 @@ type callCollector struct {
 	f      *namespaceFinder
 	before map[*js.Var]bool
 	calls  []*js.CallExpr
+	starts map[*js.CallExpr]bool // the calls a statement starts with
 }
 
 func (c *callCollector) Enter(n js.INode) js.IVisitor {
 	switch n := n.(type) {
 	case *js.FuncDecl, *js.MethodDecl, *js.ArrowFunc, *js.ClassDecl, *js.BlockStmt, *js.CaseClause:
 		return nil
+	case *js.ExprStmt:
+		startCalls(n.Value, c.starts)
 	case *js.CallExpr:
-		if c.f.isHelperCall(n) && c.f.valuesKept(n, c.before) {
+		if !c.starts[n] && c.f.isHelperCall(n) && c.f.valuesKept(n, c.before) {
 			c.calls = append(c.calls, n)
 		}
 	}
@@ -235,7 +235,9 @@ func (f *namespaceFinder) valuesKept(c *js.CallExpr, before map[*js.Var]bool) bo
 		return false
 	}
 	for _, p := range obj.List {
-		if p.Name == nil || p.Spread || p.Init != nil || p.Name.IsComputed() || bytes.Contains(p.Name.Literal.Data, []byte("__proto__")) {
+		// A key named __proto__ sets the prototype of an object literal, and one written
+		// with an escape may spell it ({\u005f_proto__: …}, {"\x5f_proto__": …}).
+		if p.Name == nil || p.Spread || p.Init != nil || p.Name.IsComputed() || bytes.Contains(p.Name.Literal.Data, []byte("__proto__")) || bytes.IndexByte(p.Name.Literal.Data, '\\') >= 0 {
 			return false
 		}
 		a, ok := p.Value.(*js.ArrowFunc)
@@ -279,12 +281,14 @@ func (f *namespaceFinder) thisFree(c *js.CallExpr) bool {
 	return true
 }
 
-// leftmostCall returns the call an expression statement starts with, if it starts with one.
-func leftmostCall(e js.IExpr) *js.CallExpr {
+// startCalls puts in starts the calls whose text starts where e's does: those on its left
+// edge (H({…}).k(), H({…})`…`, H({…}), x).
+func startCalls(e js.IExpr, starts map[*js.CallExpr]bool) {
 	for {
 		switch x := e.(type) {
 		case *js.CallExpr:
-			return x
+			starts[x] = true
+			e = x.X
 		case *js.CommaExpr:
 			e = x.List[0]
 		case *js.BinaryExpr:
@@ -295,8 +299,18 @@ func leftmostCall(e js.IExpr) *js.CallExpr {
 			e = x.X
 		case *js.IndexExpr:
 			e = x.X
+		case *js.TemplateExpr:
+			if x.Tag == nil {
+				return
+			}
+			e = x.Tag
+		case *js.UnaryExpr:
+			if x.Op != js.PostIncrToken && x.Op != js.PostDecrToken {
+				return
+			}
+			e = x.X
 		default:
-			return nil
+			return
 		}
 	}
 }

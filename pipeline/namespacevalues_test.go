@@ -80,6 +80,11 @@ func TestNamespaceValues(t *testing.T) {
 		{"atk Object.defineProperty patched", `Object.defineProperty=((d)=>(o,k,x)=>d(o,k,{value:"patched",enumerable:!0}))(Object.defineProperty);` + h + `const a=1;var s=H({a:()=>a});` + show, `a:()=>a`, ""},
 		{"atk Object.prototype setter", `Object.defineProperty(Object.prototype,"a",{set(v){console.log("setter",v)},configurable:!0});` + h + `const a=1;var s=H({a:()=>a});` + show, `s=`, ""},
 		{"atk frozen prototype", `Object.freeze(Object.prototype);` + h + `const a=1;var s=H({toString:()=>a});` + show, `s=`, ""},
+		{"a key spelling __proto__ by an escape stays", h + `const a={q:1};var s=H({\u005f_proto__:()=>a});` + show, `()=>a`, ""},
+		{"a string key spelling __proto__ by an escape stays", h + `const a={q:1};var s=H({"\x5f_proto__":()=>a});` + show, `()=>a`, ""},
+		{"a call an if's statement starts with stays", h + `const a=1;var s={};if(1)H({A:()=>a}).A;` + show, `H({A:()=>a})`, ""},
+		{"a call a label's statement starts with stays", h + `const a=1;var s={};l:H({A:()=>a}).A;` + show, `H({A:()=>a})`, ""},
+		{"a method of a call a statement starts with stays", h + `const a=()=>1;var s={};H({A:()=>a}).A();` + show, `H({A:()=>a})`, ""},
 		// Where the object goes (namespaceuses.go): read only, or it stays a getter's.
 		{"Object a class extends", `let P=globalThis.none??Object;class K extends P{}` + h + `const a=1;var s=H({a:()=>a});console.log(new K() instanceof Object);` + show, `s={a:a}`, "()=>"},
 		{"a returned object a call reads", h + `function g(){const a=1;var s=H({a:()=>a});return s}var s=g();console.log(s.a,"a"in s);` + show, `s={a:a}`, "()=>"},
