@@ -29,7 +29,8 @@ import (
 //     where the program writes no property of those names and neither writes nor hands on the
 //     global Object (it only reads its properties, calls them, compares it, takes its type,
 //     extends it, or gives it to a binding read only so), and Object.prototype is only read;
-//   - held by a binding (var s = o, s = o, a || o, c ? o : p, (a, o)) whose every read is one
+//   - held by a binding declared (var s = o, s = o, a || o, c ? o : p, (a, o); a global is
+//     globalThis's property, which any code reads) whose every read is one
 //     of these; pushed on an array each declaration of which gives it [] and whose only other
 //     uses are push, length and reads of its elements, each one of these; returned by a function
 //     declared in a statement list (neither async nor a generator) whose every other use is
@@ -470,6 +471,9 @@ func (f *nsFlow) valueKept(e js.INode, o origins) bool {
 				}
 				switch x := p.X.(type) {
 				case *js.Var:
+					if resolved(x).Decl == js.NoDecl {
+						return false // a global: globalThis's property, read by any code
+					}
 					f.add(f.holders, resolved(x), o)
 				case *js.ObjectExpr:
 					// read by the pattern; the assignment's value is the object
@@ -684,7 +688,8 @@ func (f *nsFlow) stringList(e js.IExpr, loop *js.ForOfStmt) []string {
 }
 
 // listBindings returns, for each binding declared once with a value, never written, whose every
-// other name is the iterated value of a for-of, that value; a binding named otherwise maps to nil.
+// other name is the iterated value of a for-of, that value; a binding named otherwise (a
+// parameter of its name, which holds the argument until the var's declaration runs) maps to nil.
 func listBindings(ast *js.AST) map[*js.Var]js.IExpr {
 	w := localnames.WritesOf(ast)
 	lists := map[*js.Var]js.IExpr{}
@@ -704,8 +709,8 @@ func listBindings(ast *js.AST) map[*js.Var]js.IExpr {
 			if loop, ok := parent.(*js.ForOfStmt); ok && loop.Value == js.IExpr(x) {
 				return
 			}
-			if b, ok := parent.(*js.BindingElement); ok && b.Binding == js.IBinding(x) {
-				return
+			if b, ok := parent.(*js.BindingElement); ok && b.Binding == js.IBinding(x) && b.Default != nil {
+				return // a parameter of its name, or a declaration without a value, holds another
 			}
 			lists[v] = nil
 		}

@@ -107,6 +107,8 @@ func TestNamespaceValues(t *testing.T) {
 		{"a key of a list with another key stays", h + `const a=1;var s=H({A:()=>a});for(const k of["A","toString"])console.log(typeof s[k]);` + show, `A:()=>a`, ""},
 		{"a list pushed on stays", h + `const a=1;var L="A".split("."),s=H({A:()=>a});L.push("valueOf");for(const k of L)console.log(typeof s[k]);` + show, `A:()=>a`, ""},
 		{"a list given once, iterated", h + `const a=1;var L="A".split("."),s=H({A:()=>a});for(const k of L)console.log(typeof s[k]);` + show, `s={A:a}`, "()=>"},
+		{"a list a parameter of its name holds first stays", h + `const a=()=>1;var s=H({A:()=>a});function g(L){for(const k of L)console.log(typeof s[k]("A"));var L=["A"]}g(["__lookupGetter__"]);` + show, `A:()=>a`, ""},
+		{"a global given it stays", `globalThis.g=0;` + h + `const a=1;var s=H({A:()=>a});g=s;var v=globalThis.g;try{v.A=2;console.log("wrote")}catch(e){console.log(e.name)}` + show, `A:()=>a`, ""},
 		{"a let key written in the loop stays", h + `const a=1;var s=H({A:()=>a});for(let k of["A"]){k="valueOf";console.log(typeof s[k])}` + show, `A:()=>a`, ""},
 		{"a key not its own stays", h + `const a=1;var s=H({A:()=>a});console.log(typeof s.hasOwnProperty,typeof s["toString"]);` + show, `A:()=>a`, ""},
 		{"an array pattern stays", h + `const a=1;var s=H({A:()=>a});try{const[x]=s}catch(e){console.log(e.name)}` + show, `A:()=>a`, ""},
