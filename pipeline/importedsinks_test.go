@@ -345,6 +345,37 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function text(m) { document.body.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const plain = { text(m) { document.body.textContent = m; } }; function run(x) { x.text("<img src=x onerror=go()>"); } run(dom); run(plain); run();`,
 		}, ""},
+		// Found attacking (af25), open: a module object given to the app's own function in
+		// these ways builds with exit 0, and the page as written runs dom.put's innerHTML with
+		// the handler the built page's policy blocks. Each row fails until it is read or refused.
+		{"a namespace a function returns", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom).put("<img src=x onerror=go()>");`,
+		}, `main.js:1:75: error: the markup given to`},
+		{"a namespace given to a parameter written to", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { if (!x) x = {}; x.put("<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:74: error: the markup given to`},
+		{"a namespace given to a generator", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function* run(x) { x.put("<img src=x onerror=go()>"); } run(dom).next();`,
+		}, `main.js:1:59: error: the markup given to`},
+		{"a namespace's member by a parameter's key", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x, k) { x[k]("<img src=x onerror=go()>"); } run(dom, "put");`,
+		}, `main.js:1:60: error: the markup given to`},
+		{"a namespace given as this", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run() { this.put("<img src=x onerror=go()>"); } run.call(dom);`,
+		}, `main.js:1:60: error: the markup given to`},
+		{"a namespace given to a class's constructor", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; class Run { constructor(x) { x.put("<img src=x onerror=go()>"); } } new Run(dom);`,
+		}, `main.js:1:69: error: the markup given to`},
+		{"a namespace destructured in the function's body", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { const { put } = x; put("<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:75: error: the markup given to`},
 		{"a namespace given to a function that destructures it", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run({ put, text }) { text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>"); } run(dom);`,
