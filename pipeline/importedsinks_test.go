@@ -252,6 +252,18 @@ func TestImportedSinks(t *testing.T) {
 		{"a feature test beside an element named otherwise", map[string]string{
 			"main.js": `const d = document.createElement("div"); d.id = "box"; d.setAttribute("name", "box"); d.setAttribute("title", "webkit"); document.body.append(d); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, ""},
+		// Found attacking (af25), open: an element the page's markup sink makes gives the name
+		// (insertAdjacentHTML of <div id="lib">) and a function a script puts on it unseen; the
+		// feature test finds it, and the call builds with exit 0. Fails until refused.
+		{"a feature test of a name markup a script parses gives", map[string]string{
+			"main.js": `document.body.insertAdjacentHTML("beforeend", '<div id="lib"></div>'); document.getElementById("lib").put = (m) => { document.body.innerHTML = m; }; if (typeof lib !== "undefined") lib.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:190: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
+		// Found attacking (af25), open: a function's arguments object is no global, but a call
+		// of its member is refused as one of a name Chromium has not, with the fix to
+		// feature-test it. Fails until the message says what arguments is.
+		{"a function's arguments object", map[string]string{
+			"main.js": `function run() { arguments[0].put("<img src=x onerror=go()>"); } run({ put() {} });`,
+		}, `main.js:1:35: error: the markup given to arguments[…].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (arguments is`},
 		{"a feature test of another name, or its else", map[string]string{
 			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, `main.js:1:176: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
