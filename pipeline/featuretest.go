@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Feature tests. A name only another browser has (Safari's webkit, Firefox's InstallTrigger)
@@ -174,8 +176,13 @@ func (s *script) givesUnseen(name string) bool {
 // namesElement reports whether the script may give an element the id or name name, which the
 // Window's named properties make a global once the element is in the document: el.id = …,
 // el.name = …, el.setAttribute("id" or "name", …), whose value may be name (one the build
-// cannot read may be any; an attribute's name it cannot read may be id); name "" is any.
+// cannot read may be any; an attribute's name it cannot read may be id); or markup it gives a
+// sink (innerHTML, insertAdjacentHTML, document.write, …) holds such an element, or is markup
+// the build cannot read whole (markupNames); name "" is any.
 func (s *script) namesElement(name string) bool {
+	if s.markupNames(name) {
+		return true
+	}
 	for k := 1; k+1 < len(s.sig); k++ {
 		if !s.is(k-1, ".") && !s.is(k-1, "?.") {
 			continue
@@ -203,3 +210,58 @@ func (s *script) namesElement(name string) bool {
 	}
 	return false
 }
+
+// markupNames reports whether markup the script gives a sink of the page (markupSink's, but
+// a frame's srcdoc, a document of its own) may hold an element that gives the Window the
+// name name (windowNames: an id, an embed's, form's, img's, object's or frame's name), read by
+// the fragment parsing algorithm; markup the build cannot read whole (a part only the run
+// knows, which may be markup) may hold any. name "" is any.
+func (s *script) markupNames(name string) bool {
+	for k := range s.sig {
+		sink, parts, _, ok := s.markupSink(k)
+		if !ok || sink == srcdocSink {
+			continue
+		}
+		values, data, known := s.concatenation(parts)
+		if !known || data {
+			return true
+		}
+		for _, v := range values {
+			nodes, err := html.ParseFragment(strings.NewReader(v), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
+			if err != nil {
+				return true
+			}
+			for _, n := range nodes {
+				if namesIn(n, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// namesIn reports whether the parsed node n, or an element in it (not a template's contents,
+// another document's), gives the Window the name name ("" any), as windowNames reads it.
+func namesIn(n *html.Node, name string) bool {
+	if n.Type == html.ElementNode {
+		if n.DataAtom == atom.Template && n.Namespace == "" {
+			return false
+		}
+		for _, a := range n.Attr {
+			named := a.Key == "id" || a.Key == "name" && n.Namespace == "" && windowNamed[n.DataAtom]
+			if a.Namespace == "" && named && a.Val != "" && (name == "" || a.Val == name) {
+				return true
+			}
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if namesIn(c, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// windowNamed are the elements whose name attribute names the Window's property (windowNames).
+var windowNamed = map[atom.Atom]bool{atom.Embed: true, atom.Form: true, atom.Img: true, atom.Object: true, atom.Iframe: true, atom.Frame: true}

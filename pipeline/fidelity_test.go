@@ -360,6 +360,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built with exit 0, and the built page's policy blocked the handler the page as
 		// written ran ("ran":"made element" as written, "not yet" built); refused at the markup.
 		{page: "feature_made_element.html", refused: "feature_made_element.html:16:41: error: the markup given to lib.put(…) holds the inline event handler onerror"},
+		// A module object a function of the page returns, and a feature test of a name an
+		// element in markup a script writes gives (af25, f26): built with exit 0, and the built
+		// page's policy blocked the handler the page as written ran; refused at the markup.
+		{page: "module_returned_sink.html", refused: "module_returned_sink.html:14:45: error: the markup given to id(…).put(…) holds the inline event handler onerror"},
+		{page: "feature_markup_element.html", refused: "feature_markup_element.html:14:41: error: the markup given to lib.put(…) holds the inline event handler onerror"},
 		// A method a classic script puts on a named element (af25): built with exit 0, and the
 		// built page's policy blocked the handler the page as written ran ("ran":"named
 		// element" as written, "not yet" built); refused at the markup.

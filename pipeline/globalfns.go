@@ -55,7 +55,8 @@ func (s *script) globalName(k int, classic bool) bool {
 		return false
 	}
 	if s.global(k) {
-		return true
+		_, args := s.ownFunction(k) // a function's arguments object (unreadcallee.go)
+		return !s.is(k, "arguments") || !args
 	}
 	n, known := s.binding(k)
 	return classic && known && s.globalDecl(n.Binding) && n.Decl != js.ArgumentDecl

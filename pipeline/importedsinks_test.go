@@ -252,18 +252,21 @@ func TestImportedSinks(t *testing.T) {
 		{"a feature test beside an element named otherwise", map[string]string{
 			"main.js": `const d = document.createElement("div"); d.id = "box"; d.setAttribute("name", "box"); d.setAttribute("title", "webkit"); document.body.append(d); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, ""},
-		// Found attacking (af25), open: an element the page's markup sink makes gives the name
+		// Found attacking (af25): an element the page's markup sink makes gives the name
 		// (insertAdjacentHTML of <div id="lib">) and a function a script puts on it unseen; the
-		// feature test finds it, and the call builds with exit 0. Fails until refused.
+		// feature test finds it, and the call built with exit 0 (markupNames).
 		{"a feature test of a name markup a script parses gives", map[string]string{
 			"main.js": `document.body.insertAdjacentHTML("beforeend", '<div id="lib"></div>'); document.getElementById("lib").put = (m) => { document.body.innerHTML = m; }; if (typeof lib !== "undefined") lib.put("<img src=x onerror=go()>");`,
 		}, `main.js:1:190: error: the markup given to lib.put(…) holds the inline event handler onerror="go()"`},
-		// Found attacking (af25), open: a function's arguments object is no global, but a call
-		// of its member is refused as one of a name Chromium has not, with the fix to
-		// feature-test it. Fails until the message says what arguments is.
+		// Found attacking (af25): a function's arguments object is no global, but a call of
+		// its member was refused as one of a name Chromium has not, with the fix to
+		// feature-test it. The message says what arguments is, and its fix builds.
 		{"a function's arguments object", map[string]string{
 			"main.js": `function run() { arguments[0].put("<img src=x onerror=go()>"); } run({ put() {} });`,
-		}, `main.js:1:35: error: the markup given to arguments[…].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (arguments is`},
+		}, `main.js:1:35: error: the markup given to arguments[…].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (arguments is the arguments object of run`},
+		{"a function's parameter, as the arguments message says", map[string]string{
+			"main.js": `function run(x) { x.put("<img src=x onerror=go()>"); } run({ put() {} });`,
+		}, ""},
 		{"a feature test of another name, or its else", map[string]string{
 			"main.js": `if (typeof webkit === "undefined") {} else { webkit.messageHandlers.host.postMessage("<b>b</b>"); } if (typeof safari !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, `main.js:1:176: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
@@ -357,9 +360,10 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function text(m) { document.body.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const plain = { text(m) { document.body.textContent = m; } }; function run(x) { x.text("<img src=x onerror=go()>"); } run(dom); run(plain); run();`,
 		}, ""},
-		// Found attacking (af25), open: a module object given to the app's own function in
-		// these ways builds with exit 0, and the page as written runs dom.put's innerHTML with
-		// the handler the built page's policy blocks. Each row fails until it is read or refused.
+		// Found attacking (af25): a module object given to the app's own function in these
+		// ways built with exit 0, and the page as written runs dom.put's innerHTML with the
+		// handler the built page's policy blocks: each goes where the build does not follow it
+		// (moduleEscape), and a call whose callee the build cannot read is refused there.
 		{"a namespace a function returns", map[string]string{
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom).put("<img src=x onerror=go()>");`,
@@ -388,6 +392,23 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run(x) { const { put } = x; put("<img src=x onerror=go()>"); } run(dom);`,
 		}, `main.js:1:75: error: the markup given to`},
+		{"a namespace by a key the build does not read", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const k = location.hash.slice(1); dom[k]("<img src=x onerror=go()>");`,
+		}, `main.js:1:75: error: the markup given to dom[…](…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls`},
+		// The fix those messages give, a call on the module object itself, is read into the
+		// module; and where a module object goes unfollowed, the calls the build reads (the
+		// app's own functions, objects and classes) and plain markup still build.
+		{"a namespace returned, its function called on it", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); dom.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:80: error: the value given to dom.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"a namespace returned, the app's own calls and plain markup", map[string]string{
+			"dom.js": `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom).put("<b>b</b>"); dom.put("<i>i</i>"); ` +
+				`const app = { show(m) { document.body.textContent = m; } }; app.show("<img src=x onerror=go()>"); function text(m) { document.body.textContent = m; } text("<img src=x onerror=go()>"); ` +
+				`class View { show(m) { document.body.textContent = m; } run() { this.show("<img src=x onerror=go()>"); } } new View().run();`,
+		}, ""},
 		{"a namespace given to a function that destructures it", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function run({ put, text }) { text(document.body, "<img src=x onerror=go()>"); put(document.body, "<img src=x onerror=go()>"); } run(dom);`,

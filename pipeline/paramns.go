@@ -54,7 +54,12 @@ func (r *rewrite) checkParamModule(root int, keys []string, name string, args []
 		// ([dom], { d: dom }, a default, a value written to it).
 		unread = s.paramFnName(root) + ", which is given what the build does not read as a module object, where the script gives one as a value"
 	}
-	r.refuseUnread(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")")
+	ns := "ns"
+	if at, _, ok := r.moduleEscape(); ok {
+		ns = s.text(at)
+	}
+	r.refuseUnreadFix(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")",
+		"call the module's function on the module object where it is imported ("+ns+memberTail(keys)+"(…)), or give the module object only to a parameter of a plain function that does not write it, which the build follows")
 }
 
 // followNamespaces reads the call of keys' path from the module objects given (to the
@@ -91,28 +96,16 @@ func (r *rewrite) checkParamKey(root int, name string, args [][2]int) (ok bool) 
 
 // mayGetModule reports whether a module object may reach the parameter at the significant
 // token p by code the build does not read: its function is exported (another module's
-// calls give it what they give), or the script gives a module object as a value other than
-// to a call of the app's own function (setTimeout(run, 0, dom), lib.use(dom), [dom]).
+// calls give it what they give), or the script gives a module object where the build does
+// not follow it (moduleEscape: setTimeout(run, 0, dom), lib.use(dom), [dom], a parameter
+// returned or written).
 func (r *rewrite) mayGetModule(p int) bool {
 	s := r.s
 	if f, ok := s.paramFunction(p); ok && f.name >= 0 && s.exported(f) {
 		return true
 	}
-	for _, b := range r.moduleObjects() {
-		for _, ref := range s.references(b) {
-			if declares(s, ref) || s.is(ref+1, ".") || s.is(ref+1, "?.") || s.is(ref+1, "[") {
-				continue
-			}
-			open := s.enclosing(ref)
-			if open > 0 && s.is(open, "(") && js.IsIdentifier(s.tok(open-1).tt) && !s.is(open-2, ".") && !s.is(open-2, "?.") && !s.is(open-2, "function") {
-				if fn, ok := s.binding(open - 1); ok && !fn.Free && fn.Decl != js.NoDecl && slices.Contains(s.args(open), [2]int{ref, ref + 1}) {
-					continue // run(dom), run the app's own: followed
-				}
-			}
-			return true
-		}
-	}
-	return false
+	_, _, escapes := r.moduleEscape() // unreadcallee.go
+	return escapes
 }
 
 // moduleObjects returns the bindings of the names the script binds to module objects of the
@@ -171,10 +164,15 @@ func (r *rewrite) paramNamespaces(p int, depth int) (out []nsGiven, unread, key 
 	if !known || n.Free || n.Decl != js.ArgumentDecl {
 		return nil, "", "", false
 	}
-	if n.Written {
-		return nil, "", "", true // x = …: what it holds the build does not follow
-	}
 	f, ok := s.paramFunction(p)
+	switch {
+	case n.Written:
+		return nil, s.paramFnName(p) + ", which writes it (" + s.text(p) + " = …), so the build does not follow what it holds", "", true
+	case !ok && depth == 0:
+		// A generator's, a class's constructor's, a function given to code the build does
+		// not read: its calls are not read.
+		return nil, s.paramFnName(p) + ", whose calls the build does not read", "", true
+	}
 	if !ok || f.name < 0 && f.given == nil {
 		return nil, "", "", false
 	}
@@ -277,8 +275,18 @@ func (s *script) restParam(p int) bool {
 // paramFnName names the function whose parameter the name at the significant token p is, as
 // messages do (fnName), or "the function written there".
 func (s *script) paramFnName(p int) string {
-	if f, _ := s.paramFunction(p); s.fnName(f) != "" {
+	if f, ok := s.paramFunction(p); ok && s.fnName(f) != "" {
 		return s.fnName(f)
+	}
+	if n, known := s.binding(p); known && !n.Free {
+		d := s.references(n.Binding)[0]
+		open := s.enclosing(d)
+		for open >= 0 && (s.is(open, "{") || s.is(open, "[")) {
+			open = s.enclosing(open)
+		}
+		if open >= 0 && s.is(open, "(") {
+			return s.listName(open) // unreadcallee.go
+		}
 	}
 	return "the function written there"
 }

@@ -45,14 +45,14 @@ func (r *rewrite) checkPackageMarkup(i int) {
 }
 
 // chainRoot returns the name that starts the callee whose last significant token is end: a
-// chain of members (a.b, a?.b, a[k]) and calls (a(…)) back to a name of its own.
+// chain of members (a.b, a?.b, a[k]) and calls (a(…)) back to a name of its own, or this.
 func (s *script) chainRoot(end int) (int, bool) {
 	for k := end; k >= 0; {
 		t := s.tok(k)
 		switch {
 		case js.IsIdentifierName(t.tt) && (s.is(k-1, ".") || s.is(k-1, "?.")):
 			k -= 2
-		case js.IsIdentifier(t.tt):
+		case js.IsIdentifier(t.tt) || t.tt == js.ThisToken:
 			return k, true
 		case t.tt == js.CloseParenToken || t.tt == js.CloseBracketToken:
 			open := s.opener(k)

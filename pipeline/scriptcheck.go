@@ -30,6 +30,7 @@ func (r *rewrite) check(i int) {
 	if r.seed == nil {
 		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, nil)
 		r.checkParamCall(i)
+		r.checkUnreadCallee(i)
 	}
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {

@@ -1,0 +1,257 @@
+package pipeline
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// Where a module object goes that the build does not follow. The calls of a module object's
+// members are read into the module (checkImportedCall), and so are those of a parameter of
+// the app's own function its calls give one (paramns.go), as long as the object goes nowhere
+// else: each use of import * as dom (or const m = await import(…)) is a member read by a
+// constant key (dom.put, dom["put"]) or an argument of a call of the app's own function whose
+// parameter is used so in turn. Any other use, a value returned (function id(x) { return x }),
+// a parameter written to, destructured in the body (const { put } = x), read by a key the
+// build does not read (x[k]), given as this (run.call(dom)), to a constructor (new Run(dom)),
+// to a generator or to code the build does not read, puts the object where a call the build
+// cannot read may reach it: id(dom).put(…), this.put(…), x[k](…), put(…). There a call whose
+// callee the build cannot read is refused where its argument holds what the policy blocks,
+// with the place the object goes and how to call the module's function so the build reads it.
+
+// moduleEscape returns the first use of a module object of the script that the build does
+// not follow (see above): its significant token and how the object is written (import * as
+// dom), or ok false.
+func (r *rewrite) moduleEscape() (at int, how string, ok bool) {
+	s := r.s
+	for _, b := range r.moduleObjects() {
+		for _, ref := range s.references(b) {
+			if declares(s, ref) || s.is(ref-1, "as") && s.is(ref-2, "*") || r.followedUse(ref, 0) {
+				continue
+			}
+			how := "import * as " + s.text(ref)
+			if _, ok := r.imports()[s.text(ref)]; !ok {
+				how = "the module object " + s.text(ref) + " (await import(…))"
+			}
+			return ref, how, true
+		}
+	}
+	return 0, "", false
+}
+
+// followedUse reports whether the use of a module object (or of a parameter its calls give
+// it) at the significant token ref is one the build follows: a member read by a constant key,
+// or an argument of a call of the app's own function whose parameter at that place is used so
+// in turn, or is one key destructured from it (function run({ put })).
+func (r *rewrite) followedUse(ref, depth int) bool {
+	s := r.s
+	switch {
+	case s.is(ref+1, ".") || s.is(ref+1, "?."):
+		return !s.is(ref+3, "=")
+	case s.is(ref+1, "[") || s.is(ref+1, "?.") && s.is(ref+2, "["):
+		open := ref + 1
+		if s.is(open, "?.") {
+			open++
+		}
+		return s.pair[open] == open+2 && (s.tok(open+1).tt == js.StringToken || s.tok(open+1).tt == js.IntegerToken) && !s.is(open+3, "=")
+	}
+	open := s.enclosing(ref)
+	if depth >= maxParamDepth || open < 1 || !s.is(open, "(") || !js.IsIdentifier(s.tok(open-1).tt) ||
+		s.is(open-2, ".") || s.is(open-2, "?.") || s.is(open-2, "function") || s.is(open-2, "new") {
+		return false
+	}
+	k := -1
+	for m, a := range s.args(open) {
+		if a == [2]int{ref, ref + 1} {
+			k = m
+		}
+		if s.is(a[0], "...") {
+			return false
+		}
+	}
+	fn, known := s.binding(open - 1)
+	if k < 0 || !known || fn.Free || fn.Written || fn.Decl == js.NoDecl || fn.Decl == js.ArgumentDecl {
+		return false
+	}
+	slots := s.paramSlots(fn.Binding)
+	if slots == nil {
+		return false // a class, a generator, a value the build does not read as a function
+	}
+	for _, sl := range slots {
+		if sl.index != k {
+			continue
+		}
+		if sl.rest || sl.unknown || len(sl.path) > 1 || len(sl.path) == 1 && (!sl.path[0].hasKey || sl.path[0].computed || sl.path[0].key == "") {
+			return false
+		}
+		if len(sl.path) == 1 {
+			continue // function run({ put }): the export, read where it is called (checkParamKey)
+		}
+		if n, ok := s.binding(s.references(sl.binding)[0]); !ok || n.Written {
+			return false
+		}
+		for _, d := range s.references(sl.binding) {
+			if !s.paramDecl(d) && !r.followedUse(d, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// escapePlace says where the use of a module object at the significant token at is, as a
+// message says a place: file:line:column.
+func (r *rewrite) escapePlace(k int) string {
+	off, _ := r.s.srcAt(k)
+	l := at(r.file, r.s.src, off, "", "").Location
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(r.file), l.Line, l.Column+1)
+}
+
+// checkUnreadCallee refuses, at the argument, what the policy blocks given to a call whose
+// '(' is the significant token i and whose callee the build cannot read where a module object
+// of the script goes where the build does not follow it (moduleEscape): a member of this, of
+// a call's result, by a key the build does not read, or a local name bound to what the build
+// does not read as a function; and a member of a function's arguments object, whatever the
+// script's modules (the build follows no call's arguments through it).
+func (r *rewrite) checkUnreadCallee(i int) {
+	s := r.s
+	if r.seed != nil || !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
+		return
+	}
+	start, chain := s.chainRoot(i - 1) // a name or this
+	if !chain {
+		return
+	}
+	args := s.spreadArgs(s.args(i))
+	if s.givenValues(args) == nil || r.refusedElsewhere(start, args) {
+		return
+	}
+	name := s.calleeText(i-1) + "(…)"
+	if s.is(start, "this") {
+		name = "this" + s.calleeText(i-1) + "(…)"
+	}
+	if s.is(start, "arguments") && i-1 > start && s.global(start) {
+		if open, ok := s.ownFunction(start); ok {
+			fn := s.listName(open)
+			r.refuseUnreadFix(args, name, "the build cannot read which function it calls (arguments is the arguments object of "+fn+", which holds what its calls give: the build does not follow a call's arguments through it)",
+				"name the parameter (function "+fn+"(x) { x.… }), which the build reads with what its calls give")
+			return
+		}
+	}
+	var what string
+	switch n, known := s.binding(start); {
+	case s.is(start, "this"):
+		open, ok := s.ownFunction(start)
+		if !ok {
+			return // a module's this: undefined
+		}
+		if brace := s.enclosing(open); brace > 0 && s.is(brace, "{") {
+			if _, class := s.classOf(brace); class && s.ownThis(start, brace) {
+				return // a class's method's this, its instance (markupparam.go reads its calls)
+			}
+		}
+		what = "this is what a call of " + s.listName(open) + " gives it"
+	case !known || n.Free:
+		return // a global's (checkGlobalCall)
+	case s.plainPath(start, i-1):
+		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) {
+			// An import's member (checkImportedCall), a parameter's (paramns.go), the
+			// app's own function (markupparam.go).
+			return
+		}
+		if _, _, ok := s.dynamicImported(start); ok {
+			return
+		}
+		if init, ok := s.constInitAt(start); ok && init[1] > init[0] {
+			if r2, _, ok := s.memberPath(init[1] - 1); ok && r2 == init[0] {
+				if m, known := s.binding(r2); known && m.Decl == js.NoDecl && !m.Free {
+					return // const p = dom.put (checkImportedCall)
+				}
+			}
+		}
+		what = s.text(start) + " is bound to what the build does not read as a function"
+	default:
+		what = s.calleeText(i-1) + " is read from what the build does not read (a call's result, a key it does not read)"
+	}
+	at, how, ok := r.moduleEscape()
+	if !ok {
+		return
+	}
+	key, call := "function", s.text(at)+"[\"name\"](…), by a constant key"
+	if js.IsIdentifierName(s.tok(i - 1).tt) {
+		key, call = s.text(i-1), s.text(at)+"."+s.text(i-1)+"(…)"
+	}
+	r.refuseUnreadFix(args, name, "the build cannot read which function it calls ("+what+", and "+how+" goes where the build does not follow it, at "+r.escapePlace(at)+", so it may be that module's "+key+")",
+		"call the module's function on the module object itself ("+call+"), or import it by name, which the build reads")
+}
+
+// plainPath reports whether the callee from the significant token start to end is a name and
+// members read from it by constant keys (memberPath's): no call, no key the build does not
+// read.
+func (s *script) plainPath(start, end int) bool {
+	root, _, ok := s.memberPath(end)
+	return ok && root == start
+}
+
+// readFunction reports whether the name at the significant token k is bound to what the
+// build reads as the app's own function or object: a function, a class, a const bound to a
+// function, an arrow, an object literal or a class.
+func (s *script) readFunction(k int) bool {
+	n, known := s.binding(k)
+	if !known || n.Free {
+		return false
+	}
+	if n.Decl == js.FunctionDecl || s.paramSlots(n.Binding) != nil {
+		return true
+	}
+	if c, ok := s.classOf(k + 1); ok && c == k {
+		return true
+	}
+	for _, d := range s.references(n.Binding) {
+		if s.is(d-1, "class") {
+			return true
+		}
+	}
+	if init, ok := s.constInitAt(k); ok && init[1] > init[0] {
+		return s.is(init[0], "{") || s.is(init[0], "function") || s.is(init[0], "class") || s.is(init[0], "async") ||
+			s.is(init[0], "(") && s.is(s.pair[init[0]]+1, "=>")
+	}
+	return false
+}
+
+// ownFunction returns the '(' of the parameter list of the function, no arrow, whose this and
+// arguments are those at the significant token k (an arrow's are its enclosing function's).
+func (s *script) ownFunction(k int) (int, bool) {
+	for b := s.enclosing(k); b >= 0; b = s.enclosing(b) {
+		if !s.is(b, "{") || !s.is(b-1, ")") {
+			continue
+		}
+		open := s.opener(b - 1)
+		if open < 1 || controlWords[s.text(open-1)] && !s.is(open-2, ".") && !s.is(open-2, "function") {
+			continue // if (…) { … }: a block of the same function
+		}
+		return open, true
+	}
+	return 0, false
+}
+
+// listName names the function whose parameter list's '(' is the significant token open, as
+// messages do: f, a generator's f, C's constructor, obj.key; or "the function written there".
+func (s *script) listName(open int) string {
+	if f, ok := s.functionNamed(open, s.pair[open]); ok && s.fnName(f) != "" {
+		return s.fnName(f)
+	}
+	h := open - 1
+	switch {
+	case s.is(h, "constructor"):
+		if c, ok := s.classOf(s.enclosing(h)); ok {
+			return s.text(c) + "'s constructor"
+		}
+	case js.IsIdentifier(s.tok(h).tt) && s.is(h-1, "*") && s.is(h-2, "function"):
+		return "the generator " + s.text(h)
+	case js.IsIdentifierName(s.tok(h).tt) && !js.IsReservedWord(s.tok(h).tt):
+		return s.text(h)
+	}
+	return "the function written there"
+}
