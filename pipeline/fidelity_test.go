@@ -351,6 +351,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// A global only another browser has (Safari's webkit, Firefox's InstallTrigger),
 		// called behind a feature test of its name (f25): refused as a name no script gives.
 		{page: "feature_test.html", see: `"ran":["no webkit","no InstallTrigger"]`},
+		// A form's named controls and a same-origin frame's document and body (f26): refused
+		// as members a script gives unseen, though the page runs the same as built.
+		{page: "form_controls.html", see: `"controls":["INPUT","SELECT","IMG"],"frame":"<img src=\"data:,\" onerror=\"ranIt()\">"`},
 		// An iframe's name reads the frame's window (af25): a call of what the frame's script
 		// gives built with exit 0, and the built page's policy (the srcdoc's too) blocked the
 		// handler the page as written ran ("ran":"frame" as written, "not yet" built); refused

@@ -204,6 +204,29 @@ func TestImportedSinks(t *testing.T) {
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\" srcdoc=\"<script>function put(m) { document.body.innerHTML = m; }</script>\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `window.child.put("<img src=x onerror=go()>");`,
 		}, `main.js:1:18: error: the markup given to window.child.put(…) holds the inline event handler onerror="go()"`},
+		// Found (f26): a form's named controls (f.email for <input name="email"> in <form
+		// name="f">, f.elements.email) and a same-origin frame's platform paths
+		// (child.document.body.append(…)) were refused as members a script gives unseen: the
+		// form's named getter reads its listed elements and images, and the frame's document
+		// and body are the platform's, as the page's are; a member no element has, a control
+		// another form owns (form="g") and document.write on the frame's document still are.
+		{"a form's named controls, a frame's platform paths", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form name=\"f\"><input name=\"email\"><select id=\"size\"></select><img name=\"pic\" alt=\"\"></form><iframe name=\"child\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js": `f.email.setAttribute("title", "<img src=x onerror=go()>"); f.elements.size.setAttribute("title", "<img src=x onerror=go()>"); f.pic.setAttribute("title", "<img src=x onerror=go()>"); ` +
+				`document.forms.f.elements.email.setAttribute("title", "<img src=x onerror=go()>"); child.document.body.append("<img src=x onerror=go()>"); child.window.postMessage("<img src=x onerror=go()>", "*");`,
+		}, ""},
+		{"a form's control's member a script gives it", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form name=\"f\"><input name=\"email\"></form>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `f.elements.email.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:22: error: the markup given to f.elements.email.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: f.elements.email is the page's <input name="email"> (the form's named property), and Chromium's elements have no member put`},
+		{"a control another form owns", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form name=\"f\"><input name=\"email\" form=\"g\"></form><form id=\"g\"></form>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `f.email.setAttribute("title", "<img src=x onerror=go()>");`,
+		}, `main.js:1:31: error: the markup given to f.email.setAttribute(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: f is the page's <form name="f"> (the Window's named property), and Chromium's elements have no member email`},
+		{"a frame's document's member but the platform's", map[string]string{
+			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<iframe name=\"child\"></iframe>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
+			"main.js":    `child.document.body.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:25: error: the markup given to child.document.body.put(…) holds the inline event handler onerror="go()"`},
 		{"an input's name is no global", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<form><input name=\"q\"></form>\n<script type=\"module\" src=\"./main.js\"></script>\n</body>\n</html>\n",
 			"main.js":    `q.setAttribute("title", "<img src=x onerror=go()>");`,

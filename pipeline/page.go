@@ -6,6 +6,7 @@ import (
 
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/markup"
+	"golang.org/x/net/html/atom"
 )
 
 // The page as the walk reads it: markup's tree (the HTML Standard's tree construction, as
@@ -229,6 +230,18 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 type windowName struct {
 	name, el string
 	frame    bool
+	// controls are a form's named properties (formControls): its listed elements' (and
+	// images') ids and names, each the element as its attribute says it.
+	controls map[string]formControl
+	control  bool // a form's control, by the form's named property
+}
+
+// formControl is an element a form's named getter reads by its id or name: the element as
+// its attribute says it, and whether it is an image (the form's own named properties hold
+// its images; form.elements, the listed elements alone, do not).
+type formControl struct {
+	el  string
+	img bool
 }
 
 // windowNames returns the names the element t gives the page's Window as its named
@@ -244,16 +257,50 @@ func (e element) windowNames(t *tag) []windowName {
 		return nil
 	}
 	var out []windowName
-	if e.n.Namespace == markup.HTML {
-		switch t.name {
-		case "embed", "form", "img", "object", "iframe", "frame":
-			if n, ok := t.get("name"); ok && n.val != "" {
-				out = append(out, windowName{n.val, "<" + t.name + " name=" + strconv.Quote(n.val) + ">", t.name == "iframe" || t.name == "frame"})
-			}
+	if e.n.Namespace == markup.HTML && windowNamed[atom.Lookup([]byte(t.name))] {
+		if n, ok := t.get("name"); ok && n.val != "" {
+			out = append(out, windowName{name: n.val, el: "<" + t.name + " name=" + strconv.Quote(n.val) + ">", frame: t.name == "iframe" || t.name == "frame"})
 		}
 	}
 	if id, ok := t.get("id"); ok && id.val != "" {
-		out = append(out, windowName{id.val, "<" + t.name + " id=" + strconv.Quote(id.val) + ">", false})
+		out = append(out, windowName{name: id.val, el: "<" + t.name + " id=" + strconv.Quote(id.val) + ">"})
+	}
+	if t.name == "form" && e.n.Namespace == markup.HTML {
+		controls := formControls(e.n)
+		for k := range out {
+			out[k].controls = controls
+		}
+	}
+	return out
+}
+
+// listedElements are the form-associated elements a form's elements collection lists (HTML §
+// 4.10.2, "listed"), whose ids and names its named getter reads (an input of type image
+// aside); an img is read by the getter too (its past names map aside).
+var listedElements = map[string]bool{"button": true, "fieldset": true, "input": true, "object": true, "output": true, "select": true, "textarea": true}
+
+// formControls returns the names the form f's named getter reads its elements by: the id and
+// name of each listed element and img in f's tree whose form owner f is (no form attribute,
+// which names another owner), the first in tree order for each name.
+func formControls(f *markup.Node) map[string]formControl {
+	out := map[string]formControl{}
+	for c := range f.Descendants() {
+		if c.Type != markup.ElementNode || c.Namespace != markup.HTML || !listedElements[c.Name] && c.Name != "img" {
+			continue
+		}
+		if _, other := c.AttrValue("form"); other {
+			continue
+		}
+		if ty, _ := c.AttrValue("type"); c.Name == "input" && strings.EqualFold(strings.TrimSpace(ty), "image") {
+			continue
+		}
+		for _, a := range []string{"id", "name"} {
+			if v, ok := c.AttrValue(a); ok && v != "" {
+				if _, had := out[v]; !had {
+					out[v] = formControl{"<" + c.Name + " " + a + "=" + strconv.Quote(v) + ">", c.Name == "img"}
+				}
+			}
+		}
 	}
 	return out
 }
@@ -281,15 +328,64 @@ func (n windowName) unseenMember(path []string) (why, fix string) {
 			"post the frame a message (" + n.name + ".contentWindow.postMessage(…)) that a script of the page in the frame reads, or call a function a script of the page gives"
 	}
 	if n.frame {
-		if len(path) == 2 && isPlatformGlobal(path[1]) {
+		if framePlatformCall(path[1:]) {
 			return "", ""
 		}
 		return n.name + " is the window of the page's " + n.el + " (the Window's named property), whose members but the platform's are what the frame's document gives, which the build does not read as the page's",
 			"post the frame a message (" + n.name + ".postMessage(…)) that a script of the page in the frame reads, or call a function a script of the page gives"
 	}
-	if path == nil || isElementMember(path[1]) {
+	if path == nil {
 		return "", ""
 	}
-	return n.name + " is the page's " + n.el + " (the Window's named property), and Chromium's elements have no member " + path[1] + ": a script gives it where the build cannot read which function it is",
+	// A form's control, by the form's named getter (f.email; it overrides the form's own
+	// members, [LegacyOverrideBuiltIns]) or its elements collection's (f.elements.email): an
+	// element, whose members are an element's.
+	control, ok := n.controls[path[1]]
+	name := n.name
+	if !ok && len(path) > 2 && path[1] == "elements" {
+		control, ok = n.controls[path[2]]
+		ok = ok && !control.img
+		name, path = name+".elements", path[1:]
+	}
+	if ok {
+		return windowName{name: name + "." + path[1], el: control.el, control: true}.unseenMember(path[1:])
+	}
+	if isElementMember(path[1]) {
+		return "", ""
+	}
+	whose := " (the Window's named property)"
+	if n.control {
+		whose = " (the form's named property)"
+	}
+	return n.name + " is the page's " + n.el + whose + ", and Chromium's elements have no member " + path[1] + ": a script gives it where the build cannot read which function it is",
 		"give the function in a script of the page by its name (function " + path[1] + "(…) { … }, or window." + path[1] + " = …) and call it so"
+}
+
+// framePlatformCall reports whether keys, the path of a call from a same-origin frame's window
+// (child.document.body.append), is the platform's all the way, and none of the calls the
+// page's sink checks read only on the page's own objects: each key but the last a page object
+// of the frame's (its document, body, location), as the page's are (member), and the last a
+// member of the last object's interface as Chromium has it (an element's, the window's), not
+// document.write or a location's method. A sink whatever its object (insertAdjacentHTML,
+// setAttribute("onclick", …)) is the page's sink checks'.
+func framePlatformCall(keys []string) bool {
+	if len(keys) == 0 || !isPlatformGlobal(keys[0]) {
+		return false
+	}
+	obj := pageWindow
+	for _, k := range keys[:len(keys)-1] {
+		if obj = member(obj, k); obj == notPageObject {
+			return false
+		}
+	}
+	method := keys[len(keys)-1]
+	switch obj {
+	case pageWindow:
+		return isPlatformGlobal(method)
+	case pageRoot, pageRootChild:
+		return isElementMember(method)
+	case pageDocument:
+		return method != "write" && method != "writeln" && isElementMember(method)
+	}
+	return false
 }
