@@ -189,6 +189,8 @@ func (s *script) namesElement(name string) bool {
 		}
 		var v [2]int
 		switch {
+		case s.is(k, "name") && s.is(k+1, "=") && !s.mayBeNamedElement(k-2):
+			continue // a plain object's name, not an element's name attribute
 		case (s.is(k, "id") || s.is(k, "name")) && s.is(k+1, "="):
 			v = [2]int{k + 2, s.expressionEnd(k + 2)}
 		case s.is(k, "setAttribute") && s.is(k+1, "("):
@@ -209,6 +211,69 @@ func (s *script) namesElement(name string) bool {
 		}
 	}
 	return false
+}
+
+// mayBeNamedElement reports whether the object whose expression's last significant token is
+// end may be an element whose name property reflects a name attribute that names the Window's
+// property (an embed, form, img, object, iframe or frame: windowNamed): not where the build
+// reads it as another object, a name bound once (constInitAt) to an object or array literal,
+// to new of a constructor but Image (the platform's, or the app's own class that extends
+// nothing), or to document.createElement of another tag; nor this in a method of a class that
+// extends nothing; nor the global object (its name is its frame's, no property of its own).
+func (s *script) mayBeNamedElement(end int) bool {
+	if s.is(end, "this") {
+		if open, ok := s.ownFunction(end); ok {
+			if brace := s.enclosing(open); brace > 0 && s.is(brace, "{") {
+				if c, class := s.classOf(brace); class && s.ownThis(end, brace) && !s.is(c+1, "extends") && !s.is(brace-1, ")") && !s.is(brace-2, "extends") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !js.IsIdentifier(s.tok(end).tt) || s.is(end-1, ".") || s.is(end-1, "?.") {
+		return true
+	}
+	if globalWindows[s.text(end)] && s.global(end) {
+		return false
+	}
+	init, ok := s.constInitAt(end)
+	if !ok || init[1] <= init[0] {
+		return true
+	}
+	switch v := init[0]; {
+	case s.is(v, "{") && s.pair[v] == init[1]-1, s.is(v, "[") && s.pair[v] == init[1]-1:
+		return false
+	case s.is(v, "new") && js.IsIdentifier(s.tok(v+1).tt) && (s.is(v+2, "(") || v+2 == init[1]):
+		c := v + 1
+		if s.global(c) {
+			return s.text(c) == "Image"
+		}
+		n, known := s.binding(c)
+		if !known || n.Free {
+			return true
+		}
+		for _, d := range s.references(n.Binding) {
+			if s.is(d-1, "class") {
+				return s.is(d+1, "extends") // class C extends HTMLFormElement: a customized form
+			}
+		}
+		return true
+	case s.is(init[1]-1, ")"):
+		open := s.opener(init[1] - 1)
+		prop := createElementAt(s, open-1)
+		args := s.args(open)
+		tag := 0
+		if prop == "createElementNS" {
+			tag = 1
+		}
+		if prop == "" || len(args) <= tag {
+			return true
+		}
+		names, known := s.names(args[tag][0], args[tag][1], 0)
+		return !known || slices.ContainsFunc(names, func(n string) bool { return windowNamed[atom.Lookup([]byte(strings.ToLower(n)))] })
+	}
+	return true
 }
 
 // markupNames reports whether markup the script gives a sink of the page (markupSink's, but

@@ -354,6 +354,9 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// A form's named controls and a same-origin frame's document and body (f26): refused
 		// as members a script gives unseen, though the page runs the same as built.
 		{page: "form_controls.html", see: `"controls":["INPUT","SELECT","IMG"],"frame":"<img src=\"data:,\" onerror=\"ranIt()\">"`},
+		// A feature test beside names written to a literal, a class's instance, a div (f26):
+		// refused, as if each could name an element the test finds.
+		{page: "feature_test_names.html", see: `"ran":["no webkit","someone","model"]`},
 		// An iframe's name reads the frame's window (af25): a call of what the frame's script
 		// gives built with exit 0, and the built page's policy (the srcdoc's too) blocked the
 		// handler the page as written ran ("ran":"frame" as written, "not yet" built); refused

@@ -272,6 +272,20 @@ func TestImportedSinks(t *testing.T) {
 			"a.js":       `const f = document.createElement("iframe"); f.setAttribute("name", location.hash.slice(1)); document.body.append(f);`,
 			"main.js":    `if ("webkit" in window) webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, `main.js:1:65: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()"`},
+		// Found (f26): a name written to an object the build reads as no element that names
+		// the Window's property (a literal, an instance of a class that extends nothing or of
+		// the platform's Map, a div) turned every feature test of the page off; a name
+		// written to what may be a form (created so, or a parameter) still does.
+		{"a feature test beside names written to objects", map[string]string{
+			"main.js": `const user = {}; user.name = location.hash; class Model { constructor() { this.name = location.hash; } } new Model(); const d = document.createElement("div"); d.name = location.hash; const m = new Map(); m.name = location.hash; ` +
+				`if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, ""},
+		{"a feature test beside a name written to a form", map[string]string{
+			"main.js": `const f = document.createElement("form"); f.name = location.hash; document.body.append(f); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, `main.js:1:167: error: the markup given to webkit.messageHandlers.host.postMessage(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the page's feature test of webkit says nothing of the browser`},
+		{"a feature test beside a name written to a parameter", map[string]string{
+			"main.js": `function rename(el, v) { el.name = v; } rename(document.forms[0], location.hash); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
+		}, `the page's feature test of webkit says nothing of the browser`},
 		{"a feature test beside an element named otherwise", map[string]string{
 			"main.js": `const d = document.createElement("div"); d.id = "box"; d.setAttribute("name", "box"); d.setAttribute("title", "webkit"); document.body.append(d); if (typeof webkit !== "undefined") webkit.messageHandlers.host.postMessage("<img src=x onerror=go()>");`,
 		}, ""},
