@@ -51,7 +51,7 @@ func (s *script) globalPath(end int, classic bool) (root string, path []string, 
 // globalName reports whether the name at the significant token k reads the page's global:
 // free, or, in a classic script, declared at its top level.
 func (s *script) globalName(k int, classic bool) bool {
-	if s.is(k-1, ".") || s.is(k-1, "?.") {
+	if s.is(k-1, ".") || s.is(k-1, "?.") || s.is(k, "this") {
 		return false
 	}
 	if s.global(k) {

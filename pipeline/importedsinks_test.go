@@ -433,6 +433,11 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const k = location.hash.slice(1); dom[k]("<img src=x onerror=go()>");`,
 		}, `main.js:1:75: error: the markup given to dom[…](…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls`},
+		{"this and a key of an exported function's parameter, another module's", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"run.js":  `export function run(k) { this[k]("<img src=x onerror=go()>"); } export function each(x, k) { x[k]("<img src=x onerror=go()>"); }`,
+			"main.js": `import * as dom from "./dom.js"; import { run, each } from "./run.js"; run.call(dom, "put"); each(dom, "put");`,
+		}, `run.js:1:34: error: the markup given to this[…](…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (this is what a call of run gives it, and run is exported: another module's call may give it a module object`},
 		// The fix those messages give, a call on the module object itself, is read into the
 		// module; and where a module object goes unfollowed, the calls the build reads (the
 		// app's own functions, objects and classes) and plain markup still build.

@@ -60,7 +60,7 @@ func (s *script) chainRoot(end int) (int, bool) {
 				return 0, false
 			}
 			p := s.tok(open - 1).tt
-			if !js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken || js.IsReservedWord(p) {
+			if (!js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken || js.IsReservedWord(p)) && p != js.ThisToken {
 				return 0, false // a group or an array literal: not a call's callee
 			}
 			k = open - 1

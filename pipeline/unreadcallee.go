@@ -139,12 +139,16 @@ func (r *rewrite) checkUnreadCallee(i int) {
 			return
 		}
 	}
-	var what string
-	switch n, known := s.binding(start); {
+	var what, exported string
+	n, known := s.binding(start)
+	switch {
 	case s.is(start, "this"):
 		open, ok := s.ownFunction(start)
 		if !ok {
 			return // a module's this: undefined
+		}
+		if f, ok := s.functionNamed(open, s.pair[open]); ok && f.name >= 0 && f.object < 0 && f.class < 0 && s.exported(f) {
+			exported = s.fnName(f)
 		}
 		if brace := s.enclosing(open); brace > 0 && s.is(brace, "{") {
 			if _, class := s.classOf(brace); class && s.ownThis(start, brace) {
@@ -173,16 +177,31 @@ func (r *rewrite) checkUnreadCallee(i int) {
 		what = s.text(start) + " is bound to what the build does not read as a function"
 	default:
 		what = s.calleeText(i-1) + " is read from what the build does not read (a call's result, a key it does not read)"
+		if f, ok := s.paramFunction(start); ok && n.Decl == js.ArgumentDecl && f.name >= 0 && s.exported(f) {
+			exported = s.fnName(f)
+		}
+	}
+	ns, key := "ns", "function"
+	if js.IsIdentifierName(s.tok(i - 1).tt) {
+		key = s.text(i - 1)
 	}
 	at, how, ok := r.moduleEscape()
-	if !ok {
+	var reach string
+	switch {
+	case ok:
+		ns = s.text(at)
+		reach = how + " goes where the build does not follow it, at " + r.escapePlace(at) + ", so it may be that module's " + key
+	case exported != "":
+		// Another module's call may give it a module object (run.call(dom), run(dom)).
+		reach = exported + " is exported: another module's call may give it a module object, whose " + key + " it may be"
+	default:
 		return
 	}
-	key, call := "function", s.text(at)+"[\"name\"](…), by a constant key"
-	if js.IsIdentifierName(s.tok(i - 1).tt) {
-		key, call = s.text(i-1), s.text(at)+"."+s.text(i-1)+"(…)"
+	call := ns + "[\"name\"](…), by a constant key"
+	if key != "function" {
+		call = ns + "." + key + "(…)"
 	}
-	r.refuseUnreadFix(args, name, "the build cannot read which function it calls ("+what+", and "+how+" goes where the build does not follow it, at "+r.escapePlace(at)+", so it may be that module's "+key+")",
+	r.refuseUnreadFix(args, name, "the build cannot read which function it calls ("+what+", and "+reach+")",
 		"call the module's function on the module object itself ("+call+"), or import it by name, which the build reads")
 }
 
