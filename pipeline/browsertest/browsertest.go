@@ -7,7 +7,8 @@
 //	if len(v.Requests) > 0 { t.Errorf("the page loaded %v", v.Requests) }
 //	if !b.Await(t, `document.title === "ready"`) { t.Error("never ready") }
 //
-// Chromium runs with a fresh profile, and each Visit opens its page in a browser context of
+// Chromium runs once per test binary (for each browser and process layout), with a fresh
+// profile, shared by the tests' Browsers, and each Visit opens its page in a browser context of
 // its own (an incognito profile: no storage, cache, cookies or workers shared with another
 // page), closed at the next Visit. Every request of the page, loopback included, goes through
 // a proxy on 127.0.0.1 that this package runs for that page alone: it serves the pages given
@@ -23,15 +24,19 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,6 +57,7 @@ import (
 type Browser struct {
 	Origins []string // the origins that Serve serves pages on: "http://127.0.0.1:PORT", …
 
+	chromium  *chromium       // the test binary's Chromium, shared
 	browser   context.Context // the browser; each Visit opens a tab in a browser context of its own
 	initJS    string
 	mu        sync.Mutex
@@ -116,10 +122,15 @@ func headlessShell() string {
 	return ""
 }
 
-// Start launches Chromium with a fresh profile and returns it; the test's cleanup stops it.
+// Start returns a Browser on the test binary's Chromium (see StartWith); the test's cleanup
+// closes its pages.
 func Start(t testing.TB) *Browser { return StartWith(t, Config{}) }
 
-// StartWith is Start with a Config.
+// StartWith is Start with a Config. Chromium is started once per test binary for each
+// browser and process layout (Desktop, SameProcessFrames) and shared by the Browsers of its
+// tests, one after another or at once: starting it took about 1.9 s of CPU a test, and what a
+// page sees of it is its Visit's own browser context and proxy, which no other Browser's page
+// shares. Each Browser serves its own origins (new ports) and pages.
 func StartWith(t testing.TB, cfg Config) *Browser {
 	t.Helper()
 	n := max(cfg.Origins, 1)
@@ -134,14 +145,13 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 		t.Fatalf("%v (./scripts/test installs chromium-headless-shell and chromium)", err)
 	}
 	b := &Browser{pages: map[string]page_{}, initJS: cfg.InitScript}
-	var proxyAddr string
 	for i := 0; i < n; i++ {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		// What reaches the browser's own proxy rather than a visit's (the browser's
-		// services, or a page the per-context proxy missed) is counted for the page shown.
+		// What reaches an origin's server other than through a visit's proxy (a page the
+		// per-context proxy missed) is counted for the page shown.
 		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.handle(b.current(), w, r) })}
 		go srv.Serve(ln)
 		t.Cleanup(func() { srv.Close() })
@@ -154,14 +164,13 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 		}
 		b.servers = append(b.servers, fmt.Sprintf("%s:%d", host, port))
 		b.Origins = append(b.Origins, fmt.Sprintf("http://%s:%d", host, port))
-		if i == 0 {
-			proxyAddr = ln.Addr().String()
-		}
 	}
-	opts := append(chrome.Options(exe, t.TempDir(), proxyAddr, cfg.SameProcessFrames, false),
-		chromedp.WSURLReadTimeout(testwait.Deadline()))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
+	c, err := sharedChromium(exe, cfg.SameProcessFrames)
+	if err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	b.chromium = c
+	b.browser = c.ctx
 	t.Cleanup(func() {
 		b.visitLock.Lock()
 		b.leave()
@@ -170,14 +179,94 @@ func StartWith(t testing.TB, cfg Config) *Browser {
 		}
 		b.visitLock.Unlock()
 		b.leaving.Wait()
-		cancel()
-		cancelAlloc()
+		c.mu.Lock()
+		if c.shown == b {
+			c.shown = nil
+		}
+		c.mu.Unlock()
 	})
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
-	}
-	b.browser = ctx
 	return b
+}
+
+// chromium is a Chromium process that the Browsers of a test binary share, and the proxy
+// it sends what is not a page's (its own services) to, counted for the page shown last.
+type chromium struct {
+	ctx   context.Context // the browser; done when it has exited
+	mu    sync.Mutex
+	shown *Browser // the Browser whose Visit ran last
+}
+
+type chromiumKey struct {
+	exe         string
+	sameProcess bool
+}
+
+var (
+	chromiumsMu sync.Mutex
+	chromiums   = map[chromiumKey]*chromium{}
+)
+
+// profilePrefix names the profile folders of the shared Chromiums, one per test binary
+// (its pid) and browser; a test binary's is removed by the next one to start after it
+// exited (Chromium ends with the test binary, which has no hook at its exit).
+const profilePrefix = "bundle-browsertest-"
+
+// sharedChromium returns the running Chromium for exe and the process layout, starting it
+// with a fresh profile when there is none or it has exited.
+func sharedChromium(exe string, sameProcess bool) (*chromium, error) {
+	chromiumsMu.Lock()
+	defer chromiumsMu.Unlock()
+	key := chromiumKey{exe, sameProcess}
+	if c := chromiums[key]; c != nil && c.ctx.Err() == nil {
+		return c, nil
+	}
+	if len(chromiums) == 0 {
+		removeStaleProfiles()
+	}
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", profilePrefix, os.Getpid()))
+	if err != nil {
+		return nil, err
+	}
+	c := &chromium{}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	go (&http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		b := c.shown
+		c.mu.Unlock()
+		if b == nil {
+			http.Error(w, "offline", http.StatusNotFound)
+			return
+		}
+		b.handle(b.current(), w, r)
+	})}).Serve(ln)
+	opts := append(chrome.Options(exe, dir, ln.Addr().String(), sameProcess, false),
+		chromedp.WSURLReadTimeout(testwait.Deadline()))
+	allocCtx, _ := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, _ := chromedp.NewContext(allocCtx)
+	if err := chromedp.Do(ctx); err != nil {
+		return nil, err
+	}
+	c.ctx = ctx
+	chromiums[key] = c
+	return c, nil
+}
+
+// removeStaleProfiles removes the profile folders of test binaries that have exited.
+func removeStaleProfiles() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), profilePrefix+"*"))
+	for _, d := range dirs {
+		pid, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), profilePrefix), "-")
+		n, err := strconv.Atoi(pid)
+		if err != nil || n == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(n, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // listen records console errors, uncaught exceptions and the browser's error log entries.
@@ -422,6 +511,9 @@ func (b *Browser) Visit(t testing.TB, u string, settle time.Duration) Visit {
 	b.mu.Lock()
 	b.cur = v
 	b.mu.Unlock()
+	b.chromium.mu.Lock()
+	b.chromium.shown = b
+	b.chromium.mu.Unlock()
 	ctx, cancel := context.WithTimeout(v.tab, testwait.Deadline())
 	defer cancel()
 	loaded := chromedp.Events(ctx, page.LoadEventFired)
