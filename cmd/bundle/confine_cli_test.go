@@ -564,14 +564,27 @@ export default {};`, "hooks.mjs": "export async function load(u, c, n) { return 
 			code: 1, want: "vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// A function vm gives a package's name, called by a timer with register: no frame of
 		// the app's, and one that looked like a package's (inside the kernel's fence the hooks
-		// ran). A package's frame is a file inside the root. Thrown on a timer, it stops Node.
+		// ran). A package's frame is a file inside the root. Thrown on a timer, it stopped Node
+		// (exit 3, "node stopped"): it is the config's failure, placed at the config.
 		{name: "vite_config_module_register_vm_named_package", files: script("console.log(1)", map[string]string{"vite.config.js": `import vm from "node:vm";
 const m = process.getBuiltinModule("module");
 const f = vm.runInThisContext("(r, u, b) => r(u, b)", { filename: "/x/node_modules/p/i.js" });
 setTimeout(f, 0, m.register, "./hooks.mjs", import.meta.url);
 await new Promise((r) => setTimeout(r, 0));
 export default {};`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
-			code: 3, want: "module.register registers loader hooks, which bundle does not run"},
+			code: 1, want: "vite.config.js: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// The refusal thrown in a timer, by a vite.config's own callback and by a PostCSS
+		// plugin's: Node stopped (exit 3, "node stopped: … Error: module.register …"). Placed
+		// at the call, exit 1.
+		{name: "vite_config_module_register_from_timer", files: script("console.log(1)", map[string]string{"vite.config.js": `const m = process.getBuiltinModule("module");
+setTimeout(() => m.register("./hooks.mjs", import.meta.url), 0);
+await new Promise((r) => setTimeout(r, 0));
+export default {};`, "hooks.mjs": "export async function load(u, c, n) { return n(u, c); }"}),
+			code: 1, want: "vite.config.js:2:20: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "postcss_plugin_module_register_from_timer", files: postcss(`export default { plugins: [{ postcssPlugin: "p", async Once() {
+  setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+  await new Promise((r) => setTimeout(r, 0));
+} }] };`, ""), code: 1, want: "postcss.config.mjs:2:55: error: PostCSS (from postcss.config.mjs): module.register registers loader hooks, which bundle does not run"},
 		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to

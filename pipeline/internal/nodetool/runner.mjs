@@ -17,6 +17,7 @@
 // the root, ES modules are refused outside it by a resolve hook), and the fs functions the
 // tools read and write with refuse a path outside the root (reads) or the temporary folder
 // (writes), links followed.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import dgram from "node:dgram";
 import dns from "node:dns";
@@ -1305,6 +1306,18 @@ function addonLoadRefused(e) {
   return { by: "kernel", what: "addon-load" };
 }
 
+// stackPlace is the place ({file, line, column}) of the first frame of stack (an error's, its
+// source maps applied) whose file ok takes; undefined for none. A frame of eval's code is none.
+function stackPlace(stack, ok) {
+  for (const line of String(stack ?? "").split("\n")) {
+    const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
+    if (!m || m[1].includes("[eval")) continue;
+    const f = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
+    if (ok(f)) return { file: f, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
+}
+
 // configError gives a config's failure its place: the first frame of the stack in the config
 // (the source map names it), or for a package it could not import, that package.
 function configError(e, file) {
@@ -1334,14 +1347,8 @@ function configError(e, file) {
   const dir = path.dirname(file);
   // A module an import() of the config's could not load: its place is the call's (importedAt,
   // viteconfig.go's placedImportHelper), not the loader's stack.
-  for (const line of String(e?.importedAt ?? e?.stack ?? "").split("\n")) {
-    const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
-    if (!m || m[1].includes("[eval")) continue;
-    const f = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
-    if (!within(f, dir) || f.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    Object.assign(err, { file: f, line: Number(m[2]), column: Number(m[3]) });
-    break;
-  }
+  const place = stackPlace(e?.importedAt ?? e?.stack, (f) => within(f, dir) && !f.includes(`${path.sep}node_modules${path.sep}`));
+  if (place) Object.assign(err, place);
   if (!err.file) err.file = file;
   return err;
 }
@@ -1603,6 +1610,10 @@ function failure(e) {
   }
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   if (e?.place) return Object.assign(err, e.place);
+  // A refused module.register (a PostCSS config's, a plugin's, a package's it loads) is placed
+  // at its call, as a config's is (configError).
+  const call = e?.refusal?.what === "hooks" && !e.file ? stackPlace(e.stack, inRoot) : undefined;
+  if (call) return Object.assign(err, call);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
   if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
   else if (e?.file) err.file = e.file;
@@ -1614,13 +1625,40 @@ function failure(e) {
 // The end of the input is the end of the runner (Close and Kill close it), whatever the app's
 // code left running: a config that threw while a MessagePort of its own held the event loop
 // kept Node, and so the build, waiting.
+//
+// What the app's code throws with no caller to catch it (a timer's callback, an unhandled
+// rejection: a module.register refused in a setTimeout of a vite.config or a PostCSS plugin)
+// stopped Node ("node stopped", and every request after failed): it is the failure of the
+// request whose work set it off (the async context the timer or promise was made in), placed
+// as that request's own errors are; Node goes on. One with no request to fail is Node's, as before.
+const answering = new AsyncLocalStorage();
+const pending = new Map(); // id → fail(e): the requests not yet answered
+const uncaught = (e) => {
+  const fail = pending.get(answering.getStore());
+  if (fail === undefined) {
+    process.stderr.write(`${e?.stack ?? e}\n`);
+    process.exit(1);
+  }
+  fail(e);
+};
+process.on("uncaughtException", uncaught);
+process.on("unhandledRejection", uncaught);
 readline.createInterface({ input: process.stdin }).on("close", () => process.exit(0)).on("line", async (line) => {
   let req;
+  let answered = false;
+  const answer = (out) => {
+    if (answered) return; // failed by what its code threw later, or answered before it did
+    answered = true;
+    pending.delete(req?.id);
+    process.stdout.write(JSON.stringify({ id: req?.id, ...out }) + "\n");
+  };
   try {
     req = JSON.parse(line);
-    const out = await tools[req.tool](req);
-    process.stdout.write(JSON.stringify({ id: req.id, ...out }) + "\n");
+    // A config's throw is placed in the config (configError), a tool's as the tool's are.
+    pending.set(req.id, (e) => answer({ error: failure(req.tool === "viteconfig" || req.tool === "scopednames" ? configError(e, req.file) : e) }));
+    const out = await answering.run(req.id, () => tools[req.tool](req));
+    answer(out);
   } catch (e) {
-    process.stdout.write(JSON.stringify({ id: req?.id, error: failure(e) }) + "\n");
+    answer({ error: failure(e) });
   }
 });
