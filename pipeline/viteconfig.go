@@ -168,8 +168,9 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		}
 		if te.Line > 0 {
 			d.Line, d.Column = te.Line, te.Column
-			if fromStack && te.Line == 1 && te.Column > len(injectedValues(te.File)) {
-				// The stack's place on the first line counts what bundleViteConfig put before it.
+			if fromStack && te.Line == 1 && te.Column > len(injectedValues(te.File)) && !slices.Contains(strings.Split(te.File, string(filepath.Separator)), "node_modules") {
+				// The stack's place on the first line counts what bundleViteConfig put before it
+				// (a package's file, which Node loads as it is, has nothing put before it).
 				d.Column -= len(injectedValues(te.File))
 			}
 			// The place is the config's stack, which the config writes: its line is shown only

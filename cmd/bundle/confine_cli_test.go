@@ -585,6 +585,16 @@ export default {};`, "hooks.mjs": "export async function load(u, c, n) { return 
   setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
   await new Promise((r) => setTimeout(r, 0));
 } }] };`, ""), code: 1, want: "postcss.config.mjs:2:55: error: PostCSS (from postcss.config.mjs): module.register registers loader hooks, which bundle does not run"},
+		// A package of the root's node_modules that registers hooks from a timer (or any time
+		// but as Node loads it, as Tailwind CSS does): its call passed as a package's, and
+		// inside the kernel's fence the hooks ran (exit 0). Refused at the package's line.
+		{name: "vite_config_package_module_register_from_timer", files: script("console.log(1)", map[string]string{"vite.config.js": `import later from "later-hooks";
+await later();
+export default {};`,
+			"../node_modules/later-hooks/package.json": `{ "name": "later-hooks", "main": "index.js" }`,
+			"../node_modules/later-hooks/index.js": `const m = require("node:module");
+module.exports = () => new Promise((r) => setTimeout(() => { m.register("data:text/javascript,"); r(); }, 0));`}),
+			code: 1, want: "node_modules/later-hooks/index.js:2:64: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to

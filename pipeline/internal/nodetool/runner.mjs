@@ -1123,9 +1123,11 @@ if (process.permission) {
 // module.register or module.registerHooks is refused where it is made, however the app's
 // code reached node:module (an import, which the Go side's bundling of the config named
 // before, createRequire's require, process.getBuiltinModule, an import() of a computed name),
-// or with no caller of its own (a promise's then, a timer). A package's call (Tailwind CSS's
-// as it is imported) is Node's: under Node's permission model there is none, and it does
-// nothing, as Tailwind's register?.() skipped where register was undefined.
+// or with no caller of its own (a promise's then, a timer). A package's call as Node loads it
+// (Tailwind CSS's, at the top of its module) is Node's: under Node's permission model there is
+// none, and it does nothing, as Tailwind's register?.() skipped where register was undefined.
+// A package's call at any other time (a timer's, a promise's, a function the config calls) is
+// the app's code registering hooks, and refused as the config's is, at the package's line.
 {
   const appFrame = (name) => {
     if (name.startsWith("file:")) {
@@ -1136,10 +1138,14 @@ if (process.permission) {
     // name: one outside is the app's).
     return !path.isAbsolute(name) || !name.split(path.sep).includes("node_modules") || !inRoot(name);
   };
-  // packageCall: the stack above fn holds a package's frame and none of the app's code (a
-  // frame with no file, eval's, is the code that ran it; a data: URL's is the app's; Node's
-  // and the runner's own are neither).
-  const packageCall = (fn) => {
+  // loading: Node's module loader, which evaluates a module (node:internal/modules/…: the
+  // CommonJS loader, the ES module job, their translators and require).
+  const loading = (name) => name.startsWith("node:internal/modules/");
+  // packageLoading: the stack above fn is a package's module as Node evaluates it: a package's
+  // frame, none of the app's code, and no frame but the packages', Node's module loader's and
+  // the runner's own (a timer's or a queued task's is a call after the package loaded; a frame
+  // with no file, eval's, is the code that ran it; a data: URL's is the app's).
+  const packageLoading = (fn) => {
     const prepare = Error.prepareStackTrace;
     const held = {};
     Error.prepareStackTrace = (_, sites) => sites;
@@ -1149,15 +1155,16 @@ if (process.permission) {
     } finally {
       Error.prepareStackTrace = prepare;
     }
-    const files = (Array.isArray(sites) ? sites : []).map((s) => s.getFileName?.() ?? "").filter((f) => f !== "" && !f.startsWith("node:") && f !== import.meta.url);
-    return files.length > 0 && !files.some(appFrame);
+    const files = (Array.isArray(sites) ? sites : []).map((s) => s.getFileName?.() ?? "").filter((f) => f !== "" && f !== import.meta.url);
+    const code = files.filter((f) => !f.startsWith("node:"));
+    return code.length > 0 && !code.some(appFrame) && files.some(loading) && files.every((f) => !f.startsWith("node:") || loading(f));
   };
   for (const name of ["register", "registerHooks"]) {
     const node = Module[name];
     if (typeof node !== "function") continue;
     const open = process.permission ? undefined : node;
     const f = { [name](...args) {
-      if (!packageCall(f[name])) {
+      if (!packageLoading(f[name])) {
         const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
         Error.captureStackTrace(e, f[name]);
         throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
@@ -1346,8 +1353,9 @@ function configError(e, file) {
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
   const dir = path.dirname(file);
   // A module an import() of the config's could not load: its place is the call's (importedAt,
-  // viteconfig.go's placedImportHelper), not the loader's stack.
-  const place = stackPlace(e?.importedAt ?? e?.stack, (f) => within(f, dir) && !f.includes(`${path.sep}node_modules${path.sep}`));
+  // viteconfig.go's placedImportHelper), not the loader's stack. A refused module.register's
+  // is its call's, a package's file (anywhere inside the root) too: the call is the fault.
+  const place = stackPlace(e?.importedAt ?? e?.stack, refusal?.what === "hooks" ? inRoot : (f) => within(f, dir) && !f.includes(`${path.sep}node_modules${path.sep}`));
   if (place) Object.assign(err, place);
   if (!err.file) err.file = file;
   return err;
