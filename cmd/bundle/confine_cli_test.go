@@ -206,6 +206,11 @@ func leakRows() []leakRow {
 		return map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.css">`),
 			"postcss.config.mjs": config, "style.css": css + "\n.ok { color: red }\n"}
 	}
+	less := func(src string, more map[string]string) map[string]string {
+		f := map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.less">`), "style.less": src + "\n.ok { color: red; }\n"}
+		maps.Copy(f, more)
+		return f
+	}
 	script := func(main string, more map[string]string) map[string]string {
 		f := map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<script type="module" src="./main.ts"></script>`), "main.ts": main}
 		for k, v := range more {
@@ -406,6 +411,16 @@ func leakRows() []leakRow {
 			"style.scss": ".ok { color: red; }", "package.json": `{ "private": true, "browser": {} }`}, env: []string{"NODE_PATH=BASE/npath"}, code: 1, want: "needs the npm package sass"},
 		{name: "node_modules_symlinked_outside", files: scss(""), links: map[string]string{"node_modules": "parent/node_modules"}, code: 1, want: "outside"},
 		{name: "node_options_require", files: scss(""), env: []string{"NODE_OPTIONS=--require BASE/secrets/evil.cjs"}, code: 0},
+		// Less: data-uri() and image-size() read their file through Less's own reader, which,
+		// refused, said "file not found" and wrote url() of it; the build refused that at a
+		// line of the compiled CSS, named as the entry's (style.less:5:19, a line it does not
+		// have). Refused where the call is, in the file Less names (an @import's too).
+		{name: "less_data_uri_outside", files: less(`.a { background: data-uri("../../secrets/token.txt"); }`, nil),
+			code: 1, want: "style.less:1:18: error: Less: Error evaluating function `data-uri`: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws)"},
+		{name: "less_data_uri_in_import_outside", files: less(`@import "./sub/part.less";`, map[string]string{"sub/part.less": "// part\n.a {\n  background: data-uri(\"../../../secrets/token.txt\");\n}\n"}),
+			code: 1, want: "sub/part.less:3:15: error: Less: Error evaluating function `data-uri`: BASE/secrets/token.txt is outside"},
+		{name: "less_image_size_in_import_through_link", files: less(`@import "./sub/part.less";`, map[string]string{"sub/part.less": "// part\n.a {\n  width: image-width(\"./l.png\");\n}\n"}),
+			links: map[string]string{"l.png": "secrets/image.png"}, code: 1, want: "sub/part.less:3:10: error: Less: Error evaluating function `image-width`: BASE/ws/app/l.png is outside"},
 		// Tailwind CSS
 		{name: "tailwind_import_outside", files: tw(`@import "../../secrets/secret.css";`), code: 1, want: "outside"},
 		{name: "tailwind_source_outside", files: tw(`@source "../../secrets/scan";`), code: 1, want: "outside"},

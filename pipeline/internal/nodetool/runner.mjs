@@ -1030,8 +1030,21 @@ async function less({ file, options, aliases }) {
     supports(filename) {
       return !/^(?:https?:)?\/\//.test(filename);
     }
-    supportsSync() {
-      return false;
+    supportsSync(filename) {
+      return this.supports(filename);
+    }
+    // Less's data-uri() and image-size() read their file here, synchronously: one whose path
+    // leaves the root is refused, which Less says at the call, in the file that makes it (its
+    // own reader tried each place and, refused, said "file not found" and wrote url() of it,
+    // which the build then refused at a line of the compiled CSS, named as the entry's).
+    loadFileSync(filename, dir, opts, env) {
+      const p = path.resolve(dir, filename.split("#")[0]);
+      if (resolveIn(p, root) === OUTSIDE) {
+        const e = refused(p, "read");
+        refusals.push(e);
+        throw e;
+      }
+      return reader.loadFileSync(filename, dir, opts, env); // Less's own (its loadFile, not this one's)
     }
     async loadFile(filename, dir, opts, env) {
       let to = applyAlias(filename, aliases, path.join(dir, "_"));
@@ -1045,6 +1058,10 @@ async function less({ file, options, aliases }) {
       return { filename: r.filename, contents: rebaseUrls(r.contents, r.filename, file, lessVariable) };
     }
   }
+  const reader = new lessc.FileManager();
+  // The reads Manager refused in a function Less calls, whose error Less makes anew (the
+  // function's name, its message, the place of the call).
+  const refusals = [];
   const plugin = { install: (_, pm) => pm.addFileManager(new Manager()), minVersion: [3, 0, 0] };
   const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
   try {
@@ -1052,8 +1069,9 @@ async function less({ file, options, aliases }) {
     return { css: out.css };
   } catch (e) {
     if (e?.missing || e?.outside || typeof e?.line !== "number") throw e;
-    // Less's error: its place with a 0-based column.
-    throw place(Object.assign(new Error(e.message), { file: e.filename || file, line: e.line, column: (e.column ?? 0) + 1 }));
+    // Less's error: its place with a 0-based column, in the file Less names (an @import's).
+    const outside = refusals.find((r) => String(e.message).endsWith(r.message))?.outside;
+    throw place(Object.assign(new Error(e.message), { file: e.filename || file, line: e.line, column: (e.column ?? 0) + 1, ...(outside ? { outside } : {}) }));
   }
 }
 
