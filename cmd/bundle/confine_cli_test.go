@@ -698,6 +698,26 @@ export default { define: { __X__: JSON.stringify([os.hostname(), os.cpus(), os.a
 					t.Errorf("the page lacks the fixed values %q:\n%s", want, b)
 				}
 			}},
+		// The machine's glibc, in a report's header (glibcVersionRuntime), went into the page
+		// under both fences: it is the one Node was built against (glibcVersionCompiler),
+		// which detect-libc reads to choose glibc's addon, as Lightning CSS still does.
+		{name: "postcss_config_report_glibc", files: postcss(postcssLeaks(`const d = require("detect-libc"); const h = process.report.getReport().header;
+return [d.familySync(), d.versionSync(), h.glibcVersionRuntime, require("lightningcss").transform({ filename: "a.css", code: Buffer.from(".a{color:#ff0000}"), minify: true }).code.toString()].join("|");`), ""), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				built, err := exec.Command("node", "-p", `process.report.getReport().header.glibcVersionCompiler`).Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := strings.TrimSpace(string(built))
+				if want := "glibc|" + v + "|" + v + "|.a{color:red}"; !strings.Contains(string(b), want) {
+					t.Errorf("the page lacks %s:\n%s", want, b)
+				}
+			}},
 		// The machine's time zone: ICU reads /etc/localtime when TZ is unset, whichever fence
 		// holds, so a config's dates differed from machine to machine. Node runs in UTC.
 		{name: "vite_config_time_zone", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify([Intl.DateTimeFormat().resolvedOptions().timeZone, new Date(0).getTimezoneOffset(), new Date(0).toString()]) } };`}), code: 0,

@@ -322,6 +322,11 @@ if (process.report) {
   report.getReport = (err) => {
     const r = getReport(err);
     Object.assign(r.header, { host: machine.hostname, osRelease: machine.release, osVersion: machine.version, osMachine: machine.machine, cpus: [], commandLine: ["node"] });
+    // The machine's glibc (glibcVersionRuntime) is Node's own: the one it was built against,
+    // which every machine that runs this Node has or passes. detect-libc, and the loaders of
+    // Lightning CSS, Tailwind CSS's scanner, Rolldown and @parcel/watcher, read only whether
+    // it is there (glibc, not musl) to choose their addon; on musl neither is.
+    if (typeof r.header.glibcVersionRuntime === "string" && typeof r.header.glibcVersionCompiler === "string") r.header.glibcVersionRuntime = r.header.glibcVersionCompiler;
     delete r.header.networkInterfaces;
     return r;
   };
