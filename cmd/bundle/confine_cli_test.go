@@ -187,6 +187,9 @@ type leakRow struct {
 		want string
 	}
 	never string // in no message, fenced or not: advice to install a misspelt name
+	// addons are native addons of the app: a .node file's path in the app folder → its C
+	// source, built with the C compiler (cgo's, which builds bundle) before the build.
+	addons map[string]string
 	// pageHolds: the secret may be in the page (the .env row, where Vite's rule puts it
 	// there, warned of); it is still in no message.
 	pageHolds bool
@@ -614,8 +617,11 @@ module.exports = () => new Promise((r) => setTimeout(() => { m.register("data:te
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to
 		// load native binding", which was said at the config with a general note. The package
-		// here throws what @swc/core 1.16.22 throws there (measured with @vitejs/plugin-react-swc
-		// 4): said at the import that loads it, naming @swc/core and the fix.
+		// here loads, as @swc/core 1.16.22 does (measured with @vitejs/plugin-react-swc 4), a
+		// native addon (swcAddon, built by the test) whose initialization reads the mount table
+		// and throws where it cannot: said at the import that loads it, naming @swc/core and
+		// the fix, by the .node file whose loading threw, whatever it says (it was chosen by
+		// the text of Rust's EACCES, "(os error 13)", which this addon does not write).
 		{name: "vite_config_swc_native_binding", files: script("console.log(1)", map[string]string{"vite.config.js": `// the app's Vite config
 import react from "react-swc-plugin";
 export default { plugins: [react()] };`,
@@ -623,7 +629,8 @@ export default { plugins: [react()] };`,
 			"node_modules/react-swc-plugin/index.js":     `require("@swc/core"); module.exports = () => ({ name: "vite:react-swc" });`,
 			"node_modules/@swc/core/package.json":        `{ "name": "@swc/core", "main": "binding.js" }`,
 			"node_modules/@swc/core/binding.js":          swcBinding}),
-			code: 0,
+			addons: map[string]string{"node_modules/@swc/core/swc.linux.node": swcAddon},
+			code:   0,
 			fenced: &struct {
 				code int
 				want string
@@ -635,7 +642,7 @@ export default { plugins: [] };`, "")
 			f["node_modules/@swc/core/package.json"] = `{ "name": "@swc/core", "main": "binding.js" }`
 			f["node_modules/@swc/core/binding.js"] = swcBinding
 			return f
-		}(), code: 0, fenced: &struct {
+		}(), addons: map[string]string{"node_modules/@swc/core/swc.linux.node": swcAddon}, code: 0, fenced: &struct {
 			code int
 			want string
 		}{1, "PostCSS (from postcss.config.mjs): Failed to load native binding: @swc/core's native addon does not load inside the kernel's fence"}},
@@ -800,11 +807,30 @@ export default { define: { __X__: JSON.stringify([process.report.reportOnSignal,
 	}
 }
 
-// swcBinding is a package's main that throws, inside the kernel's fence, what @swc/core
-// 1.16.22's binding.js throws there (its loader refused the machine's mount table).
-const swcBinding = `const e = Object.assign(new Error("SWC native addon: user cache failed: read Linux mount table: Permission denied (os error 13)"), { code: "ERR_SWC_NATIVE_CACHE" });
-if (process.env.MINIAPP_KERNEL_FENCE === "1") throw new Error("Failed to load native binding", { cause: [e] });
-module.exports = {};`
+// swcBinding is a package's main that loads its native addon as @swc/core 1.16.22's
+// binding.js does, and throws what it throws where the addon does not load.
+const swcBinding = `const errors = [];
+let native;
+try { native = require("./swc.linux.node"); } catch (e) { errors.push(e); }
+if (!native) throw new Error("Failed to load native binding", { cause: errors });
+module.exports = native;`
+
+// swcAddon is the C source of a Node-API addon whose initialization reads the machine's mount
+// table, as @swc/core 1.16's does, and throws where it cannot (inside the kernel's fence).
+const swcAddon = `#include <stdio.h>
+typedef struct napi_env__ *napi_env;
+typedef struct napi_value__ *napi_value;
+extern int napi_throw_error(napi_env env, const char *code, const char *msg);
+napi_value napi_register_module_v1(napi_env env, napi_value exports) {
+  FILE *f = fopen("/proc/self/mountinfo", "r");
+  if (f == NULL) {
+    napi_throw_error(env, "ERR_MOUNT_TABLE", "read the mount table: refused");
+    return NULL;
+  }
+  fclose(f);
+  return exports;
+}
+`
 
 // machineFixed checks that the page at rel (under the base folder) holds the fixed values
 // the runner gives for what node:os and process tell of the machine (vite_config_machine's
@@ -886,6 +912,15 @@ func TestConfinement(t *testing.T) {
 					os.MkdirAll(filepath.Dir(p), 0o755)
 					if err := os.Symlink(filepath.Join(base, filepath.FromSlash(target)), p); err != nil {
 						t.Fatal(err)
+					}
+				}
+				for name, src := range row.addons {
+					p := filepath.Join(dir, filepath.FromSlash(name))
+					if err := os.WriteFile(p+".c", []byte(src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if out, err := exec.Command("cc", "-shared", "-fPIC", "-o", p, p+".c").CombinedOutput(); err != nil {
+						t.Fatalf("cc %s: %v\n%s", name, err, out)
 					}
 				}
 				if row.name == "out_file_symlinked_outside" {

@@ -537,10 +537,19 @@ function kernelOnly(module, file) {
   }
 }
 const dlopen = process.dlopen;
+// addonThrew holds what an addon's initialization threw as Node loaded it, by the addon's file
+// (addonLoadRefused); Node's own failure to load the shared object (ERR_DLOPEN_FAILED) is not one.
+const addonThrew = new WeakMap();
 process.dlopen = function (module, file, ...rest) {
   const f = pathOf(file);
   if (f !== null && !inRoot(f)) throw refused(f, "read"); // an addon's code is run as it loads
-  const r = dlopen.call(this, module, file, ...rest);
+  let r;
+  try {
+    r = dlopen.call(this, module, file, ...rest);
+  } catch (e) {
+    if (f !== null && e !== null && typeof e === "object" && e.code !== "ERR_DLOPEN_FAILED") addonThrew.set(e, path.resolve(f));
+    throw e;
+  }
   confineAddon(module?.exports);
   if (!kernelFence) kernelOnly(module, file);
   return r;
@@ -1315,24 +1324,24 @@ function refusalOf(e) {
 // addonLoadRefused is the refusal of a package whose native addon did not load inside the
 // kernel's fence because its loader was refused what the fence keeps from the app's code
 // (@swc/core 1.16 reads the machine's mount table, /proc/self/mountinfo, which names the
-// builder's folders, and says "Failed to load native binding"): an error thrown in a package,
-// caused (at any depth, a list of causes too) by the kernel's EACCES as native code reports it
-// ("Permission denied (os error 13)", Rust's; Node's own are refusalOf's). It names the
-// package (kernelOnly).
+// builder's folders, and says "Failed to load native binding"): inside that fence, the error
+// (or one it was caused by, at any depth, a list of causes too) is what an addon's
+// initialization threw as Node loaded its .node file from a node_modules folder inside the root
+// (the runner's dlopen says which file: addonThrew), whatever its text. It names the package
+// that threw (its frame's, @swc/core's loader), else the addon's (kernelOnly).
 function addonLoadRefused(e) {
   if (!kernelFence) return undefined;
-  const denied = (x, depth = 0) => {
-    if (x === null || typeof x !== "object" || depth > 8) return false;
-    if (Array.isArray(x)) return x.some((y) => denied(y, depth + 1));
-    if (/\bPermission denied \(os error 13\)/.test(String(x.message))) return true; // native code's (Rust's) EACCES; Node's fs is refusalOf's
-    return denied(x.cause, depth + 1);
+  const threw = (x, depth = 0) => {
+    if (x === null || typeof x !== "object" || depth > 8) return undefined;
+    if (Array.isArray(x)) return x.map((y) => threw(y, depth + 1)).find((f) => f !== undefined);
+    return addonThrew.get(x) ?? threw(x.cause, depth + 1);
   };
-  if (!denied(e?.cause)) return undefined;
+  const addon = threw(e);
+  if (addon === undefined || !addon.split(path.sep).includes("node_modules")) return undefined;
   const frame = /\(?((?:file:\/\/)?\/[^():?]+):\d+:\d+\)?\s*$/m.exec(String(e?.stack ?? "").split("\n").slice(1).join("\n"));
   let f = frame?.[1];
   if (f?.startsWith("file://")) f = fileURLToPath(f);
-  if (!f || !f.split(path.sep).includes("node_modules")) return undefined;
-  e.kernelOnly = addonPackage(f);
+  e.kernelOnly = addonPackage(f && f.split(path.sep).includes("node_modules") && inRoot(f) ? f : addon);
   return { by: "kernel", what: "addon-load" };
 }
 
