@@ -33,7 +33,9 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 	if root, err = filepath.Abs(root); err != nil {
 		return confine.Fence{}, err
 	}
-	readRoot, _ := workspaceRoot(root)
+	// The build takes the same root (workspaceRoot): found once.
+	readRoot, why := findWorkspaceRoot(root)
+	fencedRoots.Store(root, [2]string{readRoot, why})
 	f := confine.Fence{Read: []string{readRoot}}
 	// Node's files are found (reading its ELF headers and the loader's configuration) while
 	// the output folder is made: on a two-core machine the two overlap. An app that cannot

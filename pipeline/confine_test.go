@@ -63,3 +63,38 @@ func TestRootName(t *testing.T) {
 		})
 	}
 }
+
+// TestFenceWorkspaceRootOnce: the root Fence finds is the build's (workspaceRoot), not looked
+// for again: a workspace marker made above the app after the fence changes neither, as the
+// kernel's fence, which grants the root Fence found, keeps it.
+func TestFenceWorkspaceRootOnce(t *testing.T) {
+	for _, tc := range []struct{ name, marker, want string }{
+		{"app", "", "app"},
+		{"workspace", "package.json", "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			app := filepath.Join(ws, "app")
+			writeFile(t, filepath.Join(app, "index.html"), "<p>hi</p>")
+			if tc.marker != "" {
+				writeFile(t, filepath.Join(ws, tc.marker), `{"workspaces": ["app"]}`)
+			}
+			f, err := Fence(app, Options{NoWrite: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := filepath.Join(ws, tc.want)
+			if len(f.Read) != 1 || f.Read[0] != want {
+				t.Fatalf("Fence reads %q, want [%s]", f.Read, want)
+			}
+			writeFile(t, filepath.Join(ws, "pnpm-workspace.yaml"), "packages: [app]\n")
+			os.Remove(filepath.Join(ws, "package.json"))
+			if got, _ := workspaceRoot(app); got != want {
+				t.Errorf("the build's root is %s, Fence's %s", got, want)
+			}
+		})
+	}
+}
