@@ -47,29 +47,40 @@ func (r *rewrite) checkPackageMarkup(i int) {
 // chainRoot returns the name that starts the callee whose last significant token is end: a
 // chain of members (a.b, a?.b, a[k]) and calls (a(…)) back to a name of its own, or this.
 func (s *script) chainRoot(end int) (int, bool) {
+	k, group, ok := s.chainStart(end)
+	return k, ok && !group
+}
+
+// chainStart walks the callee whose last significant token is end back through its members
+// and calls, as chainRoot, to the name or this that starts it, or (group true) to the opening
+// token of the group or array literal it is read from ((c ? a : b).put, [a][0].put).
+func (s *script) chainStart(end int) (start int, group, ok bool) {
 	for k := end; k >= 0; {
 		t := s.tok(k)
 		switch {
 		case js.IsIdentifierName(t.tt) && (s.is(k-1, ".") || s.is(k-1, "?.")):
 			k -= 2
 		case js.IsIdentifier(t.tt) || t.tt == js.ThisToken:
-			return k, true
+			return k, false, true
 		case t.tt == js.CloseParenToken || t.tt == js.CloseBracketToken:
 			open := s.opener(k)
-			if open < 1 {
-				return 0, false
+			if open < 0 {
+				return 0, false, false
+			}
+			if open == 0 {
+				return open, true, true
 			}
 			p := s.tok(open - 1).tt
 			if (!js.IsIdentifierName(p) && p != js.CloseParenToken && p != js.CloseBracketToken || js.IsReservedWord(p)) && p != js.ThisToken {
-				return 0, false // a group or an array literal: not a call's callee
+				return open, true, true // a group or an array literal: not a call's callee
 			}
 			k = open - 1
 			if s.is(k, "?.") {
 				k--
 			}
 		default:
-			return 0, false
+			return 0, false, false
 		}
 	}
-	return 0, false
+	return 0, false, false
 }

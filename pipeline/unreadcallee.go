@@ -119,7 +119,9 @@ func (r *rewrite) checkUnreadCallee(i int) {
 	if r.seed != nil || !s.is(i, "(") || i < 1 || s.is(i-1, "function") || s.is(i-2, "function") {
 		return
 	}
-	start, chain := s.chainRoot(i - 1) // a name or this
+	// A name or this, or a group or an array literal ([dom][0].put(…), ({ ...dom }).put(…),
+	// (c ? dom : o).put(…)): a value the build does not read.
+	start, group, chain := s.chainStart(i - 1)
 	if !chain {
 		return
 	}
@@ -142,6 +144,8 @@ func (r *rewrite) checkUnreadCallee(i int) {
 	var what, exported string
 	n, known := s.binding(start)
 	switch {
+	case group:
+		what = s.calleeText(i-1) + " is read from what the build does not read (a group's value, an array literal)"
 	case s.is(start, "this"):
 		open, ok := s.ownFunction(start)
 		if !ok {
