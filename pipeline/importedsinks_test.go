@@ -477,6 +477,10 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; dom.put("<b>b</b>"); const app = { show(m) { document.body.textContent = m; } }; (0, app.show)("<img src=x onerror=go()>"); [app][0].show("<img src=x onerror=go()>"); (location.hash ? app : app).show("<img src=x onerror=go()>");`,
 		}, ""},
+		{"a namespace in an object literal, after it goes elsewhere", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const o = { dom }; o.dom.put("<img src=x onerror=go()>");`,
+		}, `main.js:1:101: error: the markup given to o.dom.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (o is bound to what the build does not read as a function`},
 		{"a namespace spread into an object", map[string]string{
 			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; ({ ...dom }).put("<img src=x onerror=go()>");`,

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -24,10 +25,15 @@ import (
 // not follow (see above): its significant token and how the object is written (import * as
 // dom), or ok false.
 func (r *rewrite) moduleEscape() (at int, how string, ok bool) {
+	return r.moduleEscapeIn(0, math.MaxInt)
+}
+
+// moduleEscapeIn is moduleEscape of the uses at a significant token from start to end.
+func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, ok bool) {
 	s := r.s
 	for _, b := range r.moduleObjects() {
 		for _, ref := range s.references(b) {
-			if declares(s, ref) || s.is(ref-1, "as") && s.is(ref-2, "*") || r.followedUse(ref, 0) {
+			if ref < start || ref > end || declares(s, ref) || s.is(ref-1, "as") && s.is(ref-2, "*") || r.followedUse(ref, 0) {
 				continue
 			}
 			how := "import * as " + s.text(ref)
@@ -100,6 +106,15 @@ func (r *rewrite) followedUse(ref, depth int) bool {
 	return true
 }
 
+// escapesWithin reports whether a module object of the script goes where the build does not
+// follow it (moduleEscape) at a significant token from start to end: the app's own object or
+// class that holds it there ({ dom }, { __proto__: dom }, a getter's return, a class's field)
+// is no function of its own the build reads.
+func (r *rewrite) escapesWithin(start, end int) bool {
+	_, _, ok := r.moduleEscapeIn(start, end)
+	return ok
+}
+
 // escapePlace says where the use of a module object at the significant token at is, as a
 // message says a place: file:line:column.
 func (r *rewrite) escapePlace(k int) string {
@@ -155,7 +170,7 @@ func (r *rewrite) checkUnreadCallee(i int) {
 			exported = s.fnName(f)
 		}
 		if brace := s.enclosing(open); brace > 0 && s.is(brace, "{") {
-			if _, class := s.classOf(brace); class && s.ownThis(start, brace) {
+			if _, class := s.classOf(brace); class && s.ownThis(start, brace) && !r.escapesWithin(brace, s.pair[brace]) {
 				return // a class's method's this, its instance (markupparam.go reads its calls)
 			}
 		}
@@ -163,7 +178,8 @@ func (r *rewrite) checkUnreadCallee(i int) {
 	case !known || n.Free:
 		return // a global's (checkGlobalCall)
 	case s.plainPath(start, i-1):
-		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) {
+		init, isConst := s.constInitAt(start)
+		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) && !(isConst && r.escapesWithin(init[0], init[1])) {
 			// An import's member (checkImportedCall), a parameter's (paramns.go), the
 			// app's own function (markupparam.go).
 			return
