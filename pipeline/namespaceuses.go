@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
@@ -339,8 +338,9 @@ type nsFlow struct {
 	calls    map[*js.CallExpr]bool
 	thisFree func(*js.CallExpr) bool
 
-	ast   *js.AST
-	lists map[*js.Var]js.IExpr // listBindings', made when first asked
+	ast    *js.AST
+	writes *localnames.Writes   // the program's, namespaceFinder's
+	lists  map[*js.Var]js.IExpr // listBindings', made when first asked
 
 	holders, arrays, returns map[*js.Var]origins
 	refused                  origins
@@ -350,8 +350,8 @@ type nsFlow struct {
 
 // namespacesKept returns the calls of calls (the helpers' calls namespaceValues would write)
 // whose objects the rule above lets it write, walking ast until what holds them is all found.
-func namespacesKept(ast *js.AST, p *nsProgram, calls []*js.CallExpr, exported map[string]bool, thisFree func(*js.CallExpr) bool) map[*js.CallExpr]bool {
-	f := &nsFlow{p: p, ast: ast, calls: map[*js.CallExpr]bool{}, thisFree: thisFree,
+func namespacesKept(ast *js.AST, writes *localnames.Writes, p *nsProgram, calls []*js.CallExpr, exported map[string]bool, thisFree func(*js.CallExpr) bool) map[*js.CallExpr]bool {
+	f := &nsFlow{p: p, ast: ast, writes: writes, calls: map[*js.CallExpr]bool{}, thisFree: thisFree,
 		holders: map[*js.Var]origins{}, arrays: map[*js.Var]origins{}, returns: map[*js.Var]origins{}, refused: origins{}}
 	for _, c := range calls {
 		f.calls[c] = true
@@ -678,7 +678,7 @@ func (f *nsFlow) stringList(e js.IExpr, loop *js.ForOfStmt) []string {
 	case *js.Var:
 		v := resolved(x)
 		if f.lists == nil {
-			f.lists = listBindings(f.ast)
+			f.lists = listBindings(f.ast, f.writes)
 		}
 		if l, ok := f.lists[v]; ok && l != nil {
 			return f.stringList(l, loop)
@@ -690,8 +690,7 @@ func (f *nsFlow) stringList(e js.IExpr, loop *js.ForOfStmt) []string {
 // listBindings returns, for each binding declared once with a value, never written, whose every
 // other name is the iterated value of a for-of, that value; a binding named otherwise (a
 // parameter of its name, which holds the argument until the var's declaration runs) maps to nil.
-func listBindings(ast *js.AST) map[*js.Var]js.IExpr {
-	w := localnames.WritesOf(ast)
+func listBindings(ast *js.AST, w *localnames.Writes) map[*js.Var]js.IExpr {
 	lists := map[*js.Var]js.IExpr{}
 	js.Walk(listWalker(func(n js.INode, parent js.INode) {
 		switch x := n.(type) {
@@ -846,25 +845,22 @@ func propKey(p js.Property) (string, bool) {
 	return literalKey(p.Name.Literal)
 }
 
-// literalKey returns the key a literal property name gives: an identifier's name, a string's
-// text without escapes; not a number (its key is its canonical form).
+// literalKey returns the key a literal property name gives: an identifier's name or a string's
+// text, without escapes (unquoteName); not a number (its key is its canonical form).
 func literalKey(l js.LiteralExpr) (string, bool) {
-	switch l.TokenType {
-	case js.IdentifierToken:
-		return string(l.Data), true
-	case js.StringToken:
-		return stringKey(&l)
-	}
-	return "", false
-}
-
-// stringKey returns the text of e, a string literal without escapes.
-func stringKey(e js.IExpr) (string, bool) {
-	l, ok := e.(*js.LiteralExpr)
-	if !ok || l.TokenType != js.StringToken || len(l.Data) < 2 || bytes.IndexByte(l.Data, '\\') >= 0 {
+	if l.TokenType != js.IdentifierToken && l.TokenType != js.StringToken {
 		return "", false
 	}
-	return string(l.Data[1 : len(l.Data)-1]), true
+	return unquoteName(l.Data)
+}
+
+// stringKey returns the text of e, a string literal without escapes (moduleSpec).
+func stringKey(e js.IExpr) (string, bool) {
+	l, ok := e.(*js.LiteralExpr)
+	if !ok || l.TokenType != js.StringToken {
+		return "", false
+	}
+	return moduleSpec(l.Data)
 }
 
 // isNullish reports whether e is null, undefined or void 0.

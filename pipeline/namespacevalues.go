@@ -73,7 +73,7 @@ func namespaceValues(m *minifiedPrint) []localnames.Edit {
 		}
 		calls = append(calls, c)
 	}
-	kept := namespacesKept(ast, prog, calls, exported, f.thisFree)
+	kept := namespacesKept(ast, f.writes, prog, calls, exported, f.thisFree)
 	tokens, ok := m.tokens()
 	if !ok {
 		return nil
