@@ -613,6 +613,59 @@ export default {};`,
 			"../node_modules/later-hooks/index.js": `const m = require("node:module");
 module.exports = () => new Promise((r) => setTimeout(() => { m.register("data:text/javascript,"); r(); }, 0));`}),
 			code: 1, want: "node_modules/later-hooks/index.js:2:64: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// ac26 (attack, held): the config's own code, made by Function (a frame with no
+		// file), set as the CommonJS loader's handler of .js, runs when a package of the root
+		// requires a file as Node loads it: the stack is that package's and the loader's only.
+		{name: "vite_config_module_register_in_require_hook", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
+const M = createRequire(import.meta.url)("node:module");
+const js = M._extensions[".js"];
+M._extensions[".js"] = Function("js", "return function (m, f) { process.getBuiltinModule('module').register('data:text/javascript,'); return js.call(this, m, f); }")(js);
+await import("innocent");
+M._extensions[".js"] = js;
+export default {};`,
+			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
+			"node_modules/innocent/index.js":     `module.exports = require("./a.js");`,
+			"node_modules/innocent/a.js":         `module.exports = 1;`}),
+			code: 1, want: "vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// ac26 (attack, held): a package's file required by a promise's reaction (the config's
+		// require given to then: no frame of the config's), long after the package loaded.
+		{name: "vite_config_package_module_register_required_from_then", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
+await Promise.resolve("later-reg/reg.js").then(createRequire(import.meta.url));
+export default {};`,
+			"node_modules/later-reg/package.json": `{ "name": "later-reg", "main": "index.js" }`,
+			"node_modules/later-reg/index.js":     `module.exports = 1;`,
+			"node_modules/later-reg/reg.js":       `require("node:module").register("data:text/javascript,");`}),
+			code: 1, want: "vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// ac26 (attack, held): a throw with no caller from a setImmediate, from an EventEmitter's
+		// listener emitted on a process.nextTick, and from a worker thread of the config's.
+		{name: "vite_config_throws_in_immediate", files: script("console.log(1)", map[string]string{"vite.config.js": `setImmediate(() => { throw new Error("immediate boom"); });
+await new Promise((r) => setTimeout(r, 0));
+await new Promise((r) => setImmediate(r));
+export default {};`}), code: 1, want: "vite.config.js:1:28: error: vite.config.js threw: immediate boom"},
+		{name: "vite_config_throws_in_emitter_tick", files: script("console.log(1)", map[string]string{"vite.config.js": `import { EventEmitter } from "node:events";
+const e = new EventEmitter(); e.on("x", () => { throw new Error("emitter boom"); });
+process.nextTick(() => e.emit("x"));
+await new Promise((r) => setImmediate(r));
+export default {};`}), code: 1, want: "vite.config.js:2:55: error: vite.config.js threw: emitter boom"},
+		{name: "vite_config_throws_in_worker", files: script("console.log(1)", map[string]string{"vite.config.js": `import { Worker } from "node:worker_threads";
+let w; try { w = new Worker("throw new Error('worker boom')", { eval: true }); } catch (e) { throw new Error("no worker"); }
+await new Promise((r) => w.once("exit", r));
+export default {};`}), code: 1, want: "boom"},
+		// ac26 (attack, held): Less's data-uri() of a path in a variable, interpolated.
+		{name: "less_data_uri_variable_outside", files: less(`@d: "../../secrets";
+@p: "@{d}/token.txt";
+.a { background: data-uri(@p); }`, nil), code: 1, want: "outside"},
+		{name: "less_image_size_variable_through_link", files: less(`@p: "./l.png";
+.a { width: image-width(@p); height: image-size(~"@{p}"); }`, nil), links: map[string]string{"l.png": "secrets/image.png"}, code: 1, want: "outside"},
+		// ac26 (attack, held): a Less @plugin of the app's that reads through Less's own file
+		// manager: the read is refused, which Less's reader gives as no contents (an empty
+		// value, exit 0); the secret is nowhere.
+		{name: "less_plugin_file_manager_outside", files: less(`@plugin "./p.js";
+.a { content: leak(); }`, map[string]string{"p.js": `module.exports = { install(less, pm, functions) {
+  functions.add("leak", () => new less.tree.Quoted('"', new less.FileManager().loadFileSync("BASE/secrets/token.txt", "/", {}, {}).contents));
+} };`}), code: 0},
+		// ac26 (attack, held): svg-gradient() reads no file.
+		{name: "less_svg_gradient", files: less(`.a { background: svg-gradient(to right, red, green 30%, blue); }`, nil), code: 0},
 		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to
