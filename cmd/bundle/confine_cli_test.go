@@ -666,6 +666,20 @@ export default {};`}), code: 1, want: "boom"},
 } };`}), code: 0},
 		// ac26 (attack, held): svg-gradient() reads no file.
 		{name: "less_svg_gradient", files: less(`.a { background: svg-gradient(to right, red, green 30%, blue); }`, nil), code: 0},
+		// ac26 (attack, no fix): what a report still tells of the machine past the header's
+		// fixed values: the shared libraries Node loaded, by their paths (sharedObjects), and
+		// the machine's limits (userLimits), in the page, exit 0.
+		{name: "vite_config_report_shared_objects", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(process.report.getReport().sharedObjects.join(" ")) } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(b), "libc.so") {
+					t.Errorf("the page holds the machine's shared libraries:\n%s", b)
+				}
+			}},
 		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to
