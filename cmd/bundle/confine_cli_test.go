@@ -680,6 +680,23 @@ export default {};`}), code: 1, want: "boom"},
 					t.Errorf("the page holds the machine's shared libraries:\n%s", b)
 				}
 			}},
+		{name: "vite_config_report_user_limits", files: script("console.log(__X__)", map[string]string{"vite.config.js": `export default { define: { __X__: JSON.stringify(Object.entries(process.report.getReport().userLimits).map(([k, l]) => k + "=" + l.soft + "/" + l.hard).join(" ")) } };`}), code: 0,
+			check: func(t *testing.T, base string) {
+				t.Helper()
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				machine, err := exec.Command("node", "-p", `Object.entries(process.report.getReport().userLimits).filter(([k]) => k === "open_files" || k === "max_user_processes").map(([k, l]) => k + "=" + l.soft + "/" + l.hard).join(" ")`).Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range strings.Fields(string(machine)) {
+					if strings.Contains(string(b), l) {
+						t.Errorf("the page holds the machine's limit %s:\n%s", l, b)
+					}
+				}
+			}},
 		// @swc/core 1.16's native addon does not load inside the kernel's fence: its loader
 		// reads the machine's mount table (/proc/self/mountinfo, which names the builder's
 		// folders, and which the fence keeps from the app's code) and fails with "Failed to
