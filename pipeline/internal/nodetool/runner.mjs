@@ -266,7 +266,8 @@ syncBuiltinESMExports();
 //     process.execPath, argv0, argv[0] and title (Node's path): fixed values;
 //   - process.binding("os"), the same answers unfixed: refused;
 //   - a diagnostic report (process.report.getReport, which detect-libc reads to tell glibc
-//     from musl) gives the same fixed values, and no addresses (excludeNetwork, Node 20.13 and
+//     from musl) gives the same fixed values, no machine limits, of the libraries loaded only a
+//     musl C library's or loader's name, and no addresses (excludeNetwork, Node 20.13 and
 //     later); none is written (writeReport, or on a signal or a fatal error, whose file a
 //     config would read back): refused.
 const noSystem = (call, what) => {
@@ -328,6 +329,11 @@ if (process.report) {
     // it is there (glibc, not musl) to choose their addon; on musl neither is.
     if (typeof r.header.glibcVersionRuntime === "string" && typeof r.header.glibcVersionCompiler === "string") r.header.glibcVersionRuntime = r.header.glibcVersionCompiler;
     delete r.header.networkInterfaces;
+    // The libraries Node loaded, by path, tell the machine's layout: only a musl C
+    // library's or loader's name stays (detect-libc tells musl by it where the header has no
+    // glibcVersionRuntime); the machine's limits (userLimits) are "unlimited".
+    if (Array.isArray(r.sharedObjects)) r.sharedObjects = r.sharedObjects.map((f) => String(f).split("/").pop()).filter((f) => f.includes("musl"));
+    if (r.userLimits && typeof r.userLimits === "object") for (const k of Object.keys(r.userLimits)) r.userLimits[k] = { soft: "unlimited", hard: "unlimited" };
     return r;
   };
   report.writeReport = noSystem("process.report.writeReport", "write");
