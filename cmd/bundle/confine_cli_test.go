@@ -627,6 +627,20 @@ export default {};`,
 			"node_modules/innocent/index.js":     `module.exports = require("./a.js");`,
 			"node_modules/innocent/a.js":         `module.exports = 1;`}),
 			code: 1, want: "vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// ac26 (attack, no fix): the config replaces Error.captureStackTrace, which the check
+		// of whether a package calls register as Node loads it reads the stack with, by one
+		// that gives a package's frame and the loader's: the call passed as a package's as Node
+		// loads it, exit 0, fenced (Node's register ran) and with the path checks.
+		{name: "vite_config_module_register_forged_stack", files: script("console.log(1)", map[string]string{"vite.config.js": `const real = Error.captureStackTrace;
+Error.captureStackTrace = function (o, fn) {
+  if (typeof Error.prepareStackTrace === "function" && o && Object.keys(o).length === 0) { o.stack = [{ getFileName: () => "BASE/ws/app/node_modules/innocent/index.js" }, { getFileName: () => "node:internal/modules/cjs/loader" }]; return; }
+  return real.call(this, o, fn);
+};
+try { process.getBuiltinModule("module").register("data:text/javascript,"); } finally { Error.captureStackTrace = real; }
+export default {};`,
+			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
+			"node_modules/innocent/index.js":     `module.exports = 1;`}),
+			code: 1, want: "vite.config.js:5:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// ac26 (attack, held): a package's file required by a promise's reaction (the config's
 		// require given to then: no frame of the config's), long after the package loaded.
 		{name: "vite_config_package_module_register_required_from_then", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
