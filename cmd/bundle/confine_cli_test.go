@@ -640,7 +640,7 @@ try { process.getBuiltinModule("module").register("data:text/javascript,"); } fi
 export default {};`,
 			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
 			"node_modules/innocent/index.js":     `module.exports = 1;`}),
-			code: 1, want: "vite.config.js:5:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+			code: 1, want: "vite.config.js:6:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// ac26 (attack, held): a package's file required by a promise's reaction (the config's
 		// require given to then: no frame of the config's), long after the package loaded.
 		{name: "vite_config_package_module_register_required_from_then", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";

@@ -31,6 +31,21 @@ import workerThreads from "node:worker_threads";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const cwd = process.cwd();
+// Error.captureStackTrace and a call site's getFileName as the language gives them, taken
+// before any app code runs: the check of who calls module.register reads the stack by them,
+// and a config that replaced them would pass as a package's module loading.
+const stackOf = Error.captureStackTrace;
+const siteFile = (() => {
+  const prepare = Error.prepareStackTrace;
+  const held = {};
+  Error.prepareStackTrace = (_, sites) => sites;
+  try {
+    stackOf(held);
+    return Object.getPrototypeOf(held.stack[0]).getFileName;
+  } finally {
+    Error.prepareStackTrace = prepare;
+  }
+})();
 const realpath = fs.realpathSync.native;
 // The fs functions resolveIn looks with, before the tools' are guarded.
 const lstatRaw = fs.lstatSync;
@@ -273,7 +288,7 @@ syncBuiltinESMExports();
 const noSystem = (call, what) => {
   const f = () => {
     const e = new Error(`A system error occurred: ${call} returned EACCES (permission denied): bundle lets the app's Node code read only ${root} and open no socket`);
-    Error.captureStackTrace(e, f); // the stack starts at the call
+    stackOf(e, f); // the stack starts at the call
     throw Object.assign(e, { code: "ERR_SYSTEM_ERROR", refusal: { by: "checks", what } });
   };
   return f;
@@ -1185,15 +1200,23 @@ if (process.permission) {
   // with no file, eval's, is the code that ran it; a data: URL's is the app's).
   const packageLoading = (fn) => {
     const prepare = Error.prepareStackTrace;
+    const own = (_, sites) => sites;
     const held = {};
-    Error.prepareStackTrace = (_, sites) => sites;
+    let sites;
     try {
-      Error.captureStackTrace(held, fn);
-      var sites = held.stack;
+      Error.prepareStackTrace = own;
+      if (Error.prepareStackTrace !== own) return false; // an accessor the app put there
+      stackOf(held, fn);
+      sites = held.stack;
     } finally {
       Error.prepareStackTrace = prepare;
     }
-    const files = (Array.isArray(sites) ? sites : []).map((s) => s.getFileName?.() ?? "").filter((f) => f !== "" && f !== import.meta.url);
+    if (!Array.isArray(sites)) return false;
+    const files = [];
+    for (let i = 0; i < sites.length; i++) {
+      const f = Reflect.apply(siteFile, sites[i], []) ?? "";
+      if (f !== "" && f !== import.meta.url) files[files.length] = f;
+    }
     const code = files.filter((f) => !f.startsWith("node:"));
     return code.length > 0 && !code.some(appFrame) && files.some(loading) && files.every((f) => !f.startsWith("node:") || loading(f));
   };
@@ -1204,7 +1227,7 @@ if (process.permission) {
     const f = { [name](...args) {
       if (!packageLoading(f[name])) {
         const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
-        Error.captureStackTrace(e, f[name]);
+        stackOf(e, f[name]);
         throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
       }
       return open?.apply(this, args);
