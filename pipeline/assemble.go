@@ -443,8 +443,9 @@ type assembled struct {
 // own markup where the tree puts it: the policy <meta> first in <head> (its content a
 // placeholder, which Build fills once it has hashed the page's scripts), then <meta charset>
 // unless the page's head begins with its own, the CSS that scripts imported at the end of
-// <head> (as Vite links it), the SDK before the first script the browser runs (else at the
-// end of <head>, after every stylesheet), and the classic scripts with defer or async and
+// <head> (as Vite links it), the SDK at the end of <body> where no code of the page runs
+// before parsing ends (sdkAtBodyEnd), else before the first script the browser runs (else at
+// the end of <head>, after every stylesheet), and the classic scripts with defer or async and
 // the SVG sprites at the end of <body>. What the tree builder would move or hide is refused
 // (refuse), and what it would not is copied through byte for byte.
 func (a *assembler) assemble() *assembled {
@@ -519,10 +520,13 @@ func (a *assembler) assemble() *assembled {
 
 	// The build's own markup, each at its place in the tree.
 	headAt, cssAt := headStart(d), headEnd(d)
-	if sdkAt < 0 || sdkAt > cssAt {
+	bodyAt, open := bodyEnd(d)
+	switch {
+	case open == "" && sdkAtBodyEnd(d, bodyAt):
+		sdkAt = bodyAt
+	case sdkAt < 0 || sdkAt > cssAt:
 		sdkAt = cssAt
 	}
-	bodyAt, open := bodyEnd(d)
 	res := &assembled{policy: -1, charset: -1, css: -1, sdk: -1, dev: -1, body: markup.Range{Start: -1, End: -1}, bodyAt: bodyAt}
 	a.policyText = len(a.texts)
 	type insert struct {

@@ -293,8 +293,9 @@ func refusal(d *markup.Document, r markup.Repair) (text, note string) {
 
 // checkBuilt checks the normal form on d, the tree of the page assemble wrote (b.page, with
 // the SDK's text and the policy still placeholders, readBuilt): the policy <meta> is the
-// first element of <head>, a <meta charset> the second; the SDK's script is in <head>, before
-// every other script the browser runs; the CSS is in <head>; what went at the end of <body>
+// first element of <head>, a <meta charset> the second; the SDK's script is in <head> or
+// <body>, after nothing that runs code while the page is parsed (runsWhileParsing: a module
+// script without async runs after it wherever it stands); the CSS is in <head>; what went at the end of <body>
 // is live HTML there; and the tree builder repairs nothing it refuses in a source. It is
 // called on a page whose source passed refuse. What the page's own markup causes (elements
 // still open where the page ends, which would take what goes at the end of <body>) is a
@@ -333,10 +334,10 @@ func (a *assembler) checkBuilt(d *markup.Document, b *assembled) error {
 		switch s := n.Tag.Start; {
 		case s == b.css && (!n.Is(markup.HTML, "style") || n.Parent != head):
 			return fmt.Errorf("the <style> of the CSS the page's scripts import is not in <head>")
-		case s == b.sdk && (!n.Is(markup.HTML, "script") || n.Parent != head):
-			return fmt.Errorf("the SDK's <script> is not in <head>")
-		case b.sdk >= 0 && s < b.sdk && s != b.dev && !n.Inert() && (n.Is(markup.HTML, "script") || n.Is(markup.SVG, "script")):
-			return fmt.Errorf("a script at byte %d runs before the SDK's", s)
+		case s == b.sdk && (!n.Is(markup.HTML, "script") || n.Inert() || n.Parent != head && !descends(n, d.Body())):
+			return fmt.Errorf("the SDK's <script> is not in <head> or <body>")
+		case b.sdk >= 0 && s < b.sdk && s != b.dev && runsWhileParsing(n):
+			return fmt.Errorf("<%s> at byte %d runs code before the SDK's script", n.Name, s)
 		case inBody(s) && n != d.Body():
 			if n.Inert() {
 				return a.bodyEndError(b.bodyAt, fmt.Sprintf("in <%s>, they would be inert", n.Parent.Name))
@@ -347,6 +348,16 @@ func (a *assembler) checkBuilt(d *markup.Document, b *assembled) error {
 		}
 	}
 	return nil
+}
+
+// descends reports whether n is a descendant of anc.
+func descends(n, anc *markup.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == anc {
+			return true
+		}
+	}
+	return false
 }
 
 // attrOf is the value of n's attribute name, "" when it has none.

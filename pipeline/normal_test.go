@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -435,4 +436,102 @@ func TestNormalFormRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 1500 pages taken, %d of them refused for what is open at the end of <body>", accepted, refusedAtEnd)
+}
+
+// TestSDKPlace: the SDK's script goes at the end of <body> where nothing of the page can run
+// code while the browser parses it (only module scripts without async, which wait for the end
+// of parsing), and before the page's first script otherwise (at the end of <head> when that
+// script is in <body>), so that in Chromium every script of the page, a frame's too, finds
+// document.modelContext, which the SDK installs. Each script of a row pushes whether it did
+// to window.seen; want is how many scripts must have run.
+func TestSDKPlace(t *testing.T) {
+	const see = `(window.seen ??= []).push(document.modelContext !== undefined)`
+	rows := []struct {
+		name, page string
+		body       bool // the SDK at the end of <body>, else in <head>
+		want       int  // scripts of the page that run
+	}{
+		{name: "module_in_body", page: `<!doctype html><html><head><title>t</title></head><body><p>x</p><script type="module">` + see + `</script></body></html>`, body: true, want: 1},
+		{name: "module_in_head", page: `<!doctype html><html><head><script type="module">` + see + `</script></head><body><p>x</p></body></html>`, body: true, want: 1},
+		{name: "module_type_upper", page: `<!doctype html><body><script type="MODULE">` + see + `</script><p>x</p></body>`, body: true, want: 1},
+		// A module script by the standard (the type stripped of ASCII whitespace), which
+		// Chromium does not run (it compares the type unstripped): either way nothing runs
+		// before the end of parsing.
+		{name: "module_type_spaced", page: "<!doctype html><body><script type=\" module\t\">" + see + `</script><p>x</p></body>`, body: true, want: 0},
+		{name: "no_body_end_tag", page: `<!doctype html><body><p>x<script type="module">` + see + `</script>`, body: true, want: 1},
+		{name: "open_div_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><div><p>x`, body: true, want: 1},
+		{name: "two_modules", page: `<!doctype html><head><script type="module">` + see + `</script></head><body><script type="module">` + see + `</script></body>`, body: true, want: 2},
+		// Something runs while the page is parsed: the SDK stays before it.
+		{name: "classic_in_body", page: `<!doctype html><body><p>x</p><script>` + see + `</script><script type="module">` + see + `</script></body>`, want: 2},
+		{name: "classic_after_module", page: `<!doctype html><head><script type="module">` + see + `</script></head><body><script>` + see + `</script></body>`, want: 2},
+		{name: "async_module", page: `<!doctype html><body><p>x</p><script type="module" async>` + see + `</script></body>`, want: 1},
+		{name: "svg_script", page: `<!doctype html><body><svg><script>` + see + `</script></svg><script type="module">` + see + `</script></body>`, want: 2},
+		{name: "srcdoc_script", page: `<!doctype html><body><iframe srcdoc="<script>(parent.seen ??= []).push(parent.document.modelContext !== undefined)</script>"></iframe><script type="module">` + see + `</script></body>`, want: 2},
+		{name: "data_block", page: `<!doctype html><body><script type="application/json">{}</script><script type="module">` + see + `</script></body>`, want: 1},
+		// The end of <body> is inside an element the page leaves open, where a <script> would
+		// be SVG's (its text read as markup): the SDK stays in <head>. In MathML's <mi> a
+		// <script> is HTML's, and runs. (A <template> or a <noscript> left open is refused:
+		// the rest of the page would be inert.)
+		{name: "open_svg_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><svg><g>`, want: 1},
+		{name: "open_math_mi_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><math><mi>x`, body: true, want: 1},
+		{name: "open_math_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><math>`, want: 1},
+		// A body implied with nothing in it: the SDK is written before the module script.
+		{name: "empty_body", page: `<!doctype html><html><head><title>t</title><script type="module">` + see + `</script></head></html>`, want: 1},
+	}
+	type built struct {
+		name       string
+		html, show []byte
+		want       int
+	}
+	var pages []built
+	for _, r := range rows {
+		res, err := buildPage(t, r.page)
+		if err != nil {
+			t.Errorf("%s: refused: %v", r.name, err)
+			continue
+		}
+		d := markup.Parse(res.HTML, markup.Options{})
+		var sdkEl *markup.Node
+		for _, n := range d.Nodes {
+			if n.Is(markup.HTML, "script") && n.FirstChild != nil && strings.Contains(n.FirstChild.Data, `Symbol.for("miniapp.sdk")`) {
+				sdkEl = n
+			}
+		}
+		switch {
+		case sdkEl == nil:
+			t.Errorf("%s: no SDK script in the built page\n%s", r.name, res.HTML)
+		case r.body && (!descends(sdkEl, d.Body()) || sdkEl.Inert()):
+			t.Errorf("%s: the SDK's script is not in <body>\n%s", r.name, withoutSDK(res.HTML, sdkEl))
+		case !r.body && sdkEl.Parent != d.Head():
+			t.Errorf("%s: the SDK's script is not in <head>\n%s", r.name, withoutSDK(res.HTML, sdkEl))
+		}
+		pages = append(pages, built{r.name, res.HTML, withoutSDK(res.HTML, sdkEl), r.want})
+	}
+	b := browsertest.Start(t)
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) {
+			v := b.Visit(t, b.Serve("/"+p.name+".html", p.html, "text/html"), 0)
+			got := browsertest.Eval[string](t, b, `new Promise(done => {
+				const end = Date.now() + 5000;
+				const w = () => (window.seen?.length ?? 0) >= `+fmt.Sprint(p.want)+` && document.readyState === "complete" || Date.now() > end ? done(JSON.stringify(window.seen ?? [])) : setTimeout(w, 20);
+				w();
+			})`)
+			if want := "[" + strings.TrimSuffix(strings.Repeat("true,", p.want), ",") + "]"; got != want {
+				t.Errorf("document.modelContext as each script of the page ran: %s, want %s\n%s", got, want, p.show)
+			}
+			if len(v.Requests) > 0 || len(v.Console) > 0 {
+				t.Errorf("requests %v, console %v", v.Requests, v.Console)
+			}
+		})
+	}
+}
+
+// withoutSDK is a built page with the SDK's text (sdk's, nil for none) cut, to show in a
+// test's message.
+func withoutSDK(page []byte, sdk *markup.Node) []byte {
+	if sdk == nil || sdk.FirstChild == nil {
+		return page
+	}
+	r := textRange(sdk)
+	return slices.Concat(page[:r.Start], []byte("/* the SDK */"), page[r.End:])
 }

@@ -1,6 +1,7 @@
-// The SDK that bundle puts first in every bundle's <head>. It installs document.modelContext
-// before any app code runs, connects to the host, answers the host's requests, and publishes
-// its API for @miniapp/sdk at globalThis[Symbol.for("miniapp.sdk")]. The functions an app
+// The SDK that bundle puts in every bundle, as the first script the page runs (in <head>, or
+// at the end of <body> when only deferred module scripts precede it). It installs
+// document.modelContext before any app code runs, connects to the host, answers the host's
+// requests, and publishes its API for @miniapp/sdk at globalThis[Symbol.for("miniapp.sdk")]. The functions an app
 // calls (module.ts) are bundled with the app, so this script holds only what must run first.
 
 import { Bridge, PROTOCOL_VERSION, rpcError, type Config } from "./bridge";
