@@ -29,7 +29,7 @@ func Program(path string) ([]string, error) {
 	if files, ok := programCache.Load(path); ok {
 		return slices.Clone(files.([]string)), nil
 	}
-	p := &programs{seen: map[string]bool{}, caps: map[string]bool{}, found: map[string]string{}}
+	p := &programs{seen: map[string]bool{}, caps: map[string]bool{}, found: map[string]string{}, real: map[string]string{}}
 	if err := p.add(path, 0); err != nil {
 		return nil, err
 	}
@@ -52,6 +52,10 @@ type programs struct {
 	system []string          // the loader's folders after the objects' own, read once
 	caps   map[string]bool   // whether a folder has glibc-hwcaps subfolders
 	found  map[string]string // find's answers, by name and folders: libc is needed by most
+	// real holds the real paths of the files met, by the path they were met by: libc and
+	// the loader are needed by every library, and resolving each link of their path again
+	// (six system calls for /lib/x86_64-linux-gnu/libc.so.6) was half of Node's lookup.
+	real map[string]string
 }
 
 func (p *programs) hwcaps(dir string) bool {
@@ -65,13 +69,46 @@ func (p *programs) hwcaps(dir string) bool {
 }
 
 func (p *programs) file(path string) (string, bool) {
-	real, err := filepath.EvalSymlinks(path)
+	real, err := p.realPath(path)
 	if err != nil || p.seen[real] {
 		return real, false
 	}
 	p.seen[real] = true
 	p.files = append(p.files, real)
 	return real, true
+}
+
+// realPath is filepath.EvalSymlinks(path), the folder's real path found once for all the
+// files met in it: every library of a program is in one of a few folders, reached through the
+// same links (/lib to usr/lib).
+func (p *programs) realPath(path string) (string, error) {
+	if real, ok := p.real[path]; ok {
+		return real, nil
+	}
+	dir, base := filepath.Split(filepath.Clean(path))
+	if base == "" || dir == "" {
+		return filepath.EvalSymlinks(path)
+	}
+	rdir, ok := p.real[dir] // with its trailing separator: no file's key
+	if !ok {
+		var err error
+		if rdir, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", err
+		}
+		p.real[dir] = rdir
+	}
+	real := filepath.Join(rdir, base)
+	st, err := os.Lstat(real)
+	if err != nil {
+		return "", err
+	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		if real, err = filepath.EvalSymlinks(real); err != nil {
+			return "", err
+		}
+	}
+	p.real[path] = real
+	return real, nil
 }
 
 // add adds the program at path and what it needs; depth counts the interpreters of scripts.
