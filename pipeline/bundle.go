@@ -211,7 +211,7 @@ func newBundler(m *manifest.Manifest, dir, appRoot string, env map[string]string
 	readRoot, readWhy := workspaceRoot(appRoot)
 	b := &bundler{m: m, root: m.Root, readRoot: readRoot, readWhy: readWhy, outDir: outDir, dir: dir,
 		define: cfg.defines(env, m.Build.Define), inputs: map[string]int{}, codeIn: map[string]bool{}, styleIn: map[string]bool{}, sourcemap: opts.Sourcemap || opts.KeepSourceMap, writeMap: opts.Sourcemap, localNames: !opts.noLocalNames, noUnwritten: opts.noUnwritten, noParamReads: opts.noParamReads,
-		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
+		css: newCSSTools(m.Root, readRoot, outDir, opts.TempDir, opts.NoFence, opts.NoNode), workers: &workerBuilds{}, ctx: context.Background(), vite: cfg}
 	if cfg != nil && cfg.WorkerFormat != "" {
 		b.workerFormat = cfg.WorkerFormat
 	}

@@ -22,26 +22,21 @@ import (
 // Fence returns what a build of the app in dir with opts needs of the kernel's fence, for a
 // caller that confines its process before it builds (bundle build, bundle dev): read the
 // app's root (the app folder, or the workspace root above it), run Node and the libraries it
-// loads when Node is on PATH, and write the output folder (unless opts.NoWrite) and
-// opts.TempDir. It makes the output folder, which a fence can name only once it exists,
-// and refuses one that is a symbolic link out of the app folder, as Build does.
+// loads when Node is on PATH and the app may start it (a vite.config or npm packages) unless
+// opts.NoNode, and write the output folder (unless opts.NoWrite) and opts.TempDir. It makes
+// the output folder, which a fence can name only once it exists, and refuses one that is a
+// symbolic link out of the app folder, as Build does.
 func Fence(dir string, opts Options) (confine.Fence, error) {
-	root, err := filepath.EvalSymlinks(dir)
+	root, readRoot, err := fenceRoots(dir)
 	if err != nil {
 		return confine.Fence{}, err
 	}
-	if root, err = filepath.Abs(root); err != nil {
-		return confine.Fence{}, err
-	}
-	// The build takes the same root (workspaceRoot): found once.
-	readRoot, why := findWorkspaceRoot(root)
-	fencedRoots.Store(root, [2]string{readRoot, why})
 	f := confine.Fence{Read: []string{readRoot}}
 	// Node's files are found (reading its ELF headers and the loader's configuration) while
 	// the output folder is made: on a two-core machine the two overlap. An app that cannot
 	// run Node starts no goroutine to say so, which a busy machine may run late.
 	var exe chan []string
-	if mayRunNode(root, readRoot) {
+	if !opts.NoNode && mayRunNode(root, readRoot) {
 		exe = make(chan []string, 1) // buffered: an early return leaves the lookup to end alone
 		go func() {
 			var rt []string
@@ -71,6 +66,54 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 		f.Exec = <-exe
 	}
 	return f, nil
+}
+
+// fenceRoots returns the app's root (dir, its links resolved) and the folder its build reads,
+// the workspace root: found once for the fence, NeedsNode and the build (workspaceRoot).
+func fenceRoots(dir string) (root, readRoot string, err error) {
+	if root, err = filepath.EvalSymlinks(dir); err != nil {
+		return "", "", err
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return "", "", err
+	}
+	if w, ok := fencedRoots.Load(root); ok {
+		return root, w.([2]string)[0], nil
+	}
+	readRoot, why := findWorkspaceRoot(root)
+	fencedRoots.Store(root, [2]string{readRoot, why})
+	return root, readRoot, nil
+}
+
+// NeedsNode reports whether a build of the app in dir may start Node, by what is there before
+// it starts: a vite.config (Node reads it), a PostCSS config (Node runs it, and the plugins it
+// names), or the package a CSS tool or a framework's compiler loads first, installed where the
+// tool looks for it (nodetool.ToolInstalled: Sass for a .scss file, Less, Stylus, PostCSS,
+// Tailwind CSS, the compilers of Vue, Svelte and Solid). Without any, every tool a build of
+// the app may come to need fails before it runs anything (its package is not installed: an
+// npm package's own .scss file is compiled by the app's Sass), and a build with Options.NoNode
+// says so without starting Node. A caller that fences its process for one build (bundle
+// build, bundle pin) builds such an app with NoNode, and its fence leaves Node out: finding
+// what Node loads to start is most of the fence's cost (confine.Program). It looks at nothing
+// outside the app's root, and says true where it cannot tell (a pnpm store, a dependency
+// linked from elsewhere) or cannot read dir.
+func NeedsNode(dir string) bool {
+	root, readRoot, err := fenceRoots(dir)
+	if err != nil {
+		return true // the build says what is wrong
+	}
+	for _, name := range viteConfigFiles {
+		if _, err := os.Lstat(filepath.Join(root, name)); err == nil {
+			return true // as mayRunNode
+		}
+	}
+	if !nodetool.HasPackages(root, readRoot) {
+		return false
+	}
+	if config, outside := findPostcssConfig(root, readRoot); config != "" || outside != "" {
+		return true
+	}
+	return nodetool.ToolInstalled(root, readRoot)
 }
 
 // Fences says which fences held the builds this process ran, for a caller whose process is

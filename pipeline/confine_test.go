@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,116 @@ func TestFenceWorkspaceRootOnce(t *testing.T) {
 			os.Remove(filepath.Join(ws, "package.json"))
 			if got, _ := workspaceRoot(app); got != want {
 				t.Errorf("the build's root is %s, Fence's %s", got, want)
+			}
+		})
+	}
+}
+
+// TestNeedsNode: whether a build may start Node, which bundle build's fence grants only then
+// (finding what Node loads was most of the fence's cost: 3.3 ms of order-book's 5.3). Files are
+// under a base folder, the app in base/ws/app (base/ws is a workspace where ws/package.json
+// says so); a file whose body starts with "->" is a symbolic link to the rest. An app that
+// starts no Node says what a tool needs without it (TestConfinement's
+// scss_app_packages_no_tool, sass_in_parent_node_modules_app_packages).
+func TestNeedsNode(t *testing.T) {
+	pj := func(deps ...string) string {
+		var s []string
+		for _, d := range deps {
+			s = append(s, `"`+d+`": "1.0.0"`)
+		}
+		return `{ "private": true, "dependencies": { ` + strings.Join(s, ", ") + ` } }`
+	}
+	pkg := `{ "name": "x", "version": "1.0.0" }`
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"plain", map[string]string{"ws/app/index.html": "<p>hi</p>"}, false},
+		// order-book and bench/heavy: packages, none a tool's.
+		{"packages_no_tool", map[string]string{"ws/app/package.json": pj("react"), "ws/app/node_modules/react/package.json": pkg}, false},
+		{"vite_config", map[string]string{"ws/app/vite.config.js": "export default {}"}, true},
+		{"vite_config_ts_packages", map[string]string{"ws/app/vite.config.ts": "export default {}", "ws/app/node_modules/react/package.json": pkg}, true},
+		{"postcss_config", map[string]string{"ws/app/postcss.config.js": "export default {}", "ws/app/node_modules/react/package.json": pkg}, true},
+		{"postcss_key", map[string]string{"ws/app/package.json": `{ "postcss": { "plugins": {} } }`, "ws/app/node_modules/react/package.json": pkg}, true},
+		{"postcss_config_in_workspace", map[string]string{"ws/package.json": `{ "workspaces": ["app"] }`, "ws/.postcssrc.json": "{}", "ws/node_modules/react/package.json": pkg, "ws/app/index.html": ""}, true},
+		{"sass", map[string]string{"ws/app/node_modules/sass/package.json": pkg}, true},
+		{"sass_embedded", map[string]string{"ws/app/node_modules/sass-embedded/package.json": pkg}, true},
+		{"less", map[string]string{"ws/app/node_modules/less/package.json": pkg}, true},
+		{"stylus", map[string]string{"ws/app/node_modules/stylus/package.json": pkg}, true},
+		{"vue", map[string]string{"ws/app/node_modules/vue/package.json": pkg}, true},
+		{"svelte", map[string]string{"ws/app/node_modules/svelte/package.json": pkg}, true},
+		{"babel_core", map[string]string{"ws/app/node_modules/@babel/core/package.json": pkg}, true},
+		{"babel_preset_solid", map[string]string{"ws/app/node_modules/babel-preset-solid/package.json": pkg}, true},
+		{"tailwind_node", map[string]string{"ws/app/node_modules/@tailwindcss/node/package.json": pkg}, true},
+		{"other_of_a_tool_scope", map[string]string{"ws/app/node_modules/@tailwindcss/typography/package.json": pkg, "ws/app/node_modules/@babel/runtime/package.json": pkg}, false},
+		// Node resolves a bare name to a file of it too.
+		{"sass_file", map[string]string{"ws/app/node_modules/sass.js": "module.exports = {}"}, true},
+		{"sass_linked", map[string]string{"ws/app/node_modules/store/sass/package.json": pkg, "ws/app/node_modules/sass": "->store/sass"}, true},
+		{"in_workspace_root", map[string]string{"ws/package.json": `{ "workspaces": ["app"] }`, "ws/node_modules/sass/package.json": pkg, "ws/app/node_modules/react/package.json": pkg}, true},
+		// The runner never loads an ancestor's package: not the app's to run.
+		{"above_the_root", map[string]string{"ws/node_modules/sass/package.json": pkg, "ws/app/node_modules/react/package.json": pkg}, false},
+		// The runner's find looks in the node_modules of each package the app depends on.
+		{"nested_in_dependency", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, true},
+		{"nested_in_scoped_dependency", map[string]string{"ws/app/package.json": pj("@acme/ui"), "ws/app/node_modules/@acme/ui/node_modules/less/package.json": pkg}, true},
+		{"nested_in_a_package_not_depended_on", map[string]string{"ws/app/package.json": pj("react"), "ws/app/node_modules/react/package.json": pkg, "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, false},
+		// Where it cannot tell without reading more, it lets Node in.
+		{"pnpm_store", map[string]string{"ws/app/package.json": pj("react"), "ws/app/node_modules/.pnpm/react@1.0.0/node_modules/react/package.json": pkg}, true},
+		{"dependency_linked", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui": "->../../lib/ui", "ws/lib/ui/package.json": pkg}, true},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			base, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			app := filepath.Join(base, "ws", "app")
+			if err := os.MkdirAll(app, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for name, body := range row.files {
+				p := filepath.Join(base, filepath.FromSlash(name))
+				if target, ok := strings.CutPrefix(body, "->"); ok {
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.Symlink(filepath.FromSlash(target), p); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				writeFile(t, p, body)
+			}
+			if got := NeedsNode(app); got != row.want {
+				t.Errorf("NeedsNode = %v, want %v", got, row.want)
+			}
+			// The fence of a build with NoNode runs nothing.
+			if f, err := Fence(app, Options{NoWrite: true, NoNode: !row.want}); err != nil || len(f.Exec) > 0 && !row.want {
+				t.Errorf("Fence with NoNode: %v, Exec %q", err, f.Exec)
+			}
+		})
+	}
+}
+
+// TestBuildNoNode: a build whose caller's fence left Node out (Options.NoNode) starts no Node
+// and says what each tool needs as a build without node_modules does; a vite.config that
+// appeared after the fence was made is refused with the fix (build again), not with the
+// kernel's refusal to run Node.
+func TestBuildNoNode(t *testing.T) {
+	page := `<!doctype html><html><head><title>t</title><link rel="stylesheet" href="./s.scss"></head><body></body></html>`
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"scss", map[string]string{"s.scss": ".a { color: red }"}, "Sass needs the npm package sass, which is not installed in the app"},
+		{"vite_config", map[string]string{"s.scss": ".a { color: red }", "vite.config.js": "export default {}"}, "Node is not inside this build's fence"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"miniapp.toml": "id = \"t\"\nname = \"T\"\ndescription = \"A test app.\"\nentry = \"index.html\"\n", "index.html": page,
+				"package.json": `{ "private": true, "dependencies": { "left-pad": "1.3.0" } }`, "node_modules/left-pad/package.json": `{ "name": "left-pad" }`})
+			writeFiles(t, dir, row.files)
+			_, err := Build(context.Background(), dir, Options{NoWrite: true, NoNode: true})
+			if err == nil || !strings.Contains(err.Error(), row.want) {
+				t.Errorf("Build: %v, want an error saying %q", err, row.want)
 			}
 		})
 	}

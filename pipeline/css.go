@@ -96,39 +96,41 @@ type cssTools struct {
 
 // newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
 // outDir, and keep temporary files under temp ("" for the system's); noFence leaves Node
-// outside the kernel's fence.
-func newCSSTools(root, readRoot, outDir, temp string, noFence bool) *cssTools {
+// outside the kernel's fence, noNode starts none (Options.NoNode).
+func newCSSTools(root, readRoot, outDir, temp string, noFence, noNode bool) *cssTools {
 	r := nodetool.New(root, readRoot, temp)
-	r.NoFence = noFence
+	r.NoFence, r.NoNode = noFence, noNode
 	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: r}
 }
 
 func (c *cssTools) postcssConfig() string {
-	c.once.Do(func() {
-		for dir := c.root; ; dir = filepath.Dir(dir) {
-			// postcss-load-config looks at package.json first: its "postcss" key, when there
-			// is one, is the config (the JSON form); one without the key is passed over.
-			if pj := filepath.Join(dir, "package.json"); hasPostcssKey(pj, c.readRoot) {
-				c.config = pj
-				return
-			}
-			for _, name := range postcssConfigs {
-				p := filepath.Join(dir, name)
-				if st, err := os.Lstat(p); err == nil && !st.IsDir() {
-					if real, err := filepath.EvalSymlinks(p); err != nil || !within(real, c.readRoot) {
-						c.configOutside = p
-						return
-					}
-					c.config = p
-					return
+	c.once.Do(func() { c.config, c.configOutside = findPostcssConfig(c.root, c.readRoot) })
+	return c.config
+}
+
+// findPostcssConfig returns the PostCSS config of the app in root, which reads readRoot, as
+// postcss-load-config finds it from root up to readRoot: config, or outside where the first
+// found is a symbolic link that leads out of readRoot (never loaded); "" and "" for none.
+func findPostcssConfig(root, readRoot string) (config, outside string) {
+	for dir := root; ; dir = filepath.Dir(dir) {
+		// postcss-load-config looks at package.json first: its "postcss" key, when there
+		// is one, is the config (the JSON form); one without the key is passed over.
+		if pj := filepath.Join(dir, "package.json"); hasPostcssKey(pj, readRoot) {
+			return pj, ""
+		}
+		for _, name := range postcssConfigs {
+			p := filepath.Join(dir, name)
+			if st, err := os.Lstat(p); err == nil && !st.IsDir() {
+				if real, err := filepath.EvalSymlinks(p); err != nil || !within(real, readRoot) {
+					return "", p
 				}
-			}
-			if dir == c.readRoot || filepath.Dir(dir) == dir || !strings.HasPrefix(dir, c.readRoot) {
-				return
+				return p, ""
 			}
 		}
-	})
-	return c.config
+		if dir == readRoot || filepath.Dir(dir) == dir || !strings.HasPrefix(dir, readRoot) {
+			return "", ""
+		}
+	}
 }
 
 // hasPostcssKey reports whether the package.json at p, inside root, has a "postcss" key,

@@ -95,6 +95,11 @@ type Options struct {
 	// otherwise has whatever the calling process holds: to measure what the fence costs, or
 	// to test the path checks alone. The build's own path checks hold either way.
 	NoFence bool
+	// NoNode builds without starting Node, for a caller whose fence leaves Node out
+	// (NeedsNode said no): a stylesheet or component that needs a tool is refused as in an
+	// app without node_modules (the tool's package to install), a vite.config with a
+	// message to build again.
+	NoNode bool
 	// noLocalNames leaves the local names as esbuild gives them (localnames.go): to measure
 	// what renaming them saves and costs.
 	noLocalNames bool

@@ -112,8 +112,8 @@ func findViteConfig(dir string) string {
 }
 
 // readViteConfig reads the vite.config of the app folder dir (nil, nil when it has none), on
-// Node confined to readRoot with its temporary folder in temp.
-func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, noFence bool) (*viteConfig, error) {
+// Node confined to readRoot with its temporary folder in temp (noNode: Options.NoNode).
+func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, noFence, noNode bool) (*viteConfig, error) {
 	file := findViteConfig(dir)
 	if file == "" {
 		return nil, nil
@@ -124,7 +124,7 @@ func readViteConfig(ctx context.Context, dir, readRoot, readWhy, temp string, no
 		return nil, list.Err()
 	}
 	r := nodetool.New(dir, readRoot, temp)
-	r.NoFence = noFence
+	r.NoFence, r.NoNode = noFence, noNode
 	defer r.Kill()
 	cctx, cancel := context.WithTimeout(ctx, viteConfigTimeout)
 	defer cancel()
@@ -730,7 +730,7 @@ func loadViteConfig(ctx context.Context, dir string, opts Options) (*viteConfig,
 		return nil, err
 	}
 	readRoot, readWhy := workspaceRoot(root)
-	cfg, err := readViteConfig(ctx, root, readRoot, readWhy, opts.TempDir, opts.NoFence)
+	cfg, err := readViteConfig(ctx, root, readRoot, readWhy, opts.TempDir, opts.NoFence, opts.NoNode)
 	if err != nil {
 		return nil, err
 	}

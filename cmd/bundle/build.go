@@ -155,7 +155,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	}
 	// The gzip figure is computed only for the line that shows it.
 	opts := pipeline.Options{OutDir: *out, Sourcemap: *sourcemap, NoGzip: !showSizes}
-	opts, confined, unfence, err := fence(e, dirs, opts)
+	opts, confined, unfence, err := fence(e, dirs, opts, true)
 	defer unfence()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bundle build: %v\n", err)

@@ -168,6 +168,18 @@ func leakTree(t *testing.T) string {
 	return base
 }
 
+// withLeftPad adds to files an npm package that is no tool's, and the app's package.json
+// depending on it where files has none.
+func withLeftPad(files map[string]string) map[string]string {
+	out := maps.Clone(files)
+	out["node_modules/left-pad/package.json"] = `{ "name": "left-pad", "version": "1.3.0", "main": "index.js" }`
+	out["node_modules/left-pad/index.js"] = "module.exports = (s) => s;\n"
+	if _, ok := out["package.json"]; !ok {
+		out["package.json"] = `{ "private": true, "dependencies": { "left-pad": "1.3.0" } }`
+	}
+	return out
+}
+
 // leakRow is one way an app could make a build read outside it, run code from outside it, or
 // write outside its output folder. In files, links, env and args, BASE is the base folder of
 // leakTree and TOKEN the secret; a link's target is relative to BASE.
@@ -410,6 +422,11 @@ func leakRows() []leakRow {
 		{name: "sass_import_outside", files: scss(`@import "../../secrets/secret";`), code: 1, want: "outside"},
 		{name: "sass_partial_symlinked_outside", files: scss(`@use "part";`), links: map[string]string{"_part.scss": "secrets/_secret.scss"}, code: 1, want: "outside"},
 		{name: "sass_in_parent_node_modules", app: "parent/app", files: scss(""), code: 1, want: "needs the npm package sass"},
+		// An app whose npm packages hold no tool's: the fenced build leaves Node out of its fence
+		// (pipeline.NeedsNode) and says what the stylesheet needs, as Node said it.
+		{name: "sass_in_parent_node_modules_app_packages", app: "parent/app", files: withLeftPad(scss("")), code: 1, want: "needs the npm package sass"},
+		{name: "scss_app_packages_no_tool", app: "plain/app", files: withLeftPad(map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
+			"style.scss": ".ok { color: red; }", "package.json": `{ "private": true, "browser": {}, "dependencies": { "left-pad": "1.3.0" } }`}), code: 1, want: "Sass needs the npm package sass, which is not installed in the app"},
 		{name: "sass_on_node_path", app: "plain/app", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./style.scss">`),
 			"style.scss": ".ok { color: red; }", "package.json": `{ "private": true, "browser": {} }`}, env: []string{"NODE_PATH=BASE/npath"}, code: 1, want: "needs the npm package sass"},
 		{name: "node_modules_symlinked_outside", files: scss(""), links: map[string]string{"node_modules": "parent/node_modules"}, code: 1, want: "outside"},

@@ -81,7 +81,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "bundle dev: %v\n", err)
 		return exitUsage
 	}
-	_, confined, unfence, err := fence(e, []string{dir}, pipeline.Options{NoWrite: true}, resolverFiles...)
+	_, confined, unfence, err := fence(e, []string{dir}, pipeline.Options{NoWrite: true}, false, resolverFiles...)
 	defer unfence()
 	if err != nil {
 		listeners.Close()

@@ -23,9 +23,14 @@ const fenceEnv = "BUNDLE_FENCE"
 // folder. A process run in a test (e.fence false) is never fenced: the test binary goes on to
 // other tests.
 //
+// once says the process builds each app once (build, pin): an app whose build cannot start
+// Node (pipeline.NeedsNode) is built with opts.NoNode, and the fence leaves Node out. dev,
+// whose app may come to need Node while it runs (an npm install of Sass), lets Node in for an
+// app with npm packages.
+//
 // extra are more files to read, those that exist: dev's name resolution (it listens on
 // localhost).
-func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipeline.Options, string, func(), error) {
+func fence(e *env, dirs []string, opts pipeline.Options, once bool, extra ...string) (pipeline.Options, string, func(), error) {
 	done := func() {}
 	if !e.fence {
 		return opts, "path checks", done, nil
@@ -39,13 +44,17 @@ func fence(e *env, dirs []string, opts pipeline.Options, extra ...string) (pipel
 	// confines one thread at a time runs while the fence is gathered: it reads nothing.
 	ready := make(chan error, 1) // buffered: an early return leaves it to end alone
 	go func() { ready <- confine.Prepare() }()
+	// Finding what Node needs to start is most of the fence's cost (1 ms and more): an app
+	// that no tool can be run for does without (order-book, bench/heavy: packages, none a
+	// tool's).
+	opts.NoNode = once && !slices.ContainsFunc(dirs, pipeline.NeedsNode)
 	var all confine.Fence
 	for _, d := range dirs {
 		f, err := pipeline.Fence(d, opts)
 		if err != nil {
 			// The build says what is wrong (a dist that leaves the app): it may read the
 			// app to say it, and write nothing.
-			f, _ = pipeline.Fence(d, pipeline.Options{NoWrite: true})
+			f, _ = pipeline.Fence(d, pipeline.Options{NoWrite: true, NoNode: opts.NoNode})
 		}
 		all.Read = append(all.Read, f.Read...)
 		all.Exec = append(all.Exec, f.Exec...)

@@ -68,7 +68,7 @@ func runPin(ctx context.Context, e *env, args []string) int {
 		OutDir: *out, NoSDK: *noSDK, Confine: func(dir string, o pipeline.Options) (pipeline.Options, error) {
 			// The process builds inside the kernel's fence, as bundle build does: it reads
 			// the folder holding the page and its manifest, and writes the output folder.
-			o, confined, done, err := fence(e, []string{dir}, o)
+			o, confined, done, err := fence(e, []string{dir}, o, true)
 			unfence = done
 			if err == nil && e.fence && *format != "json" && confined != "" {
 				fmt.Fprintf(e.stderr, "bundle pin: confined: %s\n", confined)

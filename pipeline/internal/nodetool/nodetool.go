@@ -50,8 +50,13 @@ var runner string
 // ErrNoNode is returned (wrapped) when Node.js is not on PATH.
 var ErrNoNode = errors.New("Node.js is not on PATH")
 
+// ErrNodeLeftOut is returned for a vite.config's request by a Runner whose caller left Node
+// out of its fence (Runner.NoNode): the app had no vite.config when the fence was made.
+var ErrNodeLeftOut = errors.New("Node is not inside this build's fence, which was made when the app had no vite.config, PostCSS config or npm package of a CSS tool or compiler: build again")
+
 // MissingError says that the app has not installed an npm package a tool needs. Package is
-// empty when the app has no node_modules folder at all (HasPackages): then the tool's own
+// empty when the app has no node_modules folder at all (HasPackages), or none of
+// ToolPackages where the caller's fence left Node out (Runner.NoNode): then the tool's own
 // package is missing, which the caller names.
 type MissingError struct {
 	Package string
@@ -84,6 +89,127 @@ func HasPackages(dir, root string) bool {
 		}
 		dir = parent
 	}
+}
+
+// ToolPackages are the npm packages the runner's tools load first, each the one a tool cannot
+// do without: PostCSS ("postcss"), Tailwind CSS ("@tailwindcss/node"), Sass ("sass", else
+// "sass-embedded"), Less, Stylus, and the compilers of Vue ("vue"), Svelte ("svelte") and
+// Solid ("@babel/core", then "babel-preset-solid"). A tool none of whose packages is installed
+// fails before it runs anything, with a MissingError; the runner's other tools read a
+// vite.config. The caller must not modify it.
+var ToolPackages = []string{"postcss", "@tailwindcss/node", "sass", "sass-embedded", "less", "stylus", "vue", "svelte", "@babel/core", "babel-preset-solid"}
+
+// ToolInstalled reports whether a package of ToolPackages may be found from dir as the runner
+// finds it (runner.mjs's find): in a node_modules folder of dir or of a folder above it up to
+// root (as a folder, a link, or name.js, .json or .node), in the node_modules folder of a
+// package the package.json files of those folders depend on, or in pnpm's hoisting folder.
+// It lists folders and reads package.json files, nothing else, and nothing outside root. It
+// says true where it cannot tell without reading more: a pnpm store (node_modules/.pnpm),
+// whose packages keep their dependencies beside them, or a dependency that is a link.
+func ToolInstalled(dir, root string) bool {
+	var folders []string
+	deps := map[string]bool{}
+	for d := dir; ; {
+		if nm := filepath.Join(d, "node_modules"); isDir(nm) {
+			folders = append(folders, nm)
+		}
+		if b, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+			var pj map[string]json.RawMessage
+			if json.Unmarshal(b, &pj) == nil {
+				for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
+					var m map[string]json.RawMessage
+					if json.Unmarshal(pj[k], &m) == nil {
+						for dep := range m {
+							deps[dep] = true
+						}
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if d == root || parent == d || !strings.HasPrefix(parent, root) {
+			break
+		}
+		d = parent
+	}
+	for _, nm := range folders {
+		if _, err := os.Lstat(filepath.Join(nm, ".pnpm")); err == nil {
+			return true
+		}
+		if hasTool(nm) {
+			return true
+		}
+	}
+	for dep := range deps {
+		for _, nm := range folders {
+			at := filepath.Join(nm, filepath.FromSlash(dep))
+			st, err := os.Lstat(at)
+			if err != nil {
+				continue
+			}
+			if st.Mode()&os.ModeSymlink != 0 {
+				return true // its node_modules is where the link leads
+			}
+			// Node looks in the package's node_modules, then (a scoped one) its scope's.
+			if hasTool(filepath.Join(at, "node_modules")) || strings.HasPrefix(dep, "@") && hasTool(filepath.Join(filepath.Dir(at), "node_modules")) {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
+
+// hasTool reports whether the node_modules folder nm holds a package of ToolPackages, as
+// Node's resolution of a bare name finds it there: a folder or file of the name, or the name
+// with .js, .json or .node.
+func hasTool(nm string) bool {
+	names := readNames(nm)
+	if names == nil {
+		return false
+	}
+	scopes := map[string]map[string]bool{}
+	for _, pkg := range ToolPackages {
+		in, name := names, pkg
+		if scope, rest, ok := strings.Cut(pkg, "/"); ok {
+			if !names[scope] {
+				continue
+			}
+			if scopes[scope] == nil {
+				scopes[scope] = readNames(filepath.Join(nm, scope))
+			}
+			in, name = scopes[scope], rest
+		}
+		for _, ext := range []string{"", ".js", ".json", ".node"} {
+			if in[name+ext] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readNames returns the names in the folder dir, nil where it cannot be listed.
+func readNames(dir string) map[string]bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	list, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil
+	}
+	names := make(map[string]bool, len(list))
+	for _, n := range list {
+		names[n] = true
+	}
+	return names
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // ToolError is a tool's refusal of its input: a CSS syntax error, an unknown utility class, a
@@ -178,6 +304,11 @@ type Runner struct {
 	// NoFence starts Node outside the kernel's fence (the runner's own checks still hold,
 	// and Node's permission model: permission.go).
 	NoFence bool
+	// NoNode starts no Node: a caller whose fence leaves Node out (no tool could run when
+	// it was made: ToolInstalled) sets it. A tool's request then fails as it does without
+	// node_modules (MissingError, its own package to install), and a vite.config's with
+	// ErrNodeLeftOut.
+	NoNode bool
 
 	mu      sync.Mutex
 	fence   confine.Status
@@ -392,9 +523,13 @@ func (r *Runner) Compile(ctx context.Context, req Request) (Output, error) {
 
 // call sends req to Node and waits for its answer.
 func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
-	if req.Tool != "viteconfig" && req.Tool != "scopednames" && !HasPackages(r.Dir, r.Root) {
+	if r.NoNode && (req.Tool == "viteconfig" || req.Tool == "scopednames") {
+		return reply{}, ErrNodeLeftOut
+	}
+	if req.Tool != "viteconfig" && req.Tool != "scopednames" && (r.NoNode || !HasPackages(r.Dir, r.Root)) {
 		// Nothing to load a tool from: said without starting Node, which a fenced build of
-		// such an app cannot run (see HasPackages). A vite.config, which may import no
+		// such an app cannot run (see HasPackages); nor where no package of a tool was
+		// installed when the caller's fence left Node out (NoNode). A vite.config, which may import no
 		// package, is loaded all the same (the fence lets Node in for an app that has one).
 		return reply{}, &MissingError{}
 	}

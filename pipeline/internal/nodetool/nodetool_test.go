@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -76,5 +78,32 @@ func TestModel(t *testing.T) {
 				t.Errorf("Model() = %v, %q; want %v, %q", held, why, row.held, row.why)
 			}
 		})
+	}
+}
+
+// TestToolPackages holds ToolPackages to runner.mjs: every package the runner loads by name
+// (load, compiler, find) is one of them or is loaded only once one of them has loaded (after),
+// so that an app with none installed can run no tool (ToolInstalled, which decides whether
+// bundle build's fence lets Node in).
+func TestToolPackages(t *testing.T) {
+	after := map[string]string{
+		"@tailwindcss/oxide": "@tailwindcss/node", // tailwind(): loaded second
+		"typescript":         "vue",               // vue(): a component's <script lang="ts">
+	}
+	calls := regexp.MustCompile(`\b(load|compiler|find)\("([^"]+)"(?:, "([^"]+)")?`).FindAllStringSubmatch(runner, -1)
+	if len(calls) == 0 {
+		t.Fatal("no load, compiler or find of a package found in runner.mjs")
+	}
+	for _, c := range calls {
+		name := c[2]
+		if c[1] == "compiler" {
+			name = c[3] // the package; c[2] is its module
+		}
+		if slices.Contains(ToolPackages, name) {
+			continue
+		}
+		if first, ok := after[name]; !ok || !slices.Contains(ToolPackages, first) {
+			t.Errorf("runner.mjs's %s(%q) names a package that is not in ToolPackages: add it (or to this test's after, with the package the runner loads before it)", c[1], c[2])
+		}
 	}
 }
