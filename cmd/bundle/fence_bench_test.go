@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,21 +13,29 @@ import (
 
 // BenchmarkFence measures what the kernel's fence costs a build: bundle build of each sample
 // and of bench/heavy (which needs (cd bench/heavy && npm ci)), as an author runs it, fenced
-// and with BUNDLE_FENCE=off, the two interleaved (each round starts with the other), b.N
-// rounds. It reports the median wall time of each, in milliseconds, and their ratio; and the
-// ratio of the median CPU times (user and system, the build's children included), which a
-// machine busy with other work disturbs less; and the paired ratio, one plus the median of
-// each round's difference (fenced minus unfenced) over the unfenced median, which a load
-// that comes and goes between rounds disturbs less than the ratio of the medians.
+// and with BUNDLE_FENCE=off, b.N rounds, and in each round a third build, fenced again (the
+// control), the arms interleaved (each round starts one arm further on).
 //
-//	go test ./cmd/bundle -run '^$' -bench Fence -benchtime 15x
+//	go test ./cmd/bundle -run '^$' -bench Fence -benchtime 25x
 //
-// With -fence.same both arms are fenced: their ratio is the benchmark's own spread, the
-// noise to read a fenced-vs-unfenced ratio against. -fence.bin measures a binary built
-// elsewhere (an older commit's), in place of this package's. -fence.base measures another
-// binary (an older commit's) in the same rounds, its two arms interleaved with these (each
-// round starts one arm further on), and reports its figures as base-*: before and after a
-// change, under the same load.
+// It reports, for the wall time and for the CPU time (user and system, the build's children
+// included, which a machine busy with other work disturbs less): fenced-ms and unfenced-ms,
+// the medians of the wall time; ratio, the ratio of the medians (cpu-ratio, of the CPU
+// times); paired, one plus the median of each round's difference (fenced minus unfenced)
+// over the unfenced median, which a load that comes and goes between rounds disturbs less
+// (cpu-paired, of the CPU times); paired-lo and paired-hi (cpu-lo and cpu-hi), its 95%
+// confidence interval by bootstrap over the rounds (2,000 resamples from a fixed seed: the
+// same times give the same interval); and same-paired, same-lo and same-hi, the figure of
+// the control against the fenced arm, two arms that differ in nothing: the benchmark's own
+// spread in this run, what paired is read against.
+//
+// With -fence.same both arms are fenced. -fence.bin measures a binary built elsewhere (an
+// older commit's), in place of this package's. -fence.base measures another binary (an
+// older commit's) in the same rounds, its fenced and unfenced arms interleaved with these,
+// and reports its figures as base-*: before and after a change, under the same load, and
+// vs-base, vs-base-lo and vs-base-hi, the paired figure of this binary's fenced builds over
+// the other's, round by round. Name
+// one app as -bench's second part (-bench 'Fence/hello').
 func BenchmarkFence(b *testing.B) {
 	bin := *fenceBin
 	if bin == "" {
@@ -40,16 +49,14 @@ func BenchmarkFence(b *testing.B) {
 				}
 			}
 			out := b.TempDir()
-			type arm struct {
-				bin       string
-				fenced    bool
-				wall, cpu []time.Duration
-			}
-			arms := []*arm{{bin: bin, fenced: true}, {bin: bin}}
+			on, off, same := &fenceArm{bin: bin, fenced: true}, &fenceArm{bin: bin}, &fenceArm{bin: bin, fenced: true}
+			arms := []*fenceArm{on, off, same}
+			var baseOn, baseOff *fenceArm
 			if *fenceBase != "" {
-				arms = append(arms, &arm{bin: *fenceBase, fenced: true}, &arm{bin: *fenceBase})
+				baseOn, baseOff = &fenceArm{bin: *fenceBase, fenced: true}, &fenceArm{bin: *fenceBase}
+				arms = append(arms, baseOn, baseOff)
 			}
-			run := func(a *arm) (time.Duration, time.Duration) {
+			run := func(a *fenceArm) (time.Duration, time.Duration) {
 				cmd := exec.Command(a.bin, "build", "--out", out, app)
 				cmd.Env = os.Environ()
 				if !a.fenced && !*fenceSame {
@@ -73,28 +80,75 @@ func BenchmarkFence(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			report := func(prefix string, on, off *arm) {
-				mOn, mOff := median(on.wall), median(off.wall)
-				b.ReportMetric(float64(mOn.Microseconds())/1000, prefix+"fenced-ms")
-				b.ReportMetric(float64(mOff.Microseconds())/1000, prefix+"unfenced-ms")
-				b.ReportMetric(float64(mOn)/float64(mOff), prefix+"ratio")
+			report := func(prefix string, on, off *fenceArm) {
+				b.ReportMetric(float64(median(on.wall).Microseconds())/1000, prefix+"fenced-ms")
+				b.ReportMetric(float64(median(off.wall).Microseconds())/1000, prefix+"unfenced-ms")
+				b.ReportMetric(float64(median(on.wall))/float64(median(off.wall)), prefix+"ratio")
 				b.ReportMetric(float64(median(on.cpu))/float64(median(off.cpu)), prefix+"cpu-ratio")
-				// The median of each round's difference, over the unfenced median: the
-				// arms of a round run one after the other, so a load that comes and
-				// goes on the machine moves them all, which it does not do to the
-				// medians.
-				diffs := make([]time.Duration, len(on.wall))
-				for i := range on.wall {
-					diffs[i] = on.wall[i] - off.wall[i]
-				}
-				b.ReportMetric(1+float64(median(diffs))/float64(mOff), prefix+"paired-ratio")
+				p, lo, hi := pairedRatio(on.wall, off.wall)
+				b.ReportMetric(p, prefix+"paired")
+				b.ReportMetric(lo, prefix+"paired-lo")
+				b.ReportMetric(hi, prefix+"paired-hi")
+				p, lo, hi = pairedRatio(on.cpu, off.cpu)
+				b.ReportMetric(p, prefix+"cpu-paired")
+				b.ReportMetric(lo, prefix+"cpu-lo")
+				b.ReportMetric(hi, prefix+"cpu-hi")
 			}
-			report("", arms[0], arms[1])
-			if len(arms) > 2 {
-				report("base-", arms[2], arms[3])
+			report("", on, off)
+			p, lo, hi := pairedRatio(same.wall, on.wall)
+			b.ReportMetric(p, "same-paired")
+			b.ReportMetric(lo, "same-lo")
+			b.ReportMetric(hi, "same-hi")
+			if baseOn != nil {
+				report("base-", baseOn, baseOff)
+				// This binary fenced against the other fenced, round by round: what the
+				// change did to a fenced build.
+				p, lo, hi := pairedRatio(on.wall, baseOn.wall)
+				b.ReportMetric(p, "vs-base")
+				b.ReportMetric(lo, "vs-base-lo")
+				b.ReportMetric(hi, "vs-base-hi")
 			}
 		})
 	}
+}
+
+// A fenceArm is one of BenchmarkFence's builds: its binary, whether it is fenced, and the
+// times of each round.
+type fenceArm struct {
+	bin       string
+	fenced    bool
+	wall, cpu []time.Duration
+}
+
+// pairedRatio returns one plus the median of the rounds' differences (a[i] minus b[i]) over
+// the median of b, and its 95% confidence interval by bootstrap: the rounds resampled with
+// replacement 2,000 times, from a fixed seed, the 2.5th and 97.5th percentiles of the figure.
+func pairedRatio(a, b []time.Duration) (ratio, lo, hi float64) {
+	figure := func(idx []int) float64 {
+		diffs := make([]time.Duration, len(idx))
+		bs := make([]time.Duration, len(idx))
+		for k, i := range idx {
+			diffs[k], bs[k] = a[i]-b[i], b[i]
+		}
+		return 1 + float64(median(diffs))/float64(median(bs))
+	}
+	all := make([]int, len(a))
+	for i := range all {
+		all[i] = i
+	}
+	ratio = figure(all)
+	const resamples = 2000
+	rng := rand.New(rand.NewPCG(1, 2))
+	figures := make([]float64, resamples)
+	idx := make([]int, len(a))
+	for r := range figures {
+		for k := range idx {
+			idx[k] = rng.IntN(len(a))
+		}
+		figures[r] = figure(idx)
+	}
+	slices.Sort(figures)
+	return ratio, figures[resamples*25/1000], figures[resamples*975/1000-1]
 }
 
 var (
