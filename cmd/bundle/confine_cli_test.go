@@ -682,6 +682,57 @@ export default {};`}), code: 1, want: "vite.config.js:2:55: error: vite.config.j
 let w; try { w = new Worker("throw new Error('worker boom')", { eval: true }); } catch (e) { throw new Error("no worker"); }
 await new Promise((r) => w.once("exit", r));
 export default {};`}), code: 1, want: "boom"},
+		// ac27: a refusal thrown where nothing catches it, once the config has taken away
+		// what the runner found its request by or caught it with: from a FinalizationRegistry's
+		// callback (no async context at all), after clearing the store of the async context
+		// it runs in (executionAsyncResource's symbols) or replacing AsyncLocalStorage's
+		// getStore, after removing the runner's uncaughtException and unhandledRejection
+		// listeners, with a listener put first that throws again, or one of
+		// uncaughtExceptionMonitor that throws: Node stopped (exit 3, "node stopped"). And a
+		// config that stops Node itself (process.exit). Each is the config's failure, exit 1.
+		{name: "vite_config_register_in_finalization_registry", files: script("console.log(1)", map[string]string{"vite.config.js": `import v8 from "node:v8";
+import vm from "node:vm";
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc");
+const m = process.getBuiltinModule("module");
+let ran = false;
+const r = new FinalizationRegistry(() => { ran = true; m.register("data:text/javascript,"); });
+(() => r.register({}, 0))();
+while (!ran) { gc(); await new Promise((res) => setImmediate(res)); }
+export default {};`}), code: 1, want: "vite.config.js:7:58: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_register_after_store_cleared", files: script("console.log(1)", map[string]string{"vite.config.js": `import { executionAsyncResource } from "node:async_hooks";
+const res = executionAsyncResource();
+for (const s of Object.getOwnPropertySymbols(res)) if (!String(s.description).includes("async_id")) res[s] = undefined;
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js:4:53: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_register_after_get_store_replaced", files: script("console.log(1)", map[string]string{"vite.config.js": `import { AsyncLocalStorage } from "node:async_hooks";
+AsyncLocalStorage.prototype.getStore = () => undefined;
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js:3:53: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_register_after_listeners_removed", files: script("console.log(1)", map[string]string{"vite.config.js": `process.removeAllListeners("uncaughtException");
+process.removeAllListeners("unhandledRejection");
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js:3:53: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		{name: "vite_config_register_rethrowing_listener", files: script("console.log(1)", map[string]string{"vite.config.js": `process.prependListener("uncaughtException", (e) => { throw e; });
+Promise.reject(new Error("rejected boom"));
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js:2:16: error: vite.config.js threw: rejected boom"},
+		{name: "vite_config_throwing_exception_monitor", files: script("console.log(1)", map[string]string{"vite.config.js": `process.on("uncaughtExceptionMonitor", () => { throw new Error("monitor boom"); });
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js:1:54: error: vite.config.js threw: Node stopped while running it (exit status 7): Error: monitor boom"},
+		{name: "vite_config_process_exit", files: script("console.log(1)", map[string]string{"vite.config.js": `process.exitCode = 0;
+process.exit();
+export default {};`}), code: 1, want: "vite.config.js: error: vite.config.js threw: Node stopped while running it (exit status 0)"},
+		{name: "postcss_plugin_register_after_listeners_removed", files: postcss(`export default { plugins: [{ postcssPlugin: "p", async Once() {
+  process.removeAllListeners("uncaughtException");
+  setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+  await new Promise((r) => setTimeout(r, 10));
+} }] };`, ""), code: 1, want: "postcss.config.mjs:3:55: error: PostCSS (from postcss.config.mjs): module.register registers loader hooks, which bundle does not run"},
 		// ac26 (attack, held): Less's data-uri() of a path in a variable, interpolated.
 		{name: "less_data_uri_variable_outside", files: less(`@d: "../../secrets";
 @p: "@{d}/token.txt";

@@ -34,9 +34,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -313,11 +315,12 @@ type Runner struct {
 	mu      sync.Mutex
 	fence   confine.Status
 	started bool
+	closed  bool // Close or Kill was called: Node is not started again
 	err     error
 	stdin   io.WriteCloser
 	cmd     *exec.Cmd
 	nextID  int
-	waiting map[int]chan reply
+	waiting map[int]waiter
 	// gone is closed once Node has exited and its temporary folder is removed.
 	gone chan struct{}
 }
@@ -326,8 +329,17 @@ type Runner struct {
 // kills it: a tool that keeps Node busy (a watcher it started) does not hold the build.
 const closeWait = 10 * time.Second
 
+// waiter is a request sent to Node and not yet answered.
+type waiter struct {
+	ch  chan reply
+	req Request
+}
+
 type reply struct {
-	ID       int    `json:"id"`
+	ID int `json:"id"`
+	// Ready is the runner's first line: it is set up, and what stops Node from here on stops
+	// it while it runs the app's code.
+	Ready    bool   `json:"ready"`
 	CSS      string `json:"css"`
 	JS       string `json:"js"`
 	Loader   string `json:"loader"`
@@ -361,7 +373,7 @@ type reply struct {
 // New returns a Runner for the app in dir, confined to root, with its temporary folder in
 // temp; Node starts at the first Run.
 func New(dir, root, temp string) *Runner {
-	return &Runner{Dir: dir, Root: root, Temp: temp, waiting: map[int]chan reply{}}
+	return &Runner{Dir: dir, Root: root, Temp: temp, waiting: map[int]waiter{}}
 }
 
 // Fence returns the fence Node runs in, once it has started.
@@ -469,9 +481,11 @@ func (r *Runner) start() error {
 	} else {
 		ran.Store(why, true)
 	}
-	r.cmd, r.stdin, r.gone = cmd, in, make(chan struct{})
+	gone := make(chan struct{})
+	r.cmd, r.stdin, r.gone = cmd, in, gone
 	go func() {
-		defer close(r.gone)
+		defer close(gone)
+		ready := false
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 256<<20)
 		for sc.Scan() {
@@ -479,27 +493,114 @@ func (r *Runner) start() error {
 			if json.Unmarshal(sc.Bytes(), &rep) != nil {
 				continue
 			}
+			if rep.Ready {
+				ready = true
+				continue
+			}
 			r.mu.Lock()
-			ch := r.waiting[rep.ID]
+			w, ok := r.waiting[rep.ID]
 			delete(r.waiting, rep.ID)
 			r.mu.Unlock()
-			if ch != nil {
-				ch <- rep
+			if ok {
+				w.ch <- rep
 			}
 		}
-		// Node is gone: every waiting request fails, and so does every later one.
 		cmd.Wait()
 		os.RemoveAll(tmp)
-		gone := fmt.Errorf("node stopped: %s", strings.TrimSpace(stderr.String()))
 		r.mu.Lock()
-		r.err = gone
-		for id, ch := range r.waiting {
-			ch <- reply{gone: gone}
+		defer r.mu.Unlock()
+		if !ready {
+			// Node stopped before it could run a request: its own failure, and every later
+			// request's.
+			r.err = fmt.Errorf("node stopped: %s", strings.TrimSpace(stderr.String()))
+			for id, w := range r.waiting {
+				w.ch <- reply{gone: r.err}
+				delete(r.waiting, id)
+			}
+			return
+		}
+		// The app's code stopped Node (process.exit, a listener that throws as Node handles
+		// an uncaught exception, a crash): the failure of each request in flight, placed where
+		// Node's last words place it; the next request starts another Node.
+		for id, w := range r.waiting {
+			w.ch <- reply{gone: stopped(w.req, cmd.ProcessState, stderr.String(), r.Root)}
 			delete(r.waiting, id)
 		}
-		r.mu.Unlock()
+		if r.cmd == cmd && !r.closed {
+			r.started, r.err, r.cmd, r.stdin = false, nil, nil, nil
+		}
 	}()
 	return nil
+}
+
+// stopped is the failure of req, in flight when Node stopped (state) after printing stderr:
+// a ToolError that says so, with the error Node printed, placed at the first frame of its
+// stack in a file of root's (a package's too), else at req's file.
+func stopped(req Request, state *os.ProcessState, stderr, root string) *ToolError {
+	te := &ToolError{Message: "Node stopped while running it (" + state.String() + ")", File: req.File}
+	lines := strings.Split(stderr, "\n")
+	first := true
+	for i, l := range lines {
+		frame, ok := strings.CutPrefix(strings.TrimSpace(l), "at ")
+		if !ok {
+			continue
+		}
+		if first && i > 0 && strings.TrimSpace(lines[i-1]) != "" {
+			// The line above the stack's first frame: the error's name and message (its last
+			// line, where it has several), as Node printed it.
+			te.Message += ": " + strings.TrimSpace(lines[i-1])
+		}
+		first = false
+		if file, line, col, ok := stackFrame(frame); ok && inside(file, root) {
+			te.File, te.Line, te.Column = file, line, col
+			break
+		}
+	}
+	return te
+}
+
+// stackFrame reads a V8 stack frame's place: "fn (file:line:col)" or "file:line:col", the
+// file a path or a file: URL (a query after it left out). A frame of eval's code is none.
+func stackFrame(frame string) (file string, line, col int, ok bool) {
+	// The place is in parentheses after a function's name; a URL's query may hold more.
+	for _, open := range []string{"(file:", "(/"} {
+		if i := strings.Index(frame, open); i >= 0 && strings.HasSuffix(frame, ")") {
+			frame = frame[i+1 : len(frame)-1]
+			break
+		}
+	}
+	rest, c, ok1 := cutLastNumber(frame)
+	rest, l, ok2 := cutLastNumber(rest)
+	if !ok1 || !ok2 || strings.Contains(rest, "[eval") {
+		return "", 0, 0, false
+	}
+	if strings.HasPrefix(rest, "file:") {
+		u, err := url.Parse(rest)
+		if err != nil {
+			return "", 0, 0, false
+		}
+		rest = u.Path
+	}
+	if !filepath.IsAbs(rest) {
+		return "", 0, 0, false
+	}
+	return filepath.Clean(rest), l, c, true
+}
+
+// cutLastNumber cuts ":N" off the end of s.
+func cutLastNumber(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	return s[:i], n, err == nil && n > 0
+}
+
+// inside reports whether file is root or under it, lexically (the frames name real paths).
+func inside(file, root string) bool {
+	rel, err := filepath.Rel(root, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Run runs req and returns the CSS the tool produced.
@@ -541,7 +642,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	r.nextID++
 	id := r.nextID
 	ch := make(chan reply, 1)
-	r.waiting[id] = ch
+	r.waiting[id] = waiter{ch, req}
 	line, err := json.Marshal(struct {
 		ID int `json:"id"`
 		Request
@@ -579,6 +680,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 // Kill stops Node at once, whatever it is doing (a config that never returns).
 func (r *Runner) Kill() {
 	r.mu.Lock()
+	r.closed = true
 	if r.stdin != nil {
 		r.stdin.Close()
 	}
@@ -597,6 +699,7 @@ func (r *Runner) Kill() {
 // behind when it did), killing Node after closeWait.
 func (r *Runner) Close() {
 	r.mu.Lock()
+	r.closed = true
 	if r.stdin != nil {
 		r.stdin.Close()
 	}

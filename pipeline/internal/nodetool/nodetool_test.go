@@ -2,11 +2,13 @@ package nodetool
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -105,5 +107,46 @@ func TestToolPackages(t *testing.T) {
 		if first, ok := after[name]; !ok || !slices.Contains(ToolPackages, first) {
 			t.Errorf("runner.mjs's %s(%q) names a package that is not in ToolPackages: add it (or to this test's after, with the package the runner loads before it)", c[1], c[2])
 		}
+	}
+}
+
+// TestStoppedByApp: the app's code that stops Node (process.exit, a throwing
+// uncaughtExceptionMonitor listener) fails the request in flight with a ToolError that says
+// so, placed where Node's stack places it, and the next request starts another Node (every
+// later request failed with "node stopped" before).
+func TestStoppedByApp(t *testing.T) {
+	for _, row := range []struct {
+		name, code string
+		want       string
+		line, col  int
+	}{
+		{"process_exit", "process.exit(3);\nexport default {};\n", "Node stopped while running it (exit status 3)", 0, 0},
+		{"throwing_monitor", "process.on(\"uncaughtExceptionMonitor\", () => { throw new Error(\"monitor boom\"); });\nsetTimeout(() => { throw new Error(\"x\"); }, 0);\nawait new Promise((r) => setTimeout(r, 10));\nexport default {};\n",
+			"Node stopped while running it (exit status 7): Error: monitor boom", 1, 54},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := New(dir, dir, t.TempDir())
+			r.NoFence = true
+			defer r.Close()
+			file := filepath.Join(dir, "vite.config.js")
+			os.WriteFile(file, []byte(row.code), 0o644)
+			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+			var te *ToolError
+			if !errors.As(err, &te) || te.Message != row.want || te.File != file || te.Line != row.line || te.Column != row.col {
+				t.Fatalf("first request: %#v, want a ToolError %q at %s:%d:%d", err, row.want, file, row.line, row.col)
+			}
+			first := r.Pid()
+			out, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
+			if err != nil || !strings.Contains(out, `"base":"./"`) {
+				t.Fatalf("the next request: %q, %v; want the config", out, err)
+			}
+			if r.Pid() == first {
+				t.Errorf("the next request ran on Node %d, which had stopped", first)
+			}
+		})
 	}
 }

@@ -30,6 +30,49 @@ import readline from "node:readline";
 import workerThreads from "node:worker_threads";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+// The language's and Node's functions the runner's own guarantees rest on, taken before any
+// app code runs, as Node's own code takes its primordials: a config or a plugin may replace
+// String.prototype.startsWith, Array.prototype.includes, Reflect.apply, JSON.stringify,
+// Function.prototype.call, process.stdout.write, AsyncLocalStorage's methods or the global
+// Error, and the check of who calls module.register, the answer of a request and the failure
+// of the request whose work threw must not change with them. uncurryThis(f)(x, ...args) is
+// f.call(x, ...args) through a bound function, which looks nothing up when called.
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const NativeError = Error;
+const ReflectApply = Reflect.apply;
+const ArrayIsArray = Array.isArray;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
+const ObjectDefineProperty = Object.defineProperty;
+const JSONStringify = JSON.stringify;
+const JSONParse = JSON.parse;
+const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
+const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const StringPrototypeSlice = uncurryThis(String.prototype.slice);
+const StatsIsSymbolicLink = uncurryThis(fs.Stats.prototype.isSymbolicLink);
+// append adds v at the end of list as a property of its own: an assignment would call a
+// setter the app put on Array.prototype for that index.
+const append = (list, v) => ObjectDefineProperty(list, list.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+// splitOn is s split at each sep (a string), as String.prototype.split gives it, without the
+// Symbol.split method the app may put on String.prototype.
+function splitOn(s, sep) {
+  const out = [];
+  for (let i = 0; ;) {
+    const j = StringPrototypeIndexOf(s, sep, i);
+    if (j < 0) return append(out, StringPrototypeSlice(s, i));
+    append(out, StringPrototypeSlice(s, i, j));
+    i = j + sep.length;
+  }
+}
+const pathResolve = path.resolve, pathRelative = path.relative, pathIsAbsolute = path.isAbsolute, pathJoin = path.join;
+const pathDirname = path.dirname, pathParse = path.parse, pathSep = path.sep;
+const fileURLToPathRaw = fileURLToPath;
+const stdoutWrite = uncurryThis(process.stdout.write), stdout = process.stdout;
+const stderrWrite = uncurryThis(process.stderr.write), stderr = process.stderr;
+const exit = process.reallyExit ? ((f) => (code) => ReflectApply(f, process, [code]))(process.reallyExit) : process.exit;
+const setCapture = process.setUncaughtExceptionCaptureCallback;
+
 const cwd = process.cwd();
 // Error.captureStackTrace and a call site's getFileName as the language gives them, taken
 // before any app code runs: the check of who calls module.register reads the stack by them,
@@ -54,8 +97,8 @@ const root = realpath(process.env.MINIAPP_ROOT || cwd);
 const tmp = process.env.TMPDIR ? realpath(process.env.TMPDIR) : null;
 
 function within(p, dir) {
-  const rel = path.relative(dir, p);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  const rel = pathRelative(dir, p);
+  return rel === "" || (!StringPrototypeStartsWith(rel, "..") && !pathIsAbsolute(rel));
 }
 
 // OUTSIDE is resolveIn's answer for a path that leaves its folder.
@@ -66,18 +109,25 @@ const OUTSIDE = Symbol("outside");
 // not anything is there; null when it is inside but missing; else its real path. The Go side's
 // rootpath.Resolve, the same rule: what the tools are told never depends on what is outside.
 function resolveIn(p, dir) {
-  const abs = path.resolve(p);
-  let cur = path.parse(abs).root; // "/", or a drive's on Windows
-  const rest = abs.slice(cur.length).split(path.sep);
+  const abs = pathResolve(p);
+  let cur = pathParse(abs).root; // "/", or a drive's on Windows
+  // The components left, last first (rest[rest.length - 1] is the next).
+  const rest = [];
+  const push = (s) => {
+    const parts = splitOn(pathSep === "/" ? s : s.replaceAll("\\", "/"), "/");
+    for (let i = parts.length - 1; i >= 0; i--) append(rest, parts[i]);
+  };
+  push(StringPrototypeSlice(abs, cur.length));
   let links = 0;
   while (rest.length > 0) {
-    const c = rest.shift();
+    const c = rest[rest.length - 1];
+    rest.length--;
     if (c === "" || c === ".") continue;
     if (c === "..") {
-      cur = path.dirname(cur);
+      cur = pathDirname(cur);
       continue;
     }
-    const next = path.join(cur, c);
+    const next = pathJoin(cur, c);
     if (within(dir, next)) {
       cur = next; // dir, or a folder above it: no links (dir is real)
       continue;
@@ -89,17 +139,17 @@ function resolveIn(p, dir) {
     } catch {
       return null;
     }
-    if (!st.isSymbolicLink()) {
+    if (!StatsIsSymbolicLink(st)) {
       cur = next;
       continue;
     }
     if (++links > 40) return null;
     let target = readlinkRaw(next);
-    if (path.isAbsolute(target)) {
-      cur = path.parse(target).root;
-      target = target.slice(cur.length);
+    if (pathIsAbsolute(target)) {
+      cur = pathParse(target).root;
+      target = StringPrototypeSlice(target, cur.length);
     }
-    rest.unshift(...target.split(path.sep === "\\" ? /[\\/]/ : "/"));
+    push(target);
   }
   return within(cur, dir) ? cur : OUTSIDE;
 }
@@ -1182,43 +1232,59 @@ if (process.permission) {
 // A package's call at any other time (a timer's, a promise's, a function the config calls) is
 // the app's code registering hooks, and refused as the config's is, at the package's line.
 {
+  // Every function these call was taken before the app's code ran (the runner's primordials
+  // above): a config that replaced String.prototype.startsWith or includes, Array's methods or
+  // Error made its own call look like a package's as Node loads it.
   const appFrame = (name) => {
-    if (name.startsWith("file:")) {
-      if (name.includes("?miniapp-config=")) return true;
-      name = fileURLToPath(name.split("?")[0]);
+    if (StringPrototypeStartsWith(name, "file:")) {
+      if (StringPrototypeIncludes(name, "?miniapp-config=")) return true;
+      const q = StringPrototypeIndexOf(name, "?");
+      name = fileURLToPathRaw(q < 0 ? name : StringPrototypeSlice(name, 0, q));
     }
     // A package's file is in a node_modules folder inside the root (vm's code may be given any
     // name: one outside is the app's).
-    return !path.isAbsolute(name) || !name.split(path.sep).includes("node_modules") || !inRoot(name);
+    if (!pathIsAbsolute(name) || !inRoot(name)) return true;
+    const parts = splitOn(name, pathSep);
+    for (let i = 0; i < parts.length; i++) if (parts[i] === "node_modules") return false;
+    return true;
   };
   // loading: Node's module loader, which evaluates a module (node:internal/modules/…: the
   // CommonJS loader, the ES module job, their translators and require).
-  const loading = (name) => name.startsWith("node:internal/modules/");
+  const loading = (name) => StringPrototypeStartsWith(name, "node:internal/modules/");
   // packageLoading: the stack above fn is a package's module as Node evaluates it: a package's
   // frame, none of the app's code, and no frame but the packages', Node's module loader's and
   // the runner's own (a timer's or a queued task's is a call after the package loaded; a frame
   // with no file, eval's, is the code that ran it; a data: URL's is the app's).
+  const self = import.meta.url;
   const packageLoading = (fn) => {
-    const prepare = Error.prepareStackTrace;
+    const prepare = NativeError.prepareStackTrace;
     const own = (_, sites) => sites;
-    const held = {};
+    const held = { __proto__: null };
     let sites;
     try {
-      Error.prepareStackTrace = own;
-      if (Error.prepareStackTrace !== own) return false; // an accessor the app put there
+      NativeError.prepareStackTrace = own;
+      if (NativeError.prepareStackTrace !== own) return false; // an accessor the app put there
       stackOf(held, fn);
       sites = held.stack;
     } finally {
-      Error.prepareStackTrace = prepare;
+      NativeError.prepareStackTrace = prepare;
     }
-    if (!Array.isArray(sites)) return false;
-    const files = [];
+    if (!ArrayIsArray(sites)) return false;
+    let code = 0, loader = false;
     for (let i = 0; i < sites.length; i++) {
-      const f = Reflect.apply(siteFile, sites[i], []) ?? "";
-      if (f !== "" && f !== import.meta.url) files[files.length] = f;
+      const f = ReflectApply(siteFile, sites[i], []) ?? "";
+      if (typeof f !== "string") return false;
+      if (f === "" || f === self) continue;
+      if (StringPrototypeStartsWith(f, "node:")) {
+        if (!loading(f)) return false; // a frame of Node's but its loader's
+        loader = true;
+      } else if (appFrame(f)) {
+        return false;
+      } else {
+        code++;
+      }
     }
-    const code = files.filter((f) => !f.startsWith("node:"));
-    return code.length > 0 && !code.some(appFrame) && files.some(loading) && files.every((f) => !f.startsWith("node:") || loading(f));
+    return code > 0 && loader;
   };
   for (const name of ["register", "registerHooks"]) {
     const node = Module[name];
@@ -1226,11 +1292,12 @@ if (process.permission) {
     const open = process.permission ? undefined : node;
     const f = { [name](...args) {
       if (!packageLoading(f[name])) {
-        const e = new Error("module." + name + " registers loader hooks, which bundle does not run");
+        const e = new NativeError("module." + name + " registers loader hooks, which bundle does not run");
         stackOf(e, f[name]);
-        throw Object.assign(e, { refusal: { by: "checks", what: "hooks" } });
+        ObjectDefineProperty(e, "refusal", { __proto__: null, value: { by: "checks", what: "hooks" }, writable: true, enumerable: true, configurable: true });
+        throw e;
       }
-      return open?.apply(this, args);
+      return open === undefined ? undefined : ReflectApply(open, this, args);
     } };
     Module[name] = f[name];
   }
@@ -1697,37 +1764,71 @@ function failure(e) {
 //
 // What the app's code throws with no caller to catch it (a timer's callback, an unhandled
 // rejection: a module.register refused in a setTimeout of a vite.config or a PostCSS plugin)
-// stopped Node ("node stopped", and every request after failed): it is the failure of the
-// request whose work set it off (the async context the timer or promise was made in), placed
-// as that request's own errors are; Node goes on. One with no request to fail is Node's, as before.
+// is the failure of the request whose work set it off (the async context the timer or promise
+// was made in), placed as that request's own errors are; Node goes on. Where no request's
+// context holds it (a FinalizationRegistry's callback runs in none; the app's code may have
+// cleared its context's store), it is the failure of every request in flight; with none in
+// flight, Node stops (the Go side starts another for the next request). It is caught by
+// Node's uncaught exception capture callback, which no listener the app adds, removes or puts
+// first changes, and which the app may not replace; what still stops Node (a throwing
+// uncaughtExceptionMonitor listener, process.exit, a crash) the Go side says as the failure
+// of the requests in flight.
 const answering = new AsyncLocalStorage();
-const pending = new Map(); // id → fail(e): the requests not yet answered
-const uncaught = (e) => {
-  const fail = pending.get(answering.getStore());
-  if (fail === undefined) {
-    process.stderr.write(`${e?.stack ?? e}\n`);
-    process.exit(1);
+// The instance's methods, its own, as they were: AsyncLocalStorage.prototype's run calls
+// this.getStore and this._enable, which the app's code may replace on the prototype.
+{
+  const proto = AsyncLocalStorage.prototype;
+  const names = ObjectGetOwnPropertyNames(proto);
+  for (let i = 0; i < names.length; i++) {
+    const d = Reflect.getOwnPropertyDescriptor(proto, names[i]);
+    if (names[i] !== "constructor" && typeof d?.value === "function") ObjectDefineProperty(answering, names[i], { __proto__: null, value: d.value, writable: false, configurable: false });
   }
-  fail(e);
+}
+const answeringRun = uncurryThis(answering.run), answeringStore = uncurryThis(answering.getStore);
+const pending = { __proto__: null }; // id → fail(e): the requests not yet answered
+const uncaught = (e) => {
+  const id = answeringStore(answering);
+  const fail = id === undefined ? undefined : pending[id];
+  if (fail !== undefined) return fail(e);
+  let any = false;
+  for (const k in pending) {
+    any = true;
+    pending[k](e);
+  }
+  if (!any) {
+    stderrWrite(stderr, `${e?.stack ?? e}\n`);
+    exit(1);
+  }
 };
-process.on("uncaughtException", uncaught);
-process.on("unhandledRejection", uncaught);
-readline.createInterface({ input: process.stdin }).on("close", () => process.exit(0)).on("line", async (line) => {
+setCapture(uncaught);
+// No code of the app's sets another (Node's own refuses to while one is set, as here: the
+// app's would replace it by first setting null).
+ObjectDefineProperty(process, "setUncaughtExceptionCaptureCallback", {
+  __proto__: null, enumerable: true, configurable: false, writable: false,
+  value: function setUncaughtExceptionCaptureCallback() {
+    throw Object.assign(new NativeError("bundle's runner has set the uncaught exception capture callback, which the app's code may not replace"), { code: "ERR_UNCAUGHT_EXCEPTION_CAPTURE_ALREADY_SET" });
+  },
+});
+readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on("line", async (line) => {
   let req;
   let answered = false;
   const answer = (out) => {
     if (answered) return; // failed by what its code threw later, or answered before it did
     answered = true;
-    pending.delete(req?.id);
-    process.stdout.write(JSON.stringify({ id: req?.id, ...out }) + "\n");
+    if (req?.id !== undefined) delete pending[req.id];
+    stdoutWrite(stdout, JSONStringify({ id: req?.id, ...out }) + "\n");
   };
   try {
-    req = JSON.parse(line);
+    req = JSONParse(line);
     // A config's throw is placed in the config (configError), a tool's as the tool's are.
-    pending.set(req.id, (e) => answer({ error: failure(req.tool === "viteconfig" || req.tool === "scopednames" ? configError(e, req.file) : e) }));
-    const out = await answering.run(req.id, () => tools[req.tool](req));
+    const config = req.tool === "viteconfig" || req.tool === "scopednames";
+    pending[req.id] = (e) => answer({ error: failure(config ? configError(e, req.file) : e) });
+    const out = await answeringRun(answering, req.id, () => tools[req.tool](req));
     answer(out);
   } catch (e) {
     answer({ error: failure(e) });
   }
 });
+// The Go side tells a Node that stopped before it could run a request (its own failure) from
+// one that the app's code stopped by this line.
+stdoutWrite(stdout, JSONStringify({ ready: true }) + "\n");
