@@ -658,6 +658,19 @@ export default {};`,
 			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
 			"node_modules/innocent/index.js":     `module.exports = 1;`}),
 			code: 1, want: "vite.config.js:6:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// ac27: the config replaces String.prototype.startsWith and includes and
+		// Array.prototype.includes, which the check of who calls module.register read its
+		// stack's files with, so that its own frame reads as a package's file and Node's loader
+		// as a frame of each: the call passed as a package's as Node loads it, exit 0.
+		{name: "vite_config_module_register_prototypes_replaced", files: script("console.log(1)", map[string]string{"vite.config.js": `const { startsWith, includes } = String.prototype, arrayIncludes = Array.prototype.includes;
+String.prototype.startsWith = function (s, ...r) { return s === "node:internal/modules/" || startsWith.call(this, s, ...r); };
+String.prototype.includes = function (s, ...r) { return s !== "?miniapp-config=" && includes.call(this, s, ...r); };
+Array.prototype.includes = function (s, ...r) { return s === "node_modules" || arrayIncludes.call(this, s, ...r); };
+try { process.getBuiltinModule("module").register("data:text/javascript,"); } finally { Object.assign(String.prototype, { startsWith, includes }); Array.prototype.includes = arrayIncludes; }
+export default {};`,
+			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
+			"node_modules/innocent/index.js":     `module.exports = 1;`}),
+			code: 1, want: "vite.config.js:5:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// ac26 (attack, held): a package's file required by a promise's reaction (the config's
 		// require given to then: no frame of the config's), long after the package loaded.
 		{name: "vite_config_package_module_register_required_from_then", files: script("console.log(1)", map[string]string{"vite.config.js": `import { createRequire } from "node:module";
