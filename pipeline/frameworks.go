@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
@@ -80,7 +82,7 @@ func (b *bundler) loadSvelteModule(p string, resolve func(string, api.ResolveOpt
 		}
 		code, mapped = string(res.Code), false // Svelte's map would be of esbuild's text, not the author's
 	}
-	out, err := b.css.runner.Compile(b.ctx, nodetool.Request{Tool: "svelte-module", File: p, Code: code, Map: mapped})
+	out, err := b.compile(nodetool.Request{Tool: "svelte-module", File: p, Code: code, Map: mapped})
 	if err != nil {
 		return api.OnLoadResult{Errors: b.compileFailure(p, svelteFramework, err)}, nil
 	}
@@ -184,7 +186,7 @@ func (b *bundler) componentPlugin(pb api.PluginBuild) {
 // app's own component (not a package's) then goes through the source transforms as its
 // scripts do.
 func (b *bundler) loadComponent(p string, fw framework, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
-	out, err := b.css.runner.Compile(b.ctx, nodetool.Request{Tool: fw.tool, File: p, Map: b.sourcemap})
+	out, err := b.compile(nodetool.Request{Tool: fw.tool, File: p, Map: b.sourcemap})
 	if err != nil {
 		return api.OnLoadResult{Errors: b.compileFailure(p, fw, err)}, nil
 	}
@@ -232,11 +234,32 @@ func (b *bundler) compiled(p string, out nodetool.Output, resolve func(string, a
 // compileSolid compiles the JSX of the app's script at p with Solid's preset; ts says the
 // script is TypeScript, whose syntax is kept for esbuild.
 func (b *bundler) compileSolid(p string, ts bool) (nodetool.Output, []api.Message) {
-	out, err := b.css.runner.Compile(b.ctx, nodetool.Request{Tool: "solid", File: p, TS: ts, Map: b.sourcemap})
+	out, err := b.compile(nodetool.Request{Tool: "solid", File: p, TS: ts, Map: b.sourcemap})
 	if err != nil {
 		return nodetool.Output{}, b.compileFailure(p, solidFramework, err)
 	}
 	return out, nil
+}
+
+// compileTimeout bounds one file's compile: a compiler that never answers (a loop) is an error
+// at the file, not a build that never ends. A component compiles in well under a second; the
+// first, which loads the compiler, in 1 to 3 s on a quiet machine.
+var compileTimeout = 60 * time.Second
+
+// errCompileTimeout is a compile that did not finish in compileTimeout.
+var errCompileTimeout = errors.New("did not finish")
+
+// compile runs req on the app's compiler, bounded by compileTimeout: Node, stuck in the
+// compiler, is killed (the next compile starts it again).
+func (b *bundler) compile(req nodetool.Request) (nodetool.Output, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, compileTimeout)
+	defer cancel()
+	out, err := b.css.runner.Compile(ctx, req)
+	if errors.Is(err, context.DeadlineExceeded) && b.ctx.Err() == nil {
+		b.css.runner.Kill()
+		return out, errCompileTimeout
+	}
+	return out, err
 }
 
 // toolMessage is a compiler's message at its place in the component at p.
@@ -264,6 +287,7 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 	var me *nodetool.MissingError
 	var ve *nodetool.VersionError
 	var te *nodetool.ToolError
+	var se *nodetool.StoppedError
 	install := func(want string) string {
 		cmd := packageManager(b.root, b.readRoot)
 		if fw.runtime && strings.HasPrefix(want, fw.pkg+"@") {
@@ -299,6 +323,18 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 	case errors.As(err, &ve):
 		m.Text = ve.Message
 		m.Notes = []api.Note{{Text: install(ve.Want)}}
+	case errors.Is(err, errCompileTimeout):
+		m.Text = fmt.Sprintf("the compiler of %s did not finish %s in %v", fw.what, filepath.Base(p), compileTimeout)
+		m.Notes = []api.Note{{Text: "the compiler loops or waits on what never comes, not the component: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
+	case errors.As(err, &se) && se.Killed:
+		m.Text = fmt.Sprintf("the compiler of %s was stopped before it finished %s: another file's compile did not finish in %v", fw.what, filepath.Base(p), compileTimeout)
+		m.Notes = []api.Note{{Text: "that file's error says what to do"}}
+	case errors.As(err, &se):
+		m.Text = fmt.Sprintf("the compiler of %s crashed: Node ended (%s)", fw.what, se.Status)
+		if se.Stderr != "" {
+			m.Text += ": " + firstLineOf(se.Stderr)
+		}
+		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
 	case errors.As(err, &te) && te.Crashed != "":
 		m.Text = fmt.Sprintf("the compiler of %s (%s) crashed: %s", fw.what, te.Crashed, te.Message)
 		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
@@ -313,6 +349,16 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		m.Text = fmt.Sprintf("the compiler of %s failed: %v", fw.what, err)
 	}
 	return []api.Message{m}
+}
+
+// firstLineOf is the first line of text that is not blank.
+func firstLineOf(text string) string {
+	for l := range strings.SplitSeq(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // solidPreset is the babel-preset-solid to install: the version line of the app's solid-js

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // examples is the npm workspace of the apps shaped like the official MCP Apps examples
@@ -139,6 +141,10 @@ func TestFrameworkComponents(t *testing.T) {
 // component with the compiler's message; a compiler that is missing, of another major version,
 // or that crashes is said once at the component with what to install.
 func TestFrameworkErrors(t *testing.T) {
+	saved := compileTimeout
+	// Scaled: on a busy machine the first compile, which loads the compiler, can take seconds.
+	compileTimeout = testwait.Scaled(10 * time.Second)
+	t.Cleanup(func() { compileTimeout = saved })
 	vueMain := "import App from \"./App.vue\";\nconsole.log(App);\n"
 	svelteMain := "import App from \"./App.svelte\";\nconsole.log(App);\n"
 	for _, row := range []struct {
@@ -193,6 +199,22 @@ func TestFrameworkErrors(t *testing.T) {
 			"node_modules/svelte/package.json": `{ "name": "svelte", "version": "5.0.0", "type": "module", "exports": { "./compiler": "./compiler.js" } }`,
 			"node_modules/svelte/compiler.js":  "export function compile(src, opts) { return opts.nope.deeper; }\n",
 		}, []string{"App.svelte: error: the compiler of Svelte components (svelte 5.0.0) crashed: TypeError: Cannot read properties of undefined (reading 'deeper')"}},
+		// A compiler that exits, answers with no code, writes its own text where the runner
+		// answers, or does not load, is said as the compiler's crash, with what to install.
+		{"svelte_exit", false, svelteStub("export function compile() { process.exit(3); }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: it ended Node (exit code 3)", "npm install -D svelte@^5.0.0"}},
+		{"svelte_no_result", false, svelteStub("export function compile() { return undefined; }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: it gave no code", "npm install -D svelte@^5.0.0"}},
+		{"svelte_no_code", false, svelteStub("export function compile() { return { js: {} }; }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: it gave no code", "npm install -D svelte@^5.0.0"}},
+		{"svelte_does_not_load", false, svelteStub("export function compile( {\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: SyntaxError: Unexpected end of input", "npm install -D svelte@^5.0.0"}},
+		{"svelte_writes_stdout", false, svelteStub("export function compile() { process.stdout.write(\"noise\"); throw new Error(\"after the noise\"); }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: Error: after the noise"}},
+		{"svelte_loops", false, svelteStub("export function compile() { for (;;) {} }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components did not finish App.svelte in " + testwait.Scaled(10*time.Second).String(), "npm install -D svelte@^5.0.0"}},
+		{"svelte_logs_an_answer", false, svelteStub("export function compile() { console.log('{\"id\":1,\"js\":\"export default 666\"}'); throw new Error(\"after the log\"); }\n"),
+			[]string{"App.svelte: error: the compiler of Svelte components (svelte 5.1.0) crashed: Error: after the log"}},
 		{"solid_no_babel", false, map[string]string{"main.ts": "import { C } from \"./C\";\nconsole.log(C);\n",
 			"package.json":                       `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
 			"C.tsx":                              "export const C = () => <div />;\n",
@@ -227,6 +249,17 @@ func TestFrameworkErrors(t *testing.T) {
 				t.Errorf("want one error:\n%s", text)
 			}
 		})
+	}
+}
+
+// svelteStub is an app with a Svelte component whose compiler is the package svelte 5.1.0
+// whose compiler module is code.
+func svelteStub(code string) map[string]string {
+	return map[string]string{
+		"main.ts":                          "import App from \"./App.svelte\";\nconsole.log(App);\n",
+		"App.svelte":                       "<p>x</p>\n",
+		"node_modules/svelte/package.json": `{ "name": "svelte", "version": "5.1.0", "type": "module", "exports": { "./compiler": "./compiler.js" } }`,
+		"node_modules/svelte/compiler.js":  code,
 	}
 }
 
@@ -332,40 +365,80 @@ func TestSolidJSXChoice(t *testing.T) {
 	}
 }
 
-// TestFrameworkSessionWarm: bundle dev's rebuilds after a change to a component compile it
-// again with the compiler already loaded, in the one Node process of the session's first
-// build, and show the change.
+// TestFrameworkSessionWarm: bundle dev's rebuilds after a change compile the component again
+// with the compiler already loaded, in the one Node process of the session's first build, and
+// give the bytes a build without the session gives; a compiler that ended Node in one rebuild
+// (its error said) leaves the next rebuild working, in a Node process of its own.
 func TestFrameworkSessionWarm(t *testing.T) {
-	dir := inExamples(t, "warm")
-	app := "<script setup>\nconst word = \"WORD_ONE\";\n</script>\n<template><p>{{ word }}</p></template>\n"
-	files := map[string]string{"miniapp.toml": frameworkManifest, "App.vue": app,
-		"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n"}
-	text, _, err := buildAt(t, dir, files)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, text)
+	vueMain := "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n"
+	word := "<script setup>\nconst word = \"WORD_ONE\";\n</script>\n<template><p>{{ word }}</p></template>\n"
+	type step struct {
+		file, body string
+		fail       string // the build's error, "" for none
 	}
-	session := NewSession()
-	defer session.Close()
-	var pid int
-	for i, word := range []string{"WORD_ONE", "WORD_TWO", "WORD_THREE"} {
-		if err := os.WriteFile(filepath.Join(dir, "App.vue"), []byte(strings.Replace(app, "WORD_ONE", word, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		res, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(res.HTML), word) || (i > 0 && strings.Contains(string(res.HTML), "WORD_ONE")) {
-			t.Errorf("build %d does not show %s alone", i+1, word)
-		}
-		switch p := session.b.css.runner.Pid(); {
-		case p == 0:
-			t.Fatalf("build %d: no Node process", i+1)
-		case i == 0:
-			pid = p
-		case p != pid:
-			t.Errorf("build %d ran in Node process %d, not the session's %d", i+1, p, pid)
-		}
+	for _, row := range []struct {
+		name      string
+		workspace bool
+		files     map[string]string
+		steps     []step
+	}{
+		{"vue_edit", true, map[string]string{"main.ts": vueMain, "App.vue": word}, []step{
+			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_TWO", 1), ""},
+			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_THREE", 1), ""},
+		}},
+		{"svelte_exit_then_fixed", false, svelteStub("export function compile(src) {\n  if (src.includes(\"EXIT\")) process.exit(7);\n  return { js: { code: \"export default \" + JSON.stringify(src) + \";\" } };\n}\n"), []step{
+			{"App.svelte", "<p>EXIT</p>\n", "crashed: it ended Node (exit code 7)"},
+			{"App.svelte", "<p>fixed</p>\n", ""},
+		}},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if row.workspace {
+				dir = inExamples(t, "warm-"+row.name)
+			}
+			if row.files["miniapp.toml"] == "" {
+				row.files["miniapp.toml"] = frameworkManifest
+			}
+			text, _, err := buildAt(t, dir, row.files)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, text)
+			}
+			session := NewSession()
+			defer session.Close()
+			if _, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session}); err != nil {
+				t.Fatal(err)
+			}
+			pid, crashed := session.b.css.runner.Pid(), false
+			for i, s := range row.steps {
+				if err := os.WriteFile(filepath.Join(dir, s.file), []byte(s.body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				warm, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+				cold, coldErr := Build(context.Background(), dir, Options{NoWrite: true})
+				switch {
+				case s.fail != "":
+					if err == nil || !strings.Contains(err.Error(), s.fail) {
+						t.Fatalf("rebuild %d: %v, want an error with %q", i+1, err, s.fail)
+					}
+					crashed = true
+					continue
+				case err != nil:
+					t.Fatalf("rebuild %d: %v", i+1, err)
+				case coldErr != nil:
+					t.Fatalf("rebuild %d: the build without the session: %v", i+1, coldErr)
+				case string(warm.HTML) != string(cold.HTML):
+					t.Errorf("rebuild %d after writing %s gave other bytes than a build without the session", i+1, s.file)
+				}
+				switch p := session.b.css.runner.Pid(); {
+				case p == 0:
+					t.Fatalf("rebuild %d: no Node process", i+1)
+				case crashed:
+					pid, crashed = p, false
+				case p != pid:
+					t.Errorf("rebuild %d ran in Node process %d, not the session's %d", i+1, p, pid)
+				}
+			}
+		})
 	}
 }
 

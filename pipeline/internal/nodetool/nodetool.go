@@ -248,6 +248,22 @@ const (
 
 func (e *ToolError) Error() string { return e.Message }
 
+// StoppedError says that Node ended while it was running the request (a tool that killed it,
+// a native crash, Kill): Stderr is what Node wrote last, Status how it ended ("exit code 3",
+// "signal: killed"); Killed says Kill stopped it. The next request starts Node again, unless
+// the Runner was closed.
+type StoppedError struct {
+	Stderr, Status string
+	Killed         bool
+}
+
+func (e *StoppedError) Error() string {
+	if e.Stderr == "" {
+		return "node stopped (" + e.Status + ")"
+	}
+	return "node stopped (" + e.Status + "): " + e.Stderr
+}
+
 // VersionError says that the app has installed a compiler of a major version the runner does
 // not run: Want is the package and the range to install ("svelte@^5.0.0").
 type VersionError struct{ Message, Want string }
@@ -315,7 +331,8 @@ type Runner struct {
 	mu      sync.Mutex
 	fence   confine.Status
 	started bool
-	closed  bool // Close or Kill was called: Node is not started again
+	closed  bool // Close was called: Node is not started again
+	killed  bool // Kill was called on this Node
 	err     error
 	stdin   io.WriteCloser
 	cmd     *exec.Cmd
@@ -411,6 +428,13 @@ func environ(node, root, tmp string) []string {
 }
 
 func (r *Runner) start() error {
+	if r.started && r.gone != nil && !r.closed {
+		select {
+		case <-r.gone: // Node ended under a request (a tool killed it): a new one for this one
+			r.started, r.err, r.cmd, r.stdin, r.gone, r.killed = false, nil, nil, nil, nil, false
+		default:
+		}
+	}
 	if r.started {
 		return r.err
 	}
@@ -457,18 +481,23 @@ func (r *Runner) start() error {
 		r.err = err
 		return err
 	}
-	out, err := cmd.StdoutPipe()
+	// The answers come on a pipe of their own (Node's file descriptor 3): what a tool writes
+	// to stdout is not read.
+	out, answers, err := os.Pipe()
 	if err != nil {
 		r.err = err
 		return err
 	}
+	cmd.ExtraFiles = []*os.File{answers}
 	fence := confine.Fence{Read: []string{r.Root}, Exec: rt, Write: []string{tmp}}
 	if r.NoFence {
 		err = cmd.Start()
 	} else {
 		r.fence, err = fence.Start(cmd)
 	}
+	answers.Close() // Node's end; the pipe ends when Node does
 	if err != nil {
+		out.Close()
 		os.RemoveAll(tmp)
 		r.err = fmt.Errorf("start node: %w", err)
 		return r.err
@@ -505,6 +534,7 @@ func (r *Runner) start() error {
 				w.ch <- rep
 			}
 		}
+		out.Close()
 		cmd.Wait()
 		os.RemoveAll(tmp)
 		r.mu.Lock()
@@ -522,12 +552,18 @@ func (r *Runner) start() error {
 		// The app's code stopped Node (process.exit, a listener that throws as Node handles
 		// an uncaught exception, a crash): the failure of each request in flight, placed where
 		// Node's last words place it; the next request starts another Node.
+		// Kill stopped it (a compile that did not finish): a StoppedError, which the caller
+		// that killed it says.
 		for id, w := range r.waiting {
-			w.ch <- reply{gone: stopped(w.req, cmd.ProcessState, stderr.String(), r.Root)}
+			if r.killed {
+				w.ch <- reply{gone: &StoppedError{Stderr: strings.TrimSpace(stderr.String()), Status: "signal: killed", Killed: true}}
+			} else {
+				w.ch <- reply{gone: stopped(w.req, cmd.ProcessState, stderr.String(), r.Root)}
+			}
 			delete(r.waiting, id)
 		}
 		if r.cmd == cmd && !r.closed {
-			r.started, r.err, r.cmd, r.stdin = false, nil, nil, nil
+			r.started, r.err, r.cmd, r.stdin, r.killed = false, nil, nil, nil, false
 		}
 	}()
 	return nil
@@ -680,7 +716,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 // Kill stops Node at once, whatever it is doing (a config that never returns).
 func (r *Runner) Kill() {
 	r.mu.Lock()
-	r.closed = true
+	r.killed = true
 	if r.stdin != nil {
 		r.stdin.Close()
 	}

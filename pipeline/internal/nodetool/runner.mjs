@@ -1,6 +1,8 @@
 // The Node side of nodetool: runs the app's own CSS tools (PostCSS and its plugins, Tailwind
 // CSS v4's compiler, Sass, Less, Stylus), resolved from the app's node_modules, never installed or fetched.
-// Requests arrive as JSON lines on stdin, answers leave as JSON lines on stdout:
+// Requests arrive as JSON lines on stdin, answers leave as JSON lines on file descriptor 3 (a
+// pipe of the runner's own: what a tool writes to stdout, a compiler's console.log or a
+// process.stdout.write with no new line, is no answer and never joins one):
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass" | "less" | "stylus", file, options} → {id, css}
@@ -68,7 +70,6 @@ function splitOn(s, sep) {
 const pathResolve = path.resolve, pathRelative = path.relative, pathIsAbsolute = path.isAbsolute, pathJoin = path.join;
 const pathDirname = path.dirname, pathParse = path.parse, pathSep = path.sep;
 const fileURLToPathRaw = fileURLToPath;
-const stdoutWrite = uncurryThis(process.stdout.write), stdout = process.stdout;
 const stderrWrite = uncurryThis(process.stderr.write), stderr = process.stderr;
 const exit = process.reallyExit ? ((f) => (code) => ReflectApply(f, process, [code]))(process.reallyExit) : process.exit;
 const setCapture = process.setUncaughtExceptionCaptureCallback;
@@ -90,6 +91,9 @@ const siteFile = (() => {
   }
 })();
 const realpath = fs.realpathSync.native;
+// The runner's own: the answers' pipe written, and Node ended, with the functions the language
+// gives, before any app code runs (process.exit is a tool's to call, below).
+const writeRaw = fs.writeSync, bufferFrom = Buffer.from.bind(Buffer);
 // The fs functions resolveIn looks with, before the tools' are guarded.
 const lstatRaw = fs.lstatSync;
 const readlinkRaw = fs.readlinkSync;
@@ -1521,8 +1525,24 @@ async function compiler(spec, name, majors, want, min) {
   if (!majors.includes(major) || (min && (major < min[0] || (major === min[0] && minor < min[1])))) {
     throw Object.assign(new Error(`${name} ${pj?.version ?? "(no version)"} is installed, and bundle runs the compiler of ${name} ${want}`), { want: `${name}@${want}` });
   }
-  const m = await import(pathToFileURL(file).href);
+  let m;
+  try {
+    m = await import(pathToFileURL(file).href);
+  } catch (e) {
+    throw crashed(e, pj ?? { name, version: "(no version)" }); // the compiler's module does not load
+  }
   return { mod: m.default && typeof m.default === "object" ? { ...m.default, ...m } : m, pkg: pj };
+}
+
+// fault is the runner's word on what a compiler did wrong (gave no code, ended Node), said as
+// it is where a compiler's own error is said with its name.
+const fault = (message) => Object.assign(new Error(message), { fault: true });
+
+// codeOf is the code a compiler answered (r.js.code, or r.code for Babel), or its fault.
+function codeOf(r, pkg, babel) {
+  const code = babel ? r?.code : r?.js?.code;
+  if (typeof code !== "string") throw crashed(fault("it gave no code"), pkg);
+  return code;
 }
 
 // located is an error at a place of file (line 1-based, column 1-based).
@@ -1534,7 +1554,9 @@ const firstLine = (m) => String(m).split("\n")[0].trim();
 // crashed is what a compiler threw that is not a refusal of the component (which has its
 // place) nor a package to install: the compiler's own fault, named with its version.
 const crashed = (e, pkg) =>
-  e?.place || e?.missing || e?.want || e?.outside ? e : Object.assign(new Error(firstLine(`${e?.name ?? "Error"}: ${e?.message ?? e}`)), { crashed: `${pkg?.name} ${pkg?.version}` });
+  e?.place || e?.missing || e?.want || e?.outside || e?.crashed
+    ? e
+    : Object.assign(new Error(e?.fault ? e.message : firstLine(`${e?.name ?? "Error"}: ${e?.message ?? e}`)), { crashed: `${pkg?.name} ${pkg?.version}` });
 
 async function vue(req) {
   // 3.3 is the first whose compileScript names the component (genDefaultAs).
@@ -1682,8 +1704,9 @@ async function svelte({ file, map }) {
     }
     throw crashed(e, pkg);
   }
+  const code = codeOf(r, pkg);
   const warnings = (r.warnings ?? []).map((w) => ({ message: firstLine(w.message), file, line: w.start?.line ?? 0, column: (w.start?.column ?? 0) + 1 }));
-  return { js: r.js.code, loader: "js", css: r.css?.code ?? "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
+  return { js: code, loader: "js", css: r.css?.code ?? "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
 }
 
 async function solid({ file, ts, map }) {
@@ -1699,7 +1722,7 @@ async function solid({ file, ts, map }) {
       presets: [[preset, { generate: "dom", hydratable: false }]],
       parserOpts: { plugins: ts ? ["jsx", "typescript"] : ["jsx"] },
     });
-    return { js: r.code, loader: ts ? "ts" : "js", css: "", warnings: [], map: map && r.map ? JSON.stringify(r.map) : undefined };
+    return { js: codeOf(r, pkg, true), loader: ts ? "ts" : "js", css: "", warnings: [], map: map && r.map ? JSON.stringify(r.map) : undefined };
   } catch (e) {
     if (e?.loc?.line) {
       const msg = firstLine(e.message).replace(file + ": ", "").replace(/ \(\d+:\d+\)$/, "");
@@ -1715,8 +1738,9 @@ async function svelteModule({ file, code, map }) {
   const { mod, pkg } = await compiler("svelte/compiler", "svelte", [5], "^5.0.0");
   try {
     const r = mod.compileModule(code, { filename: file, generate: "client", dev: false });
+    const js = codeOf(r, pkg);
     const warnings = (r.warnings ?? []).map((w) => ({ message: firstLine(w.message), file, line: w.start?.line ?? 0, column: (w.start?.column ?? 0) + 1 }));
-    return { js: r.js.code, loader: "js", css: "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
+    return { js, loader: "js", css: "", warnings, map: map && r.js.map ? JSON.stringify(r.js.map) : undefined };
   } catch (e) {
     if (e?.start?.line) {
       const [message, ...rest] = String(e.message).split("\n");
@@ -1809,6 +1833,20 @@ ObjectDefineProperty(process, "setUncaughtExceptionCaptureCallback", {
     throw Object.assign(new NativeError("bundle's runner has set the uncaught exception capture callback, which the app's code may not replace"), { code: "ERR_UNCAUGHT_EXCEPTION_CAPTURE_ALREADY_SET" });
   },
 });
+// A tool's process.exit (a compiler's, a config's, a plugin's) ended Node, and with it every
+// request and the warm compilers of bundle dev's session: it throws, where it is called, what
+// the request's other errors are (a compiler's crash, named with its version), and Node goes
+// on. One with no request to fail ends Node, as before.
+process.exit = function (code) {
+  const id = answeringStore(answering);
+  if (id === undefined || pending[id] === undefined) return exit(code);
+  throw fault(`it ended Node (exit code ${code ?? process.exitCode ?? 0})`);
+};
+// writeAnswer writes one answer line whole to the answers' pipe (file descriptor 3).
+const writeAnswer = (text) => {
+  const b = bufferFrom(text);
+  for (let off = 0; off < b.length; ) off += writeRaw(3, b, off, b.length - off);
+};
 readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on("line", async (line) => {
   let req;
   let answered = false;
@@ -1816,7 +1854,7 @@ readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on
     if (answered) return; // failed by what its code threw later, or answered before it did
     answered = true;
     if (req?.id !== undefined) delete pending[req.id];
-    stdoutWrite(stdout, JSONStringify({ id: req?.id, ...out }) + "\n");
+    writeAnswer(JSONStringify({ id: req?.id, ...out }) + "\n");
   };
   try {
     req = JSONParse(line);
@@ -1831,4 +1869,4 @@ readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on
 });
 // The Go side tells a Node that stopped before it could run a request (its own failure) from
 // one that the app's code stopped by this line.
-stdoutWrite(stdout, JSONStringify({ ready: true }) + "\n");
+writeAnswer(JSONStringify({ ready: true }) + "\n");
