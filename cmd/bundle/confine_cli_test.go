@@ -740,6 +740,8 @@ await new Promise((r) => setTimeout(r, 10));
 export default {};`}), code: 1, want: "vite.config.js:1:54: error: vite.config.js threw: Node stopped while running it (exit status 7): Error: monitor boom"},
 		{name: "vite_config_process_exit", files: script("console.log(1)", map[string]string{"vite.config.js": `process.exitCode = 0;
 process.exit();
+export default {};`}), code: 1, want: "vite.config.js:2:9: error: vite.config.js threw: it ended Node (exit code 0)"},
+		{name: "vite_config_really_exit", files: script("console.log(1)", map[string]string{"vite.config.js": `process.reallyExit(0);
 export default {};`}), code: 1, want: "vite.config.js: error: vite.config.js threw: Node stopped while running it (exit status 0)"},
 		{name: "postcss_plugin_register_after_listeners_removed", files: postcss(`export default { plugins: [{ postcssPlugin: "p", async Once() {
   process.removeAllListeners("uncaughtException");

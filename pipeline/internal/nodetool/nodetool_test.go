@@ -110,19 +110,22 @@ func TestToolPackages(t *testing.T) {
 	}
 }
 
-// TestStoppedByApp: the app's code that stops Node (process.exit, a throwing
+// TestStoppedByApp: the app's code that stops Node (process.reallyExit, a throwing
 // uncaughtExceptionMonitor listener) fails the request in flight with a ToolError that says
 // so, placed where Node's stack places it, and the next request starts another Node (every
-// later request failed with "node stopped" before).
+// later request failed with "node stopped" before); process.exit under a request throws where
+// it is called, and Node goes on.
 func TestStoppedByApp(t *testing.T) {
 	for _, row := range []struct {
 		name, code string
 		want       string
 		line, col  int
+		stops      bool // Node stops (else it goes on: process.exit throws where it is called)
 	}{
-		{"process_exit", "process.exit(3);\nexport default {};\n", "Node stopped while running it (exit status 3)", 0, 0},
+		{"process_exit", "process.exit(3);\nexport default {};\n", "it ended Node (exit code 3)", 1, 9, false},
+		{"really_exit", "process.reallyExit(3);\nexport default {};\n", "Node stopped while running it (exit status 3)", 0, 0, true},
 		{"throwing_monitor", "process.on(\"uncaughtExceptionMonitor\", () => { throw new Error(\"monitor boom\"); });\nsetTimeout(() => { throw new Error(\"x\"); }, 0);\nawait new Promise((r) => setTimeout(r, 10));\nexport default {};\n",
-			"Node stopped while running it (exit status 7): Error: monitor boom", 1, 54},
+			"Node stopped while running it (exit status 7): Error: monitor boom", 1, 54, true},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -144,8 +147,10 @@ func TestStoppedByApp(t *testing.T) {
 			if err != nil || !strings.Contains(out, `"base":"./"`) {
 				t.Fatalf("the next request: %q, %v; want the config", out, err)
 			}
-			if r.Pid() == first {
+			if row.stops && r.Pid() == first {
 				t.Errorf("the next request ran on Node %d, which had stopped", first)
+			} else if !row.stops && r.Pid() != first {
+				t.Errorf("the next request ran on another Node (%d, then %d): process.exit stopped the first", first, r.Pid())
 			}
 		})
 	}
