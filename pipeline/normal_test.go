@@ -452,15 +452,19 @@ func TestSDKPlace(t *testing.T) {
 		want       int  // scripts of the page that run
 	}{
 		{name: "module_in_body", page: `<!doctype html><html><head><title>t</title></head><body><p>x</p><script type="module">` + see + `</script></body></html>`, body: true, want: 1},
-		{name: "module_in_head", page: `<!doctype html><html><head><script type="module">` + see + `</script></head><body><p>x</p></body></html>`, body: true, want: 1},
-		{name: "module_type_upper", page: `<!doctype html><body><script type="MODULE">` + see + `</script><p>x</p></body>`, body: true, want: 1},
+		{name: "module_in_head_script_last", page: `<!doctype html><html><head><script type="module">` + see + `</script></head><body><p>x</p><script type="module">` + see + `</script></body></html>`, body: true, want: 2},
+		{name: "module_type_upper", page: `<!doctype html><body><p>x</p><script type="MODULE">` + see + `</script></body>`, body: true, want: 1},
 		// A module script by the standard (the type stripped of ASCII whitespace), which
 		// Chromium does not run (it compares the type unstripped): either way nothing runs
 		// before the end of parsing.
-		{name: "module_type_spaced", page: "<!doctype html><body><script type=\" module\t\">" + see + `</script><p>x</p></body>`, body: true, want: 0},
+		{name: "module_type_spaced", page: "<!doctype html><body><p>x</p><script type=\" module\t\">" + see + `</script></body>`, body: true, want: 0},
 		{name: "no_body_end_tag", page: `<!doctype html><body><p>x<script type="module">` + see + `</script>`, body: true, want: 1},
-		{name: "open_div_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><div><p>x`, body: true, want: 1},
 		{name: "two_modules", page: `<!doctype html><head><script type="module">` + see + `</script></head><body><script type="module">` + see + `</script></body>`, body: true, want: 2},
+		// After a shown element, the SDK would be its parent's last child in its place
+		// (p:last-child would match no more): it stays in <head>.
+		{name: "module_in_head", page: `<!doctype html><html><head><script type="module">` + see + `</script></head><body><p>x</p></body></html>`, want: 1},
+		{name: "open_div_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><div><p>x`, want: 1},
+		{name: "comment_last", page: `<!doctype html><body><script type="module">` + see + `</script><!-- end --></body>`, body: true, want: 1},
 		// Something runs while the page is parsed: the SDK stays before it.
 		{name: "classic_in_body", page: `<!doctype html><body><p>x</p><script>` + see + `</script><script type="module">` + see + `</script></body>`, want: 2},
 		{name: "classic_after_module", page: `<!doctype html><head><script type="module">` + see + `</script></head><body><script>` + see + `</script></body>`, want: 2},
@@ -469,11 +473,12 @@ func TestSDKPlace(t *testing.T) {
 		{name: "srcdoc_script", page: `<!doctype html><body><iframe srcdoc="<script>(parent.seen ??= []).push(parent.document.modelContext !== undefined)</script>"></iframe><script type="module">` + see + `</script></body>`, want: 2},
 		{name: "data_block", page: `<!doctype html><body><script type="application/json">{}</script><script type="module">` + see + `</script></body>`, want: 1},
 		// The end of <body> is inside an element the page leaves open, where a <script> would
-		// be SVG's (its text read as markup): the SDK stays in <head>. In MathML's <mi> a
-		// <script> is HTML's, and runs. (A <template> or a <noscript> left open is refused:
-		// the rest of the page would be inert.)
+		// be SVG's or MathML's (its text read as markup): the SDK stays in <head>. In MathML's
+		// <mi> a <script> is HTML's, and runs, but it would be the last child of the <mi>.
+		// (A <template> or a <noscript> left open is refused: the rest of the page would be
+		// inert.)
 		{name: "open_svg_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><svg><g>`, want: 1},
-		{name: "open_math_mi_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><math><mi>x`, body: true, want: 1},
+		{name: "open_math_mi_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><math><mi>x`, want: 1},
 		{name: "open_math_at_end", page: `<!doctype html><body><script type="module">` + see + `</script><math>`, want: 1},
 		// A body implied with nothing in it: the SDK is written before the module script.
 		{name: "empty_body", page: `<!doctype html><html><head><title>t</title><script type="module">` + see + `</script></head></html>`, want: 1},

@@ -230,7 +230,10 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 // classic script parsed last still runs before all the page's code, which waits for the end
 // of parsing; and a <script> written there is a live HTML script of <body>, as the tree
 // builder reads it (not in a template's contents, SVG, a <noscript> or other raw text, which
-// an element the page leaves open would make it). The SDK then follows the app's code that
+// an element the page leaves open would make it), right after a script element (the page's
+// module script, as Vite's template ends <body>), so that the element that was its parent's
+// last child, which CSS's :last-child matches, is still a script, never a shown element. The
+// SDK then follows the app's code that
 // calls it, which the page's compressor reads it against (131 to 257 B of gzip on each
 // official MCP Apps example, 331 B on order-book's page).
 func sdkAtBodyEnd(d *markup.Document, at int) bool {
@@ -246,7 +249,11 @@ func sdkAtBodyEnd(d *markup.Document, at int) bool {
 		if !n.Is(markup.HTML, "script") || n.Inert() || n.Flags&markup.Unclosed != 0 || n.Tag.End != at+len("<script>") {
 			return false
 		}
-		return descends(n, p.Body())
+		prev := n.PrevSibling
+		for prev != nil && prev.Type != markup.ElementNode {
+			prev = prev.PrevSibling
+		}
+		return prev != nil && prev.Is(markup.HTML, "script") && descends(n, p.Body())
 	}
 	return false
 }
