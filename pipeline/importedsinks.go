@@ -64,6 +64,9 @@ func (r *rewrite) checkImportedCall(i int) {
 		if imp, ok = r.imports()[s.text(root)]; !ok || !isAppSpec(imp.module) {
 			return
 		}
+		if n := len(keys); n > 0 && (keys[n-1] == "call" || keys[n-1] == "apply" || keys[n-1] == "bind") && (imp.name != "*" || n > 1) && !r.importResolves(imp, keys) {
+			return // put.call(t, …): the function's own method (checkImportedValue)
+		}
 	} else {
 		// A name a dynamic import gives (dynimportsinks.go), read where a call gives it
 		// what the policy might block.
@@ -107,7 +110,7 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 		export, keys = keys[0], keys[1:]
 	}
 	given := r.s.givenValues(args)
-	if given == nil {
+	if given == nil && !r.s.readsParam(args) {
 		return
 	}
 	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)
@@ -130,7 +133,41 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 	if via != "" {
 		via = " (" + via + ")"
 	}
-	r.seededCall(args, given, fn.x, fn.slots, name+"(…), imported from "+filepath.ToSlash(rel)+via+",")
+	if given != nil {
+		r.seededCall(args, given, fn.x, fn.slots, name+"(…), imported from "+filepath.ToSlash(rel)+via+",")
+		return
+	}
+	// An argument a parameter of the app's own function gives (function show(m) { put(el,
+	// m) }): read with what each call of that function gives it, as a sink's value is
+	// (checkParamsBy), the call into the module its sink.
+	s := r.s
+	r.checkParamsBy(name+"(…), imported from "+filepath.ToSlash(rel)+via, args, func() (markupFinding, bool) {
+		given := s.givenValues(args)
+		if given == nil {
+			return markupFinding{}, false
+		}
+		f, _ := r.seededFind(args, given, fn.x, fn.slots)
+		if f == nil {
+			return markupFinding{}, false
+		}
+		return f.markupFinding, true
+	})
+}
+
+// readsParam reports whether an argument of args reads a parameter of the app's own
+// function.
+func (s *script) readsParam(args [][2]int) bool {
+	for _, a := range args {
+		for k := a[0]; k < a[1]; k++ {
+			if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
+				continue
+			}
+			if n, ok := s.binding(k); ok && !n.Free && n.Decl == js.ArgumentDecl {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // memberPath reads the callee whose last significant token is end as a name and the keys of
@@ -216,6 +253,16 @@ func (s *script) givenValues(args [][2]int) []paramVal {
 // given) hold, and refuses, at the argument, the first value that reaches a sink holding what
 // the policy blocks. fn names the function called, and where it is.
 func (r *rewrite) seededCall(args [][2]int, given []paramVal, x *script, slots []paramSlot, fn string) {
+	f, arg := r.seededFind(args, given, x, slots)
+	if f == nil {
+		return
+	}
+	r.errAt(args[arg][0], "the value given to "+fn+" whose code gives its parameter "+x.bindingName(f.binding)+" to "+f.sink+", holds "+f.what, f.note)
+}
+
+// seededFind is seededCall's reading: the first value that reaches a sink holding what the
+// policy blocks, and the index of the argument that gives it; nil where none does.
+func (r *rewrite) seededFind(args [][2]int, given []paramVal, x *script, slots []paramSlot) (*seedFinding, int) {
 	seed, argOf := map[int]paramVal{}, map[int]int{}
 	for _, sl := range slots {
 		if sl.unknown || sl.rest || len(sl.path) > 0 || sl.index >= len(args) || given[sl.index].strs == nil {
@@ -224,7 +271,7 @@ func (r *rewrite) seededCall(args [][2]int, given []paramVal, x *script, slots [
 		seed[sl.binding], argOf[sl.binding] = given[sl.index], sl.index
 	}
 	if len(seed) == 0 {
-		return
+		return nil, 0
 	}
 	other := &rewrite{b: r.b, file: r.file, s: x, seed: seed}
 	for k := 0; k < len(x.sig) && other.found == nil; k++ {
@@ -232,11 +279,10 @@ func (r *rewrite) seededCall(args [][2]int, given []paramVal, x *script, slots [
 		other.checkAttr(k)
 		other.checkNav(k)
 	}
-	f := other.found
-	if f == nil {
-		return
+	if other.found == nil {
+		return nil, 0
 	}
-	r.errAt(args[argOf[f.binding]][0], "the value given to "+fn+" whose code gives its parameter "+x.bindingName(f.binding)+" to "+f.sink+", holds "+f.what, f.note)
+	return other.found, argOf[other.found.binding]
 }
 
 // mayHold reports whether a value might hold what the policy blocks in markup (a tag), an

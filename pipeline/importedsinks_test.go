@@ -505,6 +505,91 @@ func TestImportedSinks(t *testing.T) {
 				`function each({ text }) { text(document.body, "<img src=x onerror=go()>"); } each(dom); ` +
 				`function show(el) { el.append("<img src=x onerror=go()>"); } show(document.body);`,
 		}, ""},
+		// Found attacking (af27): a module's function used as a value, not called where the
+		// build reads the call (Reflect.apply, apply, bind, a timer's or an array's callback,
+		// a group), a module object given to the platform's code (Object.assign,
+		// Object.values, Array.from(arguments), a parameter's default destructured), a dynamic
+		// import reached through a promise the build does not read, and a namespace another
+		// module re-exports, returned: each built with exit 0, and the page as written runs
+		// dom.put's innerHTML with the handler the built page's policy blocks.
+		{"a module's function by Reflect.apply", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; Reflect.apply(dom.put, null, [document.body, "<img src=x onerror=go()>"]);`,
+		}, `main.js:1:79: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function by apply", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; dom.put.apply(null, [document.body, "<img src=x onerror=go()>"]);`,
+		}, `main.js:1:70: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function by call", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; dom.put.call(null, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:68: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function bound, called", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; dom.put.bind(null)(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:68: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; setTimeout(dom.put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:72: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function given to forEach", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; ["<img src=x onerror=go()>"].forEach(dom.put);`,
+		}, `main.js:1:35: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"a module's function called in an arrow forEach is given", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const f = dom.put; ["<img src=x onerror=go()>"].forEach((x) => f(x));`,
+		}, `main.js:1:54: error: the value given to the parameter x of the function written there, which its code gives f(…), imported from dom.js, holds the inline event handler onerror="go()"`},
+		{"a module's function in a group", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; (0, dom.put)(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:62: error: the value given to dom.put(…), imported from dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"an imported function by Reflect.apply, a timer", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import { put } from "./dom.js"; Reflect.apply(put, null, [document.body, "<img src=x onerror=go()>"]); setTimeout(put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:74: error: the value given to put(…), imported from dom.js (put read as a value and called), whose code gives its parameter m to innerHTML`},
+		{"a module object given to Object.assign", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; Object.assign({}, dom).put("<img src=x onerror=go()>");`,
+		}, `main.js:1:61: error: the markup given to Object.assign(…).put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (Object.assign(…).put is read from what the platform's Object gives, which holds what it is given, and import * as dom goes where the build does not follow it, at main.js:1:52`},
+		{"a module object given to Object.values", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; Object.values(dom)[0]("<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the markup given to Object.values(…)[…](…) holds the inline event handler onerror="go()"`},
+		{"a module object by Array.from(arguments)", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run() { Array.from(arguments)[0].put("<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:80: error: the markup given to Array.from(…)[…].put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (Array.from(…)[…].put is read from what the platform's Array gives, which holds what it is given, and import * as dom goes where the build does not follow it, at main.js:1:115`},
+		{"a module object as a parameter's default, destructured", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run({ put } = dom) { put("<img src=x onerror=go()>"); } run();`,
+		}, `main.js:1:68: error: the markup given to put(…) holds the inline event handler onerror="go()"`},
+		{"a dynamic import through Promise.resolve", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `Promise.resolve(import("./dom.js")).then((m) => m.put("<img src=x onerror=go()>"));`,
+		}, `main.js:1:55: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (m is a parameter of the function written there, whose calls the build does not read, and the module object import("./dom.js") gives goes where the build does not follow it, at main.js:1:17)`},
+		{"a dynamic import through Promise.all", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `Promise.all([import("./dom.js")]).then(([m]) => m.put("<img src=x onerror=go()>"));`,
+		}, `main.js:1:55: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (m is a parameter of the function written there, whose calls the build does not read, and the module object import("./dom.js") gives goes where the build does not follow it, at main.js:1:14)`},
+		{"a dynamic import a function returns", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `function load() { return import("./dom.js"); } load().then((m) => m.put("<img src=x onerror=go()>"));`,
+		}, `main.js:1:73: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (m is a parameter of the function written there, whose calls the build does not read, and the module object import("./dom.js") gives goes where the build does not follow it, at main.js:1:26)`},
+		{"a dynamic import through two thens", map[string]string{
+			"dom.js":  `export function put(m) { document.body.innerHTML = m; }`,
+			"main.js": `import("./dom.js").then((m) => m).then((m) => m.put("<img src=x onerror=go()>"));`,
+		}, `main.js:1:53: error: the markup given to m.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (m is a parameter of the function written there, whose calls the build does not read)`},
+		{"a namespace another module re-exports, returned", map[string]string{
+			"dom.js":   `export function put(m) { document.body.innerHTML = m; }`,
+			"index.js": `export * as dom from "./dom.js";`,
+			"main.js":  `import { dom } from "./index.js"; function id(x) { return x; } id(dom).put("<img src=x onerror=go()>");`,
+		}, `main.js:1:76: error: the markup given to id(…).put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (id(…).put is read from what the build does not read (a call's result, a key it does not read), and import { dom } goes where the build does not follow it, at main.js:1:67, so it may be that module's put)`},
+		{"a namespace another module exports by name, returned", map[string]string{
+			"dom.js":   `export function put(m) { document.body.innerHTML = m; }`,
+			"index.js": `import * as dom from "./dom.js"; export { dom };`,
+			"main.js":  `import { dom } from "./index.js"; function get() { return dom; } get().put("<img src=x onerror=go()>");`,
+		}, `main.js:1:76: error: the markup given to get(…).put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (get(…).put is read from what the build does not read (a call's result, a key it does not read), and import { dom } goes where the build does not follow it, at main.js:1:59, so it may be that module's put)`},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

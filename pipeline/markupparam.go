@@ -448,7 +448,7 @@ func (s *script) methodCalls(end int, key string, setter bool) [][][2]int {
 
 // functionCalls returns the arguments of the call of the function the significant tokens
 // [ref, end] name: f(…), f?.(…), f.call(t, …), f.apply(t, […]), the calls of f.bind(t, …),
-// and […].forEach(f).
+// […].forEach(f), and a group's value called, (0, f)(…).
 func (s *script) functionCalls(ref, end int) [][][2]int {
 	m := end + 1
 	if s.is(m, "?.") && s.is(m+1, "(") {
@@ -503,10 +503,35 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 			out = append(out, args)
 		}
 		return out
+	case s.is(end+1, ")") && s.groupLast(ref, end):
+		return s.functionCalls(ref, s.pair[s.enclosing(ref)]) // (0, f)(…): the group's value is f
 	case s.is(end+1, ")") || s.is(end+1, ","):
 		return s.passedCalls(ref, end)
 	}
 	return nil
+}
+
+// groupLast reports whether the significant tokens [ref, end] are the last expression of a
+// parenthesized group (not a call's arguments): (f), (0, f), whose value is theirs.
+func (s *script) groupLast(ref, end int) bool {
+	open := s.enclosing(ref)
+	if open < 0 || !s.is(open, "(") || s.pair[open] != end+1 {
+		return false
+	}
+	if open > 0 {
+		p := s.tok(open - 1).tt
+		if js.IsIdentifierName(p) && !js.IsReservedWord(p) || p == js.CloseParenToken || p == js.CloseBracketToken || p == js.ThisToken || s.is(open-1, "function") {
+			return false // a call's arguments, a parameter list
+		}
+		if controlWords[s.text(open-1)] {
+			return false // if (f) …: a condition
+		}
+	}
+	if s.is(end+2, "=>") {
+		return false
+	}
+	args := s.args(open)
+	return len(args) > 0 && args[len(args)-1] == [2]int{ref, end + 1}
 }
 
 // controlWords are the statements whose '(…)' a block follows.

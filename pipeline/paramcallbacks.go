@@ -15,7 +15,8 @@ import (
 // argument of the call whose '(' is the significant token open with: each element of an array
 // literal, for forEach, map, … called on it; the value of Promise.resolve(value).then(f)
 // (the promise's fulfilment, PerformPromiseThen's reaction); the arguments after the delay
-// of setTimeout(f, delay, …) and setInterval (HTML's timer initialization steps).
+// of setTimeout(f, delay, …) and setInterval (HTML's timer initialization steps); the
+// elements of the array literal Reflect.apply(f, t, […]) gives.
 func (s *script) callbackArgs(open int) ([][][2]int, bool) {
 	if given, ok := s.arrayCallbackArgs(open); ok {
 		return given, true
@@ -32,6 +33,18 @@ func (s *script) callbackArgs(open int) ([][][2]int, bool) {
 			}
 			return [][][2]int{args[:1]}, true
 		}
+	}
+	if s.is(open-3, "Reflect", ".", "apply") && !s.is(open-4, ".") && !s.is(open-4, "?.") && s.global(open-3) {
+		// Reflect.apply(f, t, list): f called with the list's elements (ECMA-262's
+		// Reflect.apply, CreateListFromArrayLike).
+		args := s.args(open)
+		switch {
+		case len(args) < 3:
+			return [][][2]int{{}}, true // a TypeError: no list
+		case s.is(args[2][0], "[") && s.pair[args[2][0]] == args[2][1]-1:
+			return [][][2]int{s.spreadArgs(s.args(args[2][0]))}, true
+		}
+		return [][][2]int{nil}, true
 	}
 	if (s.is(open-1, "setTimeout") || s.is(open-1, "setInterval")) && !s.is(open-2, ".") && !s.is(open-2, "?.") && s.global(open-1) {
 		args := s.spreadArgs(s.args(open))

@@ -54,12 +54,18 @@ func (r *rewrite) checkParamModule(root int, keys []string, name string, args []
 		// ([dom], { d: dom }, a default, a value written to it).
 		unread = s.paramFnName(root) + ", which is given what the build does not read as a module object, where the script gives one as a value"
 	}
-	ns := "ns"
+	call := "ns" + memberTail(keys) + "(…)"
+	if at, how, ok := r.moduleEscape(); ok && s.importCall(at) {
+		unread += ", and " + how + " goes where the build does not follow it, at " + r.escapePlace(at)
+	}
 	if at, _, ok := r.moduleEscape(); ok {
-		ns = s.text(at)
+		call = s.text(at) + memberTail(keys) + "(…)"
+		if len(keys) == 1 {
+			call = r.escapeCall(at, keys[0]) // importedvalues.go
+		}
 	}
 	r.refuseUnreadFix(args, name+"(…)", "the build cannot read which function it calls ("+s.text(root)+" is a parameter of "+unread+")",
-		"call the module's function on the module object where it is imported ("+ns+memberTail(keys)+"(…)), or give the module object only to a parameter of a plain function that does not write it, which the build follows")
+		"call the module's function on the module object where it is imported ("+call+"), or give the module object only to a parameter of a plain function that does not write it, which the build follows")
 }
 
 // followNamespaces reads the call of keys' path from the module objects given (to the
@@ -109,7 +115,7 @@ func (r *rewrite) mayGetModule(p int) bool {
 }
 
 // moduleObjects returns the bindings of the names the script binds to module objects of the
-// app: import * as name, const name = await import(…).
+// app: import * as name, const name = await import(…), import(…).then((name) => …).
 func (r *rewrite) moduleObjects() []int {
 	s := r.s
 	var out []int
@@ -128,6 +134,13 @@ func (r *rewrite) moduleObjects() []int {
 			}
 		case js.LexicalDecl, js.VariableDecl:
 			if s.is(k+1, "=", "await", "import", "(") {
+				if _, export, ok := s.dynamicImported(k); ok && export == "*" {
+					out = append(out, n.Binding)
+				}
+			}
+		case js.ArgumentDecl:
+			// import(…).then((m) => …): the parameter a then's function binds to it.
+			if s.paramDecl(k) {
 				if _, export, ok := s.dynamicImported(k); ok && export == "*" {
 					out = append(out, n.Binding)
 				}

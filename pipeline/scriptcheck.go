@@ -27,6 +27,7 @@ func (r *rewrite) check(i int) {
 	r.checkCompiled(i)
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
+	r.checkImportedValue(i)
 	if r.seed == nil {
 		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, nil)
 		r.checkParamCall(i)

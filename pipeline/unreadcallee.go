@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/tdewolff/parse/v2/js"
 )
@@ -29,7 +30,7 @@ func (r *rewrite) moduleEscape() (at int, how string, ok bool) {
 }
 
 // moduleEscapeIn is moduleEscape of the uses at a significant token from start to end.
-func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, ok bool) {
+func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool) {
 	s := r.s
 	for _, b := range r.moduleObjects() {
 		for _, ref := range s.references(b) {
@@ -38,12 +39,117 @@ func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, ok bool) {
 			}
 			how := "import * as " + s.text(ref)
 			if _, ok := r.imports()[s.text(ref)]; !ok {
-				how = "the module object " + s.text(ref) + " (await import(…))"
+				how = "the module object " + s.text(ref) + " (import(…))"
+			}
+			if _, keys, _, ok := r.importPath(ref); ok && len(keys) > 0 {
+				how = s.text(ref) + memberTail(keys) + " (" + how + ")"
 			}
 			return ref, how, true
 		}
 	}
-	return 0, "", false
+	// A function an import gives (import { put }, or a namespace another module exports by
+	// name), read where the build does not read its calls (importedvalues.go).
+	for name, imp := range r.imports() {
+		if imp.name == "*" || !isAppSpec(imp.module) {
+			continue
+		}
+		for _, ref := range s.references(r.importBinding(name)) {
+			if ref < start || ref > end || s.importDecl(ref) || r.importedUseFollowed(ref, 0) {
+				continue
+			}
+			if !found || ref < at {
+				at, how, found = ref, "import { "+name+" }", true
+				if _, keys, _, ok := r.importPath(ref); ok && len(keys) > 0 {
+					how = name + memberTail(keys) + " (" + how + ")"
+				}
+			}
+		}
+	}
+	// A dynamic import whose namespace goes where dynamicImported does not read it:
+	// Promise.resolve(import(…)), Promise.all([import(…)]), return import(…), a then whose
+	// function the build does not read.
+	for k := max(start, 0); k <= end && k < len(s.sig); k++ {
+		if s.importCall(k) && !s.dynamicImportFollowed(k) {
+			if !found || k < at {
+				at, how, found = k, "the module object import(…) gives", true
+				if spec, ok := s.importSpec(k); ok {
+					how = "the module object import(" + jsString(spec) + ") gives"
+				}
+			}
+			break
+		}
+	}
+	return at, how, found
+}
+
+// dynamicImportFollowed reports whether the namespace object the import(…) call at the
+// significant token k gives goes only where dynamicImported reads it: a const bound to it, or
+// destructured from it, by await; a then's function (written there, or the app's own function
+// by its name); nowhere (import("./x.js") for its effects alone).
+func (s *script) dynamicImportFollowed(k int) bool {
+	close := s.pair[k+1]
+	if close < 0 {
+		return false
+	}
+	if s.is(close+1, ".", "then", "(") {
+		args := s.args(close + 3)
+		if len(args) == 0 {
+			return true
+		}
+		f := args[0][0]
+		if s.is(f, "async") {
+			f++
+		}
+		switch {
+		case s.is(f, "function") || js.IsIdentifier(s.tok(f).tt) && s.is(f+1, "=>") || s.is(f, "(") && s.is(s.pair[f]+1, "=>"):
+			return true
+		case js.IsIdentifier(s.tok(f).tt) && args[0][1] == f+1:
+			return s.paramSlots(s.bindingOf(f)) != nil
+		}
+		return false
+	}
+	e := k
+	if s.is(k-1, "await") {
+		e = k - 1
+	}
+	last := close+1 >= len(s.sig) || s.is(close+1, ";") || s.is(close+1, "}") || s.is(close+1, ",")
+	if !last {
+		return false
+	}
+	switch {
+	case e == 0 || s.is(e-1, ";") || s.is(e-1, "{") || s.is(e-1, "}"):
+		return true // a statement of its own: the namespace goes nowhere
+	case e == k || !s.is(e-1, "="):
+		return false
+	case js.IsIdentifier(s.tok(e - 2).tt):
+		_, export, ok := s.dynamicImported(e - 2)
+		return ok && export == "*"
+	case s.is(e-2, "}"):
+		for m := s.opener(e - 2); m > 0 && m < e-2; m++ {
+			if js.IsIdentifier(s.tok(m).tt) && (s.is(m+1, ",") || s.is(m+1, "}")) {
+				_, _, ok := s.dynamicImported(m)
+				return ok
+			}
+		}
+	}
+	return false
+}
+
+// importBinding returns the binding of the name an import declaration of the script binds,
+// or -1.
+func (r *rewrite) importBinding(name string) int {
+	s := r.s
+	for k := range s.sig {
+		// The parser binds no name in the declaration itself: the module scope's name it
+		// does not declare is the import's (nschain.go).
+		if !s.is(k, name) || !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") || s.importDecl(k) {
+			continue
+		}
+		if n, ok := s.binding(k); ok && !n.Free && n.Decl == js.NoDecl {
+			return n.Binding
+		}
+	}
+	return -1
 }
 
 // followedUse reports whether the use of a module object (or of a parameter its calls give
@@ -54,13 +160,24 @@ func (r *rewrite) followedUse(ref, depth int) bool {
 	s := r.s
 	switch {
 	case s.is(ref+1, ".") || s.is(ref+1, "?."):
+		if depth == 0 && !s.is(ref+3, "=") {
+			if _, _, _, ok := r.importPath(ref); ok {
+				return r.importedUseFollowed(ref, 0) // dom.put read as a value (importedvalues.go)
+			}
+		}
 		return !s.is(ref+3, "=")
 	case s.is(ref+1, "[") || s.is(ref+1, "?.") && s.is(ref+2, "["):
 		open := ref + 1
 		if s.is(open, "?.") {
 			open++
 		}
-		return s.pair[open] == open+2 && (s.tok(open+1).tt == js.StringToken || s.tok(open+1).tt == js.IntegerToken) && !s.is(open+3, "=")
+		if s.pair[open] != open+2 || s.tok(open+1).tt != js.StringToken && s.tok(open+1).tt != js.IntegerToken || s.is(open+3, "=") {
+			return false
+		}
+		if _, _, _, ok := r.importPath(ref); ok && depth == 0 && !s.is(ref+1, "?.") {
+			return r.importedUseFollowed(ref, 0)
+		}
+		return true
 	}
 	open := s.enclosing(ref)
 	if depth >= maxParamDepth || open < 1 || !s.is(open, "(") || !js.IsIdentifier(s.tok(open-1).tt) ||
@@ -83,6 +200,9 @@ func (r *rewrite) followedUse(ref, depth int) bool {
 	slots := s.paramSlots(fn.Binding)
 	if slots == nil {
 		return false // a class, a generator, a value the build does not read as a function
+	}
+	if !slices.ContainsFunc(slots, func(sl paramSlot) bool { return sl.index == k }) {
+		return false // no parameter: the function's arguments object holds it
 	}
 	for _, sl := range slots {
 		if sl.index != k {
@@ -176,7 +296,12 @@ func (r *rewrite) checkUnreadCallee(i int) {
 		}
 		what = "this is what a call of " + s.listName(open) + " gives it"
 	case !known || n.Free:
-		return // a global's (checkGlobalCall)
+		if !isPlatformGlobal(s.text(start)) || s.plainPath(start, i-1) || globalWindows[s.text(start)] {
+			return // a global's (checkGlobalCall)
+		}
+		// Object.assign({}, dom).put(…), Object.values(dom)[0](…): what the platform's
+		// function returns holds what it is given, a module object too.
+		what = s.calleeText(i-1) + " is read from what the platform's " + s.text(start) + " gives, which holds what it is given"
 	case s.plainPath(start, i-1):
 		init, isConst := s.constInitAt(start)
 		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) && !(isConst && r.escapesWithin(init[0], init[1])) {
@@ -220,6 +345,9 @@ func (r *rewrite) checkUnreadCallee(i int) {
 	call := ns + "[\"name\"](…), by a constant key"
 	if key != "function" {
 		call = ns + "." + key + "(…)"
+	}
+	if ok {
+		call = r.escapeCall(at, key)
 	}
 	r.refuseUnreadFix(args, name, "the build cannot read which function it calls ("+what+", and "+reach+")",
 		"call the module's function on the module object itself ("+call+"), or import it by name, which the build reads")
