@@ -590,6 +590,46 @@ func TestImportedSinks(t *testing.T) {
 			"index.js": `import * as dom from "./dom.js"; export { dom };`,
 			"main.js":  `import { dom } from "./index.js"; function get() { return dom; } get().put("<img src=x onerror=go()>");`,
 		}, `main.js:1:76: error: the markup given to get(…).put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (get(…).put is read from what the build does not read (a call's result, a key it does not read), and import { dom } goes where the build does not follow it, at main.js:1:59, so it may be that module's put)`},
+		// Found af27, the same shapes otherwise: a parameter's member, a dynamic import's
+		// namespace's member and a name destructured from it, read as values; a package's
+		// function given to a timer; a class's static field bound to a module's function.
+		{"a parameter's member given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function run(x) { setTimeout(x.put, 0, document.body, "<img src=x onerror=go()>"); } run(dom);`,
+		}, `main.js:1:88: error: the value given to x.put(…), imported from dom.js (run's parameter x is given import * as dom), whose code gives its parameter m to innerHTML`},
+		{"a dynamic import's member given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `const m = await import("./dom.js"); setTimeout(m.put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:73: error: the value given to m.put(…), imported from dom.js (m.put read as a value and called), whose code gives its parameter m to innerHTML`},
+		{"import().then's parameter's member given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import("./dom.js").then((m) => setTimeout(m.put, 0, document.body, "<img src=x onerror=go()>"));`,
+		}, `main.js:1:68: error: the value given to m.put(…), imported from dom.js (m.put read as a value and called)`},
+		{"a name destructured from a dynamic import, by Reflect.apply", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `const { put } = await import("./dom.js"); Reflect.apply(put, null, [document.body, "<img src=x onerror=go()>"]);`,
+		}, `main.js:1:84: error: the value given to put(…), imported from dom.js (put read as a value and called)`},
+		{"a name destructured from a dynamic import, in an array", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `const { put } = await import("./dom.js"); const fns = [put]; fns[0](document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:84: error: the markup given to fns[…](…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (fns is bound to what the build does not read as a function, and put (destructured from import("./dom.js")) goes where the build does not follow it, at main.js:1:56`},
+		{"a package's function given to setTimeout", map[string]string{
+			"node_modules/lib/package.json": `{"name": "lib", "version": "1.0.0", "type": "module", "main": "index.js"}`,
+			"node_modules/lib/index.js":     `export function render(el, m) { el.innerHTML = m; }`,
+			"main.js":                       `import { render } from "lib"; setTimeout(render, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:68: error: the markup given to lib's render(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build does not read what the package's code does with it`},
+		{"a class's static field bound to a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; class A { static f = dom.put; } A.f(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:85: error: the markup given to A.f(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (A is the app's own class, whose body holds what the build does not follow, and dom.put (import * as dom) goes where the build does not follow it, at main.js:1:55`},
+		// What the build reads as no function with a sink goes nowhere that matters: a
+		// namespace's data and a function whose parameters reach no sink, read as values,
+		// and a module's function given plain markup as a value.
+		{"a module's data and sinkless functions read as values, plain markup", map[string]string{
+			"dom.js": `export const VERSION = "1.0"; export function text(el, m) { el.textContent = m; } export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; import { text } from "./dom.js"; console.log(dom.VERSION); const t = [dom.text, text]; setTimeout(dom.put, 0, document.body, "<b>b</b>"); ` +
+				`[document.body].forEach(text); const app = { show(m) { document.body.textContent = m; } }; (location.hash ? app : app).show("<img src=x onerror=go()>"); Reflect.apply(dom.text, null, [document.body, "<img src=x onerror=go()>"]);`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

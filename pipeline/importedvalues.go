@@ -17,27 +17,23 @@ import (
 // policy blocks, is refused there. A value the build reads as no function with a sink (a
 // function whose parameters reach no sink, a string or a number) goes nowhere that matters.
 
-// importPath reads the value the significant token i starts as one read from an import of
-// the app's modules: the name an import binds (import { put }, import * as dom), or a const
+// importPath reads the value the significant token i starts as one read from an import: the
+// name an import binds (import { put }, import * as dom, or a dynamic import's, const m =
+// await import(…), const { put } = await import(…), import(…).then((m) => …)), or a const
 // bound to a member path of one (const f = dom.put), and the members read from it by constant
 // keys. end is the path's last token; call, apply and bind followed by '(' are the function's
-// own methods, not keys.
+// own methods, not keys. imp.module is the specifier (a package's too; "" where import(…)'s
+// is not a string).
 func (r *rewrite) importPath(i int) (imp importBinding, keys []string, end int, ok bool) {
 	s := r.s
 	if !js.IsIdentifier(s.tok(i).tt) || s.is(i-1, ".") || s.is(i-1, "?.") || declares(s, i) || s.importDecl(i) {
 		return imp, nil, 0, false
 	}
 	n, known := s.binding(i)
-	if !known || n.Free {
-		return imp, nil, 0, false
+	if !known || n.Free || n.Decl != js.NoDecl && s.references(n.Binding)[0] == i {
+		return imp, nil, 0, false // a declaration: a pattern's, a parameter's
 	}
-	switch {
-	case n.Decl == js.NoDecl:
-		imp, ok = r.imports()[s.text(i)]
-		if !ok || !isAppSpec(imp.module) {
-			return imp, nil, 0, false
-		}
-	default:
+	if imp, ok = r.importOf(i); !ok {
 		init, isConst := s.constInitAt(i)
 		if !isConst || init[1] <= init[0] {
 			return imp, nil, 0, false
@@ -46,10 +42,7 @@ func (r *rewrite) importPath(i int) (imp importBinding, keys []string, end int, 
 		if !ok || root != init[0] {
 			return imp, nil, 0, false
 		}
-		if m, known := s.binding(root); !known || m.Free || m.Decl != js.NoDecl {
-			return imp, nil, 0, false
-		}
-		if imp, ok = r.imports()[s.text(root)]; !ok || !isAppSpec(imp.module) {
+		if imp, ok = r.importOf(root); !ok {
 			return imp, nil, 0, false
 		}
 		keys = append(keys, k...)
@@ -118,10 +111,65 @@ func (r *rewrite) checkImportedValue(i int) {
 	}
 	name := s.text(i) + memberTail(keys)
 	for _, args := range s.functionCalls(i, end) {
-		if args != nil {
+		switch {
+		case args == nil:
+		case imp.module == "":
+			r.refuseUnread(args, name+"(…)", "the build cannot read which module import(…) loads")
+		case !isAppSpec(imp.module):
+			r.refuseUnread(args, imp.module+"'s "+name+"(…)", "the build does not read what the package's code does with it")
+		default:
 			r.followImport(args, name, imp, keys, name+" read as a value and called")
 		}
 	}
+}
+
+// checkParamValue reads the calls the platform makes of a member of a parameter of the app's
+// own function read as a value where the significant token i starts it (function run(x) {
+// setTimeout(x.put, 0, el, m) }), each as a call x.put(…) is (checkParamModule): into the
+// module objects the function's calls give the parameter.
+func (r *rewrite) checkParamValue(i int) {
+	s := r.s
+	if r.resolve == nil || r.seed != nil || !js.IsIdentifier(s.tok(i).tt) || s.is(i-1, ".") || s.is(i-1, "?.") {
+		return
+	}
+	n, known := s.binding(i)
+	if !known || n.Free || n.Decl != js.ArgumentDecl || s.references(n.Binding)[0] == i {
+		return
+	}
+	if _, ok := r.importOf(i); ok {
+		return // a dynamic import's (checkImportedValue)
+	}
+	root, keys, ok := s.memberPath(s.pathEnd(i))
+	if !ok || root != i || len(keys) == 0 || s.calledDirectly(s.pathEnd(i)) || s.is(s.pathEnd(i)+1, "=") {
+		return
+	}
+	name := s.text(i) + memberTail(keys)
+	for _, args := range s.functionCalls(i, s.pathEnd(i)) {
+		if args != nil && s.givenValues(args) != nil {
+			r.checkParamModule(i, keys, name, args)
+		}
+	}
+}
+
+// pathEnd returns the last significant token of the member path by constant keys that starts
+// at the name at i (x, x.a.b, x["a"]); call, apply and bind followed by '(' are not keys.
+func (s *script) pathEnd(i int) int {
+	end := i
+	for n := 0; n <= maxExportHops; n++ {
+		switch {
+		case (s.is(end+1, ".") || s.is(end+1, "?.")) && js.IsIdentifierName(s.tok(end+2).tt):
+			if key := s.text(end + 2); (key == "call" || key == "apply" || key == "bind") && s.is(end+3, "(") {
+				return end
+			}
+			end += 2
+			continue
+		case s.is(end+1, "[") && s.pair[end+1] == end+3 && s.tok(end+2).tt == js.StringToken:
+			end += 3
+			continue
+		}
+		break
+	}
+	return end
 }
 
 // maxAliasDepth bounds the consts bound to a function an import gives that are followed.
@@ -173,6 +221,9 @@ func (r *rewrite) importedUseFollowed(ref, depth int) bool {
 // handler's name (seededCall's reading); or one it cannot read (made by a call, a class, a
 // package's), which it may be. A string, a number, a boolean or null is none.
 func (r *rewrite) sinkValue(imp importBinding, keys []string) bool {
+	if !isAppSpec(imp.module) {
+		return true // a package's, or a module import(…) names as the run says
+	}
 	export := imp.name
 	if export == "*" {
 		export, keys = keys[0], keys[1:]
@@ -228,7 +279,7 @@ func (r *rewrite) escapeCall(at int, key string) string {
 		}
 		return "const m = await import(" + spec + "), or import(" + spec + ").then((m) => …), then " + m
 	}
-	if imp, ok := r.imports()[s.text(at)]; ok && imp.name != "*" {
+	if imp, ok := r.importOf(at); ok && imp.name != "*" {
 		if _, keys, _, ok := r.importPath(at); ok && len(keys) > 0 || key == "function" || key == s.text(at) {
 			return s.text(at) + memberTail(keys) + "(…)"
 		}
@@ -243,6 +294,9 @@ func (r *rewrite) escapeCall(at int, key string) string {
 // keys as a function (exportedFunction).
 func (r *rewrite) importResolves(imp importBinding, keys []string) bool {
 	export := imp.name
+	if !isAppSpec(imp.module) {
+		return false
+	}
 	if export == "*" {
 		if len(keys) == 0 {
 			return false
@@ -255,4 +309,24 @@ func (r *rewrite) importResolves(imp importBinding, keys []string) bool {
 	}
 	_, ok = r.exportedFunction(path, export, keys, 0)
 	return ok
+}
+
+// importOf returns the import the name at the significant token k is bound to: a static
+// import's binding, or a name a dynamic import gives (dynamicImported).
+func (r *rewrite) importOf(k int) (importBinding, bool) {
+	s := r.s
+	n, known := s.binding(k)
+	if !known || n.Free {
+		return importBinding{}, false
+	}
+	if n.Decl == js.NoDecl {
+		imp, ok := r.imports()[s.text(k)]
+		return imp, ok
+	}
+	call, export, ok := s.dynamicImported(k)
+	if !ok {
+		return importBinding{}, false
+	}
+	spec, _ := s.importSpec(call)
+	return importBinding{module: spec, name: export}, true
 }

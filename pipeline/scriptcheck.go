@@ -28,6 +28,7 @@ func (r *rewrite) check(i int) {
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
 	r.checkImportedValue(i)
+	r.checkParamValue(i)
 	if r.seed == nil {
 		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, nil)
 		r.checkParamCall(i)

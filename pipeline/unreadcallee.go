@@ -65,6 +65,26 @@ func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool
 			}
 		}
 	}
+	// A name destructured from a dynamic import's namespace (const { put } = await
+	// import(…), import(…).then(({ put }) => …)), read so.
+	for k := range s.sig {
+		n, known := s.binding(k)
+		if !js.IsIdentifier(s.tok(k).tt) || !known || n.Free || n.Decl == js.NoDecl || s.references(n.Binding)[0] != k {
+			continue
+		}
+		imp, ok := r.importOf(k)
+		if !ok || imp.name == "*" || !isAppSpec(imp.module) {
+			continue
+		}
+		for _, ref := range s.references(n.Binding)[1:] {
+			if ref < start || ref > end || r.importedUseFollowed(ref, 0) {
+				continue
+			}
+			if !found || ref < at {
+				at, how, found = ref, s.text(k)+" (destructured from import("+jsString(imp.module)+"))", true
+			}
+		}
+	}
 	// A dynamic import whose namespace goes where dynamicImported does not read it:
 	// Promise.resolve(import(…)), Promise.all([import(…)]), return import(…), a then whose
 	// function the build does not read.
@@ -160,12 +180,22 @@ func (r *rewrite) followedUse(ref, depth int) bool {
 	s := r.s
 	switch {
 	case s.is(ref+1, ".") || s.is(ref+1, "?."):
-		if depth == 0 && !s.is(ref+3, "=") {
-			if _, _, _, ok := r.importPath(ref); ok {
-				return r.importedUseFollowed(ref, 0) // dom.put read as a value (importedvalues.go)
+		if s.is(ref+3, "=") {
+			return false
+		}
+		if imp, _, _, ok := r.importPath(ref); ok && depth == 0 && isAppSpec(imp.module) {
+			return r.importedUseFollowed(ref, 0) // dom.put read as a value (importedvalues.go)
+		}
+		if depth > 0 {
+			// A parameter's member read as a value, setTimeout(x.put, 0, …): followed where
+			// functionCalls reads its calls (checkParamValue), else the module object's
+			// function goes where the build does not follow it.
+			end := s.pathEnd(ref)
+			if !s.calledDirectly(end) && len(s.functionCalls(ref, end)) == 0 {
+				return false
 			}
 		}
-		return !s.is(ref+3, "=")
+		return true
 	case s.is(ref+1, "[") || s.is(ref+1, "?.") && s.is(ref+2, "["):
 		open := ref + 1
 		if s.is(open, "?.") {
@@ -174,7 +204,7 @@ func (r *rewrite) followedUse(ref, depth int) bool {
 		if s.pair[open] != open+2 || s.tok(open+1).tt != js.StringToken && s.tok(open+1).tt != js.IntegerToken || s.is(open+3, "=") {
 			return false
 		}
-		if _, _, _, ok := r.importPath(ref); ok && depth == 0 && !s.is(ref+1, "?.") {
+		if imp, _, _, ok := r.importPath(ref); ok && depth == 0 && !s.is(ref+1, "?.") && isAppSpec(imp.module) {
 			return r.importedUseFollowed(ref, 0)
 		}
 		return true
@@ -304,7 +334,8 @@ func (r *rewrite) checkUnreadCallee(i int) {
 		what = s.calleeText(i-1) + " is read from what the platform's " + s.text(start) + " gives, which holds what it is given"
 	case s.plainPath(start, i-1):
 		init, isConst := s.constInitAt(start)
-		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) && !(isConst && r.escapesWithin(init[0], init[1])) {
+		body, class := s.classBody(n.Binding)
+		if n.Decl == js.NoDecl || n.Decl == js.ArgumentDecl || s.readFunction(start) && !(isConst && r.escapesWithin(init[0], init[1])) && !(class && r.escapesWithin(body, s.pair[body])) {
 			// An import's member (checkImportedCall), a parameter's (paramns.go), the
 			// app's own function (markupparam.go).
 			return
@@ -320,6 +351,9 @@ func (r *rewrite) checkUnreadCallee(i int) {
 			}
 		}
 		what = s.text(start) + " is bound to what the build does not read as a function"
+		if class {
+			what = s.text(start) + " is the app's own class, whose body holds what the build does not follow"
+		}
 	default:
 		what = s.calleeText(i-1) + " is read from what the build does not read (a call's result, a key it does not read)"
 		if f, ok := s.paramFunction(start); ok && n.Decl == js.ArgumentDecl && f.name >= 0 && s.exported(f) {
@@ -421,4 +455,24 @@ func (s *script) listName(open int) string {
 		return s.text(h)
 	}
 	return "the function written there"
+}
+
+// classBody returns the '{' of the body of the class declaration (class A { … }, class A
+// extends B { … }) that binds binding: a static field there (static f = dom.put) is what
+// A.f(…) calls.
+func (s *script) classBody(binding int) (int, bool) {
+	for _, d := range s.references(binding) {
+		if !s.is(d-1, "class") {
+			continue
+		}
+		for k := d + 1; k < len(s.sig); k++ {
+			if s.is(k, "{") {
+				return k, s.pair[k] > k
+			}
+			if p := s.pair[k]; p > k {
+				k = p
+			}
+		}
+	}
+	return 0, false
 }
