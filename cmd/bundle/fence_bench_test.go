@@ -162,3 +162,52 @@ func median(d []time.Duration) time.Duration {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// TestPairedRatio: BenchmarkFence's paired figure and its bootstrap interval, on times whose
+// answer is known: no difference at all (the interval is the one figure), 2 ms every round
+// (the figure is 1 + 2 ms over the median; the interval holds it, and moves only with the
+// median it is divided by), and rounds that differ by up to 9 ms either way, whose interval
+// is wide and holds 1.
+func TestPairedRatio(t *testing.T) {
+	ms := func(v ...float64) []time.Duration {
+		out := make([]time.Duration, len(v))
+		for i, x := range v {
+			out[i] = time.Duration(x * float64(time.Millisecond))
+		}
+		return out
+	}
+	base := ms(20, 22, 21, 40, 19, 20, 23, 20, 21, 30, 20, 22)
+	shifted := make([]time.Duration, len(base))
+	for i, d := range base {
+		shifted[i] = d + 2*time.Millisecond
+	}
+	for _, row := range []struct {
+		name     string
+		a, b     []time.Duration
+		ratio    float64
+		min, max float64 // bounds the interval must lie within
+		holds    float64 // a figure the interval must hold (0: none)
+	}{
+		{name: "same", a: base, b: base, ratio: 1, min: 1, max: 1},
+		{name: "shift_2ms", a: shifted, b: base, ratio: 1 + 2.0/21, min: 1 + 2.0/23, max: 1 + 2.0/20},
+		// Differences -8 to +9 ms, median +3; the unfenced median 22 ms.
+		{name: "noise", a: ms(20, 25, 18, 22, 30, 19, 21, 26, 17, 23, 20, 24), b: ms(22, 19, 24, 20, 21, 27, 18, 22, 25, 20, 23, 19),
+			ratio: 1 + 3.0/22, min: 0.5, max: 1.5, holds: 1},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			got, lo, hi := pairedRatio(row.a, row.b)
+			if d := got - row.ratio; d > 1e-9 || d < -1e-9 {
+				t.Errorf("paired = %.4f, want %.4f", got, row.ratio)
+			}
+			if lo > got || hi < got || lo < row.min-1e-9 || hi > row.max+1e-9 {
+				t.Errorf("interval [%.4f, %.4f], want it inside [%.4f, %.4f] holding the figure %.4f", lo, hi, row.min, row.max, got)
+			}
+			if row.holds != 0 && (lo > row.holds || hi < row.holds) {
+				t.Errorf("interval [%.4f, %.4f] does not hold %v: rounds that differ by ±9 ms say no cost apart from none", lo, hi, row.holds)
+			}
+			if a, b, c := pairedRatio(row.a, row.b); a != got || b != lo || c != hi {
+				t.Errorf("a second call gave %v %v %v, want the same (a fixed seed)", a, b, c)
+			}
+		})
+	}
+}
