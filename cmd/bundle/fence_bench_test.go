@@ -34,7 +34,7 @@ import (
 // older commit's) in the same rounds, its fenced and unfenced arms interleaved with these,
 // and reports its figures as base-*: before and after a change, under the same load, and
 // vs-base, vs-base-lo and vs-base-hi, the paired figure of this binary's fenced builds over
-// the other's, round by round. Name
+// the other's, round by round (vs-base-cpu and its interval, of the CPU times). Name
 // one app as -bench's second part (-bench 'Fence/hello').
 func BenchmarkFence(b *testing.B) {
 	bin := *fenceBin
@@ -107,6 +107,10 @@ func BenchmarkFence(b *testing.B) {
 				b.ReportMetric(p, "vs-base")
 				b.ReportMetric(lo, "vs-base-lo")
 				b.ReportMetric(hi, "vs-base-hi")
+				p, lo, hi = pairedRatio(on.cpu, baseOn.cpu)
+				b.ReportMetric(p, "vs-base-cpu")
+				b.ReportMetric(lo, "vs-base-cpu-lo")
+				b.ReportMetric(hi, "vs-base-cpu-hi")
 			}
 		})
 	}
