@@ -756,11 +756,25 @@ export default {};`}), code: 1, want: "vite.config.js: error: vite.config.js thr
 .a { width: image-width(@p); height: image-size(~"@{p}"); }`, nil), links: map[string]string{"l.png": "secrets/image.png"}, code: 1, want: "outside"},
 		// ac26 (attack, held): a Less @plugin of the app's that reads through Less's own file
 		// manager: the read is refused, which Less's reader gives as no contents (an empty
-		// value, exit 0); the secret is nowhere.
+		// value, exit 0 before ac27); the secret is nowhere. The refusal fails the build, at
+		// the @plugin.
 		{name: "less_plugin_file_manager_outside", files: less(`@plugin "./p.js";
 .a { content: leak(); }`, map[string]string{"p.js": `module.exports = { install(less, pm, functions) {
   functions.add("leak", () => new less.tree.Quoted('"', new less.FileManager().loadFileSync("BASE/secrets/token.txt", "/", {}, {}).contents));
-} };`}), code: 0},
+} };`}), code: 1, want: `style.less:1:1: error: Less: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws) (read by the code of @plugin "./p.js")`},
+		{name: "less_second_plugin_file_manager_outside", files: less(`@plugin "./a.js";
+.b { color: red; }
+  @plugin "./p.js";
+.a { content: leak(); width: twice(2px); }`, map[string]string{"a.js": `module.exports = { install(less, pm, functions) { functions.add("twice", (n) => new less.tree.Dimension(n.value * 2, n.unit)); } };`,
+			"p.js": `module.exports = { install(less, pm, functions) {
+  functions.add("leak", () => new less.tree.Quoted('"', new less.FileManager().loadFileSync("BASE/secrets/token.txt", "/", {}, {}).contents));
+} };`}), code: 1, want: `style.less:3:3: error: Less: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws) (read by the code of @plugin "./p.js")`},
+		// ac27: a Less @plugin that names a file outside the root, and one of a package
+		// outside it (the node_modules above the workspace).
+		{name: "less_plugin_outside", files: less(`@plugin "../../secrets/plugin.js";
+.a { content: leak(); }`, nil), code: 1, want: "style.less:1:1: error: Less: "},
+		{name: "less_plugin_package_above_root", files: less(`@plugin "evil";
+.a { color: red; }`, nil), code: 1, want: "style.less:1:1: error: Less: "},
 		// ac26 (attack, held): svg-gradient() reads no file.
 		{name: "less_svg_gradient", files: less(`.a { background: svg-gradient(to right, red, green 30%, blue); }`, nil), code: 0},
 		// ac26 (attack, no fix): what a report still tells of the machine past the header's

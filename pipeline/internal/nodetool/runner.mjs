@@ -164,14 +164,23 @@ const readable = (p) => inRoot(p) || (tmp !== null && resolveIn(p, tmp) !== OUTS
 const writable = (p) => tmp !== null && resolveIn(p, tmp) !== OUTSIDE;
 
 // refused is the error for a path a tool may not open: EACCES, as the kernel's fence says it.
+// Each is kept for the request whose work made it (refusalsOf), so that one a tool catches and
+// goes on without (Less gives what a @plugin's read was refused as an empty value) can still
+// fail it.
 function refused(p, verb) {
   // A write is let only into the temporary folder (os.tmpdir()), not the root.
-  const e = new Error(verb === "write" ? `${p} is outside the folder bundle lets the CSS tools write (their temporary folder, os.tmpdir())` : `${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
+  const e = new NativeError(verb === "write" ? `${p} is outside the folder bundle lets the CSS tools write (their temporary folder, os.tmpdir())` : `${p} is outside the folder bundle lets the CSS tools ${verb} (${root})`);
   e.code = "EACCES";
-  e.outside = path.resolve(p);
+  e.outside = pathResolve(p);
   e.refusal = { by: "checks", what: verb === "write" ? "write" : "read" };
+  const list = refusalsOf[requestOf()];
+  if (list !== undefined) append(list, e);
   return e;
 }
+// refusalsOf holds, by request id, the refusals made while a request that watches for them
+// (less) ran; requestOf is the request whose work runs (the async context's: answering).
+const refusalsOf = { __proto__: null };
+let requestOf = () => undefined;
 
 function pathOf(a) {
   if (typeof a === "string") return a;
@@ -1143,7 +1152,8 @@ async function less({ file, options, aliases }) {
       }
       const r = await super.loadFile(to ?? filename, dir, opts, env);
       if (!inRoot(r.filename)) throw refused(r.filename, "read");
-      if (opts?.mime === "application/javascript") return r;
+      // A plugin's code (Less runs it with new Function) is named by its file in stack frames.
+      if (opts?.mime === "application/javascript") return { ...r, contents: r.contents + "\n//# sourceURL=" + pathToFileURL(r.filename).href };
       return { filename: r.filename, contents: rebaseUrls(r.contents, r.filename, file, lessVariable) };
     }
   }
@@ -1151,17 +1161,55 @@ async function less({ file, options, aliases }) {
   // The reads Manager refused in a function Less calls, whose error Less makes anew (the
   // function's name, its message, the place of the call).
   const refusals = [];
-  const plugin = { install: (_, pm) => pm.addFileManager(new Manager()), minVersion: [3, 0, 0] };
+  // The @plugin rules, found before Less evaluates the stylesheet (and calls what they add).
+  const plugins = [];
+  const collect = {
+    isPreEvalVisitor: true,
+    run(tree) {
+      const walk = (rules) => {
+        for (const n of Array.isArray(rules) ? rules : []) {
+          if (n?.type === "Import" && n.options?.isPlugin) plugins.push(n);
+          else if (n?.root?.rules) walk(n.root.rules);
+          if (n?.rules) walk(n.rules);
+        }
+      };
+      walk(tree?.rules);
+      return tree;
+    },
+  };
+  const plugin = { install: (_, pm) => { pm.addFileManager(new Manager()); pm.addVisitor(collect); }, minVersion: [3, 0, 0] };
   const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  const id = requestOf();
+  const swallowed = (refusalsOf[id] = []);
   try {
     const out = await lessc.render(code, { paths: [path.join(cwd, "node_modules")], ...rest, filename: file, plugins: [plugin] });
+    if (swallowed.length > 0) throw pluginRefused(swallowed[0], plugins, code, file, place);
     return { css: out.css };
   } catch (e) {
     if (e?.missing || e?.outside || typeof e?.line !== "number") throw e;
     // Less's error: its place with a 0-based column, in the file Less names (an @import's).
     const outside = refusals.find((r) => String(e.message).endsWith(r.message))?.outside;
     throw place(Object.assign(new Error(e.message), { file: e.filename || file, line: e.line, column: (e.column ?? 0) + 1, ...(outside ? { outside } : {}) }));
+  } finally {
+    delete refusalsOf[id];
   }
+}
+
+// pluginRefused is the failure of a Less compile that went on past a read bundle refused
+// (Less's file manager, which a @plugin's code read with, gives a refused read as no contents):
+// placed at the @plugin whose code read (its file in the refusal's stack, by the sourceURL
+// the Manager gave it), else the first @plugin, else the stylesheet.
+function pluginRefused(e, plugins, code, file, place) {
+  const stack = String(e.stack);
+  const by = plugins.find((n) => typeof n.importedFilename === "string" && stack.includes(pathToFileURL(n.importedFilename).href)) ?? plugins[0];
+  const err = Object.assign(new Error(e.message), { outside: e.outside, refusal: e.refusal, file });
+  if (by === undefined) return err;
+  const f = by.fileInfo?.()?.filename ?? file;
+  const text = f === file ? code : fs.readFileSync(f, "utf8");
+  const before = text.slice(0, by.getIndex());
+  const line = before.split("\n").length, column = before.length - before.lastIndexOf("\n");
+  err.message += ` (read by the code of @plugin "${by.path?.value ?? by.path}")`;
+  return f === file ? place(Object.assign(err, { file: f, line, column })) : Object.assign(err, { file: f, line, column });
 }
 
 // stylus compiles a Stylus stylesheet with the app's own stylus, as Vite's Stylus plugin does
@@ -1809,6 +1857,7 @@ const answering = new AsyncLocalStorage();
   }
 }
 const answeringRun = uncurryThis(answering.run), answeringStore = uncurryThis(answering.getStore);
+requestOf = () => answeringStore(answering);
 const pending = { __proto__: null }; // id → fail(e): the requests not yet answered
 const uncaught = (e) => {
   const id = answeringStore(answering);
