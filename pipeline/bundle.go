@@ -111,6 +111,8 @@ type bundler struct {
 	// build ended with moduleMark, by which a message esbuild gives in the mark is given
 	// for the source as written (pastSource).
 	marked sync.Map
+	// sassMaps holds, by path, a stylesheet's compiled CSS and its source map (compiledCSS).
+	sassMaps sync.Map
 	// backslashed holds each file loaded whose name holds a backslash (a letter of a name,
 	// not on Windows), by its path with slashes for them, as esbuild names it in a source
 	// map (mapSources names it as it is).
@@ -612,16 +614,25 @@ func (b *bundler) stylesheetIn(p, fallback string) (string, string, []api.Messag
 	}
 	src, enc := decodeStylesheet(src, fallback)
 	css := string(src)
+	var sourceMap string
 	if b.css.needed(p, src) {
 		var errs []api.Message
-		if css, errs = b.css.process(b.ctx, p, src); errs != nil {
+		if css, sourceMap, errs = b.css.processMap(b.ctx, p, src); errs != nil {
 			return "", "", errs
 		}
 	}
 	if errs := remoteInCSS(p, src, css); len(errs) > 0 {
 		return "", "", errs
 	}
-	return imageSetURLs(pruneFontFaces(css)), enc, nil
+	out := imageSetURLs(pruneFontFaces(css))
+	if sourceMap != "" && out == css {
+		// esbuild places what it says of the CSS (a url() it cannot resolve) in the compiled
+		// text, named as the stylesheet: compiledPlace moves it to the file Sass compiled it from.
+		if m, err := sourcemap.Parse([]byte(sourceMap)); err == nil {
+			b.sassMaps.Store(p, compiledCSS{css: css, m: m, head: sassHead(sourceMap)})
+		}
+	}
+	return out, enc, nil
 }
 
 // gateLoad passes the load gate (loadGate) and leaves the file to the next callback.
@@ -1061,6 +1072,11 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		var wrote, literal string // an import the transforms wrote for a literal, and the literal
 		if l := m.Location; l != nil {
 			m, placed = b.pastSource(l.File, l.Line, m)
+		}
+		if l := m.Location; l != nil && !placed {
+			if at, ok := b.compiledPlace(l); ok {
+				m.Location, placed = at, true
+			}
 		}
 		d := diag.Message{Severity: sev, Text: m.Text}
 		if l := m.Location; l != nil {

@@ -183,18 +183,38 @@ var preprocessorNames = map[string]string{"sass": "Sass", "less": "Less", "stylu
 // process runs the tools a stylesheet needs and returns its CSS, or esbuild messages at the
 // stylesheet's place that say what failed and what to do.
 func (c *cssTools) process(ctx context.Context, path string, src []byte) (string, []api.Message) {
+	css, _, errs := c.processMap(ctx, path, src)
+	return css, errs
+}
+
+// processMap is process with the source map of the CSS to the files it was compiled from, where
+// the preprocessor gives one (Sass) and no tool changed its output after: "" otherwise.
+func (c *cssTools) processMap(ctx context.Context, path string, src []byte) (string, string, []api.Message) {
 	r := c.runner
 	css := string(src)
 	var err error
+	var sourceMap string
 	if pre := preprocessor(path); pre != "" {
 		opts, msg := c.options(path)
 		if msg != nil {
-			return "", []api.Message{*msg}
+			return "", "", []api.Message{*msg}
 		}
-		if css, err = r.Run(ctx, nodetool.Request{Tool: pre, File: path, Options: opts, Aliases: c.importAliases(pre)}); err != nil {
-			return "", c.failure(path, preprocessorNames[pre], pre, err)
+		if css, sourceMap, err = r.RunMap(ctx, nodetool.Request{Tool: pre, File: path, Options: opts, Aliases: c.importAliases(pre), Map: pre == "sass"}); err != nil {
+			return "", "", c.failure(path, preprocessorNames[pre], pre, err)
 		}
 	}
+	compiled := css
+	css, errs := c.postprocess(ctx, path, css)
+	if css != compiled {
+		sourceMap = ""
+	}
+	return css, sourceMap, errs
+}
+
+// postprocess runs the app's PostCSS config, or Tailwind CSS, on css.
+func (c *cssTools) postprocess(ctx context.Context, path, css string) (string, []api.Message) {
+	r := c.runner
+	var err error
 	switch config := c.postcssConfig(); {
 	case c.configOutside != "":
 		return "", []api.Message{{Text: fmt.Sprintf("%s is a symbolic link to a file outside the folder bundle reads", filepath.Base(c.configOutside)),

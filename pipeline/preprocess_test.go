@@ -28,6 +28,11 @@ func TestPreprocessorPlaces(t *testing.T) {
 			"a.less", ".x { color: @nope; }\n", []string{"a.less:1:13: error: Less: variable @nope is undefined", ".x { color: @nope; }"}},
 		{"stylus_error_below", "export default { css: { preprocessorOptions: { styl: { additionalData: '$a = 1px' } } } }",
 			"a.styl", ".x\n  width unit($a, 'px')\n  color red(\n", []string{"a.styl:4:1: error: Stylus: expected \")\", got \"outdent\""}},
+		// ac27: a url() in a partial the stylesheet @uses that leaves the root was placed at
+		// the line of the compiled CSS, named as the entry's.
+		{"sass_url_outside_in_partial", "export default {}", "a.scss", "@use \"./parts/p\";\n\n.ok { color: red; }\n", []string{"parts/_p.scss:3:15: error: ", "  background: url(../../../../../../../../../../../../etc/hostname);"}},
+		{"sass_url_outside_below_additional_data", "export default { css: { preprocessorOptions: { scss: { additionalData: '$a: 1;\\n$b: 2;\\n' } } } }",
+			"a.scss", "// the entry\n\n.x {\n  width: $a;\n  background: url(../../../../../../../../../../../../etc/hostname);\n}\n", []string{"a.scss:5:15: error: ", "  background: url(../../../../../../../../../../../../etc/hostname);"}},
 		{"error_in_additional_data", "export default { css: { preprocessorOptions: { scss: { additionalData: '$a: ;' } } } }",
 			"a.scss", ".x { color: red; }\n", []string{"error: Sass: Expected expression. (in css.preprocessorOptions.scss.additionalData)"}},
 		{"additional_data_function", "export default { css: { preprocessorOptions: { scss: { additionalData: (src) => '$a: 1;' + src } } } }",
@@ -42,8 +47,10 @@ func TestPreprocessorPlaces(t *testing.T) {
 			t.Cleanup(func() { os.RemoveAll(dir) })
 			dir, _ = filepath.Abs(dir)
 			files := map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A Vite app.\"\n", "index.html": page,
-				"vite.config.js": c.config, "main.js": "import './" + c.file + "'\n", c.file: c.text}
+				"vite.config.js": c.config, "main.js": "import './" + c.file + "'\n", c.file: c.text,
+				"parts/_p.scss": "// a partial\n.p {\n  background: url(../../../../../../../../../../../../etc/hostname);\n}\n"}
 			for name, body := range files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}

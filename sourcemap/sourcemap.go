@@ -165,6 +165,20 @@ func (m *Map) Find(line, col int) (Position, bool) {
 	return p, ok
 }
 
+// Start returns the generated column (0-based, UTF-16 code units) of the mapping Find uses
+// for line:col: where the generated text that maps to the place Find gives starts.
+func (m *Map) Start(line, col int) (int, bool) {
+	if line < 0 || line >= len(m.lines) {
+		return 0, false
+	}
+	l := m.lines[line]
+	i := sort.Search(len(l), func(i int) bool { return l[i].col > col }) - 1
+	if i < 0 || l[i].src < 0 {
+		return 0, false
+	}
+	return l[i].col, true
+}
+
 // find is Find with the column in UTF-16 code units (0-based) beside the Position, whose
 // Column is that plus one.
 func (m *Map) find(line, col int) (Position, int, bool) {

@@ -294,7 +294,7 @@ type Request struct {
 	Base   string   `json:"base,omitempty"`
 	Ignore []string `json:"ignore,omitempty"`
 	TS     bool     `json:"ts,omitempty"`
-	Map    bool     `json:"map,omitempty"` // Compile: a source map of the code too
+	Map    bool     `json:"map,omitempty"` // Compile, and RunMap's "sass": a source map of the output too
 	// Code is the module "svelte-module" compiles (File names it): a name.svelte.js file's
 	// text, or a name.svelte.ts file's without its types.
 	Code string `json:"code,omitempty"`
@@ -643,6 +643,13 @@ func inside(file, root string) bool {
 func (r *Runner) Run(ctx context.Context, req Request) (string, error) {
 	rep, err := r.call(ctx, req)
 	return rep.CSS, err
+}
+
+// RunMap is Run for a request that asks for a source map (Map: "sass"): the CSS and its
+// source map (JSON), "" where the tool gives none.
+func (r *Runner) RunMap(ctx context.Context, req Request) (css, sourceMap string, err error) {
+	rep, err := r.call(ctx, req)
+	return rep.CSS, rep.Map, err
 }
 
 // Compile runs a framework's compiler (req.Tool "vue", "svelte" or "solid") on req.File.

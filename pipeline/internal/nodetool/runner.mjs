@@ -943,7 +943,8 @@ function sassImporters(file, aliases) {
     },
     load(canonical) {
       const f = fileURLToPath(canonical);
-      return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: sassSyntax(f) };
+      // sourceMapUrl: the source map names the file (a data: URL of its text otherwise).
+      return { contents: rebaseUrls(fs.readFileSync(f, "utf8"), f, file, sassVariable), syntax: sassSyntax(f), sourceMapUrl: canonical };
     },
   };
   const aliased = {
@@ -974,7 +975,7 @@ function loadPathImporter(loadPaths, importer) {
   };
 }
 
-async function sass({ file, options, aliases }) {
+async function sass({ file, options, aliases, map }) {
   let s;
   try {
     s = await load("sass");
@@ -996,7 +997,13 @@ async function sass({ file, options, aliases }) {
   const importers = [aliased];
   if (Array.isArray(loadPaths) && loadPaths.length > 0) importers.push(loadPathImporter(loadPaths, importer));
   try {
-    return { css: s.compileString(code, { ...opts, url: pathToFileURL(file), syntax: syntax(file), importer, importers, style: "expanded" }).css };
+    const r = s.compileString(code, { ...opts, url: pathToFileURL(file), syntax: syntax(file), importer, importers, style: "expanded", sourceMap: !!map });
+    // The source map Sass gives (its sources file: URLs), with the lines and the last line's
+    // length of the additionalData before the entry's text (head), which its places in the
+    // entry count.
+    const head = code.length - fs.readFileSync(file, "utf8").length;
+    const lines = code.slice(0, head).split("\n");
+    return { css: r.css, map: map && r.sourceMap ? JSON.stringify({ ...r.sourceMap, x_miniapp_head: [lines.length - 1, lines[lines.length - 1].length] }) : undefined };
   } catch (e) {
     const span = e?.span;
     if (!span?.start) throw e;
