@@ -386,6 +386,18 @@ func TestFrameworkSessionWarm(t *testing.T) {
 			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_TWO", 1), ""},
 			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_THREE", 1), ""},
 		}},
+		// compiler-sfc keeps the types a <script setup> imports by file, across compiles;
+		// @vitejs/plugin-vue drops a file's when it changes (invalidateTypeCache).
+		{"vue_imported_types", true, map[string]string{
+			"main.ts":                              "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App, { alpha: \"A1\", beta: \"B1\" }).mount(document.body);\n",
+			"node_modules/typescript/package.json": `{ "name": "typescript", "version": "5.9.3", "main": "index.js" }`,
+			"node_modules/typescript/index.js":     "module.exports = {};\n",
+			"types.ts":                             "export interface Props { alpha: string }\n",
+			"App.vue":                              "<script setup lang=\"ts\">\nimport type { Props } from \"./types\";\nconst p = defineProps<Props>();\n</script>\n<template><p>{{ p }}</p></template>\n",
+		}, []step{
+			{"types.ts", "export interface Props { alpha: string; beta: string }\n", ""},
+			{"types.ts", "export interface Props { beta: string }\n", ""},
+		}},
 		{"svelte_exit_then_fixed", false, svelteStub("export function compile(src) {\n  if (src.includes(\"EXIT\")) process.exit(7);\n  return { js: { code: \"export default \" + JSON.stringify(src) + \";\" } };\n}\n"), []step{
 			{"App.svelte", "<p>EXIT</p>\n", "crashed: it ended Node (exit code 7)"},
 			{"App.svelte", "<p>fixed</p>\n", ""},

@@ -1657,6 +1657,7 @@ async function compileVue(sfc, { file, map: wantMap }) {
   let code = "const _sfc_main = {};\n";
   let bindings, map;
   if (descriptor.script || descriptor.scriptSetup) {
+    freshTypes(sfc);
     try {
       const s = sfc.compileScript(descriptor, {
         id, isProd: true, inlineTemplate: true, genDefaultAs: "_sfc_main", sourceMap: !!wantMap, templateOptions,
@@ -1665,6 +1666,7 @@ async function compileVue(sfc, { file, map: wantMap }) {
       code = s.content + "\n";
       bindings = s.bindings;
       map = s.map;
+      for (const f of s.deps ?? []) typeDeps.set(f, digest(f));
     } catch (e) {
       throw vueScriptError(e, sfc, descriptor, file);
     }
@@ -1700,6 +1702,28 @@ async function compileVue(sfc, { file, map: wantMap }) {
   if (Object.keys(modules).length > 0) code += `_sfc_main.__cssModules = ${JSON.stringify(modules)};\n`;
   code += "export default _sfc_main;\n";
   return { js: code, loader: ts ? "ts" : "js", css, warnings, map: wantMap && map ? JSON.stringify(map) : undefined };
+}
+
+// typeDeps are the files whose types a <script setup> read (compileScript's deps: a type
+// file, a tsconfig), each with a digest of its text when it was read. compiler-sfc keeps each
+// file's types across compiles, and bundle dev's session keeps the runner, and so them, across
+// rebuilds: freshTypes drops those of a file changed since (as @vitejs/plugin-vue's hot update
+// calls invalidateTypeCache), before each compile.
+const typeDeps = new Map();
+const digest = (f) => {
+  try {
+    return createHash("sha256").update(fs.readFileSync(f)).digest("hex");
+  } catch {
+    return ""; // gone, or not to be read: its types are read anew
+  }
+};
+function freshTypes(sfc) {
+  if (typeof sfc.invalidateTypeCache !== "function") return;
+  for (const [f, d] of typeDeps) {
+    if (digest(f) === d && d !== "") continue;
+    sfc.invalidateTypeCache(f);
+    typeDeps.delete(f);
+  }
 }
 
 // vueError places a compiler-core error (its loc is in the file: the template's AST is the
