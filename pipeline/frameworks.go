@@ -15,6 +15,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // Components of the frameworks whose files need their own compiler: Vue single-file
@@ -63,15 +64,21 @@ func isSvelteModule(lower string) bool {
 }
 
 // loadSvelteModule compiles the module at p with Svelte's compiler, its TypeScript types
-// removed first by esbuild (as Vite removes them before the plugin compiles it).
+// removed first by esbuild (as Vite removes them before the plugin compiles it), the two
+// source maps joined.
 func (b *bundler) loadSvelteModule(p string, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
 	src, err := os.ReadFile(p)
 	if err != nil {
 		return api.OnLoadResult{}, nil // esbuild reports it
 	}
-	code, mapped := string(src), b.sourcemap
+	code := string(src)
+	var typesMap []byte // the map of the module without its types to the author's file
 	if strings.HasSuffix(strings.ToLower(p), ".ts") {
-		res := api.Transform(code, api.TransformOptions{Loader: api.LoaderTS, Sourcefile: p, TsconfigRaw: b.tsconfigRaw, Target: api.ESNext, Format: api.FormatESModule})
+		opts := api.TransformOptions{Loader: api.LoaderTS, Sourcefile: p, TsconfigRaw: b.tsconfigRaw, Target: api.ESNext, Format: api.FormatESModule}
+		if b.sourcemap {
+			opts.Sourcemap, opts.SourcesContent = api.SourceMapExternal, api.SourcesContentInclude
+		}
+		res := api.Transform(code, opts)
 		if len(res.Errors) > 0 {
 			for i := range res.Errors {
 				if res.Errors[i].Location != nil {
@@ -80,11 +87,20 @@ func (b *bundler) loadSvelteModule(p string, resolve func(string, api.ResolveOpt
 			}
 			return api.OnLoadResult{Errors: res.Errors}, nil
 		}
-		code, mapped = string(res.Code), false // Svelte's map would be of esbuild's text, not the author's
+		code, typesMap = string(res.Code), res.Map
 	}
-	out, err := b.compile(nodetool.Request{Tool: "svelte-module", File: p, Code: code, Map: mapped})
+	out, err := b.compile(nodetool.Request{Tool: "svelte-module", File: p, Code: code, Map: b.sourcemap})
 	if err != nil {
 		return api.OnLoadResult{Errors: b.compileFailure(p, svelteFramework, err)}, nil
+	}
+	if out.Map != "" && typesMap != nil {
+		// Svelte's map is of esbuild's text: joined to esbuild's, it is of the author's, as
+		// Vite chains the two transforms' maps.
+		m, err := sourcemap.Compose([]byte(out.Map), typesMap)
+		if err != nil {
+			return api.OnLoadResult{}, fmt.Errorf("the source map of %s: %w", p, err)
+		}
+		out.Map = string(m)
 	}
 	return b.compiled(p, out, resolve, chain)
 }

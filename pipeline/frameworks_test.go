@@ -279,6 +279,10 @@ func TestFrameworkSourceMaps(t *testing.T) {
 			"main.ts":    "import { mount } from \"svelte\";\nimport App from \"./App.svelte\";\nmount(App, { target: document.body });\n",
 			"App.svelte": "<script>\n  let n = $state(1);\n  function mark() {\n    window.marker = \"MARK_ME\" + n;\n  }\n</script>\n<button onclick={mark}>{n}</button>\n",
 		}},
+		{"svelte_ts_module", "mark.svelte.ts", map[string]string{
+			"main.ts":        "import { mark } from \"./mark.svelte.ts\";\ndocument.body.onclick = mark;\n",
+			"mark.svelte.ts": "type Box = { n: number };\ninterface Other { s: string }\nconst box: Box = $state({ n: 1 });\nexport function mark(): void {\n  (window as any).marker = \"MARK_ME\" + box.n++;\n}\n",
+		}},
 		{"solid", "C.tsx", map[string]string{
 			"package.json": `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
 			"main.ts":      "import { render } from \"solid-js/web\";\nimport { C } from \"./C\";\nrender(C, document.body);\n",
