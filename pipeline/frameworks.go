@@ -202,7 +202,11 @@ func (b *bundler) componentPlugin(pb api.PluginBuild) {
 // app's own component (not a package's) then goes through the source transforms as its
 // scripts do.
 func (b *bundler) loadComponent(p string, fw framework, resolve func(string, api.ResolveOptions) api.ResolveResult, chain workerChain) (api.OnLoadResult, error) {
-	out, err := b.compile(nodetool.Request{Tool: fw.tool, File: p, Map: b.sourcemap})
+	req := nodetool.Request{Tool: fw.tool, File: p, Map: b.sourcemap}
+	if fw.tool == "vue" {
+		req.Options = b.css.componentStyles()
+	}
+	out, err := b.compile(req)
 	if err != nil {
 		return api.OnLoadResult{Errors: b.compileFailure(p, fw, err)}, nil
 	}
@@ -255,6 +259,29 @@ func (b *bundler) compileSolid(p string, ts bool) (nodetool.Output, []api.Messag
 		return nodetool.Output{}, b.compileFailure(p, solidFramework, err)
 	}
 	return out, nil
+}
+
+// componentStyles is what a Vue component's styles in Sass, Less and Stylus are compiled with,
+// as the app's .scss, .less and .styl files are: the vite.config's css.preprocessorOptions by
+// language (one bundle cannot pass as {refused, note}: the message, said at a style of that
+// language only) and the aliases of Sass's and Less's imports, as JSON.
+func (c *cssTools) componentStyles() json.RawMessage {
+	options := map[string]any{}
+	for _, lang := range []string{"scss", "sass", "less", "styl", "stylus"} {
+		raw, msg := c.options("style." + lang)
+		switch {
+		case msg != nil:
+			refused := map[string]string{"refused": msg.Text}
+			if len(msg.Notes) > 0 {
+				refused["note"] = msg.Notes[0].Text
+			}
+			options[lang] = refused
+		case raw != nil:
+			options[lang] = raw
+		}
+	}
+	out, _ := json.Marshal(map[string]any{"options": options, "aliases": map[string][]nodetool.Alias{"sass": c.importAliases("sass"), "less": c.importAliases("less")}})
+	return out
 }
 
 // compileTimeout bounds one file's compile: a compiler that never answers (a loop) is an error

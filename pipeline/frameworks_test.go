@@ -86,6 +86,16 @@ func TestFrameworkComponents(t *testing.T) {
 			"App.vue":            "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n@use \"./styles/theme\" as t;\n.x { color: t.$ink; }\n</style>\n",
 			"styles/_theme.scss": "$ink: rgb(7, 8, 9);\n",
 		}, []string{"color:#070809"}, nil},
+		// Vite compiles a component's <style lang="scss"> as it compiles a .scss file: with the
+		// vite.config's css.preprocessorOptions (additionalData) and resolve.alias.
+		{"vue_scss_vite_config", map[string]string{
+			"vite.config.js": "import { fileURLToPath } from \"node:url\";\nexport default {\n  resolve: { alias: { \"@\": fileURLToPath(new URL(\"./styles\", import.meta.url)) } },\n" +
+				"  css: { preprocessorOptions: { scss: { additionalData: `@use \"@/vars\" as *;\\n` } } },\n};\n",
+			"main.ts":            "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
+			"App.vue":            "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n@use \"@/theme\" as t;\n.x { color: $ink; margin: t.$gap; }\n</style>\n",
+			"styles/_vars.scss":  "$ink: rgb(7, 8, 9);\n",
+			"styles/_theme.scss": "$gap: 11px;\n",
+		}, []string{"color:#070809", "margin:11px"}, nil},
 		{"vue_options_api", map[string]string{
 			"main.ts": "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n",
 			"App.vue": "<script>\nexport default { data: () => ({ who: \"options\" }) };\n</script>\n<template><b>{{ who }}</b></template>\n",
@@ -165,6 +175,15 @@ func TestFrameworkErrors(t *testing.T) {
 		{"vue_scss_error", true, map[string]string{"main.ts": vueMain,
 			"App.vue": "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n.x {\n  color: $nope;\n}\n</style>\n"},
 			[]string{"App.vue:4:10: error: Undefined variable."}},
+		// An error of a style compiled with the config's additionalData is at the component's line.
+		{"vue_scss_error_additional_data", true, map[string]string{"main.ts": vueMain,
+			"vite.config.js": "export default { css: { preprocessorOptions: { scss: { additionalData: \"$a: 1px;\\n$b: 2px;\\n\" } } } };\n",
+			"App.vue":        "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n.x {\n  margin: $a $nope;\n}\n</style>\n"},
+			[]string{"App.vue:4:14: error: Undefined variable."}},
+		{"vue_scss_additional_data_function", true, map[string]string{"main.ts": vueMain,
+			"vite.config.js": "export default { css: { preprocessorOptions: { scss: { additionalData: (s) => s } } } };\n",
+			"App.vue":        "<template><p class=\"x\">x</p></template>\n<style lang=\"scss\">\n.x { color: red; }\n</style>\n"},
+			[]string{"App.vue:2:20: error: css.preprocessorOptions.scss.additionalData in vite.config.js is a function"}},
 		{"vue_scss_use_outside", true, map[string]string{"main.ts": vueMain,
 			// A partial of another app's, outside this one's workspace root.
 			"App.vue": "<template><p class=\"x\">x</p></template>\n<style lang=\"scss\">\n@use \"../../apps/sass/colors\" as c;\n</style>\n"},

@@ -975,7 +975,7 @@ function loadPathImporter(loadPaths, importer) {
   };
 }
 
-async function sass({ file, options, aliases, map }) {
+async function sass({ file, options, aliases, map, source, lang }) {
   let s;
   try {
     s = await load("sass");
@@ -987,9 +987,10 @@ async function sass({ file, options, aliases, map }) {
     }
     s = await load("sass-embedded").catch(() => Promise.reject(e));
   }
-  const syntax = sassSyntax;
+  const syntax = lang ? () => (lang === "sass" ? "indented" : "scss") : sassSyntax;
   const { importer, aliased } = sassImporters(file, aliases);
-  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  const src = source ?? fs.readFileSync(file, "utf8");
+  const { code, rest, place } = withData(src, file, options, "", lang);
   // The load paths are an importer of bundle's, last, as Sass looks in them after its
   // importers: given to Sass, they were read by its own filesystem importer, which Node's fs
   // guards for the sass package but not for sass-embedded, whose Dart compiler reads them.
@@ -1001,7 +1002,7 @@ async function sass({ file, options, aliases, map }) {
     // The source map Sass gives (its sources file: URLs), with the lines and the last line's
     // length of the additionalData before the entry's text (head), which its places in the
     // entry count.
-    const head = code.length - fs.readFileSync(file, "utf8").length;
+    const head = code.length - src.length;
     const lines = code.slice(0, head).split("\n");
     return { css: r.css, map: map && r.sourceMap ? JSON.stringify({ ...r.sourceMap, x_miniapp_head: [lines.length - 1, lines[lines.length - 1].length] }) : undefined };
   } catch (e) {
@@ -1105,7 +1106,7 @@ function packageStyle(spec, from, fields, exts) {
 // withData is Vite's getSource: the config's additionalData (css.preprocessorOptions.<lang>)
 // written before the stylesheet's text, sep between, and the other options; place moves an
 // error's line in the stylesheet back to its own, and says one in the additionalData is there.
-function withData(src, file, options, sep) {
+function withData(src, file, options, sep, lang = path.extname(file).slice(1).toLowerCase()) {
   const { additionalData, ...rest } = options ?? {};
   if (typeof additionalData !== "string" || additionalData === "") return { code: src, rest, place: (e) => e };
   const head = additionalData + sep;
@@ -1114,7 +1115,7 @@ function withData(src, file, options, sep) {
   const place = (e) => {
     if (e.file !== file || typeof e.line !== "number") return e;
     if (e.line <= n || (e.line === n + 1 && e.column <= last)) {
-      e.message += ` (in css.preprocessorOptions.${path.extname(file).slice(1).toLowerCase()}.additionalData)`;
+      e.message += ` (in css.preprocessorOptions.${lang}.additionalData)`;
       delete e.line;
       return e;
     }
@@ -1129,7 +1130,7 @@ function withData(src, file, options, sep) {
 // less compiles a Less stylesheet with the app's own less, as Vite's Less plugin does: its
 // imports found by Less (relative, then node_modules), each read inside the root, its url()s
 // rebased (rebaseUrls); a JavaScript @plugin is run as Less runs it.
-async function less({ file, options, aliases }) {
+async function less({ file, options, aliases, source }) {
   const lessc = await load("less");
   class Manager extends lessc.FileManager {
     supports(filename) {
@@ -1185,7 +1186,7 @@ async function less({ file, options, aliases }) {
     },
   };
   const plugin = { install: (_, pm) => { pm.addFileManager(new Manager()); pm.addVisitor(collect); }, minVersion: [3, 0, 0] };
-  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "");
+  const { code, rest, place } = withData(source ?? fs.readFileSync(file, "utf8"), file, options, "", "less");
   const id = requestOf();
   const swallowed = (refusalsOf[id] = []);
   try {
@@ -1221,17 +1222,17 @@ function pluginRefused(e, plugins, code, file, place) {
 
 // stylus compiles a Stylus stylesheet with the app's own stylus, as Vite's Stylus plugin does
 // (node_modules on its import path; url()s as written).
-async function stylus({ file, options }) {
+async function stylus({ file, options, source, lang }) {
   const st = await load("stylus");
   // Vite's: a new line between the additionalData and the stylesheet, define's values defined.
-  const { code, rest, place } = withData(fs.readFileSync(file, "utf8"), file, options, "\n");
+  const { code, rest, place } = withData(source ?? fs.readFileSync(file, "utf8"), file, options, "\n", lang);
   const { define, ...opts } = rest;
   try {
     const ref = st(code, { paths: [path.join(cwd, "node_modules")], ...opts, filename: file });
     for (const [k, v] of Object.entries(define ?? {})) {
       if (v !== null && typeof v === "object" && "lineno" in v && "filename" in v) {
         // A Stylus node the config made (new stylus.nodes.RGBA(…)) reaches here as its fields.
-        throw new Error(`css.preprocessorOptions.${path.extname(file).slice(1)}.define.${k} is a Stylus node made by the config, which bundle cannot pass to Stylus: give a string, number or boolean, or define it in a stylesheet the others import`);
+        throw new Error(`css.preprocessorOptions.${lang ?? path.extname(file).slice(1)}.define.${k} is a Stylus node made by the config, which bundle cannot pass to Stylus: give a string, number or boolean, or define it in a stylesheet the others import`);
       }
       ref.define(k, v);
     }
@@ -1623,13 +1624,7 @@ async function vue(req) {
   }
 }
 
-// sassOptions are the options of a Vue component's Sass: the importers of the app's .scss files.
-function sassOptions(file) {
-  const { importer, aliased } = sassImporters(file);
-  return { importer, importers: [aliased], style: "expanded" };
-}
-
-async function compileVue(sfc, { file, map: wantMap }) {
+async function compileVue(sfc, { file, map: wantMap, options: styleConfig }) {
   const src = fs.readFileSync(file, "utf8");
   // The component's id, as @vitejs/plugin-vue makes it for a production build: a hash of
   // its path (from the root, the same on every machine) and its source.
@@ -1684,10 +1679,26 @@ async function compileVue(sfc, { file, map: wantMap }) {
   const modules = {};
   const warnings = [];
   for (const style of descriptor.styles) {
+    // A style in Sass, Less or Stylus is compiled as a stylesheet of that language is, before
+    // Vue scopes it (as Vite's CSS plugin compiles @vitejs/plugin-vue's style module): by the
+    // runner's tool, with the vite.config's css.preprocessorOptions (additionalData) and
+    // resolve.alias, its imports read only inside the root.
+    let source = style.content;
+    let lang = style.lang;
+    const tool = { scss: sass, sass, less, styl: stylus, stylus }[lang];
+    if (tool) {
+      const o = styleConfig?.options?.[lang];
+      if (o?.refused) throw located(o.refused, file, style.loc.start.line, style.loc.start.column, o.note);
+      try {
+        source = (await tool({ file, source, lang, options: o, aliases: styleConfig?.aliases?.[lang === "less" ? "less" : "sass"] })).css;
+      } catch (e) {
+        throw inBlock(e, style, file);
+      }
+      lang = undefined;
+    }
     const r = await sfc.compileStyleAsync({
-      source: style.content, filename: file, id: scopeId, scoped: style.scoped, modules: !!style.module, isProd: true,
-      // Sass through the importer of .scss files, which reads only inside the root.
-      preprocessLang: style.lang, preprocessOptions: style.lang === "scss" || style.lang === "sass" ? sassOptions(file) : undefined,
+      source, filename: file, id: scopeId, scoped: style.scoped, modules: !!style.module, isProd: true,
+      preprocessLang: lang,
       preprocessCustomRequire: (name) => {
         const f = find(name, cwd);
         if (f === null) throw Object.assign(new Error(`${name} is not installed`), { missing: name });
@@ -1756,6 +1767,21 @@ function vueScriptError(e, sfc, descriptor, file) {
   }
   const b = descriptor.scriptSetup ?? descriptor.script;
   return located(msg, file, b.loc.start.line, b.loc.start.column);
+}
+
+// inBlock places an error a preprocessor gave at a place of the style block it compiled (as
+// if the block were the file) in the component; one in another file stays there.
+// An error with no place is at the block's start; a package to install stays as it is.
+function inBlock(e, style, file) {
+  if (e?.missing || e?.place || e?.kernelOnly) return e;
+  const err = e instanceof Error ? e : new Error(String(e));
+  if (typeof err.line !== "number") return Object.assign(err, { place: { file, line: style.loc.start.line, column: style.loc.start.column } });
+  let { line, column = 1 } = err;
+  if (err.file === undefined || err.file === file) {
+    if (line === 1) column += style.loc.start.column - 1;
+    line += style.loc.start.line - 1;
+  }
+  return Object.assign(err, { place: { file: err.file ?? file, line, column } });
 }
 
 // styleError places a style's error: a preprocessor's (Sass's span, PostCSS's line) is in the
