@@ -338,6 +338,11 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		}
 		return cmd + " " + want
 	}
+	// A release that works: the range bundle runs, for Solid the preset of the app's solid-js.
+	release := fw.pkg + "@" + fw.want
+	if fw.tool == "solid" {
+		release = b.solidPreset()
+	}
 	m := api.Message{Location: &api.Location{File: p}}
 	switch {
 	case errors.Is(err, nodetool.ErrNoNode):
@@ -368,7 +373,7 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		m.Notes = []api.Note{{Text: install(ve.Want)}}
 	case errors.Is(err, errCompileTimeout):
 		m.Text = fmt.Sprintf("the compiler of %s did not finish %s in %v", fw.what, filepath.Base(p), compileTimeout)
-		m.Notes = []api.Note{{Text: "the compiler loops or waits on what never comes, not the component: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
+		m.Notes = []api.Note{{Text: "the compiler loops or waits on what never comes, not the component: install a release of it that works (" + install(release) + "), or report it to the package"}}
 	case errors.As(err, &se) && se.Killed:
 		m.Text = fmt.Sprintf("the compiler of %s was stopped before it finished %s: another file's compile did not finish in %v", fw.what, filepath.Base(p), compileTimeout)
 		m.Notes = []api.Note{{Text: "that file's error says what to do"}}
@@ -377,10 +382,10 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		if se.Stderr != "" {
 			m.Text += ": " + firstLineOf(se.Stderr)
 		}
-		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
+		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(release) + "), or report it to the package"}}
 	case errors.As(err, &te) && te.Crashed != "":
 		m.Text = fmt.Sprintf("the compiler of %s (%s) crashed: %s", fw.what, te.Crashed, te.Message)
-		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(fw.pkg+"@"+fw.want) + "), or report it to the package"}}
+		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(release) + "), or report it to the package"}}
 	case errors.As(err, &te):
 		if te.Outside != "" {
 			m.Text = te.Message

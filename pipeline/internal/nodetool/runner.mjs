@@ -1818,6 +1818,12 @@ async function solid({ file, ts, map }) {
   const { mod: babel, pkg } = await compiler("@babel/core", "@babel/core", [7], "^7.20.0");
   const preset = find("babel-preset-solid", cwd);
   if (preset === null) throw Object.assign(new Error("babel-preset-solid is not installed"), { missing: "babel-preset-solid" });
+  // The compiler is the preset, on Babel: a crash is named with both.
+  const presetPkg = pkgOf(preset, "babel-preset-solid");
+  if (String(presetPkg?.version ?? "").split(".")[0] !== "1") {
+    throw Object.assign(new Error(`babel-preset-solid ${presetPkg?.version ?? "(no version)"} is installed, and bundle runs babel-preset-solid ^1.0.0`), { want: "babel-preset-solid@^1.0.0" });
+  }
+  const both = { name: `babel-preset-solid ${presetPkg.version} on @babel/core`, version: pkg?.version };
   const src = fs.readFileSync(file, "utf8");
   try {
     // As vite-plugin-solid: the app's Babel config not read, TypeScript's syntax kept for
@@ -1827,13 +1833,15 @@ async function solid({ file, ts, map }) {
       presets: [[preset, { generate: "dom", hydratable: false }]],
       parserOpts: { plugins: ts ? ["jsx", "typescript"] : ["jsx"] },
     });
-    return { js: codeOf(r, pkg, true), loader: ts ? "ts" : "js", css: "", warnings: [], map: map && r.map ? JSON.stringify(r.map) : undefined };
+    return { js: codeOf(r, both, true), loader: ts ? "ts" : "js", css: "", warnings: [], map: map && r.map ? JSON.stringify(r.map) : undefined };
   } catch (e) {
     if (e?.loc?.line) {
       const msg = firstLine(e.message).replace(file + ": ", "").replace(/ \(\d+:\d+\)$/, "");
       throw located(msg, file, e.loc.line, e.loc.column + 1);
     }
-    throw crashed(e, pkg);
+    // Babel names the file it was compiling first ("[BABEL] /app/C.tsx: "): the error is said at it.
+    if (typeof e?.message === "string") e.message = e.message.replace(`[BABEL] ${file}: `, "");
+    throw crashed(e, both);
   }
 }
 
