@@ -30,6 +30,12 @@ func FuzzAssemble(f *testing.F) {
 	f.Add([]byte(`<head><script src=./m.js defer></script></head>`))
 	f.Add([]byte(`<p><script src=./m.js async></script><table><tr><td><svg><use href="i.svg#a"/>`))
 	f.Add([]byte("\ufeff<!--c--><html><!--d--><noscript><link rel=stylesheet href=./s.css><img src=./a.svg></noscript><p>"))
+	// Module scripts alone: the SDK at the end of <body> (sdkAtBodyEnd), or not, by what is
+	// open there.
+	f.Add([]byte(`<body><p>x<script type=module src=./m.js></script><svg><g>`))
+	f.Add([]byte(`<head><script type=module>1</script></head><body><table><tr><td><script type=module>2</script>`))
+	f.Add([]byte(`<body><select><script type=module>1</script>`))
+	f.Add([]byte(`<body><script type=module>1</script></body><p>after</p></html><!-- c -->`))
 	dir := f.TempDir()
 	for name, body := range map[string]string{
 		"miniapp.toml": "id = \"f\"\nname = \"F\"\ndescription = \"d\"\nentry = \"index.html\"\n",
