@@ -748,6 +748,37 @@ export default {};`}), code: 1, want: "vite.config.js: error: vite.config.js thr
   setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
   await new Promise((r) => setTimeout(r, 10));
 } }] };`, ""), code: 1, want: "postcss.config.mjs:3:55: error: PostCSS (from postcss.config.mjs): module.register registers loader hooks, which bundle does not run"},
+		// ac27: fs functions given a path as Node reads one that the runner's guards did
+		// not: an object Node takes for a file: URL by its href and protocol (Node's isURL),
+		// a URL whose Symbol.hasInstance the config replaced, a Buffer once Buffer.isBuffer
+		// was replaced. The guards let each through (Node's permission model or the kernel
+		// refused it after); they refuse each as they refuse a path.
+		{name: "vite_config_reads_url_like_object", files: script("console.log(1)", map[string]string{"vite.config.js": `import fs from "node:fs";
+fs.readFileSync({ href: "file://BASE/secrets/token.txt", protocol: "file:", hostname: "", pathname: "BASE/secrets/token.txt" });
+export default {};`}), code: 1, want: "vite.config.js:2:4: error: vite.config.js threw: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws)"},
+		// Stat and its kin, which Landlock does not restrict: whether the secret is there
+		// (the build failed, "there", exit 1, fenced).
+		{name: "vite_config_exists_url_like_object", files: script("console.log(1)", map[string]string{"vite.config.js": `import fs from "node:fs";
+if (fs.existsSync({ href: "file://BASE/secrets/token.txt", protocol: "file:", hostname: "", pathname: "BASE/secrets/token.txt" })) throw new Error("there");
+export default {};`}), code: 0},
+		// Function.prototype.apply replaced: the fs guards called it with the function they
+		// guard as this, which the config kept (readdirSync, which lists a folder without
+		// another guarded function) and could call past the guard.
+		{name: "vite_config_apply_takes_guarded_fs", files: script("console.log(1)", map[string]string{"vite.config.js": `import fs from "node:fs";
+const apply = Function.prototype.apply;
+let raw;
+Function.prototype.apply = function (t, a) { if (this.name === "readdirSync") raw = this; return Reflect.apply(this, t, a ?? []); };
+try { fs.readdirSync("."); } finally { Function.prototype.apply = apply; }
+if (raw) throw new Error("took the unguarded readdirSync");
+export default {};`}), code: 0},
+		{name: "vite_config_reads_url_unbranded", files: script("console.log(1)", map[string]string{"vite.config.js": `import fs from "node:fs";
+Object.defineProperty(URL, Symbol.hasInstance, { value: () => false });
+fs.readFileSync(new URL("file://BASE/secrets/token.txt"));
+export default {};`}), code: 1, want: "vite.config.js:3:4: error: vite.config.js threw: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws)"},
+		{name: "vite_config_reads_buffer_path", files: script("console.log(1)", map[string]string{"vite.config.js": `import fs from "node:fs";
+Buffer.isBuffer = () => false;
+fs.readFileSync(Buffer.from("BASE/secrets/token.txt"));
+export default {};`}), code: 1, want: "vite.config.js:3:4: error: vite.config.js threw: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws)"},
 		// ac26 (attack, held): Less's data-uri() of a path in a variable, interpolated.
 		{name: "less_data_uri_variable_outside", files: less(`@d: "../../secrets";
 @p: "@{d}/token.txt";

@@ -182,25 +182,45 @@ function refused(p, verb) {
 const refusalsOf = { __proto__: null };
 let requestOf = () => undefined;
 
+// pathOf is the path Node's fs takes from a path argument, by Node's own rules: a string; an
+// object Node takes for a URL (internal/url's isURL: an href and a protocol, no auth or path,
+// whatever its class) as fileURLToPath reads it; a Buffer's or another Uint8Array's bytes
+// (told by the typed array's own tag, not Buffer.isBuffer, which the app may replace); else
+// null (a file descriptor, or what Node refuses).
+const TypedArrayTag = uncurryThis(Reflect.getOwnPropertyDescriptor(ObjectGetPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get);
+const utf8 = new TextDecoder(), decode = uncurryThis(TextDecoder.prototype.decode);
 function pathOf(a) {
   if (typeof a === "string") return a;
-  if (a instanceof URL) return a.protocol === "file:" ? fileURLToPath(a) : null;
-  if (Buffer.isBuffer(a)) return a.toString();
-  return null; // a file descriptor
+  if (a === null || typeof a !== "object") return null;
+  if (TypedArrayTag(a) === "Uint8Array") return decode(utf8, a);
+  if (Boolean(a.href && a.protocol && a.auth === undefined && a.path === undefined)) return fileURLToPathRaw(a);
+  return null;
+}
+// pathAt is pathOf(args[i]), put in args[i] in place of what it was read from: Node then
+// opens the path that was checked (an object's getters may answer otherwise a second time).
+function pathAt(args, i) {
+  const p = pathOf(args[i]);
+  if (p !== null && typeof args[i] !== "string") args[i] = p;
+  return p;
 }
 
+// writeFlag: whether open's flags may write (a string or a number, as Node reads them; any
+// other value, which Node refuses, counts as one).
 const writeFlag = (flags) =>
-  typeof flags === "number" ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT)) !== 0 : /[wa+]/.test(String(flags ?? "r"));
+  flags == null ? false
+  : typeof flags === "number" ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT)) !== 0
+  : typeof flags !== "string" || StringPrototypeIncludes(flags, "w") || StringPrototypeIncludes(flags, "a") || StringPrototypeIncludes(flags, "+");
 
-// guard wraps the functions names of obj so that each checks its path arguments (positions
-// by index) before it runs.
-function guard(obj, names, check) {
+// guard wraps the functions names of obj so that each checks its path arguments (the first
+// paths of them, made strings: pathAt) before it runs.
+function guard(obj, names, check, paths = 1) {
   for (const name of names) {
     const f = obj[name];
     if (typeof f !== "function") continue;
     obj[name] = function (...args) {
+      for (let i = 0; i < paths; i++) pathAt(args, i);
       check(name, args);
-      return f.apply(this, args);
+      return ReflectApply(f, this, args);
     };
   }
 }
@@ -224,7 +244,7 @@ for (const api of [fs, fs.promises]) {
     const [from, to] = [pathOf(args[0]), pathOf(args[1])];
     if (from !== null && !name.startsWith("symlink") && !(name.startsWith("rename") || name.startsWith("link") ? writable(from) : readable(from))) throw refused(from, "read");
     if (to !== null && !writable(to)) throw refused(to, "write");
-  });
+  }, 2);
 }
 // Stat and its kin (exists, access, realpath, readlink, statfs) of a path outside the root and
 // Node's temporary folder answer as for a path where nothing is, whether or not something is:
@@ -240,38 +260,41 @@ for (const name of ["stat", "lstat", "access", "realpath", "readlink", "statfs"]
   if (typeof async === "function") {
     fs[name] = function (...args) {
       const cb = args[args.length - 1];
-      if (hidden(pathOf(args[0])) && typeof cb === "function") return process.nextTick(cb, notThere(pathOf(args[0]), name));
-      return async.apply(this, args);
+      const p = pathAt(args, 0);
+      if (hidden(p) && typeof cb === "function") return process.nextTick(cb, notThere(p, name));
+      return ReflectApply(async, this, args);
     };
   }
   if (typeof sync === "function") {
     fs[name + "Sync"] = function (...args) {
-      if (hidden(pathOf(args[0]))) {
+      const p = pathAt(args, 0);
+      if (hidden(p)) {
         if ((name === "stat" || name === "lstat") && args[1]?.throwIfNoEntry === false) return undefined;
-        throw notThere(pathOf(args[0]), name);
+        throw notThere(p, name);
       }
-      return sync.apply(this, args);
+      return ReflectApply(sync, this, args);
     };
   }
   if (typeof promised === "function") {
     fs.promises[name] = async function (...args) {
-      if (hidden(pathOf(args[0]))) throw notThere(pathOf(args[0]), name);
-      return promised.apply(this, args);
+      const p = pathAt(args, 0);
+      if (hidden(p)) throw notThere(p, name);
+      return ReflectApply(promised, this, args);
     };
   }
   for (const [obj, key, orig] of [[fs, name, async], [fs, name + "Sync", sync]]) {
     if (typeof orig?.native === "function") {
       const native = orig.native;
       obj[key].native = key.endsWith("Sync")
-        ? (p, ...rest) => { if (hidden(pathOf(p))) throw notThere(pathOf(p), name); return native(p, ...rest); }
-        : (p, ...rest) => { const cb = rest[rest.length - 1]; if (hidden(pathOf(p)) && typeof cb === "function") return process.nextTick(cb, notThere(pathOf(p), name)); return native(p, ...rest); };
+        ? (...args) => { const p = pathAt(args, 0); if (hidden(p)) throw notThere(p, name); return ReflectApply(native, undefined, args); }
+        : (...args) => { const p = pathAt(args, 0), cb = args[args.length - 1]; if (hidden(p) && typeof cb === "function") return process.nextTick(cb, notThere(p, name)); return ReflectApply(native, undefined, args); };
     }
   }
 }
 {
   const exists = fs.exists, existsSync = fs.existsSync;
-  fs.existsSync = (p) => !hidden(pathOf(p)) && existsSync(p);
-  fs.exists = (p, cb) => (hidden(pathOf(p)) ? process.nextTick(cb, false) : exists(p, cb));
+  fs.existsSync = (...args) => !hidden(pathAt(args, 0)) && ReflectApply(existsSync, undefined, args);
+  fs.exists = (...args) => (hidden(pathAt(args, 0)) ? process.nextTick(args[1], false) : ReflectApply(exists, undefined, args));
 }
 syncBuiltinESMExports();
 
@@ -383,7 +406,7 @@ process.argv[0] = "node"; // argv0 and title are the Go side's argv[0], "node"
 {
   const binding = process.binding, osBinding = noSystem("process.binding(\"os\")", "read");
   process.binding = function (name) {
-    return name === "os" ? osBinding() : binding.call(this, name);
+    return name === "os" ? osBinding() : ReflectApply(binding, this, [name]);
   };
 }
 if (process.report) {
@@ -442,11 +465,11 @@ syncBuiltinESMExports();
 // resolves outside it anyway (a link, a global folder) is refused.
 const nodeModulePaths = Module._nodeModulePaths;
 Module._nodeModulePaths = function (from) {
-  return nodeModulePaths.call(this, from).filter((p) => within(path.dirname(p), root));
+  return ReflectApply(nodeModulePaths, this, [from]).filter((p) => within(path.dirname(p), root));
 };
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  const f = resolveFilename.call(this, request, ...rest);
+  const f = ReflectApply(resolveFilename, this, [request, ...rest]);
   if (path.isAbsolute(f) && !inRoot(f)) {
     throw Object.assign(new Error(`Cannot find module '${request}': it resolves to ${f}, outside ${root}`), { code: "MODULE_NOT_FOUND", outside: f });
   }
@@ -521,7 +544,7 @@ function confinedScanner(Native) {
       for (const c of [changed].flat()) {
         if (typeof c?.file === "string" && !inRoot(c.file)) throw refused(c.file, "scan");
       }
-      return f.call(this, changed);
+      return ReflectApply(f, this, [changed]);
     };
   }
   Scanner.prototype = proto;
@@ -546,15 +569,15 @@ function confineExports(m) {
       if (!kernelFence) {
         throw Object.assign(new Error("Lightning CSS's bundle() reads the files it imports in native code, which bundle's checks do not see, and the kernel's fence is not around Node: call bundleAsync(), whose reads bundle checks, or build inside the kernel's fence"), { kernelOnly: "lightningcss" });
       }
-      return bundle.call(this, opts);
+      return ReflectApply(bundle, this, [opts]);
     };
     m.bundleAsync = function (opts) {
       const resolver = opts?.resolver;
-      return bundleAsync.call(this, { ...opts, resolver: { ...resolver,
+      return ReflectApply(bundleAsync, this, [{ ...opts, resolver: { ...resolver,
         read(file) {
           if (!inRoot(file)) throw refused(file, "read");
           return typeof resolver?.read === "function" ? resolver.read(file) : fs.readFileSync(file, "utf8");
-        } } });
+        } } }]);
     };
   }
   Object.defineProperty(m, confined, { value: true });
@@ -593,7 +616,7 @@ function kernelOnly(module, file) {
   const pkg = addonPackage(String(file));
   const refuse = (name, f, ok = () => false) => {
     const g = function (...args) {
-      if (ok()) return f.apply(this, args);
+      if (ok()) return ReflectApply(f, this, args);
       throw Object.assign(new Error(`${pkg}'s native addon (its ${name}) reads and writes files in its own code, which neither bundle's path checks nor Node's permission model hold, and the kernel's fence is not around Node: bundle lets the app's code call it only inside that fence`),
         { kernelOnly: pkg, refusal: { by: "checks", what: "addon" } });
     };
@@ -629,7 +652,7 @@ process.dlopen = function (module, file, ...rest) {
   if (f !== null && !inRoot(f)) throw refused(f, "read"); // an addon's code is run as it loads
   let r;
   try {
-    r = dlopen.call(this, module, file, ...rest);
+    r = ReflectApply(dlopen, this, [module, file, ...rest]);
   } catch (e) {
     if (f !== null && e !== null && typeof e === "object" && e.code !== "ERR_DLOPEN_FAILED") addonThrew.set(e, path.resolve(f));
     throw e;
@@ -640,7 +663,7 @@ process.dlopen = function (module, file, ...rest) {
 };
 const moduleLoad = Module._load;
 Module._load = function (request, ...rest) {
-  const m = moduleLoad.call(this, request, ...rest);
+  const m = ReflectApply(moduleLoad, this, [request, ...rest]);
   confineAddon(m);
   return m;
 };
