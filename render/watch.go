@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -169,6 +170,18 @@ func (w *watch) listen(ev any) {
 		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
 			f := ev.StackTrace.CallFrames[0]
 			e.Source, e.Line, e.Column = f.URL, int(f.LineNumber)+1, int(f.ColumnNumber)+1
+		}
+		// An Error logged (a framework's handler logs what a component threw: Vue's) is
+		// placed where it was thrown, as DevTools links it: its stack's first frame in the
+		// page, not the framework's console.error.
+		for _, a := range ev.Args {
+			if a.Subtype != runtime.RemoteObjectSubtypeError {
+				continue
+			}
+			if url, line, col, ok := firstFrameIn(a.Description, w.appURL); ok {
+				e.Source, e.Line, e.Column = url, line, col
+			}
+			break
 		}
 		w.send(e)
 	case *inspector.EventTargetCrashed:
@@ -494,4 +507,39 @@ func clamp(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// firstFrameIn returns the place of the first frame of V8's stack text (an Error's stack, as
+// Error.prototype.stack gives it: the message, then a line "    at fn (url:line:col)" or
+// "    at url:line:col" a frame) that is in the script at url; line and column are 1-based,
+// as V8 writes them. A frame of eval'd code ("at eval (eval at …)") or of another script is
+// passed over.
+func firstFrameIn(stack, url string) (string, int, int, bool) {
+	for l := range strings.SplitSeq(stack, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "at ")
+		if !ok {
+			continue
+		}
+		loc := rest
+		if strings.HasSuffix(rest, ")") {
+			if i := strings.LastIndex(rest, " ("); i >= 0 {
+				loc = rest[i+2 : len(rest)-1]
+			}
+		}
+		c := strings.LastIndexByte(loc, ':')
+		if c < 0 {
+			continue
+		}
+		r := strings.LastIndexByte(loc[:c], ':')
+		if r < 0 {
+			continue
+		}
+		line, err1 := strconv.Atoi(loc[r+1 : c])
+		col, err2 := strconv.Atoi(loc[c+1:])
+		if err1 != nil || err2 != nil || loc[:r] != url {
+			continue
+		}
+		return loc[:r], line, col, true
+	}
+	return "", 0, 0, false
 }

@@ -111,3 +111,38 @@ func TestRenderQuotesNoOutsideFile(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderConsoleErrorPlaces: an Error a framework catches and logs with console.error (Vue
+// logs what a component's hook throws, in its runtime) is placed where it was thrown, as
+// DevTools links it, through the source map: not at the console.error call in the framework.
+func TestRenderConsoleErrorPlaces(t *testing.T) {
+	for _, row := range []struct {
+		name  string
+		files map[string]string
+		want  string // the place, relative to the app folder, and the line shown
+		line  string
+	}{
+		{"caught_and_logged", map[string]string{
+			"src/main.ts":    "import { run } from \"./runtime\";\nimport { hook } from \"./comp\";\nrun(hook);\n",
+			"src/runtime.ts": "// A framework's error handler: it logs what a hook throws.\nexport function run(fn: () => void) {\n  try {\n    fn();\n  } catch (err) {\n    console.error(err);\n  }\n}\n",
+			"src/comp.ts":    "export function hook(): void {\n  const n: number = Math.random();\n  if (n < 2) throw new Error(\"boom from the hook\");\n}\n",
+		}, "src/comp.ts:3:", `if (n < 2) throw new Error("boom from the hook");`},
+		// A message with no Error is placed at the call, as before.
+		{"logged_text", map[string]string{
+			"src/main.ts": "const n: number = Math.random();\nif (n < 2) console.error(\"just text\", n > 5);\n",
+		}, "src/main.ts:2:", `if (n < 2) console.error("just text", n > 5);`},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			files := map[string]string{"miniapp.toml": "id = \"ce\"\nname = \"CE\"\ndescription = \"Errors.\"\nentry = \"src/main.ts\"\nhosts = [\"https://chat.example.com\"]\n"}
+			for k, v := range row.files {
+				files[k] = v
+			}
+			dir := app(t, files)
+			want := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(row.want)))
+			code, _, stderr := bundle(t, "", "render", dir)
+			if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, row.line) {
+				t.Errorf("exit %d, want 1 and %q with %q:\n%s", code, want, row.line, stderr)
+			}
+		})
+	}
+}
