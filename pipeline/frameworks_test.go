@@ -172,6 +172,14 @@ func TestFrameworkErrors(t *testing.T) {
 		{"vue_script_syntax", true, map[string]string{"main.ts": vueMain,
 			"App.vue": "<template><p>{{ n }}</p></template>\n<script setup lang=\"ts\">\nconst n: number = 1;\nconst m = ;\n</script>\n"},
 			[]string{"App.vue:4:11: error: Unexpected token"}},
+		// compileScript's own errors hold their place only in their message's code frame:
+		// placed by it, not at the <script setup> tag.
+		{"vue_duplicate_define_props", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<script setup lang=\"ts\">\nconst props = defineProps<{ a: string }>();\nconst props2 = defineProps<{ b: string }>();\n</script>\n<template><p>x</p></template>\n"},
+			[]string{"App.vue:3:16: error: duplicate defineProps() call"}},
+		{"vue_unresolvable_type", true, map[string]string{"main.ts": vueMain,
+			"App.vue": "<script setup lang=\"ts\">\nconst props = defineProps<Nope>();\n</script>\n<template><p>x</p></template>\n"},
+			[]string{"App.vue:2:27: error: Unresolvable type reference or unsupported built-in utility type"}},
 		{"vue_scss_error", true, map[string]string{"main.ts": vueMain,
 			"App.vue": "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n.x {\n  color: $nope;\n}\n</style>\n"},
 			[]string{"App.vue:4:10: error: Undefined variable."}},

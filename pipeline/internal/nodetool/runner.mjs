@@ -1641,6 +1641,7 @@ async function vue(req) {
   // 3.3 is the first whose compileScript names the component (genDefaultAs).
   const { mod: sfc, pkg } = await compiler("vue/compiler-sfc", "vue", [3], "^3.3.0", [3, 3]);
   try {
+    watchFrames(find("vue/compiler-sfc", cwd));
     return await compileVue(sfc, req);
   } catch (e) {
     throw crashed(e, pkg);
@@ -1676,6 +1677,7 @@ async function compileVue(sfc, { file, map: wantMap, options: styleConfig }) {
   let bindings, map;
   if (descriptor.script || descriptor.scriptSetup) {
     freshTypes(sfc);
+    lastFrame = null;
     try {
       const s = sfc.compileScript(descriptor, {
         id, isProd: true, inlineTemplate: true, genDefaultAs: "_sfc_main", sourceMap: !!wantMap, templateOptions,
@@ -1768,12 +1770,59 @@ function vueError(e, file) {
   return at ? located(firstLine(e.message), file, at.line, at.column) : located(firstLine(e.message), file, 1, 1);
 }
 
+// compileScript's own errors (a second defineProps(), a type it cannot resolve) carry their
+// place only in the code frame of their message, made by @vue/shared's generateCodeFrame from
+// the source and the node's offsets: the runner wraps that function, in the instance
+// compiler-sfc requires, to keep the last call's arguments (lastFrame), and places the error
+// by them.
+let lastFrame = null;
+const framed = new WeakSet();
+function watchFrames(sfcFile) {
+  try {
+    const main = createRequire(sfcFile).resolve("@vue/compiler-sfc");
+    const shared = createRequire(main)("@vue/shared");
+    if (framed.has(shared) || typeof shared.generateCodeFrame !== "function") return;
+    const generate = shared.generateCodeFrame;
+    shared.generateCodeFrame = function generateCodeFrame(source, start, end) {
+      lastFrame = { source, start };
+      return generate.apply(this, arguments);
+    };
+    framed.add(shared);
+  } catch {} // no place but the <script> tag's, as before
+}
+
+// framePlace is the place lastFrame gives an error of compileScript: in the component, or in
+// the file the message names (a type file's source), checked to hold that source.
+function framePlace(e, descriptor, file) {
+  const f = lastFrame;
+  lastFrame = null;
+  if (!f || typeof f.source !== "string" || typeof f.start !== "number") return null;
+  let at = file;
+  if (f.source !== descriptor.source) {
+    // generateError's message: the text, a blank line, the file's name, the frame.
+    const named = String(e?.message ?? "").split("\n")[2];
+    if (!named || !path.isAbsolute(named) || !inRoot(named)) return null;
+    try {
+      if (fs.readFileSync(named, "utf8") !== f.source) return null;
+    } catch {
+      return null;
+    }
+    at = named;
+  }
+  const before = f.source.slice(0, Math.max(0, Math.min(f.start, f.source.length)));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return located(firstLine(e?.message ?? e).replace(/^\[@?vue\/compiler-sfc\] /, ""), at, line, column);
+}
+
 // vueScriptError places an error of compileScript: a template error (its loc in the file), a
 // syntax error of a script block (Babel's position is in the block: the block that does not
 // parse, parsed again with the same parser, says which), or compileScript's own (no place: at
 // the <script setup> tag).
 function vueScriptError(e, sfc, descriptor, file) {
   if (e?.loc?.start) return vueError(e, file);
+  const framed = framePlace(e, descriptor, file);
+  if (framed) return framed;
   const msg = firstLine(e?.message ?? e).replace(/^\[@?vue\/compiler-sfc\] /, "");
   for (const block of [descriptor.scriptSetup, descriptor.script]) {
     if (!block) continue;
