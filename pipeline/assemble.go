@@ -1139,8 +1139,15 @@ func (a *assembler) link(t *tag) string {
 // deferred one would, in order. Data blocks (JSON, import maps) and remote scripts stay as
 // they are, for the offline check.
 func (a *assembler) script(t *tag, text string, textOff int, end string) string {
-	_, hasType := t.get("type")
+	typAttr, hasType := t.get("type")
 	typ := scriptType(t)
+	if typ == "module" && strings.ToLower(typAttr.val) != "module" {
+		// The HTML Standard strips the type of ASCII whitespace before it compares it with
+		// "module"; Chromium compares it as written, and runs no script of that type.
+		a.errAt(typAttr.off, typAttr.n, fmt.Sprintf("type=%q is a module script by the HTML Standard (the type stripped of whitespace), and a type Chromium runs no script of (it compares the type as written)", typAttr.val),
+			`write type="module"`)
+		return string(t.raw) + text + end
+	}
 	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset", "vite-ignore"}
 	// When every module script of the page is async, the one that runs the graph is too, as

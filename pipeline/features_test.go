@@ -95,6 +95,10 @@ func TestFeatureRefusals(t *testing.T) {
 		{"javascript_url_as_the_parser_reads_it", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<a href=\"java&#9;script:void(0)\">x</a>\n<iframe src=\" JavaScript:1\"></iframe>"},
 			[]string{`index.html:2:10: error: a javascript: URL (href="java\tscript:void(0)")`, `index.html:3:14: error: a javascript: URL (src=" JavaScript:1")`}, false},
 		{"fetch_outside_allowed_domains", map[string]string{"main.ts": "fetch(\"https://api.example.com/v1/items\");\nnew WebSocket(`wss://live.example.com/feed`);"}, []string{`main.ts:1:8: warning: fetch connects to https://api.example.com`, `add "https://api.example.com" to allowedDomains`, `main.ts:2:16: warning: WebSocket connects to wss://live.example.com`}, true},
+		// A module script by the HTML Standard, which Chromium does not run: as built, the
+		// graph's code went to it, and the page's other module scripts threw.
+		{"module_type_with_whitespace", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<script type=\" module\">window.a = 1</script><script type=\"module\">window.b = 1</script>"},
+			[]string{`index.html:2:15: error: type=" module" is a module script by the HTML Standard`, `write type="module"`}, false},
 		// The name a document's createElement gets, read as the DOM reads it when the call runs.
 		{"script_by_a_computed_name", map[string]string{"main.ts": "const kind = \"SCR\";\nconst el = document.createElement(`${kind}IPT`);\ndocument.head.append(el);"},
 			[]string{"main.ts:2:35: error: a <script> the page makes cannot run under the bundle's policy"}, false},
