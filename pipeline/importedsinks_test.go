@@ -622,6 +622,38 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; class A { static f = dom.put; } A.f(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:85: error: the markup given to A.f(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read which function it calls (A is the app's own class, whose body holds what the build does not follow, and dom.put (import * as dom) goes where the build does not follow it, at main.js:1:55`},
+		// Found af27: arguments spread from, or applied as, a const bound to an array literal;
+		// a module's function given to the platform's code through a name bound to what holds
+		// it (destructured from the namespace, an object's key), Function.prototype.call.call,
+		// a const bound to Reflect.apply: each built with exit 0.
+		{"arguments from a const bound to an array literal", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const args = [document.body, "<img src=x onerror=go()>"]; dom.put.apply(null, args); dom.put(...args); Reflect.apply(dom.put, null, args);`,
+		}, `main.js:1:63: error: the value given to dom.put(…), imported from dom.js`},
+		{"the app's own function given a const array spread", map[string]string{
+			"main.js": `function put(el, m) { el.innerHTML = m; } const args = [document.body, "<img src=x onerror=go()>"]; put(...args);`,
+		}, `main.js:1:72: error: the value given to put(…)'s parameter m, which its code gives innerHTML`},
+		{"a name destructured from a namespace given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const { put } = dom; setTimeout(put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:89: error: the markup given to setTimeout(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read what it calls with its arguments (it is given put, and import * as dom goes where the build does not follow it, at main.js:1:50, so put may be that module's function)`},
+		{"an object's key bound to a module's function given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const o = { put: dom.put }; setTimeout(o.put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:98: error: the markup given to setTimeout(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read what it calls with its arguments (it is given o.put, and dom.put (import * as dom) goes where the build does not follow it, at main.js:1:51`},
+		{"Function.prototype.call.call of a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; Function.prototype.call.call(dom.put, null, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:93: error: the markup given to Function.prototype.call.call(…) holds the inline event handler onerror="go()"`},
+		{"a const bound to Reflect.apply", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const f = Reflect.apply; f(dom.put, null, [document.body, "<img src=x onerror=go()>"]);`,
+		}, `main.js:1:92: error: the markup given to f(…) holds the inline event handler onerror="go()"`},
+		{"calls given nothing that holds a module object where one escapes, plain markup", map[string]string{
+			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); console.log("<img src=x onerror=go()>"); const app = { show(m) { document.body.textContent = m; } }; ` +
+				`setTimeout(app.show, 0, "<img src=x onerror=go()>"); const { put } = dom; setTimeout(put, 0, document.body, "<b>b</b>");`,
+		}, ""},
 		// What the build reads as no function with a sink goes nowhere that matters: a
 		// namespace's data and a function whose parameters reach no sink, read as values,
 		// and a module's function given plain markup as a value.

@@ -468,8 +468,8 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 		if len(args) < 2 {
 			return [][][2]int{{}}
 		}
-		if a := args[1]; s.is(a[0], "[") && s.pair[a[0]] == a[1]-1 {
-			return [][][2]int{s.spreadArgs(s.args(a[0]))}
+		if lit, ok := s.arrayAt(args[1]); ok {
+			return [][][2]int{s.spreadArgs(s.args(lit))}
 		}
 		return [][][2]int{nil}
 	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, "bind") && s.is(m+2, "("):

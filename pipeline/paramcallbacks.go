@@ -41,8 +41,9 @@ func (s *script) callbackArgs(open int) ([][][2]int, bool) {
 		switch {
 		case len(args) < 3:
 			return [][][2]int{{}}, true // a TypeError: no list
-		case s.is(args[2][0], "[") && s.pair[args[2][0]] == args[2][1]-1:
-			return [][][2]int{s.spreadArgs(s.args(args[2][0]))}, true
+		}
+		if lit, ok := s.arrayAt(args[2]); ok {
+			return [][][2]int{s.spreadArgs(s.args(lit))}, true
 		}
 		return [][][2]int{nil}, true
 	}
@@ -183,8 +184,9 @@ func (s *script) paramDecl(d int) bool {
 	return false
 }
 
-// spreadArgs returns args with each argument spread from an array literal (...[a, b]) given
-// as its elements, or nil where one is spread from elsewhere (only the run knows them).
+// spreadArgs returns args with each argument spread from an array literal (...[a, b], or a
+// const bound to one, arrayAt) given as its elements, or nil where one is spread from
+// elsewhere (only the run knows them).
 func (s *script) spreadArgs(args [][2]int) [][2]int {
 	out := [][2]int{}
 	for _, a := range args {
@@ -192,10 +194,11 @@ func (s *script) spreadArgs(args [][2]int) [][2]int {
 			out = append(out, a)
 			continue
 		}
-		if !s.is(a[0]+1, "[") || s.pair[a[0]+1] != a[1]-1 {
+		lit, ok := s.arrayAt([2]int{a[0] + 1, a[1]})
+		if !ok {
 			return nil
 		}
-		for _, e := range s.args(a[0] + 1) {
+		for _, e := range s.args(lit) {
 			if s.is(e[0], "...") {
 				return nil
 			}
@@ -309,4 +312,21 @@ func (s *script) exported(f ownFunction) bool {
 		d--
 	}
 	return s.is(d, "export")
+}
+
+// arrayAt returns the '[' of the array literal the expression of the significant tokens a
+// is: the literal itself, or a const bound to one (const args = [el, m]), whose elements the
+// literal says (a push later adds what the run gives, read as no more than that).
+func (s *script) arrayAt(a [2]int) (int, bool) {
+	if s.is(a[0], "[") && s.pair[a[0]] == a[1]-1 {
+		return a[0], true
+	}
+	if a[1] != a[0]+1 || !js.IsIdentifier(s.tok(a[0]).tt) {
+		return 0, false
+	}
+	init, ok := s.constInitAt(a[0])
+	if !ok || !s.is(init[0], "[") || s.pair[init[0]] != init[1]-1 {
+		return 0, false
+	}
+	return init[0], true
 }

@@ -21,6 +21,7 @@ import (
 // without eval = true (an error: the policy throws at the call).
 func (r *rewrite) check(i int) {
 	s := r.s
+	had := len(r.errs)
 	r.checkMarkup(i)
 	r.checkAttr(i)
 	r.checkNav(i)
@@ -33,6 +34,9 @@ func (r *rewrite) check(i int) {
 		r.checkGlobalCall(i, []globalScript{{x: s, where: filepath.Base(r.file)}}, false, nil)
 		r.checkParamCall(i)
 		r.checkUnreadCallee(i)
+		if len(r.errs) == had {
+			r.checkEscapedArgs(i) // unreadcallee.go
+		}
 	}
 	member := s.is(i-1, ".") || s.is(i-1, "?.")
 	switch {

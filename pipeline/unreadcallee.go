@@ -476,3 +476,61 @@ func (s *script) classBody(binding int) (int, bool) {
 	}
 	return 0, false
 }
+
+// checkEscapedArgs refuses, at the argument, what the policy blocks given to a call whose
+// arguments hold a use of a module object or of its function that goes where the build does
+// not follow it (moduleEscape), or a name bound to a value that holds one (const { put } =
+// dom, const o = { put: dom.put }): the callee may call it with the other arguments, as the
+// platform's do (setTimeout(put, 0, el, m), Function.prototype.call.call(dom.put, null, el,
+// m), a const bound to Reflect.apply), an array literal's elements among them too.
+func (r *rewrite) checkEscapedArgs(i int) {
+	s := r.s
+	if r.seed != nil || !s.is(i, "(") || i < 1 || s.pair[i] < 0 || s.is(i-1, "function") || s.is(i-2, "function") {
+		return
+	}
+	if p := s.tok(i - 1).tt; !(js.IsIdentifierName(p) && !js.IsReservedWord(p) || p == js.CloseParenToken || p == js.CloseBracketToken) || s.is(s.pair[i]+1, "{") || s.is(s.pair[i]+1, "=>") {
+		return // a group, a method's parameter list
+	}
+	args := s.args(i)
+	via, given := -1, ""
+	for _, a := range args {
+		given = "…"
+		if s.plainPath(a[0], a[1]-1) {
+			given = s.calleeText(a[1] - 1)
+		}
+		if r.escapesWithin(a[0], a[1]-1) {
+			via = a[0]
+			break
+		}
+		root := a[0]
+		if s.is(root, "...") {
+			root++
+		}
+		if !js.IsIdentifier(s.tok(root).tt) || !s.plainPath(root, a[1]-1) {
+			continue
+		}
+		init, ok := s.constInitAt(root)
+		if !ok {
+			_, init, ok = s.constPatternAt(root)
+		}
+		if ok && init[1] > init[0] && r.escapesWithin(init[0], init[1]-1) {
+			via, given = root, s.calleeText(a[1]-1)
+			break
+		}
+	}
+	if via < 0 {
+		return
+	}
+	all := append([][2]int{}, args...)
+	for _, a := range args {
+		if lit, ok := s.arrayAt(a); ok {
+			all = append(all, s.args(lit)...)
+		}
+	}
+	at, how, ok := r.moduleEscape()
+	if !ok {
+		return
+	}
+	r.refuseUnreadFix(all, s.calleeText(i-1)+"(…)", "the build cannot read what it calls with its arguments (it is given "+given+", and "+how+" goes where the build does not follow it, at "+r.escapePlace(at)+", so "+given+" may be that module's function)",
+		"call the module's function on the module object itself ("+r.escapeCall(at, "function")+"), or import it by name, which the build reads")
+}
