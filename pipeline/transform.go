@@ -241,6 +241,9 @@ type rewrite struct {
 	// from this one, found the first sink it reaches that holds what the policy blocks.
 	seed  map[int]paramVal
 	found *seedFinding
+	// escapes are the uses of its module objects that go where the build does not follow
+	// them (unreadcallee.go), read once.
+	escapes *[]escapeUse
 }
 
 // transform rewrites src (the app script file, read with loader); out is "" when there is

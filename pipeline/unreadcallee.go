@@ -29,12 +29,43 @@ func (r *rewrite) moduleEscape() (at int, how string, ok bool) {
 	return r.moduleEscapeIn(0, math.MaxInt)
 }
 
-// moduleEscapeIn is moduleEscape of the uses at a significant token from start to end.
+// escapeUse is a use of a module object, or of its function, that goes where the build does
+// not follow it: its significant token, how the object is written, and whether it is a
+// module object's own use (first, in the order of the objects), or else another.
+type escapeUse struct {
+	at    int
+	how   string
+	first bool
+}
+
+// moduleEscapeIn is moduleEscape of the uses at a significant token from start to end: a
+// module object's own first, else the first of the others.
 func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool) {
+	if r.escapes == nil {
+		r.escapes = r.escapeUses()
+	}
+	for _, e := range *r.escapes {
+		if e.at < start || e.at > end {
+			continue
+		}
+		if e.first {
+			return e.at, e.how, true
+		}
+		if !found || e.at < at {
+			at, how, found = e.at, e.how, true
+		}
+	}
+	return at, how, found
+}
+
+// escapeUses reads the uses of the script's module objects and of their functions that go
+// where the build does not follow them, once a script.
+func (r *rewrite) escapeUses() *[]escapeUse {
 	s := r.s
+	var out []escapeUse
 	for _, b := range r.moduleObjects() {
 		for _, ref := range s.references(b) {
-			if ref < start || ref > end || declares(s, ref) || s.is(ref-1, "as") && s.is(ref-2, "*") || r.followedUse(ref, 0) {
+			if declares(s, ref) || s.is(ref-1, "as") && s.is(ref-2, "*") || r.followedUse(ref, 0) {
 				continue
 			}
 			how := "import * as " + s.text(ref)
@@ -44,7 +75,7 @@ func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool
 			if _, keys, _, ok := r.importPath(ref); ok && len(keys) > 0 {
 				how = s.text(ref) + memberTail(keys) + " (" + how + ")"
 			}
-			return ref, how, true
+			out = append(out, escapeUse{ref, how, true})
 		}
 	}
 	// A function an import gives (import { put }, or a namespace another module exports by
@@ -54,22 +85,21 @@ func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool
 			continue
 		}
 		for _, ref := range s.references(r.importBinding(name)) {
-			if ref < start || ref > end || s.importDecl(ref) || r.importedUseFollowed(ref, 0) {
+			if s.importDecl(ref) || r.importedUseFollowed(ref, 0) {
 				continue
 			}
-			if !found || ref < at {
-				at, how, found = ref, "import { "+name+" }", true
-				if _, keys, _, ok := r.importPath(ref); ok && len(keys) > 0 {
-					how = name + memberTail(keys) + " (" + how + ")"
-				}
+			how := "import { " + name + " }"
+			if _, keys, _, ok := r.importPath(ref); ok && len(keys) > 0 {
+				how = name + memberTail(keys) + " (" + how + ")"
 			}
+			out = append(out, escapeUse{ref, how, false})
 		}
 	}
 	// A name destructured from a dynamic import's namespace (const { put } = await
 	// import(…), import(…).then(({ put }) => …)), read so.
 	for k := range s.sig {
 		n, known := s.binding(k)
-		if !js.IsIdentifier(s.tok(k).tt) || !known || n.Free || n.Decl == js.NoDecl || s.references(n.Binding)[0] != k {
+		if !js.IsIdentifier(s.tok(k).tt) || !known || n.Free || n.Decl == js.NoDecl || s.references(n.Binding)[0] != k || !s.is(k+1, ",") && !s.is(k+1, "}") && !s.is(k+1, ":") && !s.is(k+1, "=") {
 			continue
 		}
 		imp, ok := r.importOf(k)
@@ -77,29 +107,24 @@ func (r *rewrite) moduleEscapeIn(start, end int) (at int, how string, found bool
 			continue
 		}
 		for _, ref := range s.references(n.Binding)[1:] {
-			if ref < start || ref > end || r.importedUseFollowed(ref, 0) {
-				continue
-			}
-			if !found || ref < at {
-				at, how, found = ref, s.text(k)+" (destructured from import("+jsString(imp.module)+"))", true
+			if !r.importedUseFollowed(ref, 0) {
+				out = append(out, escapeUse{ref, s.text(k) + " (destructured from import(" + jsString(imp.module) + "))", false})
 			}
 		}
 	}
 	// A dynamic import whose namespace goes where dynamicImported does not read it:
 	// Promise.resolve(import(…)), Promise.all([import(…)]), return import(…), a then whose
 	// function the build does not read.
-	for k := max(start, 0); k <= end && k < len(s.sig); k++ {
+	for k := range s.sig {
 		if s.importCall(k) && !s.dynamicImportFollowed(k) {
-			if !found || k < at {
-				at, how, found = k, "the module object import(…) gives", true
-				if spec, ok := s.importSpec(k); ok {
-					how = "the module object import(" + jsString(spec) + ") gives"
-				}
+			how := "the module object import(…) gives"
+			if spec, ok := s.importSpec(k); ok {
+				how = "the module object import(" + jsString(spec) + ") gives"
 			}
-			break
+			out = append(out, escapeUse{k, how, false})
 		}
 	}
-	return at, how, found
+	return &out
 }
 
 // dynamicImportFollowed reports whether the namespace object the import(…) call at the
