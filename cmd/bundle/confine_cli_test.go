@@ -779,6 +779,13 @@ export default {};`}), code: 1, want: "vite.config.js:3:4: error: vite.config.js
 Buffer.isBuffer = () => false;
 fs.readFileSync(Buffer.from("BASE/secrets/token.txt"));
 export default {};`}), code: 1, want: "vite.config.js:3:4: error: vite.config.js threw: BASE/secrets/token.txt is outside the folder bundle lets the CSS tools read (BASE/ws)"},
+		// ac27: a config that writes an answer of its own on Node's stdout, the runner's
+		// channel to the build, before its refused call: the build took it for the runner's,
+		// and the refusal vanished (exit 0). Only the runner's lines are answers.
+		{name: "vite_config_forges_answer", files: script("console.log(1)", map[string]string{"vite.config.js": `process.stdout.write(JSON.stringify({ id: 1, css: JSON.stringify({ plugins: [], workerPlugins: [], env: {} }) }) + "\n");
+console.log(JSON.stringify({ id: 1, css: "{}" }));
+process.getBuiltinModule("module").register("data:text/javascript,");
+export default {};`}), code: 1, want: "vite.config.js:3:36: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
 		// ac26 (attack, held): Less's data-uri() of a path in a variable, interpolated.
 		{name: "less_data_uri_variable_outside", files: less(`@d: "../../secrets";
 @p: "@{d}/token.txt";

@@ -28,8 +28,11 @@ package nodetool
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +41,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -510,6 +514,14 @@ func (r *Runner) start() error {
 	} else {
 		ran.Store(why, true)
 	}
+	// The runner's answers start with key, the first line it reads: a line the app's code
+	// writes on the answers' pipe itself (fs.writeSync(3, …)) is no answer.
+	var k [16]byte
+	rand.Read(k[:])
+	key := []byte(hex.EncodeToString(k[:]))
+	if _, err := in.Write(append(slices.Clip(key), '\n')); err != nil {
+		confine.Kill(cmd.Process)
+	}
 	gone := make(chan struct{})
 	r.cmd, r.stdin, r.gone = cmd, in, gone
 	go func() {
@@ -518,8 +530,13 @@ func (r *Runner) start() error {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 256<<20)
 		for sc.Scan() {
+			line := sc.Bytes()
+			i := bytes.Index(line, key)
+			if i < 0 {
+				continue
+			}
 			var rep reply
-			if json.Unmarshal(sc.Bytes(), &rep) != nil {
+			if json.Unmarshal(line[i+len(key):], &rep) != nil {
 				continue
 			}
 			if rep.Ready {

@@ -1,8 +1,10 @@
 // The Node side of nodetool: runs the app's own CSS tools (PostCSS and its plugins, Tailwind
 // CSS v4's compiler, Sass, Less, Stylus), resolved from the app's node_modules, never installed or fetched.
-// Requests arrive as JSON lines on stdin, answers leave as JSON lines on file descriptor 3 (a
-// pipe of the runner's own: what a tool writes to stdout, a compiler's console.log or a
-// process.stdout.write with no new line, is no answer and never joins one):
+// Requests arrive as JSON lines on stdin, after a first line that is the key; answers leave as
+// JSON lines on file descriptor 3 (a pipe of the runner's own: what a tool writes to stdout, a
+// compiler's console.log or a process.stdout.write with no new line, is no answer and never
+// joins one), each after the key (the first, {ready: true}, once the runner is set up; the key
+// keeps out a line the app's code writes on file descriptor 3 itself):
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass" | "less" | "stylus", file, options} → {id, css}
@@ -2033,14 +2035,25 @@ const writeAnswer = (text) => {
   const b = bufferFrom(text);
   for (let off = 0; off < b.length; ) off += writeRaw(3, b, off, b.length - off);
 };
+// key is the first line of the input: the runner's answers start with it, and the Go side
+// takes no other line for one (what the app's code writes on stdout, console.log's too, is
+// no answer, however it is made).
+let key = null;
 readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on("line", async (line) => {
+  if (key === null) {
+    key = line;
+    // The Go side tells a Node that stopped before it could run a request (its own failure)
+    // from one that the app's code stopped by this line.
+    writeAnswer(key + JSONStringify({ ready: true }) + "\n");
+    return;
+  }
   let req;
   let answered = false;
   const answer = (out) => {
     if (answered) return; // failed by what its code threw later, or answered before it did
     answered = true;
     if (req?.id !== undefined) delete pending[req.id];
-    writeAnswer(JSONStringify({ id: req?.id, ...out }) + "\n");
+    writeAnswer(key + JSONStringify({ id: req?.id, ...out }) + "\n");
   };
   try {
     req = JSONParse(line);
@@ -2053,6 +2066,3 @@ readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on
     answer({ error: failure(e) });
   }
 });
-// The Go side tells a Node that stopped before it could run a request (its own failure) from
-// one that the app's code stopped by this line.
-writeAnswer(JSONStringify({ ready: true }) + "\n");
