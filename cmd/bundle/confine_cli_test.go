@@ -719,6 +719,14 @@ for (const s of Object.getOwnPropertySymbols(res)) if (!String(s.description).in
 setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
 await new Promise((r) => setTimeout(r, 10));
 export default {};`}), code: 1, want: "vite.config.js:4:53: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// Every symbol of the async resource cleared, Node's own async ids too: Node aborts
+		// (Assertion failed: (env_->execution_async_id()) == (0)), exit 3 before.
+		{name: "vite_config_clears_async_resource", files: script("console.log(1)", map[string]string{"vite.config.js": `import { executionAsyncResource } from "node:async_hooks";
+const res = executionAsyncResource();
+for (const s of Object.getOwnPropertySymbols(res)) res[s] = undefined;
+setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
+await new Promise((r) => setTimeout(r, 10));
+export default {};`}), code: 1, want: "vite.config.js: error: vite.config.js threw: Node stopped while running it (signal: aborted)"},
 		{name: "vite_config_register_after_get_store_replaced", files: script("console.log(1)", map[string]string{"vite.config.js": `import { AsyncLocalStorage } from "node:async_hooks";
 AsyncLocalStorage.prototype.getStore = () => undefined;
 setTimeout(() => process.getBuiltinModule("module").register("data:text/javascript,"), 0);
