@@ -186,7 +186,7 @@ func (b *bundler) missingPackage(spec, from string) (text, note string, noModule
 // entryConditions are the package conditions esbuild resolves an entry of the browser build
 // under: of an import, and of a require (a CommonJS module's).
 func (b *bundler) entryConditions() [][]string {
-	base := append([]string{"browser", "default"}, b.vite.conditions()...)
+	base := append([]string{"browser", "default"}, b.conditions()...)
 	return [][]string{append(slices.Clone(base), "import"), append(slices.Clone(base), "require")}
 }
 

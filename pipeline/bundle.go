@@ -285,7 +285,7 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Alias:             b.aliases(),
 		// Vite's: module and production besides esbuild's own (browser, import or require,
 		// default).
-		Conditions:        b.vite.conditions(),
+		Conditions:        b.conditions(),
 		ResolveExtensions: b.vite.extensions(),
 		MainFields:        b.vite.mainFields(),
 		// Given, so that esbuild reads no tsconfig.json itself: none above the root applies,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,6 +156,17 @@ func (b *bundler) solidJSX() bool {
 		b.solid = false
 	})
 	return b.solid
+}
+
+// conditions are the export conditions packages resolve by: the vite.config's (Vite's), and
+// for an app whose JSX is Solid's "solid" first, as vite-plugin-solid adds it (a Solid
+// library's JSX source, which the build then compiles with the app's preset).
+func (b *bundler) conditions() []string {
+	c := b.vite.conditions()
+	if b.solidJSX() && !slices.Contains(c, "solid") {
+		c = append([]string{"solid"}, c...)
+	}
+	return c
 }
 
 // componentState is what the components of a build keep: their styles, by path.

@@ -115,6 +115,18 @@ func TestFrameworkComponents(t *testing.T) {
 			"main.ts":      "import { render } from \"solid-js/web\";\nimport { Counter } from \"./Counter\";\nrender(Counter, document.body);\n",
 			"Counter.tsx":  "import { createSignal } from \"solid-js\";\nexport function Counter() {\n  const [n, setN] = createSignal<number>(1);\n  return <button type=\"button\" onClick={() => setN(n() + 1)}>solid {n()}</button>;\n}\n",
 		}, []string{"<button type=button>solid "}, []string{"jsx-runtime"}},
+		// A Solid library ships its JSX under the "solid" condition (or as its only code), which
+		// vite-plugin-solid resolves and compiles, node_modules included.
+		{"solid_package_jsx", map[string]string{
+			"package.json":                         `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19", "solid-lib": "1.0.0", "solid-icon": "1.0.0" } }`,
+			"main.ts":                              "import { render } from \"solid-js/web\";\nimport { App } from \"./App\";\nrender(App, document.body);\n",
+			"App.tsx":                              "import { Badge } from \"solid-lib\";\nimport { Icon } from \"solid-icon\";\nexport const App = () => <p><Badge text=\"hi\" /><Icon /></p>;\n",
+			"node_modules/solid-lib/package.json":  `{ "name": "solid-lib", "version": "1.0.0", "type": "module", "exports": { ".": { "solid": "./src/index.jsx", "default": "./dist/index.js" } } }`,
+			"node_modules/solid-lib/src/index.jsx": "export const Badge = (p) => <b class=\"badge\">{p.text}</b>;\n",
+			"node_modules/solid-lib/dist/index.js": "export const Badge = () => \"COMPILED_BUILD\";\n",
+			"node_modules/solid-icon/package.json": `{ "name": "solid-icon", "version": "1.0.0", "type": "module", "main": "index.jsx" }`,
+			"node_modules/solid-icon/index.jsx":    "export const Icon = () => <i class=\"icon\">*</i>;\n",
+		}, []string{"<b class=badge>", "<i class=icon>*"}, []string{"COMPILED_BUILD", "jsx-runtime", "children:"}},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			dir := inExamples(t, row.name)

@@ -62,6 +62,15 @@ func (b *bundler) loadScript(path string, resolve func(string, api.ResolveOption
 				return api.OnLoadResult{Errors: msgs}, nil
 			}
 		}
+		if l := b.loaderFor(path); (l == api.LoaderJSX || l == api.LoaderTSX) && b.solidJSX() {
+			// A Solid library's JSX (its "solid" condition's source, or its only code), which
+			// vite-plugin-solid compiles in node_modules too.
+			c, msgs := b.compileSolid(path, l == api.LoaderTSX)
+			if msgs != nil {
+				return api.OnLoadResult{Errors: msgs}, nil
+			}
+			return b.compiled(path, c, resolve, chain)
+		}
 		return b.loadPackageModule(path, resolve), nil
 	}
 	src, err := os.ReadFile(path)
