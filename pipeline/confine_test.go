@@ -2,10 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/diag"
 )
 
 // TestWriteAllOrNothing: when one file of a build cannot be written, none is replaced: the
@@ -183,28 +187,74 @@ func TestNeedsNode(t *testing.T) {
 	}
 }
 
+// saidWithNotes is what a build's error says, each message with its note.
+func saidWithNotes(err error) string {
+	var le *diag.ListError
+	if !errors.As(err, &le) {
+		return fmt.Sprint(err)
+	}
+	var b strings.Builder
+	for _, m := range le.List {
+		fmt.Fprintf(&b, "%s\n  %s\n", m, m.Note)
+	}
+	return b.String()
+}
+
 // TestBuildNoNode: a build whose caller's fence left Node out (Options.NoNode) starts no Node
-// and says what each tool needs as a build without node_modules does; a vite.config that
-// appeared after the fence was made is refused with the fix (build again), not with the
+// and says what each tool needs as the same build with Node says it (the package the tool
+// loads first, which NeedsNode found not installed, with the range to install); a vite.config
+// that appeared after the fence was made is refused with the fix (build again), not with the
 // kernel's refusal to run Node.
 func TestBuildNoNode(t *testing.T) {
-	page := `<!doctype html><html><head><title>t</title><link rel="stylesheet" href="./s.scss"></head><body></body></html>`
+	page := func(head string) string {
+		return `<!doctype html><html><head><title>t</title>` + head + `</head><body></body></html>`
+	}
+	scss := page(`<link rel="stylesheet" href="./s.scss">`)
+	css := page(`<link rel="stylesheet" href="./s.css">`)
+	jsx := page(`<script type="module" src="./main.jsx"></script>`)
 	for _, row := range []struct {
 		name  string
 		files map[string]string
 		want  string
+		node  bool // a build with Node says the same
+		bare  bool // the app has no package.json and no node_modules
 	}{
-		{"scss", map[string]string{"s.scss": ".a { color: red }"}, "Sass needs the npm package sass, which is not installed in the app"},
-		{"vite_config", map[string]string{"s.scss": ".a { color: red }", "vite.config.js": "export default {}"}, "Node is not inside this build's fence"},
+		{"scss", map[string]string{"index.html": scss, "s.scss": ".a { color: red }"}, "Sass needs the npm package sass, which is not installed in the app", true, false},
+		{"vite_config", map[string]string{"index.html": scss, "s.scss": ".a { color: red }", "vite.config.js": "export default {}"}, "Node is not inside this build's fence", false, false},
+		// A tool's package installed after the fence was made (with NoNode): built again.
+		{"sass_installed_since", map[string]string{"index.html": scss, "s.scss": ".a { color: red }", "node_modules/sass/package.json": `{ "name": "sass" }`}, "Node is not inside this build's fence", false, false},
+		// Tailwind's compiler is @tailwindcss/node, the package Node loads first; tailwindcss
+		// (v4, or v3's @tailwind) may be installed without it.
+		{"tailwind_v4", map[string]string{"index.html": css, "s.css": `@import "tailwindcss";`}, "Tailwind CSS needs the npm package @tailwindcss/node, which is not installed", true, false},
+		{"tailwind_v3", map[string]string{"index.html": css, "s.css": "@tailwind base;\n@tailwind utilities;"}, "Tailwind CSS needs the npm package @tailwindcss/node, which is not installed", true, false},
+		{"tailwindcss_installed", map[string]string{"index.html": css, "s.css": `@import "tailwindcss";`, "node_modules/tailwindcss/package.json": `{ "name": "tailwindcss", "version": "4.1.0" }`},
+			"Tailwind CSS needs the npm package @tailwindcss/node, which is not installed", true, false},
+		// Solid's compiler runs on @babel/core, which Node loads first.
+		{"solid", map[string]string{"index.html": jsx, "main.jsx": "document.body.append(<p>hi</p>);", "package.json": `{ "private": true, "dependencies": { "left-pad": "1.3.0", "solid-js": "1.9.0" } }`,
+			"node_modules/solid-js/package.json": `{ "name": "solid-js", "version": "1.9.0" }`}, "Solid's JSX files need the npm package @babel/core, which is not installed", true, false},
+		// Without node_modules, the tool's own package is named, with Node or without.
+		{"tailwind_no_packages", map[string]string{"index.html": css, "s.css": `@import "tailwindcss";`}, "Tailwind CSS needs the npm package tailwindcss, which is not installed", true, true},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{"miniapp.toml": "id = \"t\"\nname = \"T\"\ndescription = \"A test app.\"\nentry = \"index.html\"\n", "index.html": page,
-				"package.json": `{ "private": true, "dependencies": { "left-pad": "1.3.0" } }`, "node_modules/left-pad/package.json": `{ "name": "left-pad" }`})
+			writeFiles(t, dir, map[string]string{"miniapp.toml": "id = \"t\"\nname = \"T\"\ndescription = \"A test app.\"\nentry = \"index.html\"\n"})
+			if !row.bare {
+				writeFiles(t, dir, map[string]string{"package.json": `{ "private": true, "dependencies": { "left-pad": "1.3.0" } }`, "node_modules/left-pad/package.json": `{ "name": "left-pad" }`})
+			}
 			writeFiles(t, dir, row.files)
+			if row.node && NeedsNode(dir) {
+				t.Fatalf("NeedsNode = true: the row's app is not one a fenced build leaves Node out for")
+			}
 			_, err := Build(context.Background(), dir, Options{NoWrite: true, NoNode: true})
 			if err == nil || !strings.Contains(err.Error(), row.want) {
 				t.Errorf("Build: %v, want an error saying %q", err, row.want)
+			}
+			if !row.node {
+				return
+			}
+			_, withNode := Build(context.Background(), dir, Options{NoWrite: true})
+			if a, b := saidWithNotes(err), saidWithNotes(withNode); a != b {
+				t.Errorf("without Node:\n%s\nwith Node:\n%s", a, b)
 			}
 		})
 	}

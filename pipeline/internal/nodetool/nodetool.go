@@ -61,9 +61,9 @@ var ErrNoNode = errors.New("Node.js is not on PATH")
 var ErrNodeLeftOut = errors.New("Node is not inside this build's fence, which was made when the app had no vite.config, PostCSS config or npm package of a CSS tool or compiler: build again")
 
 // MissingError says that the app has not installed an npm package a tool needs. Package is
-// empty when the app has no node_modules folder at all (HasPackages), or none of
-// ToolPackages where the caller's fence left Node out (Runner.NoNode): then the tool's own
-// package is missing, which the caller names.
+// empty when the app has no node_modules folder at all (HasPackages): then the tool's own
+// package is missing, which the caller names. Where the caller's fence left Node out
+// (Runner.NoNode), it is the package the tool loads first, as Node says it.
 type MissingError struct {
 	Package string
 	// Want is the package and the range to install ("vue@^3.3.0"), where the tool says.
@@ -104,6 +104,15 @@ func HasPackages(dir, root string) bool {
 // fails before it runs anything, with a MissingError; the runner's other tools read a
 // vite.config. The caller must not modify it.
 var ToolPackages = []string{"postcss", "@tailwindcss/node", "sass", "sass-embedded", "less", "stylus", "vue", "svelte", "@babel/core", "babel-preset-solid"}
+
+// toolFirst is, for each tool of runner.mjs that loads a package, the package it loads first
+// and the range its error names for it (compiler's want), as Node says it when that package is
+// not installed (TestToolFirst holds it to runner.mjs).
+var toolFirst = map[string][2]string{
+	"postcss": {"postcss"}, "tailwind": {"@tailwindcss/node"}, "sass": {"sass"}, "less": {"less"}, "stylus": {"stylus"},
+	"vue": {"vue", "vue@^3.3.0"}, "svelte": {"svelte", "svelte@^5.0.0"}, "svelte-module": {"svelte", "svelte@^5.0.0"},
+	"solid": {"@babel/core", "@babel/core@^7.20.0"},
+}
 
 // ToolInstalled reports whether a package of ToolPackages may be found from dir as the runner
 // finds it (runner.mjs's find): in a node_modules folder of dir or of a folder above it up to
@@ -327,8 +336,9 @@ type Runner struct {
 	// and Node's permission model: permission.go).
 	NoFence bool
 	// NoNode starts no Node: a caller whose fence leaves Node out (no tool could run when
-	// it was made: ToolInstalled) sets it. A tool's request then fails as it does without
-	// node_modules (MissingError, its own package to install), and a vite.config's with
+	// it was made: ToolInstalled) sets it. A tool's request then fails as Node would fail it
+	// (MissingError: the package the tool loads first, with the range to install, toolFirst),
+	// and a vite.config's, or a tool's once a package of ToolPackages is installed, with
 	// ErrNodeLeftOut.
 	NoNode bool
 
@@ -687,12 +697,21 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	if r.NoNode && (req.Tool == "viteconfig" || req.Tool == "scopednames") {
 		return reply{}, ErrNodeLeftOut
 	}
-	if req.Tool != "viteconfig" && req.Tool != "scopednames" && (r.NoNode || !HasPackages(r.Dir, r.Root)) {
+	if req.Tool != "viteconfig" && req.Tool != "scopednames" && !HasPackages(r.Dir, r.Root) {
 		// Nothing to load a tool from: said without starting Node, which a fenced build of
-		// such an app cannot run (see HasPackages); nor where no package of a tool was
-		// installed when the caller's fence left Node out (NoNode). A vite.config, which may import no
+		// such an app cannot run (see HasPackages). A vite.config, which may import no
 		// package, is loaded all the same (the fence lets Node in for an app that has one).
 		return reply{}, &MissingError{}
+	}
+	if r.NoNode {
+		// No package of a tool was installed when the caller's fence left Node out: the
+		// tool's first package is not, and Node would have said so (what it says, with the
+		// range to install). One installed since is built again, with Node in the fence.
+		if ToolInstalled(r.Dir, r.Root) {
+			return reply{}, ErrNodeLeftOut
+		}
+		first := toolFirst[req.Tool]
+		return reply{}, &MissingError{Package: first[0], Want: first[1]}
 	}
 	r.mu.Lock()
 	if err := r.start(); err != nil {

@@ -110,6 +110,53 @@ func TestToolPackages(t *testing.T) {
 	}
 }
 
+// TestToolFirst holds toolFirst to runner.mjs: for each tool that loads a package, the first
+// package its function loads (load, or compiler with the range it names), which is what Node
+// says is not installed where no package of ToolPackages is (a Runner with NoNode says it).
+func TestToolFirst(t *testing.T) {
+	names := map[string]string{} // tool -> its function in runner.mjs
+	for _, obj := range []string{"frameworkTools", "tools"} {
+		m := regexp.MustCompile(`const ` + obj + ` = \{([^}]*)\}`).FindStringSubmatch(runner)
+		if m == nil {
+			t.Fatalf("no const %s in runner.mjs", obj)
+		}
+		for _, e := range strings.Split(m[1], ",") {
+			e = strings.TrimSpace(e)
+			if e == "" || strings.HasPrefix(e, "...") {
+				continue
+			}
+			k, v, ok := strings.Cut(e, ":")
+			k, v = strings.Trim(strings.TrimSpace(k), `"`), strings.TrimSpace(v)
+			if !ok {
+				v = k
+			}
+			names[k] = v
+		}
+	}
+	first := regexp.MustCompile(`\b(?:load\("([^"]+)"|compiler\("[^"]+", "([^"]+)", \[[^\]]*\], "([^"]+)")`)
+	for tool, fn := range names {
+		start := strings.Index(runner, "\nasync function "+fn+"(")
+		if start < 0 {
+			t.Errorf("no function %s (tool %s) in runner.mjs", fn, tool)
+			continue
+		}
+		body := runner[start:]
+		body = body[:strings.Index(body, "\n}\n")]
+		m := first.FindStringSubmatch(body)
+		var got [2]string
+		switch {
+		case m == nil:
+		case m[1] != "":
+			got[0] = m[1]
+		default:
+			got = [2]string{m[2], m[2] + "@" + m[3]}
+		}
+		if want := toolFirst[tool]; got != want {
+			t.Errorf("tool %s: runner.mjs's %s loads %q first, toolFirst says %q", tool, fn, got, want)
+		}
+	}
+}
+
 // TestStoppedByApp: the app's code that stops Node (process.reallyExit, a throwing
 // uncaughtExceptionMonitor listener) fails the request in flight with a ToolError that says
 // so, placed where Node's stack places it, and the next request starts another Node (every
