@@ -91,6 +91,7 @@ func TestToolPackages(t *testing.T) {
 	after := map[string]string{
 		"@tailwindcss/oxide": "@tailwindcss/node", // tailwind(): loaded second
 		"typescript":         "vue",               // vue(): a component's <script lang="ts">
+		"vue/compiler-sfc":   "vue",               // vue(): its file, found once compiler() loaded it
 	}
 	calls := regexp.MustCompile(`\b(load|compiler|find)\("([^"]+)"(?:, "([^"]+)")?`).FindAllStringSubmatch(runner, -1)
 	if len(calls) == 0 {
