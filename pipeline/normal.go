@@ -295,8 +295,8 @@ func refusal(d *markup.Document, r markup.Repair) (text, note string) {
 // the SDK's text and the policy still placeholders, readBuilt): the policy <meta> is the
 // first element of <head>, a <meta charset> the second; the SDK's script is in <head> or
 // <body>, after nothing that runs code while the page is parsed (runsWhileParsing: a module
-// script without async runs after it wherever it stands); the CSS is in <head>; what went at the end of <body>
-// is live HTML there; and the tree builder repairs nothing it refuses in a source. It is
+// script without async runs after it wherever it stands); the CSS is in <head>; what went at
+// the end of <body> is live HTML there; and the tree builder repairs nothing it refuses in a source. It is
 // called on a page whose source passed refuse. What the page's own markup causes (elements
 // still open where the page ends, which would take what goes at the end of <body>) is a
 // diag error at its place; anything else is the build's own failure.

@@ -233,9 +233,9 @@ func bodyEnd(d *markup.Document) (at int, open string) {
 // an element the page leaves open would make it), right after a script element (the page's
 // module script, as Vite's template ends <body>), so that the element that was its parent's
 // last child, which CSS's :last-child matches, is still a script, never a shown element. The
-// SDK then follows the app's code that
-// calls it, which the page's compressor reads it against (131 to 257 B of gzip on each
-// official MCP Apps example, 331 B on order-book's page).
+// SDK then follows the app's code that calls it, which the page's compressor reads it
+// against (131 to 257 B of gzip on each official MCP Apps example, 331 B on order-book's
+// page).
 func sdkAtBodyEnd(d *markup.Document, at int) bool {
 	if slices.ContainsFunc(d.Nodes, runsWhileParsing) {
 		return false
