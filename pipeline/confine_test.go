@@ -149,12 +149,20 @@ func TestNeedsNode(t *testing.T) {
 		// The runner never loads an ancestor's package: not the app's to run.
 		{"above_the_root", map[string]string{"ws/node_modules/sass/package.json": pkg, "ws/app/node_modules/react/package.json": pkg}, false},
 		// The runner's find looks in the node_modules of each package the app depends on.
-		{"nested_in_dependency", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, true},
-		{"nested_in_scoped_dependency", map[string]string{"ws/app/package.json": pj("@acme/ui"), "ws/app/node_modules/@acme/ui/node_modules/less/package.json": pkg}, true},
+		{"nested_in_dependency", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui/package.json": pkg, "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, true},
+		{"nested_in_scoped_dependency", map[string]string{"ws/app/package.json": pj("@acme/ui"), "ws/app/node_modules/@acme/ui/package.json": pkg, "ws/app/node_modules/@acme/ui/node_modules/less/package.json": pkg}, true},
+		// The runner passes over a dependency's folder without a package.json.
+		{"nested_in_dependency_without_package_json", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, false},
 		{"nested_in_a_package_not_depended_on", map[string]string{"ws/app/package.json": pj("react"), "ws/app/node_modules/react/package.json": pkg, "ws/app/node_modules/ui/node_modules/sass/package.json": pkg}, false},
 		// Where it cannot tell without reading more, it lets Node in.
 		{"pnpm_store", map[string]string{"ws/app/package.json": pj("react"), "ws/app/node_modules/.pnpm/react@1.0.0/node_modules/react/package.json": pkg}, true},
 		{"dependency_linked", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui": "->../../lib/ui", "ws/lib/ui/package.json": pkg}, true},
+		// Nothing outside the root is looked at: a folder or file that leads out lets Node in,
+		// whose runner refuses it (as it did), whatever is there.
+		{"node_modules_linked_outside", map[string]string{"ws/app/node_modules": "->../../outside/node_modules", "outside/node_modules/react/package.json": pkg}, true},
+		{"package_json_linked_outside", map[string]string{"ws/app/package.json": "->../../outside/package.json", "outside/package.json": pj("react"), "ws/app/node_modules/react/package.json": pkg}, true},
+		{"nested_node_modules_linked_outside", map[string]string{"ws/app/package.json": pj("ui"), "ws/app/node_modules/ui/package.json": pkg, "ws/app/node_modules/ui/node_modules": "->../../../../outside/nm", "outside/nm/react/package.json": pkg}, true},
+		{"dependency_named_outside", map[string]string{"ws/app/package.json": pj("../../../outside"), "ws/app/node_modules/react/package.json": pkg, "outside/node_modules/sass/package.json": pkg}, false},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			base, err := filepath.EvalSymlinks(t.TempDir())

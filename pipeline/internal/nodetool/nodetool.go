@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/miniapp/bundle/confine"
+	"github.com/miniapp/bundle/internal/rootpath"
 )
 
 //go:embed runner.mjs
@@ -118,28 +119,26 @@ var toolFirst = map[string][2]string{
 // finds it (runner.mjs's find): in a node_modules folder of dir or of a folder above it up to
 // root (as a folder, a link, or name.js, .json or .node), in the node_modules folder of a
 // package the package.json files of those folders depend on, or in pnpm's hoisting folder.
-// It lists folders and reads package.json files, nothing else, and nothing outside root. It
-// says true where it cannot tell without reading more: a pnpm store (node_modules/.pnpm),
-// whose packages keep their dependencies beside them, or a dependency that is a link.
+// It lists folders and reads package.json files inside root, its links followed inside root
+// only: nothing outside is looked at. It says true where it cannot tell without reading more
+// (a pnpm store, node_modules/.pnpm, whose packages keep their dependencies beside them; a
+// dependency that is a link) or where a folder or file it would read leads out of root (Node
+// is then let in, and the runner refuses what leads out, as it did).
 func ToolInstalled(dir, root string) bool {
 	var folders []string
 	deps := map[string]bool{}
 	for d := dir; ; {
-		if nm := filepath.Join(d, "node_modules"); isDir(nm) {
+		switch nm, err := rootpath.Resolve(filepath.Join(d, "node_modules"), root); {
+		case errors.Is(err, rootpath.ErrOutside):
+			return true
+		case err == nil && isDir(nm):
 			folders = append(folders, nm)
 		}
-		if b, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
-			var pj map[string]json.RawMessage
-			if json.Unmarshal(b, &pj) == nil {
-				for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
-					var m map[string]json.RawMessage
-					if json.Unmarshal(pj[k], &m) == nil {
-						for dep := range m {
-							deps[dep] = true
-						}
-					}
-				}
-			}
+		switch pj, err := rootpath.Resolve(filepath.Join(d, "package.json"), root); {
+		case errors.Is(err, rootpath.ErrOutside):
+			return true
+		case err == nil:
+			addDeps(pj, deps)
 		}
 		parent := filepath.Dir(d)
 		if d == root || parent == d || !strings.HasPrefix(parent, root) {
@@ -151,11 +150,14 @@ func ToolInstalled(dir, root string) bool {
 		if _, err := os.Lstat(filepath.Join(nm, ".pnpm")); err == nil {
 			return true
 		}
-		if hasTool(nm) {
+		if hasTool(nm, root) {
 			return true
 		}
 	}
 	for dep := range deps {
+		if !filepath.IsLocal(filepath.FromSlash(dep)) {
+			continue // not a package's name: nothing Node would find in node_modules
+		}
 		for _, nm := range folders {
 			at := filepath.Join(nm, filepath.FromSlash(dep))
 			st, err := os.Lstat(at)
@@ -165,8 +167,11 @@ func ToolInstalled(dir, root string) bool {
 			if st.Mode()&os.ModeSymlink != 0 {
 				return true // its node_modules is where the link leads
 			}
+			if _, err := os.Lstat(filepath.Join(at, "package.json")); err != nil {
+				continue // the runner looks on
+			}
 			// Node looks in the package's node_modules, then (a scoped one) its scope's.
-			if hasTool(filepath.Join(at, "node_modules")) || strings.HasPrefix(dep, "@") && hasTool(filepath.Join(filepath.Dir(at), "node_modules")) {
+			if hasTool(filepath.Join(at, "node_modules"), root) || strings.HasPrefix(dep, "@") && hasTool(filepath.Join(filepath.Dir(at), "node_modules"), root) {
 				return true
 			}
 			break
@@ -175,11 +180,39 @@ func ToolInstalled(dir, root string) bool {
 	return false
 }
 
+// addDeps adds the names of the packages the package.json at p depends on to deps.
+func addDeps(p string, deps map[string]bool) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return
+	}
+	var pj map[string]json.RawMessage
+	if json.Unmarshal(b, &pj) != nil {
+		return
+	}
+	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(pj[k], &m) == nil {
+			for dep := range m {
+				deps[dep] = true
+			}
+		}
+	}
+}
+
 // hasTool reports whether the node_modules folder nm holds a package of ToolPackages, as
 // Node's resolution of a bare name finds it there: a folder or file of the name, or the name
-// with .js, .json or .node.
-func hasTool(nm string) bool {
-	names := readNames(nm)
+// with .js, .json or .node. A folder that leads out of root says true (Node is let in, and
+// the runner refuses it).
+func hasTool(nm, root string) bool {
+	real, err := rootpath.Resolve(nm, root)
+	if errors.Is(err, rootpath.ErrOutside) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	names := readNames(real)
 	if names == nil {
 		return false
 	}
@@ -190,8 +223,15 @@ func hasTool(nm string) bool {
 			if !names[scope] {
 				continue
 			}
-			if scopes[scope] == nil {
-				scopes[scope] = readNames(filepath.Join(nm, scope))
+			if _, done := scopes[scope]; !done {
+				sreal, err := rootpath.Resolve(filepath.Join(real, scope), root)
+				if errors.Is(err, rootpath.ErrOutside) {
+					return true
+				}
+				scopes[scope] = nil
+				if err == nil {
+					scopes[scope] = readNames(sreal)
+				}
 			}
 			in, name = scopes[scope], rest
 		}
