@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCloseRemovesTemp: once Close returns, Node has exited and its private temporary folder
@@ -201,5 +202,29 @@ func TestStoppedByApp(t *testing.T) {
 				t.Errorf("the next request ran on another Node (%d, then %d): process.exit stopped the first", first, r.Pid())
 			}
 		})
+	}
+}
+
+// TestAnswersAfterStdinTaken: a config that removes process.stdin's listeners (the runner read
+// its requests from process.stdin) made every later request of the Node wait for ever.
+func TestAnswersAfterStdinTaken(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(dir, dir, t.TempDir())
+	r.NoFence = true
+	defer r.Kill()
+	file := filepath.Join(dir, "vite.config.js")
+	os.WriteFile(file, []byte("export default {};\n"), 0o644)
+	if _, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "process.stdin.removeAllListeners(\"data\");\nprocess.stdin.removeAllListeners(\"end\");\nprocess.stdin.pause();\nexport default {};\n"}); err != nil {
+		t.Fatalf("first request: %v", err)
+	}
+	// Generous: Node answers in milliseconds; a runner that lost its input never does.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := r.Run(ctx, Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
+	if err != nil || !strings.Contains(out, `"base":"./"`) {
+		t.Fatalf("the next request: %q, %v; want the config", out, err)
 	}
 }

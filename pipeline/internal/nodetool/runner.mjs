@@ -31,6 +31,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { Readable } from "node:stream";
 import workerThreads from "node:worker_threads";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -2039,7 +2040,15 @@ const writeAnswer = (text) => {
 // takes no other line for one (what the app's code writes on stdout, console.log's too, is
 // no answer, however it is made).
 let key = null;
-readline.createInterface({ input: process.stdin }).on("close", () => exit(0)).on("line", async (line) => {
+// The requests are read from a stream of the runner's own on file descriptor 0, which no app
+// code holds: process.stdin, whose listeners a config removed (removeAllListeners("data"), and
+// every later request waited for ever), is an empty stream, as for a program given no input.
+const input = new net.Socket({ fd: 0, readable: true, writable: false });
+{
+  const none = new Readable({ read() { this.push(null); } });
+  ObjectDefineProperty(process, "stdin", { __proto__: null, get: () => none, enumerable: true, configurable: false });
+}
+readline.createInterface({ input }).on("close", () => exit(0)).on("line", async (line) => {
   if (key === null) {
     key = line;
     // The Go side tells a Node that stopped before it could run a request (its own failure)
