@@ -130,6 +130,7 @@ func TestNeedsNode(t *testing.T) {
 		{"vite_config", map[string]string{"ws/app/vite.config.js": "export default {}"}, true},
 		{"vite_config_ts_packages", map[string]string{"ws/app/vite.config.ts": "export default {}", "ws/app/node_modules/react/package.json": pkg}, true},
 		{"postcss_config", map[string]string{"ws/app/postcss.config.js": "export default {}", "ws/app/node_modules/react/package.json": pkg}, true},
+		{"postcssrc_mjs", map[string]string{"ws/app/.postcssrc.mjs": "export default {}", "ws/app/node_modules/react/package.json": pkg}, true},
 		{"postcss_key", map[string]string{"ws/app/package.json": `{ "postcss": { "plugins": {} } }`, "ws/app/node_modules/react/package.json": pkg}, true},
 		{"postcss_config_in_workspace", map[string]string{"ws/package.json": `{ "workspaces": ["app"] }`, "ws/.postcssrc.json": "{}", "ws/node_modules/react/package.json": pkg, "ws/app/index.html": ""}, true},
 		{"sass", map[string]string{"ws/app/node_modules/sass/package.json": pkg}, true},

@@ -22,11 +22,13 @@ import (
 )
 
 // postcssConfigs are the PostCSS config files looked for, in the app folder and then its
-// parents up to the folder the build may read, as postcss-load-config finds them.
-var postcssConfigs = []string{"postcss.config.mjs", "postcss.config.js", "postcss.config.cjs",
-	".postcssrc.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.json", "postcss.config.ts", "postcss.config.mts",
-	// Found to be refused (bundle reads no YAML): a config that is there is never ignored.
-	".postcssrc", ".postcssrc.yaml", ".postcssrc.yml"}
+// parents up to the folder the build may read, as postcss-load-config finds them: its
+// searchPlaces after package.json, in its order (lilconfig takes the first there is in a
+// folder). The YAML and TypeScript ones are found to be refused (bundle reads no YAML and
+// loads no TypeScript config): a config that is there is never passed over.
+var postcssConfigs = []string{".postcssrc", ".postcssrc.json", ".postcssrc.yaml", ".postcssrc.yml",
+	".postcssrc.ts", ".postcssrc.cts", ".postcssrc.mts", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.mjs",
+	"postcss.config.ts", "postcss.config.cts", "postcss.config.mts", "postcss.config.js", "postcss.config.cjs", "postcss.config.mjs"}
 
 // importsTailwind reports whether the stylesheet src enters Tailwind CSS, as its tokens say:
 // v4's @import of "tailwindcss" or one of its parts (a string or a url()), or v3's @tailwind
@@ -219,7 +221,7 @@ func (c *cssTools) postprocess(ctx context.Context, path, css string) (string, [
 	case c.configOutside != "":
 		return "", []api.Message{{Text: fmt.Sprintf("%s is a symbolic link to a file outside the folder bundle reads", filepath.Base(c.configOutside)),
 			Location: &api.Location{File: c.configOutside}, Notes: []api.Note{{Text: "copy the config into the app folder instead of linking to it: bundle runs no code from outside it"}}}}
-	case strings.HasSuffix(config, ".ts") || strings.HasSuffix(config, ".mts"):
+	case slices.Contains([]string{".ts", ".cts", ".mts"}, filepath.Ext(config)):
 		return "", []api.Message{{Text: fmt.Sprintf("%s is TypeScript, which bundle does not load", filepath.Base(config)),
 			Location: &api.Location{File: config}, Notes: []api.Note{{Text: "write the same config as postcss.config.mjs"}}}}
 	case filepath.Ext(config) == ".yaml" || filepath.Ext(config) == ".yml" || filepath.Base(config) == ".postcssrc":

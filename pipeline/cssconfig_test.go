@@ -23,6 +23,7 @@ func TestCSSToolConfigs(t *testing.T) {
 		t.Fatalf("the test apps need their npm packages: run (cd %s && npm ci), as scripts/test does", apps)
 	}
 	page := `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`
+	recolour := "export default { plugins: [{ postcssPlugin: \"recolour\", Declaration: { color: (d) => { if (d.value === \"red\") d.value = \"rgb(9, 8, 7)\"; } } }] };\n"
 	for _, c := range []struct {
 		name  string
 		files map[string]string
@@ -49,6 +50,21 @@ func TestCSSToolConfigs(t *testing.T) {
 			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.yaml is read as YAML by PostCSS's loader, which bundle does not read", "write the same config as .postcssrc.json"}},
 		{"postcssrc_no_extension", map[string]string{".postcssrc": `{ "plugins": { "postcss-nesting": {} } }`,
 			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc is read as YAML"}},
+		// postcss-load-config's names and order (its searchPlaces, as lilconfig takes the
+		// first of them in a folder): .postcssrc.json comes before postcss.config.mjs, and a
+		// TypeScript config of any of its names is said, not passed over.
+		{"postcssrc_json_before_config_mjs", map[string]string{".postcssrc.json": `{ "plugins": { "postcss-preset-env": {} } }`, "postcss.config.mjs": "export default { plugins: [] };",
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{"PostCSS (from .postcssrc.json) needs the npm package postcss-preset-env"}},
+		{"postcssrc_mjs_before_config_js", map[string]string{".postcssrc.mjs": recolour, "postcss.config.js": "export default { plugins: [] };",
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, false, []string{"#090807"}},
+		{"postcss_config_cts", map[string]string{"postcss.config.cts": `module.exports = { plugins: { "postcss-nesting": {} } };`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{"postcss.config.cts is TypeScript, which bundle does not load"}},
+		{"postcssrc_ts", map[string]string{".postcssrc.ts": `export default { plugins: { "postcss-nesting": {} } };`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.ts is TypeScript, which bundle does not load"}},
+		{"postcssrc_mts", map[string]string{".postcssrc.mts": `export default { plugins: { "postcss-nesting": {} } };`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.mts is TypeScript, which bundle does not load"}},
+		{"postcssrc_cts", map[string]string{".postcssrc.cts": `module.exports = { plugins: { "postcss-nesting": {} } };`,
+			"main.js": "import './a.css'", "a.css": ".card { color: red }"}, true, []string{".postcssrc.cts is TypeScript, which bundle does not load"}},
 		{"sass_load_paths", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { loadPaths: ["styles"] } } } }`,
 			"styles/_theme.scss": "$ink: rgb(7, 8, 9);", "main.js": "import './a.scss'", "a.scss": "@use 'theme';\n.x { color: theme.$ink; }\n"}, false, []string{"color:#070809"}},
 		{"sass_legacy_include_paths", map[string]string{"vite.config.js": `export default { css: { preprocessorOptions: { scss: { api: "legacy", includePaths: ["styles"] } } } }`,
