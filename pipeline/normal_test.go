@@ -536,3 +536,47 @@ func withoutSDK(page []byte, sdk *markup.Node) []byte {
 	r := textRange(sdk)
 	return slices.Concat(page[:r.Start], []byte("/* the SDK */"), page[r.End:])
 }
+// TestSDKPlaceKeepsTree: the SDK's script goes where the page's own elements keep the places
+// they had among their siblings: a stylesheet's :last-child, or a module's
+// document.body.lastElementChild, reads the same in Chromium in the built page as in the page
+// as written. Each row's module script sets window.out, read once the page has loaded.
+func TestSDKPlaceKeepsTree(t *testing.T) {
+	const color = `window.out = getComputedStyle(document.getElementById("a")).color`
+	const last = `window.out = document.body.lastElementChild.id`
+	rows := []struct{ name, page string }{
+		{"last_child_css_module_in_head", `<!doctype html><html><head><title>t</title><script type="module">` + color + `</script><style>p:last-child { color: rgb(1, 2, 3) }</style></head><body><p>x</p><p id="a">y</p></body></html>`},
+		{"last_element_child_module_in_head", `<!doctype html><html><head><title>t</title><script type="module">` + last + `</script></head><body><p>x</p><p id="a">y</p></body></html>`},
+		{"last_element_child_module_before_root", `<!doctype html><html><head><title>t</title></head><body><script type="module">` + last + `</script><div id="a"></div></body></html>`},
+		{"only_child_css_no_script", `<!doctype html><html><head><title>t</title><style>main:only-child { color: rgb(1, 2, 3) }</style></head><body><main id="a">x</main></body></html>`},
+	}
+	type page struct{ name, src, built []byte }
+	var pages []page
+	for _, r := range rows {
+		res, err := buildPage(t, r.page)
+		if err != nil {
+			t.Errorf("%s: refused: %v", r.name, err)
+			continue
+		}
+		pages = append(pages, page{[]byte(r.name), []byte(r.page), res.HTML})
+	}
+	b := browsertest.Start(t)
+	read := func(t *testing.T, url string, probe bool) string {
+		b.Visit(t, url, 0)
+		if !probe {
+			return browsertest.Eval[string](t, b, `getComputedStyle(document.getElementById("a")).color`)
+		}
+		return browsertest.Eval[string](t, b, `new Promise(done => {
+			const w = () => window.out !== undefined && document.readyState === "complete" ? done(String(window.out)) : setTimeout(w, 20);
+			w();
+		})`)
+	}
+	for _, p := range pages {
+		t.Run(string(p.name), func(t *testing.T) {
+			probe := bytes.Contains(p.src, []byte("window.out"))
+			want := read(t, b.Serve("/src-"+string(p.name)+".html", p.src, "text/html"), probe)
+			if got := read(t, b.Serve("/"+string(p.name)+".html", p.built, "text/html"), probe); got != want {
+				t.Errorf("built page reads %q, the page as written %q", got, want)
+			}
+		})
+	}
+}
