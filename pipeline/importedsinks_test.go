@@ -649,6 +649,15 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const f = Reflect.apply; f(dom.put, null, [document.body, "<img src=x onerror=go()>"]);`,
 		}, `main.js:1:92: error: the markup given to f(…) holds the inline event handler onerror="go()"`},
+		// Found af27: a function bound with markup and given as a value, whoever calls it
+		// gives the bound arguments first: built with exit 0, a module's and the app's own.
+		{"a module's function bound with markup, given to setTimeout", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const fn = dom.put; setTimeout(dom.put.bind(null, document.body, "<b>b</b>")); setTimeout(fn.bind(null, document.body, "<img src=x onerror=go()>"));`,
+		}, `main.js:1:153: error: the value given to fn(…), imported from dom.js (fn read as a value and called), whose code gives its parameter m to innerHTML`},
+		{"the app's own function bound with markup, given to setTimeout", map[string]string{
+			"main.js": `function put(el, m) { el.innerHTML = m; } setTimeout(put.bind(null, document.body, "<img src=x onerror=go()>"));`,
+		}, `main.js:1:84: error: the value given to put(…)'s parameter m, which its code gives innerHTML`},
 		{"calls given nothing that holds a module object where one escapes, plain markup", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); console.log("<img src=x onerror=go()>"); const app = { show(m) { document.body.textContent = m; } }; ` +

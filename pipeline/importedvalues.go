@@ -109,7 +109,10 @@ func (r *rewrite) checkImportedValue(i int) {
 	if s.calledDirectly(end) && r.importResolves(imp, append(append([]string{}, keys...), s.text(end+2))) {
 		return // an object's own method named call (checkImportedCall)
 	}
-	name := s.text(i) + memberTail(keys)
+	name := s.text(i)
+	if _, own, ok := s.memberPath(end); ok {
+		name += memberTail(own) // the keys written here, not a const's (const f = dom.put)
+	}
 	for _, args := range s.functionCalls(i, end) {
 		switch {
 		case args == nil:

@@ -495,6 +495,11 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 				}
 			}
 		}
+		if calls == nil && !s.is(close+1, "(") && !s.is(ref-1, "=") {
+			// Given as a value (setTimeout(f.bind(t, el, m))): whoever calls it gives the
+			// arguments bound first; the rest are the run's.
+			calls = [][][2]int{{}}
+		}
 		out := make([][][2]int, 0, len(calls))
 		for _, args := range calls {
 			if args != nil {
