@@ -140,18 +140,26 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 	// An argument a parameter of the app's own function gives (function show(m) { put(el,
 	// m) }): read with what each call of that function gives it, as a sink's value is
 	// (checkParamsBy), the call into the module its sink.
+	// Each argument apart, so that the parameter named and the place are the one that gives
+	// the value the module's sink gets.
 	s := r.s
-	r.checkParamsBy(name+"(…), imported from "+filepath.ToSlash(rel)+via, args, func() (markupFinding, bool) {
-		given := s.givenValues(args)
-		if given == nil {
-			return markupFinding{}, false
+	had := len(r.errs)
+	for k := range args {
+		if len(r.errs) > had || !s.readsParam(args[k:k+1]) {
+			continue
 		}
-		f, _ := r.seededFind(args, given, fn.x, fn.slots)
-		if f == nil {
-			return markupFinding{}, false
-		}
-		return f.markupFinding, true
-	})
+		r.checkParamsBy(name+"(…), imported from "+filepath.ToSlash(rel)+via, args[k:k+1], func() (markupFinding, bool) {
+			given := s.givenValues(args)
+			if given == nil {
+				return markupFinding{}, false
+			}
+			f, arg := r.seededFind(args, given, fn.x, fn.slots)
+			if f == nil || arg != k {
+				return markupFinding{}, false
+			}
+			return f.markupFinding, true
+		})
+	}
 }
 
 // readsParam reports whether an argument of args reads a parameter of the app's own

@@ -658,6 +658,16 @@ func TestImportedSinks(t *testing.T) {
 		{"the app's own function bound with markup, given to setTimeout", map[string]string{
 			"main.js": `function put(el, m) { el.innerHTML = m; } setTimeout(put.bind(null, document.body, "<img src=x onerror=go()>"));`,
 		}, `main.js:1:84: error: the value given to put(…)'s parameter m, which its code gives innerHTML`},
+		// Found af27: the app's own function's parameters given to an imported function, the
+		// one that reaches the sink named (the first, el, was named, at its argument).
+		{"parameters given to an imported function, through Reflect.apply", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function put(el, m) { return Reflect.apply(dom.put, null, [el, m]); } put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:123: error: the value given to put(…)'s parameter m, which its code gives dom.put(…), imported from dom.js (dom.put read as a value and called), holds the inline event handler onerror="go()"`},
+		{"parameters given to an imported function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import { put } from "./dom.js"; function show(el, m) { put(el, m); } show(document.body, "<b>b</b>"); show(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:123: error: the value given to show(…)'s parameter m, which its code gives put(…), imported from dom.js, holds the inline event handler onerror="go()"`},
 		{"calls given nothing that holds a module object where one escapes, plain markup", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); console.log("<img src=x onerror=go()>"); const app = { show(m) { document.body.textContent = m; } }; ` +
