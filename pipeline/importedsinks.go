@@ -94,6 +94,9 @@ func (r *rewrite) checkImportedCall(i int) {
 	if args == nil {
 		args = s.spreadArgs(s.args(i))
 	}
+	if args == nil && s.readsParam(s.args(i)) {
+		args = s.args(i) // ...a of a parameter: spread as each chain of call sites gives it
+	}
 	r.followImport(args, name, imp, keys, "")
 }
 
@@ -149,12 +152,13 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 			continue
 		}
 		r.checkParamsBy(name+"(…), imported from "+filepath.ToSlash(rel)+via, args[k:k+1], func() (markupFinding, bool) {
-			given := s.givenValues(args)
+			all := s.spreadArgs(args)
+			given := s.givenValues(all)
 			if given == nil {
 				return markupFinding{}, false
 			}
-			f, arg := r.seededFind(args, given, fn.x, fn.slots)
-			if f == nil || arg != k {
+			f, arg := r.seededFind(all, given, fn.x, fn.slots)
+			if f == nil || arg != k && !s.is(args[k][0], "...") {
 				return markupFinding{}, false
 			}
 			return f.markupFinding, true

@@ -668,6 +668,16 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import { put } from "./dom.js"; function show(el, m) { put(el, m); } show(document.body, "<b>b</b>"); show(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:123: error: the value given to show(…)'s parameter m, which its code gives put(…), imported from dom.js, holds the inline event handler onerror="go()"`},
+		// Found af27: a wrapper that spreads its rest parameter, or an array a callback is
+		// given, into a module's function: built with exit 0.
+		{"a rest parameter spread into a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const put = (...a) => dom.put(...a); put(document.body, "<b>b</b>"); put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:107: error: the value given to put(…)'s parameter a, which its code gives dom.put(…), imported from dom.js, holds the inline event handler onerror="go()"`},
+		{"an array forEach gives spread into a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; [[document.body, "<img src=x onerror=go()>"]].forEach((a) => dom.put(...a));`,
+		}, `main.js:1:35: error: the value given to the parameter a of the function written there, which its code gives dom.put(…), imported from dom.js`},
 		{"calls given nothing that holds a module object where one escapes, plain markup", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); console.log("<img src=x onerror=go()>"); const app = { show(m) { document.body.textContent = m; } }; ` +

@@ -195,6 +195,16 @@ func (s *script) spreadArgs(args [][2]int) [][2]int {
 			continue
 		}
 		lit, ok := s.arrayAt([2]int{a[0] + 1, a[1]})
+		if !ok && a[1] == a[0]+2 {
+			// A parameter, where a chain of call sites gives it (checkParamsBy): a rest
+			// parameter's list, or an array literal.
+			if v, given := s.paramValue(a[0] + 1); given && v.rest {
+				out = append(out, v.list...)
+				continue
+			} else if given && len(v.path) == 0 {
+				lit, ok = s.arrayAt(v.at)
+			}
+		}
 		if !ok {
 			return nil
 		}
