@@ -142,10 +142,11 @@ func (c *checker) element(e *elem, sc scope, s sink) {
 }
 
 // scriptKindOf is what a script element's type and language make of it.
-func scriptKindOf(e *elem) scriptKind {
+func scriptKindOf(e *elem) ScriptKind {
 	typ, hasType := e.get("type")
 	lang, hasLang := e.get("language")
-	return kindOfScript(typ, hasType, lang, hasLang)
+	k, _ := KindOfScript(typ, hasType, lang, hasLang)
+	return k
 }
 
 // refreshURL extracts the URL of a refresh declaration (HTML Standard, "shared declarative
@@ -322,9 +323,9 @@ func (c *checker) urlAttr(e *elem, name, v string, sc scope) []hit {
 		}
 	case "script":
 		switch scriptKindOf(e) {
-		case scriptModule:
+		case ScriptModule:
 			return c.nested(-1, 0, place, v, docModule, sc, fb)
-		case scriptClassic:
+		case ScriptClassic:
 			return c.nested(-1, 0, place, v, docClassic, sc, fb)
 		}
 	case "link":
@@ -340,23 +341,23 @@ func (c *checker) urlAttr(e *elem, name, v string, sc scope) []hit {
 }
 
 // scriptHits checks the text of a script element of the given kind.
-func (c *checker) scriptHits(kind scriptKind, text string, sc scope) []hit {
+func (c *checker) scriptHits(kind ScriptKind, text string, sc scope) []hit {
 	var hits []hit
 	switch kind {
-	case scriptClassic:
+	case ScriptClassic:
 		hits = c.checkScript(text, false, "<script>", sc)
 		hits = append(hits, c.connectHits(text, false, "<script>", sc)...)
-	case scriptModule:
+	case ScriptModule:
 		hits = c.checkScript(text, true, `<script type="module">`, sc)
 		hits = append(hits, c.connectHits(text, true, `<script type="module">`, sc)...)
-	case scriptImportMap:
+	case ScriptImportMap:
 		hits = c.checkImportMap(text)
-	case scriptSpeculation:
+	case ScriptSpeculationRules:
 		hits = c.checkSpeculationRules(text)
 		for i := range hits {
 			hits[i].note = noteSpeculation
 		}
-	case scriptWebBundle:
+	case ScriptWebBundle:
 		hits = checkWebBundle(text)
 	}
 	for i := range hits {

@@ -8,58 +8,171 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"golang.org/x/text/unicode/bidi"
 )
 
-// scriptKind is what a <script> element's type makes of its text (HTML Standard, "prepare the
-// script element", step 8).
-type scriptKind int
+// ScriptKind is what a <script> element's type and language attributes make of its text
+// (HTML Standard, "prepare the script element", step 8).
+type ScriptKind int
 
 const (
-	scriptIgnored scriptKind = iota // a data block: never run, loads nothing
-	scriptClassic
-	scriptModule
-	scriptImportMap
-	scriptSpeculation
-	scriptWebBundle
+	ScriptData             ScriptKind = iota // a data block: never run, loads nothing
+	ScriptClassic                            // a classic script
+	ScriptModule                             // a module script
+	ScriptImportMap                          // an import map
+	ScriptSpeculationRules                   // speculation rules
+	ScriptWebBundle                          // a web bundle's rules
 )
 
-func kindOfScript(typ string, hasType bool, lang string, hasLang bool) scriptKind {
-	t := strings.ToLower(strings.Trim(typ, " \t\n\f\r"))
-	switch {
-	case !hasType && !hasLang, hasType && t == "", !hasType && lang == "":
-		return scriptClassic
-	case !hasType:
-		if isJSMIME("text/" + strings.ToLower(lang)) {
-			return scriptClassic
+// KindOfScript returns what a <script> element whose type and language attributes are these
+// (has* false where absent) is, by the HTML Standard's "prepare the script element", step 8:
+// classic when the type is empty or absent and the language is empty or absent, or when the
+// type stripped of ASCII whitespace (else "text/" + the language) is a JavaScript MIME type
+// essence in ASCII case; module, importmap, speculationrules or webbundle when it is that word
+// in ASCII case; else a data block.
+//
+// Chromium (observed, 156) reads some types otherwise: it strips the type of \v and of the
+// characters of Unicode's whitespace bidi class too before it compares it with a JavaScript
+// MIME type (type="\vtext/javascript" runs), and strips nothing before it compares it with
+// "module", "importmap" or "speculationrules" (type=" module" is no script). And a type with
+// MIME parameters (type="text/javascript; charset=utf-8") is a data block by the Standard and
+// in Chromium, but a browser that reads the parameters off runs it. On such a type, split is
+// true and kind is the kind that runs code, so that the offline check judges what any of them
+// may run; the build refuses the type (ScriptTypeFix says what to write).
+func KindOfScript(typ string, hasType bool, lang string, hasLang bool) (kind ScriptKind, split bool) {
+	std := standardKind(typ, hasType, lang, hasLang)
+	chr := chromiumKind(typ, hasType, lang, hasLang)
+	if std != chr {
+		if std == ScriptData {
+			return chr, true
 		}
-		return scriptIgnored
-	case isJSMIME(t):
-		return scriptClassic
-	case t == "module":
-		return scriptModule
-	case t == "importmap":
-		return scriptImportMap
-	case t == "speculationrules":
-		return scriptSpeculation
-	case t == "webbundle":
-		return scriptWebBundle
+		return std, true
 	}
-	return scriptIgnored
+	if std == ScriptData && hasType {
+		if i := strings.IndexByte(typ, ';'); i >= 0 && isJSMIME(asciiLower(strings.Trim(typ[:i], asciiSpace))) {
+			return ScriptClassic, true
+		}
+	}
+	return std, false
+}
+
+// ScriptTypeFix returns what to write instead of a type attribute on which KindOfScript
+// reports a split: the type the element was meant to have, written as every browser reads it.
+func ScriptTypeFix(typ string, kind ScriptKind) string {
+	switch kind {
+	case ScriptClassic:
+		return `drop the type attribute (or write type="text/javascript")`
+	case ScriptModule:
+		return `write type="module"`
+	case ScriptImportMap:
+		return `write type="importmap"`
+	case ScriptSpeculationRules:
+		return `write type="speculationrules"`
+	case ScriptWebBundle:
+		return `write type="webbundle"`
+	}
+	return "write the type without spaces or parameters"
 }
 
 // ScriptRuns reports whether a <script> element whose type and language attributes are these
 // (has* false where absent) is run, or read as an import map or speculation rules, which the
-// policy governs as script (HTML Standard, "prepare the script element", step 8); false for a
-// data block (type="application/json", "text/plain", "text/template").
+// policy governs as script (KindOfScript); false for a data block (type="application/json",
+// "text/plain", "text/template").
 func ScriptRuns(typ string, hasType bool, lang string, hasLang bool) bool {
-	return kindOfScript(typ, hasType, lang, hasLang) != scriptIgnored
+	k, _ := KindOfScript(typ, hasType, lang, hasLang)
+	return k != ScriptData
 }
 
-// isJSMIME reports whether t is a JavaScript MIME type essence (MIME Sniffing Standard §4.6).
-func isJSMIME(t string) bool {
-	if i := strings.IndexByte(t, ';'); i >= 0 {
-		t = strings.TrimSpace(t[:i])
+const asciiSpace = " \t\n\f\r" // the Infra Standard's ASCII whitespace
+
+// standardKind is the HTML Standard's step 8.
+func standardKind(typ string, hasType bool, lang string, hasLang bool) ScriptKind {
+	switch {
+	case hasType && typ == "", !hasType && hasLang && lang == "", !hasType && !hasLang:
+		return ScriptClassic
 	}
+	t := "text/" + lang
+	if hasType {
+		t = strings.Trim(typ, asciiSpace)
+	}
+	t = asciiLower(t)
+	switch {
+	case isJSMIME(t):
+		return ScriptClassic
+	case t == "module":
+		return ScriptModule
+	case t == "importmap":
+		return ScriptImportMap
+	case t == "speculationrules":
+		return ScriptSpeculationRules
+	case t == "webbundle":
+		return ScriptWebBundle
+	}
+	return ScriptData
+}
+
+// chromiumKind is Blink's ScriptLoader::GetScriptTypeAtPrepare as Chromium 156 runs it
+// (observed in TestKindOfScriptInChromium): the type stripped of String::StripWhiteSpace's
+// characters (ASCII whitespace with \v, and beyond ASCII those of the whitespace bidi class)
+// for the JavaScript MIME types; as written, in ASCII case, for the other kinds.
+func chromiumKind(typ string, hasType bool, lang string, hasLang bool) ScriptKind {
+	switch {
+	case !hasType && (!hasLang || lang == ""), hasType && typ == "":
+		return ScriptClassic
+	case !hasType:
+		if isJSMIME(asciiLower("text/" + lang)) {
+			return ScriptClassic
+		}
+		return ScriptData
+	}
+	if isJSMIME(asciiLower(strings.TrimFunc(typ, blinkSpace))) {
+		return ScriptClassic
+	}
+	for _, k := range []struct {
+		name string
+		kind ScriptKind
+	}{{"module", ScriptModule}, {"importmap", ScriptImportMap}, {"speculationrules", ScriptSpeculationRules}, {"webbundle", ScriptWebBundle}} {
+		if strings.EqualFold(typ, k.name) && isASCII(typ) {
+			return k.kind
+		}
+	}
+	return ScriptData
+}
+
+// blinkSpace is WTF's IsSpaceOrNewline: ASCII whitespace and \v, and the characters whose
+// bidi class is WS (U+1680, U+2000 to U+200A, U+2028, U+205F, U+3000).
+func blinkSpace(r rune) bool {
+	if r < 0x80 {
+		return r == ' ' || '\t' <= r && r <= '\r'
+	}
+	p, _ := bidi.LookupRune(r)
+	return p.Class() == bidi.WS
+}
+
+// asciiLower lower-cases the ASCII letters of s alone (Infra's "ASCII lowercase"):
+// strings.ToLower would make "text/javascript" of a Kelvin sign's K.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSMIME reports whether t, in lower case, is a JavaScript MIME type essence (MIME Sniffing
+// Standard §4.6), compared whole: "text/javascript;charset=utf-8" is none.
+func isJSMIME(t string) bool {
 	switch t {
 	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
 		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
