@@ -213,7 +213,7 @@ func foreignText(e element) bool {
 // script: a module script without src whose text is not blank.
 func (a *assembler) inlineModule(t *tag, text string) bool {
 	_, hasSrc := t.get("src")
-	return !hasSrc && scriptType(t) == "module" && strings.TrimSpace(text) != ""
+	return !hasSrc && scriptKind(t) == offline.ScriptModule && strings.TrimSpace(text) != ""
 }
 
 // pageCode is the code text, written in the page, as entries and inlineEntry bundle it.
@@ -1047,17 +1047,39 @@ func bundledStylesheet(t *tag) (string, attr, bool) {
 // bundles, with its attribute.
 func bundledModule(t *tag) (string, attr, bool) {
 	src, ok := t.get("src")
-	if !ok || scriptType(t) != "module" {
+	if !ok || scriptKind(t) != offline.ScriptModule {
 		return "", attr{}, false
 	}
 	u, _, isLocal := local(src.val)
 	return u, src, isLocal
 }
 
-// scriptType is a <script>'s type, trimmed and lower-cased.
-func scriptType(t *tag) string {
-	typAttr, _ := t.get("type")
-	return strings.ToLower(strings.TrimSpace(typAttr.val))
+// scriptKind is what the <script> t is by its type and language attributes, by the rule the
+// offline check judges it (offline.KindOfScript); a type the HTML Standard and Chromium read
+// apart, which the walk refuses (script), is the kind that runs code.
+func scriptKind(t *tag) offline.ScriptKind {
+	k, _ := scriptKindSplit(t)
+	return k
+}
+
+func scriptKindSplit(t *tag) (offline.ScriptKind, bool) {
+	typ, hasType := t.get("type")
+	lang, hasLang := t.get("language")
+	return offline.KindOfScript(typ.val, hasType, lang.val, hasLang)
+}
+
+// scriptTypeSplit says how the HTML Standard and the browsers read apart the type typ of a
+// script of kind k (offline.KindOfScript's split).
+func scriptTypeSplit(typ string, k offline.ScriptKind) string {
+	what := map[offline.ScriptKind]string{offline.ScriptModule: "a module script", offline.ScriptImportMap: "an import map",
+		offline.ScriptSpeculationRules: "speculation rules", offline.ScriptWebBundle: "a web bundle"}[k]
+	switch {
+	case k == offline.ScriptClassic && strings.Contains(typ, ";"):
+		return fmt.Sprintf("type=%q is a data block by the HTML Standard and in Chromium (a type with MIME parameters), and a classic script in a browser that reads the parameters off", typ)
+	case k == offline.ScriptClassic:
+		return fmt.Sprintf("type=%q is a classic script in Chromium (it strips \\v and Unicode spaces off the type) and a data block by the HTML Standard (which strips ASCII whitespace alone)", typ)
+	}
+	return fmt.Sprintf("type=%q is %s by the HTML Standard (the type stripped of whitespace), and a type Chromium runs no script of (it compares the type as written)", typ, what)
 }
 
 // link bundles a local stylesheet into a <style>, drops preloads of local files (their code is
@@ -1139,16 +1161,15 @@ func (a *assembler) link(t *tag) string {
 // deferred one would, in order. Data blocks (JSON, import maps) and remote scripts stay as
 // they are, for the offline check.
 func (a *assembler) script(t *tag, text string, textOff int, end string) string {
-	typAttr, hasType := t.get("type")
-	typ := scriptType(t)
-	if typ == "module" && strings.ToLower(typAttr.val) != "module" {
-		// The HTML Standard strips the type of ASCII whitespace before it compares it with
-		// "module"; Chromium compares it as written, and runs no script of that type.
-		a.errAt(typAttr.off, typAttr.n, fmt.Sprintf("type=%q is a module script by the HTML Standard (the type stripped of whitespace), and a type Chromium runs no script of (it compares the type as written)", typAttr.val),
-			`write type="module"`)
+	kind, split := scriptKindSplit(t)
+	if split {
+		// The HTML Standard and Chromium (or another browser) read the type apart: the page
+		// would do one thing here and another there.
+		typAttr, _ := t.get("type")
+		a.errAt(typAttr.off, typAttr.n, scriptTypeSplit(typAttr.val, kind), offline.ScriptTypeFix(typAttr.val, kind))
 		return string(t.raw) + text + end
 	}
-	classic := !hasType || typ == "" || typ == "text/javascript" || typ == "application/javascript"
+	classic := kind == offline.ScriptClassic
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset", "vite-ignore"}
 	// When every module script of the page is async, the one that runs the graph is too, as
 	// Vite's entry script is async when every entry is ("scriptAsync"): it runs as soon as it

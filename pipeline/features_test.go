@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/miniapp/bundle/offline"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,6 +100,15 @@ func TestFeatureRefusals(t *testing.T) {
 		// graph's code went to it, and the page's other module scripts threw.
 		{"module_type_with_whitespace", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<script type=\" module\">window.a = 1</script><script type=\"module\">window.b = 1</script>"},
 			[]string{`index.html:2:15: error: type=" module" is a module script by the HTML Standard`, `write type="module"`}, false},
+		// Types the HTML Standard and the browsers read apart (offline.KindOfScript's split): a
+		// classic script in Chromium, a data block by the Standard; the reverse for a type with
+		// MIME parameters; an import map by the Standard, none in Chromium.
+		{"script_type_vertical_tab", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<script type=\"&#11;text/javascript\">window.a = 1</script>"},
+			[]string{`index.html:2:15: error: type="\vtext/javascript" is a classic script in Chromium`, `drop the type attribute (or write type="text/javascript")`}, false},
+		{"script_type_charset_parameter", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<script type=\"text/javascript; charset=utf-8\">window.a = 1</script>"},
+			[]string{`index.html:2:15: error: type="text/javascript; charset=utf-8" is a data block by the HTML Standard and in Chromium`, `drop the type attribute`}, false},
+		{"importmap_type_with_whitespace", map[string]string{"index.html": "<!doctype html><meta charset=\"utf-8\"><title>x</title>\n<script type=\"importmap \">{\"imports\": {}}</script>"},
+			[]string{`index.html:2:15: error: type="importmap " is an import map by the HTML Standard`, `write type="importmap"`}, false},
 		// The name a document's createElement gets, read as the DOM reads it when the call runs.
 		{"script_by_a_computed_name", map[string]string{"main.ts": "const kind = \"SCR\";\nconst el = document.createElement(`${kind}IPT`);\ndocument.head.append(el);"},
 			[]string{"main.ts:2:35: error: a <script> the page makes cannot run under the bundle's policy"}, false},
@@ -241,7 +251,7 @@ func TestPolicyInHead(t *testing.T) {
 				}
 				// The first script the parser runs: a module script without async waits for
 				// the end of parsing, whatever its place (the SDK may follow it then).
-				if n.Data == "script" && firstScript == nil && (!isModuleType(attrValue(n, "type")) || slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "async" })) {
+				if n.Data == "script" && firstScript == nil && (!htmlModuleScript(n) || slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "async" })) {
 					firstScript = n
 				}
 			}
@@ -274,4 +284,19 @@ func textOfNode(n *html.Node) string {
 		b.WriteString(c.Data)
 	}
 	return b.String()
+}
+
+// htmlModuleScript reports whether the parsed <script> n is a module script (offline.KindOfScript).
+func htmlModuleScript(n *html.Node) bool {
+	typ, hasType, lang, hasLang := "", false, "", false
+	for _, a := range n.Attr {
+		switch {
+		case a.Namespace == "" && a.Key == "type" && !hasType:
+			typ, hasType = a.Val, true
+		case a.Namespace == "" && a.Key == "language" && !hasLang:
+			lang, hasLang = a.Val, true
+		}
+	}
+	k, _ := offline.KindOfScript(typ, hasType, lang, hasLang)
+	return k == offline.ScriptModule
 }

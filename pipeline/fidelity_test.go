@@ -135,8 +135,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		{page: "css_import_charset.html", see: `"extra":{"first":"\" café\"","second":"\" naïve ½\"","third":"\" à la carte\""}`},
 		// A page in windows-1252: refused (the built page is UTF-8, and so must the page be).
 		{page: "page_charset.html", refused: "page_charset.html declares the encoding windows-1252"},
+		// Every type a classic script runs by (text/ecmascript, application/x-javascript,
+		// text/javascript1.5, the type in any case with spaces, the language attribute) is built
+		// as one, files inlined, in their order; a data block by its language stays one; a
+		// module script's type in any case is bundled (offline.KindOfScript).
+		{page: "script_types.html", see: `"extra":{"log":["text/ecmascript inline loading","text/ecmascript file loading text/ecmascript","application/x-javascript file loading","text/javascript1.5 loading","TEXT/JAVASCRIPT space loading","language javascript loading","type empty language vbscript loading","text/ecmascript defer file interactive","Module inline interactive","Module file interactive undefined"]}`},
 		{page: "nomodule.html", see: `"extra":{"nomodule":false,"late":"undefined"}`}, // nomodule classic scripts, skipped
-		{page: "css_import_media.html"}, // @import with media and supports() conditions, which do not hold
+		{page: "css_import_media.html"},                                               // @import with media and supports() conditions, which do not hold
 		// A script in a <template>, run when a clone is inserted: hashed as the page's.
 		{page: "template_script.html", see: `"extra":{"fromTemplate":1}`},
 		// What the built page's policy refuses at run time, which ran in the page as written:

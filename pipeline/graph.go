@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/json"
+	"github.com/miniapp/bundle/offline"
 	"os"
 	"path"
 	"slices"
@@ -148,8 +149,7 @@ func (a *assembler) graph() *moduleGraph {
 // written as a module, is left to the walk, which says why.
 func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	src, ok := t.get("src")
-	typ := scriptType(t)
-	if !ok || a.b == nil || !t.has("defer") || t.has("async") || typ != "" && typ != "text/javascript" && typ != "application/javascript" {
+	if !ok || a.b == nil || !t.has("defer") || t.has("async") || scriptKind(t) != offline.ScriptClassic {
 		return graphMember{}, false
 	}
 	u, _, isLocal := local(src.val)

@@ -470,6 +470,10 @@ func TestSDKPlace(t *testing.T) {
 		// A declarative shadow root's contents are live: its classic script runs as parsed.
 		{name: "shadow_root_classic", page: `<!doctype html><body><div><template shadowrootmode="open"><script>` + see + `</script></template></div><script type="module">` + see + `</script></body>`, want: 2},
 		{name: "shadow_root_module", page: `<!doctype html><body><div><template shadowrootmode="open"><script type="module">` + see + `</script></template></div><p>x</p></body>`, want: 1},
+		// A classic script by any type the Standard and Chromium run one by (offline.KindOfScript)
+		// runs while parsing: the SDK stays before it.
+		{name: "classic_text_ecmascript", page: `<!doctype html><body><p>x</p><script type="text/ecmascript">` + see + `</script><script type="module">` + see + `</script></body>`, want: 2},
+		{name: "classic_language_javascript", page: `<!doctype html><body><p>x</p><script language="javascript">` + see + `</script><script type="module">` + see + `</script></body>`, want: 2},
 		{name: "data_block", page: `<!doctype html><body><script type="application/json">{}</script><script type="module">` + see + `</script></body>`, want: 1},
 		// The end of <body> is inside an element the page leaves open, where a <script> would
 		// be SVG's or MathML's (its text read as markup): the SDK stays in <head>. In MathML's

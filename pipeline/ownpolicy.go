@@ -244,7 +244,7 @@ func (a *assembler) sourceScripts() []sourceThing {
 			continue
 		}
 		t := e.tag()
-		if typ := scriptType(t); t.has("nomodule") || typ != "" && typ != "module" && typ != "text/javascript" && typ != "application/javascript" {
+		if k := scriptKind(t); t.has("nomodule") || k != offline.ScriptClassic && k != offline.ScriptModule {
 			continue
 		}
 		nonce, _ := t.get("nonce")

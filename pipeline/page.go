@@ -7,6 +7,7 @@ import (
 
 	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/markup"
+	"github.com/miniapp/bundle/offline"
 	"golang.org/x/net/html/atom"
 )
 
@@ -264,7 +265,7 @@ func sdkAtBodyEnd(d *markup.Document, at int) bool {
 // module script as soon as it is ready; a script of another type, a data block, is counted
 // too), an SVG script (run at its end tag), or a navigable container (an iframe, frame,
 // object, embed or fencedframe: its document's scripts run while the page is parsed). A
-// module script without async is deferred: it runs once parsing is done, in order with the
+// module script (offline.KindOfScript) without async is deferred: it runs once parsing is done, in order with the
 // others (HTML § 4.12.1.1, "prepare the script element"), after every classic script the
 // parser ran.
 func runsWhileParsing(n *markup.Node) bool {
@@ -275,9 +276,11 @@ func runsWhileParsing(n *markup.Node) bool {
 	case n.Is(markup.SVG, "script"):
 		return true
 	case n.Is(markup.HTML, "script"):
-		typ, _ := n.AttrValue("type")
+		typ, hasType := n.AttrValue("type")
+		lang, hasLang := n.AttrValue("language")
+		k, _ := offline.KindOfScript(typ, hasType, lang, hasLang)
 		_, async := n.AttrValue("async")
-		return async || !isModuleType(typ)
+		return async || k != offline.ScriptModule
 	}
 	for _, c := range []string{"iframe", "frame", "object", "embed", "fencedframe"} {
 		if n.Is(markup.HTML, c) {
@@ -285,26 +288,6 @@ func runsWhileParsing(n *markup.Node) bool {
 		}
 	}
 	return false
-}
-
-// isModuleType reports whether a <script>'s type attribute makes it a module script: the
-// value with leading and trailing ASCII whitespace stripped is "module", compared in ASCII
-// case (HTML § 4.12.1.1, the script block's type string).
-func isModuleType(v string) bool {
-	v = strings.Trim(v, "\t\n\f\r ")
-	if len(v) != len("module") {
-		return false
-	}
-	for i := range len(v) {
-		c := v[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != "module"[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // windowName is a name an element gives the page's Window: the element as its attribute

@@ -1,0 +1,1 @@
+log.push("text/ecmascript defer file " + document.readyState);

@@ -1,0 +1,1 @@
+log.push("text/ecmascript file " + document.readyState + " " + (document.currentScript && document.currentScript.type));

@@ -1,0 +1,1 @@
+log.push("Module file " + document.readyState + " " + typeof this);

@@ -1,0 +1,1 @@
+log.push("application/x-javascript file " + document.readyState);
