@@ -24,6 +24,7 @@ import (
 
 	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/markup"
+	"github.com/miniapp/bundle/offline"
 )
 
 // Map is a decoded source map.
@@ -269,7 +270,9 @@ func (p *Page) read() {
 		if !n.Is(markup.HTML, "script") {
 			continue
 		}
-		if t, _ := n.AttrValue("type"); !strings.EqualFold(strings.TrimSpace(t), "module") {
+		typ, hasType := n.AttrValue("type")
+		lang, hasLang := n.AttrValue("language")
+		if k, _ := offline.KindOfScript(typ, hasType, lang, hasLang); k != offline.ScriptModule {
 			continue
 		}
 		if _, hasSrc := n.AttrValue("src"); hasSrc || n.FirstChild == nil || len(n.FirstChild.Raw) == 0 {
