@@ -235,8 +235,8 @@ type sourceThing struct {
 }
 
 // sourceScripts returns the scripts the source page runs: HTML and SVG scripts, live or in a
-// template (a script cloned from one runs), of a JavaScript type, without nomodule; their
-// files local (remote ones the offline check refuses).
+// template (a script cloned from one runs), classic (without nomodule) or module scripts by
+// offline.KindOfScript; their files local (remote ones the offline check refuses).
 func (a *assembler) sourceScripts() []sourceThing {
 	var out []sourceThing
 	for _, e := range a.elements() {
@@ -244,7 +244,8 @@ func (a *assembler) sourceScripts() []sourceThing {
 			continue
 		}
 		t := e.tag()
-		if k := scriptKind(t); t.has("nomodule") || k != offline.ScriptClassic && k != offline.ScriptModule {
+		// nomodule is a classic script's attribute: a module script runs whatever it says.
+		if k := scriptKind(t); k == offline.ScriptClassic && t.has("nomodule") || k != offline.ScriptClassic && k != offline.ScriptModule {
 			continue
 		}
 		nonce, _ := t.get("nonce")

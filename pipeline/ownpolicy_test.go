@@ -38,6 +38,21 @@ func TestOwnPolicy(t *testing.T) {
 				h, _, _ := strings.Cut(strings.TrimPrefix(msg, "add "), " to")
 				return "script-src 'self' " + h
 			}},
+		// A classic script by any JavaScript type, and a module script whatever its nomodule
+		// says (nomodule is a classic script's attribute): the policy blocks each as written
+		// (offline.KindOfScript).
+		{name: "blocked_inline_script_text_ecmascript", meta: "script-src 'self'", body: "<script type=\"text/ecmascript\">window.x = 1;</script>",
+			refused: "blocks this inline script", place: ":3:1",
+			fixed: func(msg string) string {
+				h, _, _ := strings.Cut(strings.TrimPrefix(msg, "add "), " to")
+				return "script-src 'self' " + h
+			}},
+		{name: "blocked_inline_module_nomodule", meta: "script-src 'self'", body: "<script type=\"module\" nomodule>window.x = 1;</script>",
+			refused: "blocks this inline script", place: ":3:1",
+			fixed: func(msg string) string {
+				h, _, _ := strings.Cut(strings.TrimPrefix(msg, "add "), " to")
+				return "script-src 'self' " + h
+			}},
 		{name: "eval", meta: "script-src 'self'", manifest: "eval = true\n", refused: "has no 'unsafe-eval'", place: ":1:",
 			fixed: func(string) string { return "script-src 'self' 'unsafe-eval'" }},
 		{name: "allowed_domain", meta: "connect-src 'self' https://a.example.com", manifest: "allowedDomains = [\"https://api.example.com\"]\n",
