@@ -36,9 +36,9 @@ const (
 // MIME type (type="\vtext/javascript" runs), and strips nothing before it compares it with
 // "module", "importmap" or "speculationrules" (type=" module" is no script). And a type with
 // MIME parameters (type="text/javascript; charset=utf-8") is a data block by the Standard and
-// in Chromium, but a browser that reads the parameters off runs it. On such a type, split is
-// true and kind is the kind that runs code, so that the offline check judges what any of them
-// may run; the build refuses the type (ScriptTypeFix says what to write).
+// in Chromium, but a browser that read the type by its MIME essence would run it. On such a
+// type, split is true and kind is the kind that runs code, so that the offline check judges
+// what any of them may run; the build refuses the type (ScriptTypeFix says what to write).
 func KindOfScript(typ string, hasType bool, lang string, hasLang bool) (kind ScriptKind, split bool) {
 	std := standardKind(typ, hasType, lang, hasLang)
 	chr := chromiumKind(typ, hasType, lang, hasLang)

@@ -1075,7 +1075,7 @@ func scriptTypeSplit(typ string, k offline.ScriptKind) string {
 		offline.ScriptSpeculationRules: "speculation rules", offline.ScriptWebBundle: "a web bundle"}[k]
 	switch {
 	case k == offline.ScriptClassic && strings.Contains(typ, ";"):
-		return fmt.Sprintf("type=%q is a data block by the HTML Standard and in Chromium (a type with MIME parameters), and a classic script in a browser that reads the parameters off", typ)
+		return fmt.Sprintf("type=%q is a data block by the HTML Standard and in Chromium (a type with MIME parameters), which a browser that read the type by its MIME essence would run as a classic script", typ)
 	case k == offline.ScriptClassic:
 		return fmt.Sprintf("type=%q is a classic script in Chromium (it strips \\v and Unicode spaces off the type) and a data block by the HTML Standard (which strips ASCII whitespace alone)", typ)
 	}
