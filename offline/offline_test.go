@@ -126,7 +126,7 @@ var refuseRows = []struct {
 	// Types Chromium runs as classic scripts, the Standard as data blocks: Chromium strips \v
 	// and Unicode's whitespace (bidi class WS) off the type too (KindOfScript).
 	{"script_type_vertical_tab", `<script type="&#11;text/javascript">import("https://esm.example/v.js")</script>`, "https://esm.example/v.js"},
-	{"script_type_em_space", "<script type=\"text/javascript\u2003\">import(\"https://esm.example/e.js\")</script>", "https://esm.example/e.js"},
+	{"script_type_em_space", `<script type="text/javascript&#x2003;">import("https://esm.example/e.js")</script>`, "https://esm.example/e.js"},
 	{"script_type_charset_parameter", `<script type="text/javascript; charset=utf-8">import("https://esm.example/p.js")</script>`, "https://esm.example/p.js"},
 	{"module_dynamic", `<script type=module>import("https://esm.example/x.js")</script>`, "https://esm.example/x.js"},
 	{"classic_dynamic", `<script>if (1) import('//esm.example/x.js')</script>`, "//esm.example/x.js"},
