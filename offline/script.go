@@ -58,7 +58,7 @@ func KindOfScript(typ string, hasType bool, lang string, hasLang bool) (kind Scr
 
 // ScriptTypeFix returns what to write instead of a type attribute on which KindOfScript
 // reports a split: the type the element was meant to have, written as every browser reads it.
-func ScriptTypeFix(typ string, kind ScriptKind) string {
+func ScriptTypeFix(kind ScriptKind) string {
 	switch kind {
 	case ScriptClassic:
 		return `drop the type attribute (or write type="text/javascript")`

@@ -1166,7 +1166,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		// The HTML Standard and Chromium (or another browser) read the type apart: the page
 		// would do one thing here and another there.
 		typAttr, _ := t.get("type")
-		a.errAt(typAttr.off, typAttr.n, scriptTypeSplit(typAttr.val, kind), offline.ScriptTypeFix(typAttr.val, kind))
+		a.errAt(typAttr.off, typAttr.n, scriptTypeSplit(typAttr.val, kind), offline.ScriptTypeFix(kind))
 		return string(t.raw) + text + end
 	}
 	classic := kind == offline.ScriptClassic
