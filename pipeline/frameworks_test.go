@@ -192,6 +192,12 @@ func TestFrameworkErrors(t *testing.T) {
 		{"vue_unresolvable_type", true, map[string]string{"main.ts": vueMain,
 			"App.vue": "<script setup lang=\"ts\">\nconst props = defineProps<Nope>();\n</script>\n<template><p>x</p></template>\n"},
 			[]string{"App.vue:2:27: error: Unresolvable type reference or unsupported built-in utility type"}},
+		// The types a <script setup> imports are read with the app's typescript, as Vite's
+		// plugin reads them: without it, the package to install.
+		{"vue_imported_types_no_typescript", true, map[string]string{"main.ts": vueMain,
+			"types.ts": "export interface Props { a: string }\n",
+			"App.vue":  "<script setup lang=\"ts\">\nimport type { Props } from \"./types\";\ndefineProps<Props>();\n</script>\n<template><p>x</p></template>\n"},
+			[]string{"App.vue: error: Vue single-file components need the npm package typescript, which is not installed in the app\n  npm install -D typescript"}},
 		{"vue_scss_error", true, map[string]string{"main.ts": vueMain,
 			"App.vue": "<template><p class=\"x\">x</p></template>\n<style scoped lang=\"scss\">\n.x {\n  color: $nope;\n}\n</style>\n"},
 			[]string{"App.vue:4:10: error: Undefined variable."}},

@@ -1674,8 +1674,17 @@ async function compileVue(sfc, { file, map: wantMap, options: styleConfig }) {
   const templateOptions = { id, scoped, slotted: descriptor.slotted, isProd: true, filename: file, compilerOptions: { scopeId: scoped ? scopeId : undefined, isTS: ts } };
   // Types a <script setup> imports are read as TypeScript reads them: with the app's
   // typescript, where it has one.
+  // Without one, what asked for it is a package to install (compiler-sfc's own loader, vue's
+  // require("typescript"), said only "Please make sure TypeScript is installed").
   const tsFile = find("typescript", cwd);
-  if (tsFile && typeof sfc.registerTS === "function") sfc.registerTS(() => createRequire(import.meta.url)(tsFile));
+  let tsMissing = false;
+  if (typeof sfc.registerTS === "function") {
+    sfc.registerTS(() => {
+      if (tsFile) return createRequire(import.meta.url)(tsFile);
+      tsMissing = true;
+      throw new Error("Cannot find module 'typescript'");
+    });
+  }
   let code = "const _sfc_main = {};\n";
   let bindings, map;
   if (descriptor.script || descriptor.scriptSetup) {
@@ -1691,6 +1700,7 @@ async function compileVue(sfc, { file, map: wantMap, options: styleConfig }) {
       map = s.map;
       for (const f of s.deps ?? []) typeDeps.set(f, digest(f));
     } catch (e) {
+      if (tsMissing) throw Object.assign(new Error("typescript is not installed"), { missing: "typescript" });
       throw vueScriptError(e, sfc, descriptor, file);
     }
   }
