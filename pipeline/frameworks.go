@@ -376,6 +376,12 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		}
 		m.Text = fmt.Sprintf("%s need the npm package %s, which is not installed in the app", fw.what, me.Package)
 		m.Notes = []api.Note{{Text: install(want)}}
+		if p := packagesFrom(&b.folders, b.root, b.readRoot); p.declared[me.Package] != "" && !p.installed[me.Package] {
+			// The app declares it, not installed yet: its install, not another range of it
+			// (npm install vue@^3.3.0 would write that range over the app's).
+			m.Text = fmt.Sprintf("%s need the npm package %s, which %s declares but is not installed", fw.what, me.Package, b.display(b.rel(p.declared[me.Package])))
+			m.Notes = []api.Note{{Text: fmt.Sprintf("run npm install (or pnpm install, yarn) in %s", b.display(b.rel(filepath.Dir(p.declared[me.Package]))))}}
+		}
 		if pnp := yarnPnP(b.root, b.readRoot); pnp != "" {
 			m.Text += fmt.Sprintf(", or is installed with Yarn Plug'n'Play (%s), whose archives Node cannot load without Yarn's loader", filepath.Base(pnp))
 			m.Notes = []api.Note{{Text: "install the packages into node_modules: set nodeLinker: node-modules in .yarnrc.yml and run yarn install"}}

@@ -224,6 +224,12 @@ func TestFrameworkErrors(t *testing.T) {
 		{"vue_not_installed", false, map[string]string{"main.ts": vueMain, "package-lock.json": "{}",
 			"App.vue": "<template><p>x</p></template>\n"},
 			[]string{"App.vue: error: Vue single-file components need the npm package vue, which is not installed in the app\n  npm install vue@^3.3.0"}},
+		// The app declares vue (^3.5.0) and has not installed it: its install, not a range that
+		// would replace the app's.
+		{"vue_declared_not_installed", false, map[string]string{"main.ts": vueMain, "package-lock.json": "{}",
+			"package.json": `{ "name": "x", "private": true, "dependencies": { "vue": "^3.5.0" } }`,
+			"App.vue":      "<template><p>x</p></template>\n"},
+			[]string{"App.vue: error: Vue single-file components need the npm package vue, which package.json declares but is not installed\n  run npm install (or pnpm install, yarn) in "}},
 		{"svelte_4", false, map[string]string{"main.ts": svelteMain, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
 			"App.svelte":                       "<p>x</p>\n",
 			"node_modules/svelte/package.json": `{ "name": "svelte", "version": "4.2.19", "exports": { "./compiler": "./compiler.cjs" } }`,
