@@ -1066,7 +1066,20 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			located = true
 		}
 	}
+	said := map[string]bool{} // a message of a whole file (no line) with its fix, by its text
 	for _, m := range ms {
+		if l := m.Location; l != nil && l.Line == 0 {
+			// The same message and fix for another file (each component that needs a
+			// compiler the app lacks, esbuild's messages in its order): said once, at the first.
+			key := m.Text
+			for _, n := range m.Notes {
+				key += "\x00" + n.Text
+			}
+			if said[key] {
+				continue
+			}
+			said[key] = true
+		}
 		m = b.confined(b.unslashed(m))
 		placed := false           // in the source as written already
 		var wrote, literal string // an import the transforms wrote for a literal, and the literal

@@ -230,6 +230,13 @@ func TestFrameworkErrors(t *testing.T) {
 			"package.json": `{ "name": "x", "private": true, "dependencies": { "vue": "^3.5.0" } }`,
 			"App.vue":      "<template><p>x</p></template>\n"},
 			[]string{"App.vue: error: Vue single-file components need the npm package vue, which package.json declares but is not installed\n  run npm install (or pnpm install, yarn) in "}},
+		// One missing compiler is one message, whatever number of components need it: each
+		// component's load fails on its own (two here, A.vue and B.vue, the same message).
+		{"vue_not_installed_two_components", false, map[string]string{"package-lock.json": "{}",
+			"main.ts": "import A from \"./A.vue\";\nimport B from \"./B.vue\";\nconsole.log(A, B);\n",
+			"A.vue":   "<template><p>a</p></template>\n",
+			"B.vue":   "<template><p>b</p></template>\n"},
+			[]string{"error: Vue single-file components need the npm package vue, which is not installed in the app\n  npm install vue@^3.3.0"}},
 		{"svelte_4", false, map[string]string{"main.ts": svelteMain, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
 			"App.svelte":                       "<p>x</p>\n",
 			"node_modules/svelte/package.json": `{ "name": "svelte", "version": "4.2.19", "exports": { "./compiler": "./compiler.cjs" } }`,
