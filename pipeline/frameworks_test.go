@@ -444,8 +444,12 @@ func TestSolidJSXChoice(t *testing.T) {
 // TestFrameworkSessionWarm: bundle dev's rebuilds after a change compile the component again
 // with the compiler already loaded, in the one Node process of the session's first build, and
 // give the bytes a build without the session gives; a compiler that ended Node in one rebuild
-// (its error said) leaves the next rebuild working, in a Node process of its own.
+// or did not finish in one rebuild (its error said) leaves the next rebuild working, in a
+// Node process of its own.
 func TestFrameworkSessionWarm(t *testing.T) {
+	saved := compileTimeout
+	compileTimeout = testwait.Scaled(10 * time.Second)
+	t.Cleanup(func() { compileTimeout = saved })
 	vueMain := "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n"
 	word := "<script setup>\nconst word = \"WORD_ONE\";\n</script>\n<template><p>{{ word }}</p></template>\n"
 	type step struct {
@@ -476,6 +480,11 @@ func TestFrameworkSessionWarm(t *testing.T) {
 		}},
 		{"svelte_exit_then_fixed", false, svelteStub("export function compile(src) {\n  if (src.includes(\"EXIT\")) process.exit(7);\n  return { js: { code: \"export default \" + JSON.stringify(src) + \";\" } };\n}\n"), []step{
 			{"App.svelte", "<p>EXIT</p>\n", "crashed: it ended Node (exit code 7)"},
+			{"App.svelte", "<p>fixed</p>\n", ""},
+		}},
+		// A compile that never ends: Node killed at compileTimeout, the next rebuild in a new one.
+		{"svelte_loops_then_fixed", false, svelteStub("export function compile(src) {\n  while (src.includes(\"LOOP\")) {}\n  return { js: { code: \"export default \" + JSON.stringify(src) + \";\" } };\n}\n"), []step{
+			{"App.svelte", "<p>LOOP</p>\n", "did not finish App.svelte in"},
 			{"App.svelte", "<p>fixed</p>\n", ""},
 		}},
 	} {
