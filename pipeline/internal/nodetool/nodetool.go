@@ -9,8 +9,10 @@
 //	var te *nodetool.ToolError // errors.As: the tool refused the input, with its place
 //	var me *nodetool.MissingError // errors.As: an npm package the app has not installed
 //
-// One Node process serves a Runner, started at the first request; requests may run
-// concurrently. A Runner is safe for concurrent use.
+// One Node process serves a Runner, started at the first request, and again at the next
+// request after it ended (a tool killed it: StoppedError; Kill), until Close; requests may run
+// concurrently. Answers come on a pipe of their own (Node's file descriptor 3): what a tool
+// writes to stdout is not read. A Runner is safe for concurrent use.
 //
 // # Confinement
 //
