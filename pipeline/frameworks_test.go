@@ -466,6 +466,19 @@ func TestFrameworkSessionWarm(t *testing.T) {
 			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_TWO", 1), ""},
 			{"App.vue", strings.Replace(word, "WORD_ONE", "WORD_THREE", 1), ""},
 		}},
+		{"svelte_edit", true, map[string]string{
+			"main.ts":    "import { mount } from \"svelte\";\nimport App from \"./App.svelte\";\nmount(App, { target: document.body });\n",
+			"App.svelte": "<script>\n  let n = $state(1);\n</script>\n<button onclick={() => n++}>ONE {n}</button>\n<style>\n  button { color: rgb(1, 2, 3); }\n</style>\n",
+		}, []step{
+			{"App.svelte", "<script>\n  let n = $state(2);\n</script>\n<button onclick={() => n++}>TWO {n}</button>\n<style>\n  button { color: rgb(4, 5, 6); }\n</style>\n", ""},
+		}},
+		{"solid_edit", true, map[string]string{
+			"package.json": `{ "name": "s", "private": true, "dependencies": { "solid-js": "1.9.19" } }`,
+			"main.ts":      "import { render } from \"solid-js/web\";\nimport { C } from \"./C\";\nrender(C, document.body);\n",
+			"C.tsx":        "export const C = () => <b class=\"one\">ONE</b>;\n",
+		}, []step{
+			{"C.tsx", "export const C = () => <i class=\"two\">TWO</i>;\n", ""},
+		}},
 		// compiler-sfc keeps the types a <script setup> imports by file, across compiles;
 		// @vitejs/plugin-vue drops a file's when it changes (invalidateTypeCache).
 		{"vue_imported_types", true, map[string]string{
