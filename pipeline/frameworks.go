@@ -298,8 +298,10 @@ func (c *cssTools) componentStyles() json.RawMessage {
 
 // compileTimeout bounds one file's compile: a compiler that never answers (a loop) is an error
 // at the file, not a build that never ends. A component compiles in well under a second; the
-// first, which loads the compiler, in 1 to 3 s on a quiet machine.
-var compileTimeout = 60 * time.Second
+// first, which loads the compiler, in 1 to 3 s on a quiet machine, and took over 10 s on a
+// machine 20 processes kept busy (a vite.config's load took over 60 s there): the bound is
+// far above what a compile that ends takes.
+var compileTimeout = 5 * time.Minute
 
 // errCompileTimeout is a compile that did not finish in compileTimeout.
 var errCompileTimeout = errors.New("did not finish")
