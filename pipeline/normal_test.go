@@ -543,6 +543,7 @@ func withoutSDK(page []byte, sdk *markup.Node) []byte {
 	r := textRange(sdk)
 	return slices.Concat(page[:r.Start], []byte("/* the SDK */"), page[r.End:])
 }
+
 // TestSDKPlaceKeepsTree: the SDK's script goes where the page's own elements keep the places
 // they had among their siblings: a stylesheet's :last-child, or a module's
 // document.body.lastElementChild, reads the same in Chromium in the built page as in the page
