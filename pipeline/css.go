@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/internal/rootpath"
@@ -96,12 +97,21 @@ type cssTools struct {
 	pathAliases []nodetool.Alias
 }
 
+// toolTimeout bounds each request of the app's Node (nodetool.Runner.Timeout): a stylesheet's
+// tool or a component's compile that never answers (a PostCSS plugin whose promise never
+// settles, a Less plugin or a Sass function in a loop, a compiler that loops) is an error at
+// the file, Node is killed and the next file starts it again. A stylesheet or a component
+// takes well under a second; the first, which loads Tailwind's or Vue's compiler, 1 to 3 s
+// on a quiet machine and over 10 s on a two-core one 20 processes kept busy (a vite.config's
+// load took over 60 s there): the bound is far above what a request that ends takes.
+var toolTimeout = 5 * time.Minute
+
 // newCSSTools prepares the CSS tools of the app in root, which may read readRoot, never
 // outDir, and keep temporary files under temp ("" for the system's); noFence leaves Node
 // outside the kernel's fence, noNode starts none (Options.NoNode).
 func newCSSTools(root, readRoot, outDir, temp string, noFence, noNode bool) *cssTools {
 	r := nodetool.New(root, readRoot, temp)
-	r.NoFence, r.NoNode = noFence, noNode
+	r.NoFence, r.NoNode, r.Timeout = noFence, noNode, toolTimeout
 	return &cssTools{root: root, readRoot: readRoot, outDir: outDir, runner: r}
 }
 
@@ -446,8 +456,26 @@ func dartSassSpawn(msg string) bool {
 func (c *cssTools) failure(path, tool, packages string, err error) []api.Message {
 	var me *nodetool.MissingError
 	var te *nodetool.ToolError
+	var to *nodetool.TimeoutError
+	var se *nodetool.StoppedError
 	m := api.Message{Location: &api.Location{File: path}}
 	switch {
+	case errors.As(err, &to):
+		// No answer: Node was killed, with what it was running. The tool's package and its
+		// version are named; what waits or loops is the app's code it runs, or the tool.
+		pkg := strings.Fields(packages)[0]
+		if pkg == "tailwindcss" {
+			pkg = "@tailwindcss/node" // what the runner runs of Tailwind's
+		}
+		running := pkg
+		if v := installedVersion(c.root, c.readRoot, pkg); v != "" {
+			running += " " + v
+		}
+		m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v", tool, running, filepath.Base(path), to.After)
+		m.Notes = []api.Note{{Text: timeoutFix[to.Tool]}}
+	case errors.As(err, &se) && se.Killed:
+		m.Text = fmt.Sprintf("%s was stopped before it finished %s: another file's CSS tool or compile did not finish in %v", tool, filepath.Base(path), c.runner.Timeout)
+		m.Notes = []api.Note{{Text: "that file's error says what to do"}}
 	case errors.Is(err, nodetool.ErrNoNode):
 		m.Text = fmt.Sprintf("%s runs on Node.js, which is not on PATH", tool)
 		m.Notes = []api.Note{{Text: "install Node.js 18 or later; bundle runs the app's own installed tools with it"}}
@@ -544,6 +572,15 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Text = fmt.Sprintf("%s failed: %v", tool, err)
 	}
 	return []api.Message{m}
+}
+
+// timeoutFix is, by the runner's tool, what to look at when a request never finished.
+var timeoutFix = map[string]string{
+	"postcss":  "a plugin the PostCSS config loads loops or awaits a promise that never settles (bundle waits for each plugin's promise, as PostCSS does): look at the config's plugins, remove them one at a time to find it, and fix it or install a release that works",
+	"tailwind": "a plugin or config the stylesheet loads (@plugin, @config) loops or awaits what never comes: look at those files, or install a release of Tailwind CSS that works",
+	"sass":     "a function, importer or @use'd module's code loops, or the compiler waits on what never comes: look at what the stylesheet loads, or install a release of sass that works",
+	"less":     "a Less @plugin the stylesheet loads loops or waits on what never comes: look at the plugin's code (remove the @plugin to check), or install a release of less that works",
+	"stylus":   "a Stylus plugin or function the stylesheet uses loops or waits on what never comes: look at it, or install a release of stylus that works",
 }
 
 // lineIn returns line n (1-based) of the file at p when p, its links resolved, is inside

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // TestCSSToolConfigs builds apps whose CSS tools are configured as their own docs say: a
@@ -114,5 +116,132 @@ func TestCSSToolConfigs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCSSToolHangs: a CSS tool that never answers (a PostCSS plugin whose promise never
+// settles or that loops, a Sass @while that never ends, a Less @plugin in a loop, a Tailwind
+// @plugin in a loop) is an error at the stylesheet that names the tool, its package's version
+// and what to look at, after toolTimeout (before, the build waited for ever). Each app is made
+// in the test apps' npm workspace, whose node_modules has postcss, sass, less and Tailwind.
+func TestCSSToolHangs(t *testing.T) {
+	apps := filepath.Join("testdata", "apps")
+	if _, err := os.Stat(filepath.Join(apps, "node_modules")); err != nil {
+		t.Fatalf("the test apps need their npm packages: run (cd %s && npm ci), as scripts/test does", apps)
+	}
+	saved := toolTimeout
+	// Scaled: on a busy machine loading Tailwind's compiler can take seconds.
+	toolTimeout = testwait.Scaled(10 * time.Second)
+	t.Cleanup(func() { toolTimeout = saved })
+	after := " in " + toolTimeout.String()
+	page := `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"postcss_promise_never_settles", map[string]string{
+			"postcss.config.mjs": "export default { plugins: [{ postcssPlugin: \"hang\", Once() { return new Promise(() => {}); } }] };\n",
+			"main.js":            "import './a.css'", "a.css": ".card { color: red }"},
+			[]string{"a.css: error: PostCSS (from postcss.config.mjs) (postcss 8.", ") did not finish a.css" + after, "a plugin the PostCSS config loads loops or awaits a promise that never settles"}},
+		{"postcss_busy_loop", map[string]string{
+			"postcss.config.mjs": "export default { plugins: [{ postcssPlugin: \"spin\", Once() { for (;;) {} } }] };\n",
+			"main.js":            "import './a.css'", "a.css": ".card { color: red }"},
+			[]string{"a.css: error: PostCSS (from postcss.config.mjs) (postcss 8.", ") did not finish a.css" + after}},
+		{"sass_while_never_ends", map[string]string{
+			"main.js": "import './a.scss'", "a.scss": "$i: 0;\n@while $i < 1 {\n  $j: $i;\n}\n.x { color: red; }\n"},
+			[]string{"a.scss: error: Sass (sass 1.", ") did not finish a.scss" + after, "install a release of sass that works"}},
+		{"less_plugin_loop", map[string]string{
+			"main.js": "import './a.less'", "a.less": "@plugin \"./spin.js\";\n.x { color: red; }\n",
+			"spin.js": "module.exports = { install() { for (;;) {} } };\n"},
+			[]string{"a.less: error: Less (less 4.", ") did not finish a.less" + after, "a Less @plugin the stylesheet loads loops"}},
+		{"tailwind_plugin_loop", map[string]string{
+			"main.js": "import './a.css'", "a.css": "@import \"tailwindcss\";\n@plugin \"./spin.js\";\n",
+			"spin.js": "module.exports = function () { for (;;) {} };\n"},
+			[]string{"a.css: error: Tailwind CSS (@tailwindcss/node 4.", ") did not finish a.css" + after, "(@plugin, @config)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp(apps, "tmp-"+c.name+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			dir, _ = filepath.Abs(dir)
+			c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n"
+			c.files["index.html"] = page
+			for name, body := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), toolTimeout+testwait.Deadline())
+			defer cancel()
+			_, err = Build(ctx, dir, Options{NoWrite: true})
+			var el *diag.ListError
+			if !errors.As(err, &el) {
+				t.Fatalf("build gives %v, want an error", err)
+			}
+			var got string
+			for _, d := range el.List {
+				got += d.String() + "\n  " + d.Note + "\n"
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+			if len(el.List) != 1 {
+				t.Errorf("want one error:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestCSSToolHangSession: in a session (bundle dev's), a stylesheet whose Less @plugin loops is
+// an error at the stylesheet, and the rebuild after the plugin is fixed runs on a Node started
+// again and gives the bytes of a cold build.
+func TestCSSToolHangSession(t *testing.T) {
+	apps := filepath.Join("testdata", "apps")
+	if _, err := os.Stat(filepath.Join(apps, "node_modules")); err != nil {
+		t.Fatalf("the test apps need their npm packages: run (cd %s && npm ci), as scripts/test does", apps)
+	}
+	saved := toolTimeout
+	toolTimeout = testwait.Scaled(10 * time.Second)
+	t.Cleanup(func() { toolTimeout = saved })
+	dir, err := os.MkdirTemp(apps, "tmp-hang-session-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir, _ = filepath.Abs(dir)
+	for name, body := range map[string]string{
+		"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n",
+		"index.html":   `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`,
+		"main.js":      "import './a.less'", "a.less": "@plugin \"./ink.js\";\n.x { color: ink(); }\n",
+		"ink.js": "module.exports = { install(less, pm, functions) { functions.add(\"ink\", () => { for (;;) {} }); } };\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session := NewSession()
+	defer session.Close()
+	_, err = Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+	if err == nil || !strings.Contains(err.Error(), "a.less: error: Less (less 4.") || !strings.Contains(err.Error(), "did not finish a.less in "+toolTimeout.String()) {
+		t.Fatalf("the build with the plugin that loops: %v, want the error at a.less", err)
+	}
+	os.WriteFile(filepath.Join(dir, "ink.js"), []byte("module.exports = { install(less, pm, functions) { functions.add(\"ink\", () => new less.tree.Keyword(\"rebeccapurple\")); } };\n"), 0o644)
+	res, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+	if err != nil {
+		t.Fatalf("the rebuild after the fix: %v", err)
+	}
+	if !strings.Contains(string(res.HTML), ".x{color:#639}") {
+		t.Errorf("the rebuild lacks the plugin's color")
+	}
+	cold, err := Build(context.Background(), dir, Options{NoWrite: true})
+	if err != nil || string(cold.HTML) != string(res.HTML) {
+		t.Errorf("a cold build gave other bytes (%v)", err)
 	}
 }

@@ -543,8 +543,12 @@ func (b *bundler) scopeModule(file, css string) (*scopedCSS, error) {
 	out, err := b.css.runner.Run(b.ctx, nodetool.Request{Tool: "scopednames", File: b.vite.File, CSS: b.vite.Code, Options: opts})
 	if err != nil {
 		var te *nodetool.ToolError
+		var to *nodetool.TimeoutError
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("css.modules.generateScopedName in %s threw for %s: %s", filepath.Base(b.vite.File), filepath.Base(file), te.Message)
+		}
+		if errors.As(err, &to) {
+			return nil, fmt.Errorf("css.modules.generateScopedName in %s did not finish for %s in %v: it loops or awaits what never comes", filepath.Base(b.vite.File), filepath.Base(file), to.After)
 		}
 		return nil, fmt.Errorf("css.modules.generateScopedName in %s: %w", filepath.Base(b.vite.File), err)
 	}

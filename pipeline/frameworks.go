@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/miniapp/bundle/pipeline/internal/nodetool"
@@ -296,27 +294,10 @@ func (c *cssTools) componentStyles() json.RawMessage {
 	return out
 }
 
-// compileTimeout bounds one file's compile: a compiler that never answers (a loop) is an error
-// at the file, not a build that never ends. A component compiles in well under a second; the
-// first, which loads the compiler, in 1 to 3 s on a quiet machine, and took over 10 s on a
-// machine 20 processes kept busy (a vite.config's load took over 60 s there): the bound is
-// far above what a compile that ends takes.
-var compileTimeout = 5 * time.Minute
-
-// errCompileTimeout is a compile that did not finish in compileTimeout.
-var errCompileTimeout = errors.New("did not finish")
-
-// compile runs req on the app's compiler, bounded by compileTimeout: Node, stuck in the
-// compiler, is killed (the next compile starts it again).
+// compile runs req on the app's compiler, bounded by toolTimeout (the Runner's Timeout): Node,
+// stuck in the compiler, is killed (the next compile starts it again).
 func (b *bundler) compile(req nodetool.Request) (nodetool.Output, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, compileTimeout)
-	defer cancel()
-	out, err := b.css.runner.Compile(ctx, req)
-	if errors.Is(err, context.DeadlineExceeded) && b.ctx.Err() == nil {
-		b.css.runner.Kill()
-		return out, errCompileTimeout
-	}
-	return out, err
+	return b.css.runner.Compile(b.ctx, req)
 }
 
 // toolMessage is a compiler's message at its place in the component at p.
@@ -345,6 +326,7 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 	var ve *nodetool.VersionError
 	var te *nodetool.ToolError
 	var se *nodetool.StoppedError
+	var to *nodetool.TimeoutError
 	install := func(want string) string {
 		cmd := packageManager(b.root, b.readRoot)
 		if fw.runtime && strings.HasPrefix(want, fw.pkg+"@") {
@@ -391,11 +373,11 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 	case errors.As(err, &ve):
 		m.Text = ve.Message
 		m.Notes = []api.Note{{Text: install(ve.Want)}}
-	case errors.Is(err, errCompileTimeout):
-		m.Text = fmt.Sprintf("the compiler of %s did not finish %s in %v", fw.what, filepath.Base(p), compileTimeout)
+	case errors.As(err, &to):
+		m.Text = fmt.Sprintf("the compiler of %s did not finish %s in %v", fw.what, filepath.Base(p), to.After)
 		m.Notes = []api.Note{{Text: "the compiler loops or waits on what never comes, not the component: install a release of it that works (" + install(release) + "), or report it to the package"}}
 	case errors.As(err, &se) && se.Killed:
-		m.Text = fmt.Sprintf("the compiler of %s was stopped before it finished %s: another file's compile did not finish in %v", fw.what, filepath.Base(p), compileTimeout)
+		m.Text = fmt.Sprintf("the compiler of %s was stopped before it finished %s: another file's compile or CSS tool did not finish in %v", fw.what, filepath.Base(p), b.css.runner.Timeout)
 		m.Notes = []api.Note{{Text: "that file's error says what to do"}}
 	case errors.As(err, &se):
 		m.Text = fmt.Sprintf("the compiler of %s crashed: Node ended (%s)", fw.what, se.Status)

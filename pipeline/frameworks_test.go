@@ -163,8 +163,8 @@ func TestFrameworkComponents(t *testing.T) {
 // component with the compiler's message; a compiler that is missing, of another major version,
 // or that crashes is said once at the component with what to install.
 func TestFrameworkErrors(t *testing.T) {
-	// The rows of a compiler that never ends wait this long, not compileTimeout: the others
-	// keep compileTimeout, far above a compile on a busy machine (the first loads the compiler).
+	// The rows of a compiler that never ends wait this long, not toolTimeout: the others
+	// keep toolTimeout, far above a compile on a busy machine (the first loads the compiler).
 	loops := testwait.Scaled(10 * time.Second)
 	vueMain := "import App from \"./App.vue\";\nconsole.log(App);\n"
 	svelteMain := "import App from \"./App.svelte\";\nconsole.log(App);\n"
@@ -308,9 +308,9 @@ func TestFrameworkErrors(t *testing.T) {
 			}
 			row.files["miniapp.toml"] = frameworkManifest
 			if strings.Contains(row.name, "loops") {
-				saved := compileTimeout
-				compileTimeout = loops
-				defer func() { compileTimeout = saved }()
+				saved := toolTimeout
+				toolTimeout = loops
+				defer func() { toolTimeout = saved }()
 			}
 			text, _, err := buildAt(t, dir, row.files)
 			if err == nil {
@@ -451,8 +451,8 @@ func TestSolidJSXChoice(t *testing.T) {
 // or did not finish in one rebuild (its error said) leaves the next rebuild working, in a
 // Node process of its own.
 func TestFrameworkSessionWarm(t *testing.T) {
-	saved := compileTimeout
-	t.Cleanup(func() { compileTimeout = saved })
+	saved := toolTimeout
+	t.Cleanup(func() { toolTimeout = saved })
 	vueMain := "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(document.body);\n"
 	word := "<script setup>\nconst word = \"WORD_ONE\";\n</script>\n<template><p>{{ word }}</p></template>\n"
 	type step struct {
@@ -498,7 +498,7 @@ func TestFrameworkSessionWarm(t *testing.T) {
 			{"App.svelte", "<p>EXIT</p>\n", "crashed: it ended Node (exit code 7)"},
 			{"App.svelte", "<p>fixed</p>\n", ""},
 		}},
-		// A compile that never ends: Node killed at compileTimeout, the next rebuild in a new one.
+		// A compile that never ends: Node killed at toolTimeout, the next rebuild in a new one.
 		{"svelte_loops_then_fixed", false, svelteStub("export function compile(src) {\n  while (src.includes(\"LOOP\")) {}\n  return { js: { code: \"export default \" + JSON.stringify(src) + \";\" } };\n}\n"), []step{
 			{"App.svelte", "<p>LOOP</p>\n", "did not finish App.svelte in"},
 			{"App.svelte", "<p>fixed</p>\n", ""},
@@ -527,10 +527,10 @@ func TestFrameworkSessionWarm(t *testing.T) {
 					t.Fatal(err)
 				}
 				// A step of a compiler that never ends waits a short bound; the others
-				// compileTimeout, far above a compile on a busy machine.
-				compileTimeout = saved
+				// toolTimeout, far above a compile on a busy machine.
+				toolTimeout = saved
 				if strings.Contains(s.fail, "did not finish") {
-					compileTimeout = testwait.Scaled(10 * time.Second)
+					toolTimeout = testwait.Scaled(10 * time.Second)
 				}
 				warm, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
 				cold, coldErr := Build(context.Background(), dir, Options{NoWrite: true})

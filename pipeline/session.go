@@ -58,6 +58,9 @@ func (s *Session) bundler(key string, make func() (*bundler, error)) (*bundler, 
 		b.folders, b.public, b.routes, b.cjs = folders{}, publicListing{}, routes{}, cjsState{}
 		b.browserMaps.Clear()
 		b.packages.Clear()
+		// The bound of each request to the app's Node, as the build's is (toolTimeout): no
+		// request of the last build is in flight.
+		b.css.runner.Timeout = toolTimeout
 		return b, nil
 	}
 	s.reset()

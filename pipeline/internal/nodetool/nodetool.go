@@ -319,6 +319,18 @@ func (e *StoppedError) Error() string {
 	return "node stopped (" + e.Status + "): " + e.Stderr
 }
 
+// TimeoutError says that a request did not finish in its Runner's Timeout (a plugin's promise
+// that never settles, a loop): Node was killed, and the next request starts it again. The
+// other requests in flight on that Node end with a StoppedError whose Killed is set.
+type TimeoutError struct {
+	Tool  string // the request's Tool
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s did not finish in %v", e.Tool, e.After)
+}
+
 // VersionError says that the app has installed a compiler of a major version the runner does
 // not run: Want is the package and the range to install ("svelte@^5.0.0").
 type VersionError struct{ Message, Want string }
@@ -383,6 +395,10 @@ type Runner struct {
 	// and a vite.config's, or a tool's once a package of ToolPackages is installed, with
 	// ErrNodeLeftOut.
 	NoNode bool
+	// Timeout bounds each request, from when it is sent: one that has no answer by then ends
+	// with a TimeoutError and Node is killed (Kill), so that a tool that never answers is an
+	// error, not a build that never ends. 0 is no bound.
+	Timeout time.Duration
 
 	mu      sync.Mutex
 	fence   confine.Status
@@ -760,6 +776,13 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 		r.mu.Unlock()
 		return reply{}, err
 	}
+	cmd := r.cmd // the Node the request goes to: the one a timeout kills
+	parent, timeout := ctx, r.Timeout
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	r.nextID++
 	id := r.nextID
 	ch := make(chan reply, 1)
@@ -777,30 +800,55 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	}
 	select {
 	case <-ctx.Done():
+		if timeout > 0 && parent.Err() == nil {
+			r.kill(cmd)
+			// Killed on time, unless the answer came as it was killed.
+			select {
+			case rep := <-ch:
+				if rep.gone == nil {
+					return answer(rep)
+				}
+			default:
+			}
+			return reply{}, &TimeoutError{Tool: req.Tool, After: timeout}
+		}
 		return reply{}, ctx.Err()
 	case rep := <-ch:
-		switch {
-		case rep.gone != nil:
-			return reply{}, rep.gone
-		case rep.Error != nil && rep.Error.Missing != "":
-			return reply{}, &MissingError{Package: rep.Error.Missing, Want: rep.Error.Want, Spec: rep.Error.Spec}
-		case rep.Error != nil && rep.Error.Want != "":
-			return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
-		case rep.Error != nil:
-			e := rep.Error
-			te := &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed, KernelOnly: e.KernelOnly}
-			if e.Refusal != nil {
-				te.Refused, te.Denied = e.Refusal.By, e.Refusal.What
-			}
-			return reply{}, te
-		}
-		return rep, nil
+		return answer(rep)
 	}
 }
 
+// answer is a reply's result: rep, or the error it carries.
+func answer(rep reply) (reply, error) {
+	switch {
+	case rep.gone != nil:
+		return reply{}, rep.gone
+	case rep.Error != nil && rep.Error.Missing != "":
+		return reply{}, &MissingError{Package: rep.Error.Missing, Want: rep.Error.Want, Spec: rep.Error.Spec}
+	case rep.Error != nil && rep.Error.Want != "":
+		return reply{}, &VersionError{Message: rep.Error.Message, Want: rep.Error.Want}
+	case rep.Error != nil:
+		e := rep.Error
+		te := &ToolError{Message: e.Message, File: e.File, Line: e.Line, Column: e.Column, Outside: e.Outside, Note: e.Note, Crashed: e.Crashed, KernelOnly: e.KernelOnly}
+		if e.Refusal != nil {
+			te.Refused, te.Denied = e.Refusal.By, e.Refusal.What
+		}
+		return reply{}, te
+	}
+	return rep, nil
+}
+
 // Kill stops Node at once, whatever it is doing (a config that never returns).
-func (r *Runner) Kill() {
+func (r *Runner) Kill() { r.kill(nil) }
+
+// kill is Kill of the Node cmd (nil: whichever runs): one started since for another request
+// is left running.
+func (r *Runner) kill(cmd *exec.Cmd) {
 	r.mu.Lock()
+	if cmd != nil && r.cmd != cmd {
+		r.mu.Unlock()
+		return
+	}
 	r.killed = true
 	if r.stdin != nil {
 		r.stdin.Close()

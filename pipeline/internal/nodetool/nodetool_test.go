@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // TestCloseRemovesTemp: once Close returns, Node has exited and its private temporary folder
@@ -226,5 +228,63 @@ func TestAnswersAfterStdinTaken(t *testing.T) {
 	out, err := r.Run(ctx, Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
 	if err != nil || !strings.Contains(out, `"base":"./"`) {
 		t.Fatalf("the next request: %q, %v; want the config", out, err)
+	}
+}
+
+// TestTimeout: a request that has no answer in the Runner's Timeout (a config that loops, one
+// that awaits a promise nothing settles) ends with a TimeoutError and Node is killed; a
+// request in flight on that Node (which a loop keeps from answering) ends with a StoppedError
+// whose Killed is set; the next request starts Node again (before, with no bound, each waited
+// for ever).
+func TestTimeout(t *testing.T) {
+	for _, row := range []struct {
+		name, code string
+		blocks     bool // the request keeps Node from answering the next
+	}{
+		{"busy_loop", "for (;;) {}\nexport default {};\n", true},
+		{"never_settles", "await new Promise(() => {});\nexport default {};\n", false},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := New(dir, dir, t.TempDir())
+			r.NoFence = true
+			// Long enough for Node to start on a busy machine, short for a test.
+			r.Timeout = testwait.Scaled(5 * time.Second)
+			defer r.Close()
+			file := filepath.Join(dir, "vite.config.js")
+			os.WriteFile(file, []byte("export default {};\n"), 0o644)
+			hung := make(chan error, 1)
+			go func() {
+				_, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+				hung <- err
+			}()
+			testwait.Until(t, "the request to be sent", func() bool {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				return len(r.waiting) == 1
+			})
+			// A second request, sent after it with a bound that does not end first.
+			r.mu.Lock()
+			r.Timeout = testwait.Deadline()
+			r.mu.Unlock()
+			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default {};\n"})
+			var se *StoppedError
+			if row.blocks && (!errors.As(err, &se) || !se.Killed) {
+				t.Errorf("the request in flight: %#v, want a StoppedError, Killed", err)
+			} else if !row.blocks && err != nil {
+				t.Errorf("the request in flight: %v, want its answer", err)
+			}
+			var te *TimeoutError
+			if err := <-hung; !errors.As(err, &te) || te.Tool != "viteconfig" || te.After != testwait.Scaled(5*time.Second) {
+				t.Fatalf("the request that hangs: %#v, want a TimeoutError", err)
+			}
+			out, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
+			if err != nil || !strings.Contains(out, `"base":"./"`) {
+				t.Fatalf("the next request: %q, %v; want the config", out, err)
+			}
+		})
 	}
 }
