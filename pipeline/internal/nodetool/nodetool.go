@@ -801,6 +801,14 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	select {
 	case <-ctx.Done():
 		if timeout > 0 && parent.Err() == nil {
+			r.mu.Lock()
+			other := r.cmd != cmd || r.killed
+			r.mu.Unlock()
+			if other {
+				// Another request's timeout killed this Node (or is killing it): its end is
+				// this request's answer, which every request waiting on it gets.
+				return answer(<-ch)
+			}
 			r.kill(cmd)
 			// Killed on time, unless the answer came as it was killed.
 			select {
