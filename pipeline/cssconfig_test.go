@@ -151,19 +151,20 @@ func TestCSSToolHangs(t *testing.T) {
 		{"sass_while_never_ends", map[string]string{
 			"main.js": "import './a.scss'", "a.scss": "$i: 0;\n@while $i < 1 {\n  $j: $i;\n}\n.x { color: red; }\n"},
 			[]string{"a.scss: error: Sass (sass 1.", ") did not finish a.scss" + after, "install a release of sass that works"}},
-		{"less_plugin_loop", map[string]string{
+		// A plugin that never returns: blocked as a loop blocks Node, without its CPU.
+		{"less_plugin_never_returns", map[string]string{
 			"main.js": "import './a.less'", "a.less": "@plugin \"./spin.js\";\n.x { color: red; }\n",
-			"spin.js": "module.exports = { install() { for (;;) {} } };\n"},
+			"spin.js": "module.exports = { install() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); } };\n"},
 			[]string{"a.less: error: Less (less 4.", ") did not finish a.less" + after, "a Less @plugin the stylesheet loads loops"}},
-		{"tailwind_plugin_loop", map[string]string{
+		{"tailwind_plugin_never_returns", map[string]string{
 			"main.js": "import './a.css'", "a.css": "@import \"tailwindcss\";\n@plugin \"./spin.js\";\n",
-			"spin.js": "module.exports = function () { for (;;) {} };\n"},
+			"spin.js": "module.exports = function () { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); };\n"},
 			[]string{"a.css: error: Tailwind CSS (@tailwindcss/node 4.", ") did not finish a.css" + after, "(@plugin, @config)"}},
-		// Two stylesheets in flight on one Node that the first's plugin keeps busy: the one
+		// Two stylesheets in flight on one Node that the first's plugin blocks: the one
 		// whose bound ends first is said, the other stopped by it (in the order esbuild sent them).
 		{"less_two_in_flight", map[string]string{
 			"main.js": "import './a.less'\nimport './b.less'", "a.less": "@plugin \"./spin.js\";\n.a { color: red; }\n", "b.less": "@plugin \"./spin.js\";\n.b { color: red; }\n",
-			"spin.js": "module.exports = { install() { for (;;) {} } };\n"},
+			"spin.js": "module.exports = { install() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); } };\n"},
 			[]string{") did not finish ", "Less was stopped before it finished ", ": another file's CSS tool or compile did not finish" + after, "that file's error says what to do"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -205,9 +206,9 @@ func TestCSSToolHangs(t *testing.T) {
 	}
 }
 
-// TestCSSToolHangSession: in a session (bundle dev's), a stylesheet whose Less @plugin loops is
-// an error at the stylesheet, and the rebuild after the plugin is fixed runs on a Node started
-// again and gives the bytes of a cold build.
+// TestCSSToolHangSession: in a session (bundle dev's), a stylesheet whose Less @plugin's
+// function never returns is an error at the stylesheet, and the rebuild after the plugin is
+// fixed runs on a Node started again and gives the bytes of a cold build.
 func TestCSSToolHangSession(t *testing.T) {
 	apps := filepath.Join("testdata", "apps")
 	if _, err := os.Stat(filepath.Join(apps, "node_modules")); err != nil {
@@ -226,7 +227,7 @@ func TestCSSToolHangSession(t *testing.T) {
 		"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n",
 		"index.html":   `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`,
 		"main.js":      "import './a.less'", "a.less": "@plugin \"./ink.js\";\n.x { color: ink(); }\n",
-		"ink.js": "module.exports = { install(less, pm, functions) { functions.add(\"ink\", () => { for (;;) {} }); } };\n",
+		"ink.js": "module.exports = { install(less, pm, functions) { functions.add(\"ink\", () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }); } };\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)

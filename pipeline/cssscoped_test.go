@@ -119,11 +119,11 @@ func TestScopedNameFunction(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no baz") || !strings.Contains(err.Error(), "generateScopedName") {
 		t.Errorf("a function that throws gives %v, want its message", err)
 	}
-	// One that loops is an error after toolTimeout (it waited for ever before).
+	// One that never returns is an error after toolTimeout (it waited for ever before).
 	saved := toolTimeout
 	toolTimeout = testwait.Scaled(10 * time.Second)
 	t.Cleanup(func() { toolTimeout = saved })
-	files["vite.config.js"] = "export default { css: { modules: { generateScopedName: (name) => { for (;;) {} } } } }\n"
+	files["vite.config.js"] = "export default { css: { modules: { generateScopedName: (name) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); } } } }\n"
 	_, err = Build(context.Background(), writeApp(t, files), Options{NoWrite: true})
 	if want := "css.modules.generateScopedName in vite.config.js did not finish for a.module.css in " + toolTimeout.String(); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a function that loops gives %v, want %q", err, want)
