@@ -302,13 +302,14 @@ var svgAttrNames = caseTable("attributeName", "attributeType", "baseFrequency",
 func caseTable(names ...string) map[string]string {
 	m := make(map[string]string, len(names))
 	for _, n := range names {
-		m[lower(n)] = n
+		m[ASCIILower(n)] = n
 	}
 	return m
 }
 
-// lower returns s with ASCII upper-case letters made lower case, s itself when it has none.
-func lower(s string) string {
+// ASCIILower returns s with its ASCII upper-case letters made lower case (Infra's "ASCII
+// lowercase": strings.ToLower would make a Kelvin sign's K a k), s itself when it has none.
+func ASCIILower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
 			b := []byte(s)

@@ -176,7 +176,7 @@ func (w *xnetWatch) options() Options {
 			if i := strings.IndexAny(name, " \t\n\f\r>"); i >= 0 {
 				name = name[:i]
 			}
-			if lower(name) != name || strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
+			if ASCIILower(name) != name || strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
 				w.hit[xnetDoctypeCase] = true
 			}
 		}

@@ -95,7 +95,7 @@ func checkElement(d *Document, n *Node) error {
 	if t.data == "image" && n.Name == "img" {
 		t.data = "img" // <image> is read as <img>
 	}
-	if t.kind != tStart || t.r != r || t.data != lower(n.Name) && !strings.ContainsRune(t.data, '\uFFFD') {
+	if t.kind != tStart || t.r != r || t.data != ASCIILower(n.Name) && !strings.ContainsRune(t.data, '\uFFFD') {
 		return fmt.Errorf("<%s>: tag range %v tokenizes to %q", n.Name, r, t.data)
 	}
 	for _, a := range append(append([]Attr(nil), n.Attr...), n.Dropped...) {
@@ -111,8 +111,8 @@ func checkElement(d *Document, n *Node) error {
 		if a.NameRange.Start < tag.Start || a.NameRange.End > tag.End || a.ValueRange.Start < a.NameRange.End || a.ValueRange.End > tag.End {
 			return fmt.Errorf("<%s %s>: attribute ranges %v %v outside the tag %v", n.Name, a.Name, a.NameRange, a.ValueRange, r)
 		}
-		raw := lower(src[a.NameRange.Start:a.NameRange.End])
-		want := lower(a.Name)
+		raw := ASCIILower(src[a.NameRange.Start:a.NameRange.End])
+		want := ASCIILower(a.Name)
 		switch a.Namespace {
 		case XLink:
 			want = "xlink:" + a.Name

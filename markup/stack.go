@@ -67,7 +67,7 @@ func (n *Node) lowerName() string {
 	if n.atom != aNone {
 		return atomNames[n.atom]
 	}
-	return lower(n.Name)
+	return ASCIILower(n.Name)
 }
 
 func (p *parser) intern(name string, foreign bool) int32 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/miniapp/bundle/markup"
 	"golang.org/x/text/unicode/bidi"
 )
 
@@ -49,7 +50,7 @@ func KindOfScript(typ string, hasType bool, lang string, hasLang bool) (kind Scr
 		return std, true
 	}
 	if std == ScriptData && hasType {
-		if i := strings.IndexByte(typ, ';'); i >= 0 && isJSMIME(asciiLower(strings.Trim(typ[:i], asciiSpace))) {
+		if i := strings.IndexByte(typ, ';'); i >= 0 && isJSMIME(markup.ASCIILower(strings.Trim(typ[:i], asciiSpace))) {
 			return ScriptClassic, true
 		}
 	}
@@ -95,7 +96,7 @@ func standardKind(typ string, hasType bool, lang string, hasLang bool) ScriptKin
 	if hasType {
 		t = strings.Trim(typ, asciiSpace)
 	}
-	t = asciiLower(t)
+	t = markup.ASCIILower(t)
 	switch {
 	case isJSMIME(t):
 		return ScriptClassic
@@ -120,12 +121,12 @@ func chromiumKind(typ string, hasType bool, lang string, hasLang bool) ScriptKin
 	case !hasType && (!hasLang || lang == ""), hasType && typ == "":
 		return ScriptClassic
 	case !hasType:
-		if isJSMIME(asciiLower("text/" + lang)) {
+		if isJSMIME(markup.ASCIILower("text/" + lang)) {
 			return ScriptClassic
 		}
 		return ScriptData
 	}
-	if isJSMIME(asciiLower(strings.TrimFunc(typ, blinkSpace))) {
+	if isJSMIME(markup.ASCIILower(strings.TrimFunc(typ, blinkSpace))) {
 		return ScriptClassic
 	}
 	for _, k := range []struct {
@@ -147,18 +148,6 @@ func blinkSpace(r rune) bool {
 	}
 	p, _ := bidi.LookupRune(r)
 	return p.Class() == bidi.WS
-}
-
-// asciiLower lower-cases the ASCII letters of s alone (Infra's "ASCII lowercase"):
-// strings.ToLower would make "text/javascript" of a Kelvin sign's K.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 func isASCII(s string) bool {

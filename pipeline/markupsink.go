@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/internal/jsstring"
+	"github.com/miniapp/bundle/markup"
 	"github.com/miniapp/bundle/offline"
 	"github.com/tdewolff/parse/v2/js"
 	"golang.org/x/net/html"
@@ -158,7 +159,7 @@ func (s *script) markupContext(i int, sink string) atom.Atom {
 		if !known || len(where) != 1 {
 			return atom.Body
 		}
-		switch asciiLower(where[0]) {
+		switch markup.ASCIILower(where[0]) {
 		case "beforebegin", "afterend":
 			beside = true
 		case "afterbegin", "beforeend":
@@ -534,7 +535,7 @@ func (s *script) attrNode(expr [2]int) (string, bool) {
 		if !known || len(names) != 1 {
 			return "", false
 		}
-		return asciiLower(names[0]), true
+		return markup.ASCIILower(names[0]), true
 	case prop == "createAttributeNS" && len(args) == 2:
 		return s.nsAttrName(args[0], args[1])
 	}
@@ -588,7 +589,7 @@ func (s *script) nsAttrName(ns, qname [2]int) (string, bool) {
 		space = spaces[0]
 	}
 	switch {
-	case space == "" && !strings.Contains(name, ":") && name == asciiLower(name):
+	case space == "" && !strings.Contains(name, ":") && name == markup.ASCIILower(name):
 		return name, true
 	case space == xlinkNS && (name == "href" || strings.HasSuffix(name, ":href") && strings.Count(name, ":") == 1):
 		return "href", true

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/miniapp/bundle/markup"
 	"github.com/miniapp/bundle/pipeline/internal/localnames"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
@@ -116,7 +117,7 @@ func (s *script) called(obj pageObject, prop string, args [][2]int) pageObject {
 		return notPageObject
 	}
 	switch {
-	case prop == "getElementsByTagName" && (asciiLower(names[0]) == "html" || names[0] == "*"),
+	case prop == "getElementsByTagName" && (markup.ASCIILower(names[0]) == "html" || names[0] == "*"),
 		prop == "querySelectorAll" && selectsRoot(names[0]):
 		return pageRootList
 	case prop == "querySelector" && selectsRoot(names[0]):
@@ -539,14 +540,14 @@ func selectsRoot(sel string) bool {
 			always, only, combined, space = false, false, true, false
 		}
 		switch {
-		case tt == css.IdentToken && asciiLower(string(data)) == "html":
+		case tt == css.IdentToken && markup.ASCIILower(string(data)) == "html":
 			only = only || !combined // an html element a script puts inside another is no root
 		case tt == css.DelimToken && string(data) == "*":
 		case tt == css.DelimToken && (string(data) == ">" || string(data) == "+" || string(data) == "~"):
 		case tt == css.ColonToken:
 			t, d := l.Next()
 			switch {
-			case t == css.IdentToken && (asciiLower(string(d)) == "root" || asciiLower(string(d)) == "scope"):
+			case t == css.IdentToken && (markup.ASCIILower(string(d)) == "root" || markup.ASCIILower(string(d)) == "scope"):
 				only = true
 			case t == css.FunctionToken:
 				always, depth = false, 1

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/internal/jsstring"
+	"github.com/miniapp/bundle/markup"
 	"github.com/tdewolff/parse/v2/js"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -458,7 +459,7 @@ func (s *script) createsScript(args [][2]int, ns bool) (may, known bool) {
 			if n == "script" {
 				return true, true
 			}
-		} else if asciiLower(n) == "script" {
+		} else if markup.ASCIILower(n) == "script" {
 			return true, true
 		}
 	}
@@ -474,15 +475,4 @@ func containsAny(list, want []string) bool {
 		}
 	}
 	return false
-}
-
-// asciiLower lowercases the ASCII letters of s alone, as the DOM's "ASCII lowercase".
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
