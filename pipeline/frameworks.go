@@ -379,12 +379,6 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 	case errors.As(err, &se) && se.Killed:
 		m.Text = fmt.Sprintf("the compiler of %s was stopped before it finished %s: another file's compile or CSS tool did not finish in %v", fw.what, filepath.Base(p), b.css.runner.Timeout)
 		m.Notes = []api.Note{{Text: "that file's error says what to do"}}
-	case errors.As(err, &se):
-		m.Text = fmt.Sprintf("the compiler of %s crashed: Node ended (%s)", fw.what, se.Status)
-		if se.Stderr != "" {
-			m.Text += ": " + firstLineOf(se.Stderr)
-		}
-		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(release) + "), or report it to the package"}}
 	case errors.As(err, &te) && te.Crashed != "":
 		m.Text = fmt.Sprintf("the compiler of %s (%s) crashed: %s", fw.what, te.Crashed, te.Message)
 		m.Notes = []api.Note{{Text: "the error is the compiler's, not the component's: install a release of it that works (" + install(release) + "), or report it to the package"}}
@@ -399,16 +393,6 @@ func (b *bundler) compileFailure(p string, fw framework, err error) []api.Messag
 		m.Text = fmt.Sprintf("the compiler of %s failed: %v", fw.what, err)
 	}
 	return []api.Message{m}
-}
-
-// firstLineOf is the first line of text that is not blank.
-func firstLineOf(text string) string {
-	for l := range strings.SplitSeq(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }
 
 // solidPreset is the babel-preset-solid to install: the version line of the app's solid-js

@@ -303,20 +303,20 @@ const (
 
 func (e *ToolError) Error() string { return e.Message }
 
-// StoppedError says that Node ended while it was running the request (a tool that killed it,
-// a native crash, Kill): Stderr is what Node wrote last, Status how it ended ("exit code 3",
-// "signal: killed"); Killed says Kill stopped it. The next request starts Node again, unless
-// the Runner was closed.
+// StoppedError says that Kill stopped Node while it was running the request (another
+// request ran past Timeout, or a caller killed it): Stderr is what Node wrote last; Killed is
+// always set. (Node that ended of itself fails its requests with a ToolError: stopped.) The
+// next request starts Node again, unless the Runner was closed.
 type StoppedError struct {
-	Stderr, Status string
-	Killed         bool
+	Stderr string
+	Killed bool
 }
 
 func (e *StoppedError) Error() string {
 	if e.Stderr == "" {
-		return "node stopped (" + e.Status + ")"
+		return "node was killed"
 	}
-	return "node stopped (" + e.Status + "): " + e.Stderr
+	return "node was killed: " + e.Stderr
 }
 
 // TimeoutError says that a request did not finish in its Runner's Timeout (a plugin's promise
@@ -641,7 +641,7 @@ func (r *Runner) start() error {
 		// that killed it says.
 		for id, w := range r.waiting {
 			if r.killed {
-				w.ch <- reply{gone: &StoppedError{Stderr: strings.TrimSpace(stderr.String()), Status: "signal: killed", Killed: true}}
+				w.ch <- reply{gone: &StoppedError{Stderr: strings.TrimSpace(stderr.String()), Killed: true}}
 			} else {
 				w.ch <- reply{gone: stopped(w.req, cmd.ProcessState, stderr.String(), r.Root)}
 			}
