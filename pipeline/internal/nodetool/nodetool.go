@@ -44,13 +44,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/internal/rootpath"
+	"github.com/miniapp/bundle/internal/v8stack"
 )
 
 //go:embed runner.mjs
@@ -662,7 +662,7 @@ func stopped(req Request, state *os.ProcessState, stderr, root string) *ToolErro
 	lines := strings.Split(stderr, "\n")
 	first := true
 	for i, l := range lines {
-		frame, ok := strings.CutPrefix(strings.TrimSpace(l), "at ")
+		frame, ok := v8stack.ParseFrame(l)
 		if !ok {
 			continue
 		}
@@ -672,50 +672,29 @@ func stopped(req Request, state *os.ProcessState, stderr, root string) *ToolErro
 			te.Message += ": " + strings.TrimSpace(lines[i-1])
 		}
 		first = false
-		if file, line, col, ok := stackFrame(frame); ok && inside(file, root) {
-			te.File, te.Line, te.Column = file, line, col
+		if file, ok := scriptFile(frame.Place.Script); ok && frame.Place.Line > 0 && inside(file, root) {
+			te.File, te.Line, te.Column = file, frame.Place.Line, frame.Place.Column
 			break
 		}
 	}
 	return te
 }
 
-// stackFrame reads a V8 stack frame's place: "fn (file:line:col)" or "file:line:col", the
-// file a path or a file: URL (a query after it left out). A frame of eval's code is none.
-func stackFrame(frame string) (file string, line, col int, ok bool) {
-	// The place is in parentheses after a function's name; a URL's query may hold more.
-	for _, open := range []string{"(file:", "(/"} {
-		if i := strings.Index(frame, open); i >= 0 && strings.HasSuffix(frame, ")") {
-			frame = frame[i+1 : len(frame)-1]
-			break
-		}
-	}
-	rest, c, ok1 := cutLastNumber(frame)
-	rest, l, ok2 := cutLastNumber(rest)
-	if !ok1 || !ok2 || strings.Contains(rest, "[eval") {
-		return "", 0, 0, false
-	}
-	if strings.HasPrefix(rest, "file:") {
-		u, err := url.Parse(rest)
+// scriptFile returns the file a frame's script names in Node: an absolute path (a CommonJS
+// module's), or a file: URL (an ES module's, its query and fragment left out). A script of
+// eval'd code ("<anonymous>"), of Node's own ("node:…") or of a data: URL names none.
+func scriptFile(script string) (string, bool) {
+	if strings.HasPrefix(script, "file:") {
+		u, err := url.Parse(script)
 		if err != nil {
-			return "", 0, 0, false
+			return "", false
 		}
-		rest = u.Path
+		script = u.Path
 	}
-	if !filepath.IsAbs(rest) {
-		return "", 0, 0, false
+	if !filepath.IsAbs(script) {
+		return "", false
 	}
-	return filepath.Clean(rest), l, c, true
-}
-
-// cutLastNumber cuts ":N" off the end of s.
-func cutLastNumber(s string) (string, int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0, false
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	return s[:i], n, err == nil && n > 0
+	return filepath.Clean(script), true
 }
 
 // inside reports whether file is root or under it, lexically (the frames name real paths).

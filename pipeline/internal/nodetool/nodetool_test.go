@@ -293,3 +293,39 @@ func TestTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppedPlace: a request in flight when the app's code stopped Node is placed at the
+// first frame of Node's stack in a file of the root, read as V8 writes a frame (stacks of
+// Node 20): a frame of eval'd code is placed at its caller, not in the eval origin's text
+// (placed before in a file named "…vite.config.mjs:2:15), <anonymous>"); an async frame of a
+// module's top-level code is one (passed over before); a function's name holding "(/" does not
+// read as the place (passed over before).
+func TestStoppedPlace(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "exit 7")
+	cmd.Run()
+	const root = "/work/my app (1)"
+	const cfg = root + "/vite.config.mjs"
+	for _, row := range []struct {
+		name, stderr string
+		file         string
+		line, col    int
+	}{
+		{"commonjs_path", "Error: boom\n    at f (/work/my app (1)/vite.config.cjs:3:9)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n", root + "/vite.config.cjs", 3, 9},
+		{"module_url", "file:///work/my%20app%20(1)/vite.config.mjs:3\n  throw new Error(\"boom\");\n  ^\n\nError: boom\n    at load (file:///work/my%20app%20(1)/vite.config.mjs:3:9)\n", cfg, 3, 9},
+		{"module_url_query_hash", "Error: boom\n    at node:internal/process/task_queues:95:5\n    at file:///work/my%20app%20(1)/vite.config.mjs?t=17#x:4:1\n", cfg, 4, 1},
+		{"package_under_root", "Error: boom\n    at f (file:///work/my%20app%20(1)/node_modules/p/index.js:1:2)\n", root + "/node_modules/p/index.js", 1, 2},
+		{"async_top_level", "Error: boom\n    at h (node:internal/x:1:2)\n    at async file:///work/my%20app%20(1)/vite.config.mjs:5:1\n", cfg, 5, 1},
+		{"eval_at_caller", "Error: boom\n    at eval (eval at <anonymous> (file:///work/my%20app%20(1)/vite.config.mjs:2:15), <anonymous>:1:7)\n    at file:///work/my%20app%20(1)/vite.config.mjs:2:15\n", cfg, 2, 15},
+		{"eval_commonjs", "Error: boom\n    at eval (eval at load (/work/my app (1)/vite.config.cjs:2:15), <anonymous>:1:7)\n    at load (/work/my app (1)/vite.config.cjs:2:15)\n", root + "/vite.config.cjs", 2, 15},
+		{"function_name_with_path", "Error: boom\n    at load (/tmp) (/work/my app (1)/vite.config.cjs:6:3)\n", root + "/vite.config.cjs", 6, 3},
+		{"outside_root", "Error: boom\n    at f (/work/other/x.js:1:2)\n    at node:internal/main/run_main_module:28:49\n", cfg, 0, 0},
+		{"node_eval_and_data_url", "Error: boom\n    at [eval]:1:7\n    at data:text/javascript,throw new Error('x (y)'):1:7\n", cfg, 0, 0},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			te := stopped(Request{File: cfg}, cmd.ProcessState, row.stderr, root)
+			if te.File != row.file || te.Line != row.line || te.Column != row.col {
+				t.Errorf("placed at %s:%d:%d, want %s:%d:%d (%s)", te.File, te.Line, te.Column, row.file, row.line, row.col, te.Message)
+			}
+		})
+	}
+}
