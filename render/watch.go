@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/miniapp/bundle/internal/v8stack"
 )
 
 // event is a report from the host page or the watcher.
@@ -510,36 +511,15 @@ func clamp(s string, n int) string {
 }
 
 // firstFrameIn returns the place of the first frame of V8's stack text (an Error's stack, as
-// Error.prototype.stack gives it: the message, then a line "    at fn (url:line:col)" or
-// "    at url:line:col" a frame) that is in the script at url; line and column are 1-based,
-// as V8 writes them. A frame of eval'd code ("at eval (eval at …)") or of another script is
-// passed over.
+// Error.prototype.stack gives it) whose script is the one at url, read as V8 writes a frame
+// (v8stack); line and column are 1-based, as V8 writes them. A frame of eval'd code ("at eval
+// (eval at …)", its script "<anonymous>") or of another script is passed over.
 func firstFrameIn(stack, url string) (string, int, int, bool) {
 	for l := range strings.SplitSeq(stack, "\n") {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "at ")
-		if !ok {
-			continue
+		f, ok := v8stack.ParseFrame(l)
+		if ok && f.Place.Script == url && f.Place.Line > 0 {
+			return url, f.Place.Line, f.Place.Column, true
 		}
-		loc := rest
-		if strings.HasSuffix(rest, ")") {
-			if i := strings.LastIndex(rest, " ("); i >= 0 {
-				loc = rest[i+2 : len(rest)-1]
-			}
-		}
-		c := strings.LastIndexByte(loc, ':')
-		if c < 0 {
-			continue
-		}
-		r := strings.LastIndexByte(loc[:c], ':')
-		if r < 0 {
-			continue
-		}
-		line, err1 := strconv.Atoi(loc[r+1 : c])
-		col, err2 := strconv.Atoi(loc[c+1:])
-		if err1 != nil || err2 != nil || loc[:r] != url {
-			continue
-		}
-		return loc[:r], line, col, true
 	}
 	return "", 0, 0, false
 }
