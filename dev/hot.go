@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/v8stack"
 	"github.com/miniapp/bundle/markup"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/sourcemap"
@@ -236,43 +236,57 @@ func (s *server) sourceMap(ctx context.Context, version int) (*sourcemap.Page, i
 	return res.SourceMap, served
 }
 
-// mapStack replaces each place in stack that names the page at prefix (prefix, a query, then
-// :line:col, as V8 writes a frame's place) by the author's, where the source map has one.
+// mapStack replaces each place in stack that is the page at prefix (prefix, then the
+// harness's query, as the browser names the page's script) by the author's place where the
+// source map has one, and returns the first place it gives too. The harness may run in any
+// browser: a stack of V8's (Chromium's; its message, then a line "at …" a frame, read by
+// v8stack) has its frames' places mapped, an eval origin's too, and its message left as it
+// is; one of SpiderMonkey's or JavaScriptCore's (Firefox's, Safari's: a frame a line, with
+// no message) has each line's place after its last "@" mapped ("f@http://localhost:5173/?v=3:1:23").
 func mapStack(stack, prefix string, smap *sourcemap.Page) (string, *sourcemap.Position) {
+	lines := strings.SplitAfter(stack, "\n")
+	frames := make([][]v8stack.Place, len(lines))
+	v8 := false
+	for i, l := range lines {
+		if f, ok := v8stack.ParseFrame(l); ok {
+			frames[i], v8 = []v8stack.Place{f.EvalAt, f.Place}, true // in the line's order
+		}
+	}
+	if !v8 {
+		for i, l := range lines {
+			if at := strings.LastIndexByte(l, '@'); at >= 0 {
+				p := v8stack.ParsePlace(strings.TrimRight(l[at+1:], "\r\n"))
+				p.Start, p.End = p.Start+at+1, p.End+at+1
+				frames[i] = []v8stack.Place{p}
+			}
+		}
+	}
 	var b strings.Builder
 	var first *sourcemap.Position
-	for {
-		i := strings.Index(stack, prefix)
-		if i < 0 {
-			b.WriteString(stack)
-			return b.String(), first
-		}
-		b.WriteString(stack[:i])
-		// The place ends where the frame does: at ")", a space or the line's end.
-		end := i + strings.IndexAny(stack[i:]+"\n", ") \n")
-		place := stack[i:end]
-		stack = stack[end:]
-		rest, col, ok1 := cutNumber(place)
-		rest, line, ok2 := cutNumber(rest)
-		if ok1 && ok2 {
-			if pos, ok := smap.Locate(line, col); ok {
+	for i, l := range lines {
+		done := 0
+		for _, p := range frames[i] {
+			if p.Line == 0 || !isPage(p.Script, prefix) {
+				continue
+			}
+			if pos, ok := smap.Locate(p.Line, p.Column); ok {
 				if first == nil {
 					first = &pos
 				}
+				b.WriteString(l[done:p.Start])
 				b.WriteString(pos.String())
-				continue
+				done = p.End
 			}
 		}
-		b.WriteString(place)
+		b.WriteString(l[done:])
 	}
+	return b.String(), first
 }
 
-// cutNumber cuts ":N" off the end of s.
-func cutNumber(s string) (string, int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0, false
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	return s[:i], n, err == nil && n > 0
+// isPage reports whether script, a script's name in a stack, is the page at prefix: prefix,
+// or prefix with a query or a fragment. A URL as a browser serializes it holds no space;
+// SpiderMonkey names code that the page eval'd "URL line 8 > eval".
+func isPage(script, prefix string) bool {
+	rest, ok := strings.CutPrefix(script, prefix)
+	return ok && (rest == "" || rest[0] == '?' || rest[0] == '#') && !strings.ContainsAny(rest, " \t")
 }

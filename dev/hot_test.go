@@ -20,6 +20,7 @@ import (
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/render/chrome"
 	"github.com/miniapp/bundle/scaffold"
+	"github.com/miniapp/bundle/sourcemap"
 )
 
 // inFrame evaluates expr in the app's frame (another site than the harness's, so its own
@@ -156,5 +157,47 @@ func TestStyleEditsInARow(t *testing.T) {
 		if step.to != "" && (len(st.Styles) != 1 || !strings.Contains(st.Styles[0].From, step.from) || !strings.Contains(st.Styles[0].To, step.to) || st.Base != i) {
 			t.Errorf("%s: the edits %+v (base %d) do not take %q to %q from the page of build %d", step.name, st.Styles, st.Base, step.from, step.to, i)
 		}
+	}
+}
+
+// TestMapStack: the runtime overlay gives each frame's place in the page (the app's URL with
+// the harness's query, as V8 writes it) in the author's file: a frame's, an eval origin's, an
+// async frame's; not text of the message that looks like one (mapped before, and taken for
+// the error's place), nor a place in another script of the app's origin (mapped through the
+// page's map before). Stacks of Firefox and Safari, whose frames are "f@place" (as
+// SpiderMonkey's js102 and JavaScriptCore's jsc write them), are mapped too.
+func TestMapStack(t *testing.T) {
+	const mapJSON = `{"version":3,"sources":["src/a.ts"],"sourcesContent":["abc"],"names":[],"mappings":"AAAA"}`
+	smap := sourcemap.NewPage([]byte("<script type=\"module\">abc</script>"), []byte(mapJSON), "")
+	const prefix = "http://localhost:5173/"
+	for _, row := range []struct {
+		name, stack, want, first string
+	}{
+		{"function", "Error: x\n    at f (http://localhost:5173/?v=3:1:23)\n", "Error: x\n    at f (src/a.ts:1:1)\n", "src/a.ts:1:1"},
+		{"top_level_async", "Error: x\n    at async Promise.all (index 0)\n    at async http://localhost:5173/?v=3:1:23", "Error: x\n    at async Promise.all (index 0)\n    at async src/a.ts:1:1", "src/a.ts:1:1"},
+		{"no_query", "Error: x\n    at http://localhost:5173/:1:23", "Error: x\n    at src/a.ts:1:1", "src/a.ts:1:1"},
+		{"eval_origin", "Error: x\n    at eval (eval at run (http://localhost:5173/?v=3:1:23), <anonymous>:1:1)\n    at run (http://localhost:5173/?v=3:1:23)",
+			"Error: x\n    at eval (eval at run (src/a.ts:1:1), <anonymous>:1:1)\n    at run (src/a.ts:1:1)", "src/a.ts:1:1"},
+		{"not_in_map", "Error: x\n    at f (http://localhost:5173/?v=3:7:1)\n    at g (http://localhost:5173/?v=3:1:23)", "Error: x\n    at f (http://localhost:5173/?v=3:7:1)\n    at g (src/a.ts:1:1)", "src/a.ts:1:1"},
+		{"message_with_a_place", "Error: see http://localhost:5173/?v=3:1:23 now\n    at f (data:text/javascript,f():1:1)",
+			"Error: see http://localhost:5173/?v=3:1:23 now\n    at f (data:text/javascript,f():1:1)", ""},
+		{"another_script", "Error: x\n    at f (http://localhost:5173/sdk.js:1:23)", "Error: x\n    at f (http://localhost:5173/sdk.js:1:23)", ""},
+		// The harness open in Firefox (SpiderMonkey's stack) and Safari (JavaScriptCore's):
+		{"spidermonkey", "f@http://localhost:5173/?v=3:1:23\n@http://localhost:5173/?v=3 line 4 > eval:1:1\nasync*@http://localhost:5173/?v=3:1:23\n",
+			"f@src/a.ts:1:1\n@http://localhost:5173/?v=3 line 4 > eval:1:1\nasync*@src/a.ts:1:1\n", "src/a.ts:1:1"},
+		{"javascriptcore", "f@http://localhost:5173/?v=3:1:23\neval code@\neval@[native code]\nglobal code@http://localhost:5173/?v=3:1:23",
+			"f@src/a.ts:1:1\neval code@\neval@[native code]\nglobal code@src/a.ts:1:1", "src/a.ts:1:1"},
+		{"another_origin", "Error: x\n    at f (http://localhost:51730/?v=3:1:23)", "Error: x\n    at f (http://localhost:51730/?v=3:1:23)", ""},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			got, first := mapStack(row.stack, prefix, smap)
+			f := ""
+			if first != nil {
+				f = first.String()
+			}
+			if got != row.want || f != row.first {
+				t.Errorf("mapStack = %q, first %q\nwant %q, first %q", got, f, row.want, row.first)
+			}
+		})
 	}
 }
