@@ -119,7 +119,7 @@ func TestParsePlace(t *testing.T) {
 func TestParseFrameLikeV8(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("no node")
+		t.Fatal("node not found: ./scripts/test installs it (apt-get install nodejs)")
 	}
 	dir := filepath.Join(t.TempDir(), "app (1)")
 	long := strings.Repeat(" ", 100_000)
