@@ -78,20 +78,70 @@ const exit = process.reallyExit ? ((f) => (code) => ReflectApply(f, process, [co
 const setCapture = process.setUncaughtExceptionCaptureCallback;
 
 const cwd = process.cwd();
-// Error.captureStackTrace and a call site's getFileName as the language gives them, taken
-// before any app code runs: the check of who calls module.register reads the stack by them,
-// and a config that replaced them would pass as a package's module loading.
+// Error.captureStackTrace and a call site's methods as the language gives them, taken before
+// any app code runs: the check of who calls module.register reads the stack by them, and a
+// config that replaced them would pass as a package's module loading.
 const stackOf = Error.captureStackTrace;
-const siteFile = (() => {
-  const prepare = Error.prepareStackTrace;
-  const held = {};
-  Error.prepareStackTrace = (_, sites) => sites;
+const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+const ReflectDeleteProperty = Reflect.deleteProperty;
+// sitesOf is the stack under fn (the call sites, the limit frames nearest), taken with the
+// runner's own Error.prepareStackTrace and Error.stackTraceLimit, and the global Error that
+// Node's formatter asks for the first (globalThis.Error), each set for the capture and put
+// back after it: what the app's code set them to (a limit of 0 or 2, a function that forges
+// sites, an Error of its own) does not change what it reads. null where they cannot be set
+// (the app made them unwritable).
+function sitesOf(fn, limit) {
+  const held = { __proto__: null };
+  const props = [[NativeError, "prepareStackTrace", (_, sites) => sites], [NativeError, "stackTraceLimit", limit], [globalThis, "Error", NativeError]];
+  const saved = [];
+  let sites;
   try {
-    stackOf(held);
-    return Object.getPrototypeOf(held.stack[0]).getFileName;
+    // Indexes, not iterators: the app may have replaced Array.prototype[Symbol.iterator].
+    for (let i = 0; i < props.length; i++) {
+      const obj = props[i][0], name = props[i][1];
+      append(saved, [obj, name, ReflectGetOwnPropertyDescriptor(obj, name)]);
+      ObjectDefineProperty(obj, name, { __proto__: null, value: props[i][2], writable: true, enumerable: false, configurable: true });
+    }
+    stackOf(held, fn);
+    sites = held.stack; // formatted as it is first read: now, by the function set above
+  } catch {
+    return null;
   } finally {
-    Error.prepareStackTrace = prepare;
+    for (let i = saved.length - 1; i >= 0; i--) {
+      const obj = saved[i][0], name = saved[i][1], d = saved[i][2];
+      try {
+        if (d === undefined) ReflectDeleteProperty(obj, name);
+        else ObjectDefineProperty(obj, name, d);
+      } catch {}
+    }
   }
+  return ArrayIsArray(sites) ? sites : null;
+}
+// site is a call site's methods, taken from the prototype V8 gives call sites.
+const site = (() => {
+  const proto = ObjectGetPrototypeOf(sitesOf(sitesOf, 1)[0]);
+  const method = (name) => (typeof proto[name] === "function" ? uncurryThis(proto[name]) : () => undefined);
+  return { file: method("getFileName"), name: method("getFunctionName"), hash: method("getScriptHash"), line: method("getEnclosingLineNumber"), column: method("getEnclosingColumnNumber") };
+})();
+const siteFile = (s) => site.file(s);
+// nodeLoader knows the frames of Node's module loader that run a module's code by their file,
+// their function's name and the hash V8 gives their script's source (which a vm script or a
+// function given a node:internal name has not): the CommonJS loader's Module._compile, taken
+// from a module the runner compiles as it starts, and the ES module job's, from the runner's
+// own stack (Node evaluates it as a module). is(s, ref) says whether the call site s is ref's
+// (its name too, where ref has one).
+const nodeLoader = (function loaderOf() {
+  const ref = (s) => ({ __proto__: null, file: site.file(s), name: site.name(s), hash: site.hash(s) });
+  const job = ref(sitesOf(loaderOf, 2)[1]);
+  job.name = undefined; // run, or runSync for a module require() loads
+  let compile = null;
+  const m = new Module("bundle-runner");
+  m.exports = { __proto__: null, probe: function probe() { compile = ref(sitesOf(probe, 2)[1]); } };
+  m._compile("module.exports.probe();", "bundle-runner.js");
+  return {
+    job, compile,
+    is: (s, r) => s !== undefined && site.file(s) === r.file && site.hash(s) === r.hash && (r.name === undefined || site.name(s) === r.name),
+  };
 })();
 const realpath = fs.realpathSync.native;
 // The runner's own: the answers' pipe written, and Node ended, with the functions the language
@@ -1334,43 +1384,24 @@ if (process.permission) {
     for (let i = 0; i < parts.length; i++) if (parts[i] === "node_modules") return false;
     return true;
   };
-  // loading: Node's module loader, which evaluates a module (node:internal/modules/…: the
-  // CommonJS loader, the ES module job, their translators and require).
-  const loading = (name) => StringPrototypeStartsWith(name, "node:internal/modules/");
-  // packageLoading: the stack above fn is a package's module as Node evaluates it: a package's
-  // frame, none of the app's code, and no frame but the packages', Node's module loader's and
-  // the runner's own (a timer's or a queued task's is a call after the package loaded; a frame
-  // with no file, eval's, is the code that ran it; a data: URL's is the app's).
-  const self = import.meta.url;
+  // packageLoading: the caller of fn is a package's module as Node's loader evaluates it, by
+  // the three frames nearest (sitesOf: whatever the app set Error.stackTraceLimit to, and
+  // however deep or async the code that imported the package): the top-level code of a file
+  // of a package (a function with no name that encloses its whole file, in a node_modules
+  // folder inside the root), called by the function of Node's loader that runs a module's code
+  // (nodeLoader), the CommonJS loader's Module._compile called by the loader itself, which read
+  // the file (Module._compile called by the app's code runs the code it is given, under any
+  // name), or the ES module job. What is below the loader (the config that imported the
+  // package, a timer, Node's task queue) does not matter: a package's top-level code runs as
+  // Node loads it, whoever asked for it.
   const packageLoading = (fn) => {
-    const prepare = NativeError.prepareStackTrace;
-    const own = (_, sites) => sites;
-    const held = { __proto__: null };
-    let sites;
-    try {
-      NativeError.prepareStackTrace = own;
-      if (NativeError.prepareStackTrace !== own) return false; // an accessor the app put there
-      stackOf(held, fn);
-      sites = held.stack;
-    } finally {
-      NativeError.prepareStackTrace = prepare;
-    }
-    if (!ArrayIsArray(sites)) return false;
-    let code = 0, loader = false;
-    for (let i = 0; i < sites.length; i++) {
-      const f = ReflectApply(siteFile, sites[i], []) ?? "";
-      if (typeof f !== "string") return false;
-      if (f === "" || f === self) continue;
-      if (StringPrototypeStartsWith(f, "node:")) {
-        if (!loading(f)) return false; // a frame of Node's but its loader's
-        loader = true;
-      } else if (appFrame(f)) {
-        return false;
-      } else {
-        code++;
-      }
-    }
-    return code > 0 && loader;
+    const sites = sitesOf(fn, 3);
+    if (sites === null || sites.length < 2) return false;
+    const top = sites[0], f = site.file(top);
+    if (typeof f !== "string" || f === "" || StringPrototypeStartsWith(f, "node:") || appFrame(f)) return false;
+    if (site.name(top) !== null || site.line(top) !== 1 || site.column(top) !== 1) return false; // a function of the file's, not its top level
+    if (nodeLoader.is(sites[1], nodeLoader.job)) return true;
+    return nodeLoader.is(sites[1], nodeLoader.compile) && sites.length > 2 && nodeLoader.is(sites[2], { ...nodeLoader.compile, name: undefined }) && site.name(sites[2]) !== nodeLoader.compile.name;
   };
   for (const name of ["register", "registerHooks"]) {
     const node = Module[name];
