@@ -671,6 +671,25 @@ export default {};`,
 			"node_modules/innocent/package.json": `{ "name": "innocent", "main": "index.js" }`,
 			"node_modules/innocent/index.js":     `module.exports = 1;`}),
 			code: 1, want: "vite.config.js:5:42: error: vite.config.js threw: module.register registers loader hooks, which bundle does not run"},
+		// pl28: a PostCSS plugin that reads Node's input and the runner's descriptors and
+		// writes answers on them: Node's input is /dev/null (a config's fs.readSync(0) took the
+		// next request's line, which then waited for ever), the runner's pipes (3, 4) are
+		// refused as not open, and a line on stdout is no answer. The page holds the plugin's
+		// CSS, not a forged answer.
+		{name: "postcss_plugin_runner_pipes", files: postcss(`import fs from "node:fs";
+export default { plugins: [{ postcssPlugin: "p", Once(root) {
+  const buf = Buffer.alloc(4096), seen = [];
+  for (const fd of [0, 3, 4]) { try { seen.push(fd + ":" + fs.readSync(fd, buf, 0, buf.length, null)); } catch (e) { seen.push(fd + ":" + e.code); } }
+  for (const fd of [1, 3, 4]) for (let id = 1; id <= 4; id++) try { fs.writeSync(fd, JSON.stringify({ id, css: ".forged { color: red }" }) + "\n"); } catch {}
+  root.append(".seen { content: " + JSON.stringify(seen.join(" ")) + " }");
+} }] };`, ""), code: 0,
+			check: func(t *testing.T, base string) {
+				b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html"))
+				if err != nil || !strings.Contains(string(b), `.seen{content:"0:0 3:EBADF 4:EBADF"}`) || strings.Contains(string(b), "forged") {
+					_, seen, _ := strings.Cut(string(b), ".seen")
+					t.Errorf("the page: %v; want the plugin's .seen{content:\"0:0 3:EBADF 4:EBADF\"} and no forged answer, got .seen%.60s", err, seen)
+				}
+			}},
 		// pl28: the check of who calls module.register read only the first
 		// Error.stackTraceLimit frames (10, or what the app set): Tailwind CSS's own call, at
 		// the top level of @tailwindcss/node, was refused when the app's code (a PostCSS config

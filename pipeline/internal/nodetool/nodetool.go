@@ -11,8 +11,9 @@
 //
 // One Node process serves a Runner, started at the first request, and again at the next
 // request after it ended (a tool killed it: StoppedError; Kill), until Close; requests may run
-// concurrently. Answers come on a pipe of their own (Node's file descriptor 3): what a tool
-// writes to stdout is not read. A Runner is safe for concurrent use.
+// concurrently. Requests and answers travel on pipes of their own (Node's file descriptors 3
+// and 4; its input is /dev/null): what a tool writes to stdout is not read, and what it reads
+// from its input is no request. A Runner is safe for concurrent use.
 //
 // # Confinement
 //
@@ -406,7 +407,7 @@ type Runner struct {
 	closed  bool // Close was called: Node is not started again
 	killed  bool // Kill was called on this Node
 	err     error
-	stdin   io.WriteCloser
+	input   io.WriteCloser // the requests' pipe (Node's descriptor 3)
 	cmd     *exec.Cmd
 	nextID  int
 	waiting map[int]waiter
@@ -503,7 +504,7 @@ func (r *Runner) start() error {
 	if r.started && r.gone != nil && !r.closed {
 		select {
 		case <-r.gone: // Node ended under a request (a tool killed it): a new one for this one
-			r.started, r.err, r.cmd, r.stdin, r.gone, r.killed = false, nil, nil, nil, nil, false
+			r.started, r.err, r.cmd, r.input, r.gone, r.killed = false, nil, nil, nil, nil, false
 		default:
 		}
 	}
@@ -548,27 +549,35 @@ func (r *Runner) start() error {
 	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	in, err := cmd.StdinPipe()
+	// Node's input is /dev/null (cmd.Stdin nil), as for a program given none: the requests
+	// come on a pipe of their own (Node's file descriptor 3), and the answers leave on another
+	// (4), which the runner refuses the tools' fs calls: a config that read descriptor 0 took
+	// the next request's line, and what a tool writes to stdout is not read.
+	requests, in, err := os.Pipe()
 	if err != nil {
+		os.RemoveAll(tmp)
 		r.err = err
 		return err
 	}
-	// The answers come on a pipe of their own (Node's file descriptor 3): what a tool writes
-	// to stdout is not read.
 	out, answers, err := os.Pipe()
 	if err != nil {
+		requests.Close()
+		in.Close()
+		os.RemoveAll(tmp)
 		r.err = err
 		return err
 	}
-	cmd.ExtraFiles = []*os.File{answers}
+	cmd.ExtraFiles = []*os.File{requests, answers}
 	fence := confine.Fence{Read: []string{r.Root}, Exec: rt, Write: []string{tmp}}
 	if r.NoFence {
 		err = cmd.Start()
 	} else {
 		r.fence, err = fence.Start(cmd)
 	}
-	answers.Close() // Node's end; the pipe ends when Node does
+	requests.Close() // Node's ends; each pipe ends when Node does
+	answers.Close()
 	if err != nil {
+		in.Close()
 		out.Close()
 		os.RemoveAll(tmp)
 		r.err = fmt.Errorf("start node: %w", err)
@@ -591,7 +600,7 @@ func (r *Runner) start() error {
 		confine.Kill(cmd.Process)
 	}
 	gone := make(chan struct{})
-	r.cmd, r.stdin, r.gone = cmd, in, gone
+	r.cmd, r.input, r.gone = cmd, in, gone
 	go func() {
 		defer close(gone)
 		ready := false
@@ -648,7 +657,7 @@ func (r *Runner) start() error {
 			delete(r.waiting, id)
 		}
 		if r.cmd == cmd && !r.closed {
-			r.started, r.err, r.cmd, r.stdin, r.killed = false, nil, nil, nil, false
+			r.started, r.err, r.cmd, r.input, r.killed = false, nil, nil, nil, false
 		}
 	}()
 	return nil
@@ -771,7 +780,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 		Request
 	}{id, req})
 	if err == nil {
-		_, err = r.stdin.Write(append(line, '\n'))
+		_, err = r.input.Write(append(line, '\n'))
 	}
 	r.mu.Unlock()
 	if err != nil {
@@ -837,8 +846,8 @@ func (r *Runner) kill(cmd *exec.Cmd) {
 		return
 	}
 	r.killed = true
-	if r.stdin != nil {
-		r.stdin.Close()
+	if r.input != nil {
+		r.input.Close()
 	}
 	if r.cmd != nil && r.cmd.Process != nil {
 		confine.Kill(r.cmd.Process) // from the thread that started it, under the kernel's fence
@@ -856,8 +865,8 @@ func (r *Runner) kill(cmd *exec.Cmd) {
 func (r *Runner) Close() {
 	r.mu.Lock()
 	r.closed = true
-	if r.stdin != nil {
-		r.stdin.Close()
+	if r.input != nil {
+		r.input.Close()
 	}
 	gone := r.gone
 	r.mu.Unlock()

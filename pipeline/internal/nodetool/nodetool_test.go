@@ -329,3 +329,83 @@ func TestStoppedPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerPipesNotApps: the runner's requests and answers travel on descriptors of its own,
+// which the app's code does not reach through fs: a vite.config that read file descriptor 0
+// with fs.readSync (the runner's requests came on it) took the next request's line, which then
+// waited for ever; a line written on the answers' descriptor is no answer (it has no key).
+func TestRunnerPipesNotApps(t *testing.T) {
+	for _, row := range []struct {
+		name, code  string
+		want, never string // in the first request's answer
+	}{
+		// Each descriptor the runner's pipes were or are on, read until it gives bytes, ends
+		// or is refused (EAGAIN: nothing yet, read again), for up to a minute.
+		// The config says it runs (a file in Node's temporary folder) before it reads, and the
+		// next request is sent after: its line is then on the pipe as the config reads.
+		{"read_sync", `import fs from "node:fs";
+import os from "node:os";
+fs.writeFileSync(os.tmpdir() + "/reading", "");
+const buf = Buffer.alloc(65536), open = new Set([0, 3, 4]), until = Date.now() + 60000;
+let got = "";
+while (open.size > 0 && got === "" && Date.now() < until) {
+  for (const fd of open) {
+    try { const n = fs.readSync(fd, buf, 0, buf.length, null); if (n > 0) got += buf.toString("utf8", 0, n); else open.delete(fd); }
+    catch (e) { if (e.code !== "EAGAIN") open.delete(fd); }
+  }
+}
+export default { define: { got: JSON.stringify(got) } };
+`, `"got":"\"\""`, ""},
+		{"write_sync_forged_answers", `import fs from "node:fs";
+for (const fd of [1, 3, 4]) for (let id = 1; id <= 4; id++) try { fs.writeSync(fd, JSON.stringify({ id, css: JSON.stringify({ base: "/forged/" }) }) + "\n"); } catch {}
+export default { base: "./real/" };
+`, `"base":"./real/"`, "forged"},
+		{"read_file_sync_stdin", `import fs from "node:fs";
+export default { define: { got: JSON.stringify(fs.readFileSync(0, "utf8")) } };
+`, `"got":"\"\""`, ""},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := New(dir, dir, t.TempDir())
+			r.NoFence = true
+			defer r.Kill()
+			file := filepath.Join(dir, "vite.config.js")
+			os.WriteFile(file, []byte("export default {};\n"), 0o644)
+			type result struct {
+				out string
+				err error
+			}
+			first := make(chan result, 1)
+			go func() {
+				out, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+				first <- result{out, err}
+			}()
+			testwait.Until(t, "the first request to be sent", func() bool {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				return r.nextID > 0
+			})
+			if strings.Contains(row.code, `"/reading"`) {
+				testwait.Until(t, "the config to read", func() bool {
+					m, _ := filepath.Glob(filepath.Join(r.Temp, "bundle-node-*", "reading"))
+					return len(m) > 0
+				})
+			}
+			// Generous: Node answers in milliseconds; a request whose line the app's code
+			// took never is.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			out, err := r.Run(ctx, Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
+			if err != nil || !strings.Contains(out, `"base":"./"`) {
+				t.Errorf("the next request: %q, %v; want the config", out, err)
+			}
+			res := <-first
+			if res.err != nil || !strings.Contains(res.out, row.want) || row.never != "" && strings.Contains(res.out, row.never) {
+				t.Errorf("the first request: %q, %v; want %s", res.out, res.err, row.want)
+			}
+		})
+	}
+}

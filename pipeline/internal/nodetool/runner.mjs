@@ -1,10 +1,11 @@
 // The Node side of nodetool: runs the app's own CSS tools (PostCSS and its plugins, Tailwind
 // CSS v4's compiler, Sass, Less, Stylus), resolved from the app's node_modules, never installed or fetched.
-// Requests arrive as JSON lines on stdin, after a first line that is the key; answers leave as
-// JSON lines on file descriptor 3 (a pipe of the runner's own: what a tool writes to stdout, a
-// compiler's console.log or a process.stdout.write with no new line, is no answer and never
-// joins one), each after the key (the first, {ready: true}, once the runner is set up; the key
-// keeps out a line the app's code writes on file descriptor 3 itself):
+// Requests arrive as JSON lines on file descriptor 3, after a first line that is the key;
+// answers leave as JSON lines on file descriptor 4 (pipes of the runner's own, which the tools'
+// fs calls are refused: what a tool writes to stdout, a compiler's console.log or a
+// process.stdout.write with no new line, is no answer and never joins one; Node's input is
+// /dev/null), each after the key (the first, {ready: true}, once the runner is set up; the key
+// keeps out a line the app's code writes on file descriptor 4 itself):
 //   {id, tool: "postcss", file, css, config}  → {id, css}
 //   {id, tool: "tailwind", file, css, base, ignore: [dir…]} → {id, css}
 //   {id, tool: "sass" | "less" | "stylus", file, options} → {id, css}
@@ -298,6 +299,39 @@ for (const api of [fs, fs.promises]) {
     if (from !== null && !name.startsWith("symlink") && !(name.startsWith("rename") || name.startsWith("link") ? writable(from) : readable(from))) throw refused(from, "read");
     if (to !== null && !writable(to)) throw refused(to, "write");
   }, 2);
+}
+// The runner's own descriptors: its requests come on 3 and its answers leave on 4, pipes the Go
+// side gives it (Node's input, 0, is /dev/null: a config that read it with fs.readSync took the
+// next request's line, which then waited for ever; readFileSync(0) failed with EAGAIN). A tool's
+// fs call on either is refused as one on a descriptor that is not open (EBADF), so that no
+// tool takes a request or writes on the answers' pipe (where a line without the key is no
+// answer anyway). Code written to harm can reach them around fs (a net.Socket of its own on
+// the descriptor): it can stop its own build, no other.
+const REQUESTS = 3, ANSWERS = 4;
+{
+  const badFd = (syscall) => Object.assign(new NativeError(`EBADF: bad file descriptor, ${syscall}`), { code: "EBADF", errno: -9, syscall });
+  const ReflectOwnKeys = Reflect.ownKeys;
+  for (const name of ["close", "fchmod", "fchown", "fdatasync", "fstat", "fsync", "ftruncate", "futimes", "read", "readv", "write", "writev", "readFile", "writeFile", "appendFile"]) {
+    for (const key of [name, name + "Sync"]) {
+      const f = fs[key];
+      if (typeof f !== "function") continue;
+      const sync = key !== name;
+      const g = function (...args) {
+        if (args[0] !== REQUESTS && args[0] !== ANSWERS) return ReflectApply(f, this, args);
+        const e = badFd(name);
+        const cb = args[args.length - 1];
+        if (sync || typeof cb !== "function") throw e;
+        process.nextTick(cb, e);
+      };
+      // What util.promisify reads of Node's function (fs.read's and fs.write's results as an
+      // object) stays.
+      const keys = ReflectOwnKeys(f);
+      for (let i = 0; i < keys.length; i++) {
+        if (typeof keys[i] === "symbol") ObjectDefineProperty(g, keys[i], ReflectGetOwnPropertyDescriptor(f, keys[i]));
+      }
+      fs[key] = g;
+    }
+  }
 }
 // Stat and its kin (exists, access, realpath, readlink, statfs) of a path outside the root and
 // Node's temporary folder answer as for a path where nothing is, whether or not something is:
@@ -2072,19 +2106,19 @@ process.exit = function (code) {
   if (id === undefined || pending[id] === undefined) return exit(code);
   throw fault(`it ended Node (exit code ${code ?? process.exitCode ?? 0})`);
 };
-// writeAnswer writes one answer line whole to the answers' pipe (file descriptor 3).
+// writeAnswer writes one answer line whole to the answers' pipe (file descriptor 4).
 const writeAnswer = (text) => {
   const b = bufferFrom(text);
-  for (let off = 0; off < b.length; ) off += writeRaw(3, b, off, b.length - off);
+  for (let off = 0; off < b.length; ) off += writeRaw(ANSWERS, b, off, b.length - off);
 };
 // key is the first line of the input: the runner's answers start with it, and the Go side
 // takes no other line for one (what the app's code writes on stdout, console.log's too, is
 // no answer, however it is made).
 let key = null;
-// The requests are read from a stream of the runner's own on file descriptor 0, which no app
+// The requests are read from a stream of the runner's own on file descriptor 3, which no app
 // code holds: process.stdin, whose listeners a config removed (removeAllListeners("data"), and
 // every later request waited for ever), is an empty stream, as for a program given no input.
-const input = new net.Socket({ fd: 0, readable: true, writable: false });
+const input = new net.Socket({ fd: REQUESTS, readable: true, writable: false });
 {
   const none = new Readable({ read() { this.push(null); } });
   ObjectDefineProperty(process, "stdin", { __proto__: null, get: () => none, enumerable: true, configurable: false });
