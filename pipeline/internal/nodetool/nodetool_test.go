@@ -409,3 +409,37 @@ export default { define: { got: JSON.stringify(fs.readFileSync(0, "utf8")) } };
 		})
 	}
 }
+
+// TestConfigErrorPlaced: what a vite.config throws is placed at its line, read from the stack
+// with the functions the runner took before any app code ran: a config that replaced
+// RegExp.prototype.exec, String.prototype.split (or its Symbol.split), trim or the array
+// iterator before it threw had its error said at the config with no line.
+func TestConfigErrorPlaced(t *testing.T) {
+	for _, row := range []struct {
+		name, code string
+		line, col  int
+	}{
+		{"plain", "throw new Error(\"boom\");\nexport default {};\n", 1, 7},
+		{"regexp_exec", "RegExp.prototype.exec = () => null;\nthrow new Error(\"boom\");\nexport default {};\n", 2, 7},
+		{"string_split", "String.prototype.split = () => [];\nString.prototype[Symbol.split] = () => [];\nthrow new Error(\"boom\");\nexport default {};\n", 3, 7},
+		{"trim_and_iterator", "String.prototype.trim = () => \"\";\nArray.prototype[Symbol.iterator] = function* () {};\nthrow new Error(\"boom\");\nexport default {};\n", 3, 7},
+		{"globals", "globalThis.String = () => \"\";\nglobalThis.Number = () => 0;\nObject.assign = (o) => o;\nthrow new Error(\"boom\");\nexport default {};\n", 4, 7},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := New(dir, dir, t.TempDir())
+			r.NoFence = true
+			defer r.Close()
+			file := filepath.Join(dir, "vite.config.js")
+			os.WriteFile(file, []byte(row.code), 0o644)
+			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+			var te *ToolError
+			if !errors.As(err, &te) || te.Message != "boom" || te.File != file || te.Line != row.line || te.Column != row.col {
+				t.Fatalf("%#v, want a ToolError \"boom\" at %s:%d:%d", err, file, row.line, row.col)
+			}
+		})
+	}
+}

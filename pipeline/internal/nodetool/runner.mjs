@@ -57,6 +57,16 @@ const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
 const StatsIsSymbolicLink = uncurryThis(fs.Stats.prototype.isSymbolicLink);
+// What places an error (stackPlace, configError, failure) reads its stack and message with,
+// after the app's code ran: a config that replaced RegExp.prototype.exec, String.prototype.split
+// or trim, the array iterator, String or Object.assign before it threw had its error said with
+// no line (or no message).
+const StringCtor = String;
+const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
+const StringPrototypeTrim = uncurryThis(String.prototype.trim);
+// put sets obj[key] as a property of its own: an assignment would call a setter the app put
+// on a prototype (Error.prototype's line).
+const put = (obj, key, value) => ObjectDefineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 // append adds v at the end of list as a property of its own: an assignment would call a
 // setter the app put on Array.prototype for that index.
 const append = (list, v) => ObjectDefineProperty(list, list.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
@@ -1457,7 +1467,7 @@ if (process.permission) {
 
 // messageOf is an error's message, and for what Node's permission model refused, what and why.
 function messageOf(e) {
-  const m = String(e?.message ?? e);
+  const m = StringCtor(e?.message ?? e);
   if (e?.code !== "ERR_ACCESS_DENIED" || !e.permission) return m;
   return `${m} (${e.permission}${e.resource ? " " + e.resource : ""}): Node's permission model, bundle's fence where the kernel's is off, lets the app's code read only ${root}, write only its temporary folder, and start no program or worker`;
 }
@@ -1560,8 +1570,8 @@ function refusalOf(e) {
       return { by: "model", what };
     }
     if (kernelFence && (x.code === "EACCES" || x.code === "EPERM")) {
-      const call = String(x.syscall ?? "");
-      const what = call.startsWith("spawn") ? "program" : ["connect", "bind", "listen", "send"].includes(call) ? "socket" : "file";
+      const call = StringCtor(x.syscall ?? "");
+      const what = StringPrototypeStartsWith(call, "spawn") ? "program" : call === "connect" || call === "bind" || call === "listen" || call === "send" ? "socket" : "file";
       return { by: "kernel", what };
     }
   }
@@ -1584,59 +1594,77 @@ function addonLoadRefused(e) {
     return addonThrew.get(x) ?? threw(x.cause, depth + 1);
   };
   const addon = threw(e);
-  if (addon === undefined || !addon.split(path.sep).includes("node_modules")) return undefined;
-  const frame = /\(?((?:file:\/\/)?\/[^():?]+):\d+:\d+\)?\s*$/m.exec(String(e?.stack ?? "").split("\n").slice(1).join("\n"));
-  let f = frame?.[1];
-  if (f?.startsWith("file://")) f = fileURLToPath(f);
-  e.kernelOnly = addonPackage(f && f.split(path.sep).includes("node_modules") && inRoot(f) ? f : addon);
+  const inPackages = (f) => {
+    const parts = splitOn(f, pathSep);
+    for (let i = 0; i < parts.length; i++) if (parts[i] === "node_modules") return true;
+    return false;
+  };
+  if (addon === undefined || !inPackages(addon)) return undefined;
+  // The first frame of the stack, past its first line (the message).
+  const stack = StringCtor(e?.stack ?? ""), nl = StringPrototypeIndexOf(stack, "\n");
+  const f = stackPlace(nl < 0 ? "" : StringPrototypeSlice(stack, nl + 1), () => true)?.file;
+  e.kernelOnly = addonPackage(f && inPackages(f) && inRoot(f) ? f : addon);
   return { by: "kernel", what: "addon-load" };
 }
 
 // stackPlace is the place ({file, line, column}) of the first frame of stack (an error's, its
 // source maps applied) whose file ok takes; undefined for none. A frame of eval's code is none.
 function stackPlace(stack, ok) {
-  for (const line of String(stack ?? "").split("\n")) {
-    const m = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/.exec(line.trim());
-    if (!m || m[1].includes("[eval")) continue;
-    const f = m[1].startsWith("file://") ? fileURLToPath(m[1]) : m[1];
-    if (ok(f)) return { file: f, line: Number(m[2]), column: Number(m[3]) };
+  const lines = splitOn(StringCtor(stack ?? ""), "\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = RegExpPrototypeExec(framePlaceRE, StringPrototypeTrim(lines[i]));
+    if (m === null || StringPrototypeIncludes(m[1], "[eval")) continue;
+    const f = StringPrototypeStartsWith(m[1], "file://") ? fileURLToPathRaw(m[1]) : m[1];
+    if (ok(f)) return { __proto__: null, file: f, line: +m[2], column: +m[3] };
   }
   return undefined;
 }
+const framePlaceRE = /\(?((?:file:\/\/)?\/[^():?]+)(?:\?\S*?)?:(\d+):(\d+)\)?\s*$/;
 
 // configError gives a config's failure its place: the first frame of the stack in the config
 // (the source map names it), or for a package it could not import, that package.
 function configError(e, file) {
-  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String(e?.message));
+  const missing = RegExpPrototypeExec(/Cannot find (?:package|module) '([^']+)'/, StringCtor(e?.message));
   let text;
-  if (missing && (e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND")) {
+  if (missing !== null && (e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND")) {
     const spec = missing[1];
-    if (spec.startsWith("/") || /^file:/i.test(spec)) {
+    const url = RegExpPrototypeExec(/^file:/i, spec) !== null;
+    if (StringPrototypeStartsWith(spec, "/") || url) {
       // An absolute path or file: URL (an import() of a value): said the same whether it is
       // outside the root, missing, or both (it was " is not installed", with no place), by
       // its path (Node names a missing one so, the resolve hook one outside by its URL).
       let f = spec;
       try {
-        if (/^file:/i.test(spec)) f = fileURLToPath(spec);
+        if (url) f = fileURLToPathRaw(spec);
       } catch {}
       text = `${f} cannot be imported: bundle lets a vite.config import only files inside ${root}, and those that are there`;
     } else {
-      const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-      if (!name.startsWith(".")) return Object.assign(new Error(`${name} is not installed`), { missing: name });
+      const parts = splitOn(spec, "/");
+      const name = StringPrototypeStartsWith(spec, "@") && parts.length > 1 ? `${parts[0]}/${parts[1]}` : parts[0];
+      if (!StringPrototypeStartsWith(name, ".")) {
+        const err = new NativeError(`${name} is not installed`);
+        put(err, "missing", name);
+        return err;
+      }
     }
   }
   // What a fence refused is said by the caller, which names the fence and the fix.
   const refusal = refusalOf(e) ?? addonLoadRefused(e);
-  const err = new Error(text ?? (refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e)));
-  if (refusal) err.refusal = refusal;
-  if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
-  const dir = path.dirname(file);
+  const err = new NativeError(text ?? (refusal && e?.code === "ERR_ACCESS_DENIED" ? `${e.message} (${e.permission}${e.resource ? " " + e.resource : ""})` : messageOf(e)));
+  if (refusal) put(err, "refusal", refusal);
+  if (e?.kernelOnly) put(err, "kernelOnly", e.kernelOnly);
+  const dir = pathDirname(file);
   // A module an import() of the config's could not load: its place is the call's (importedAt,
   // viteconfig.go's placedImportHelper), not the loader's stack. A refused module.register's
   // is its call's, a package's file (anywhere inside the root) too: the call is the fault.
-  const place = stackPlace(e?.importedAt ?? e?.stack, refusal?.what === "hooks" ? inRoot : (f) => within(f, dir) && !f.includes(`${path.sep}node_modules${path.sep}`));
-  if (place) Object.assign(err, place);
-  if (!err.file) err.file = file;
+  const packages = `${pathSep}node_modules${pathSep}`;
+  const place = stackPlace(e?.importedAt ?? e?.stack, refusal?.what === "hooks" ? inRoot : (f) => within(f, dir) && !StringPrototypeIncludes(f, packages));
+  if (place) {
+    put(err, "file", place.file);
+    put(err, "line", place.line);
+    put(err, "column", place.column);
+  }
+  if (!err.file) put(err, "file", file);
   return err;
 }
 
@@ -1696,7 +1724,7 @@ function codeOf(r, pkg, babel) {
 const located = (message, file, line, column, note) => Object.assign(new Error(message), { place: { file, line, column }, note });
 
 // firstLine is a compiler's message without the code frame or links it appends.
-const firstLine = (m) => String(m).split("\n")[0].trim();
+const firstLine = (m) => StringPrototypeTrim(splitOn(StringCtor(m), "\n")[0]);
 
 // crashed is what a compiler threw that is not a refusal of the component (which has its
 // place) nor a package to install: the compiler's own fault, named with its version.
@@ -2019,7 +2047,9 @@ const frameworkTools = { vue, svelte, "svelte-module": svelteModule, solid };
 const tools = { postcss, tailwind, sass, less, stylus, viteconfig, scopednames, ...frameworkTools };
 
 function failure(e) {
-  const err = { message: e?.reason != null ? String(e.reason) : messageOf(e) };
+  // Its own properties, with no prototype: an assignment calls no setter the app put on
+  // Object.prototype.
+  const err = { __proto__: null, message: e?.reason != null ? StringCtor(e.reason) : messageOf(e) };
   if (e?.missing) err.missing = e.missing;
   if (e?.outside) err.outside = e.outside;
   if (e?.want) err.want = e.want;
@@ -2032,16 +2062,25 @@ function failure(e) {
     if (r) err.refusal = r;
   }
   if (e?.kernelOnly) err.kernelOnly = e.kernelOnly;
-  if (e?.place) return Object.assign(err, e.place);
+  const at = (p) => {
+    err.file = p.file;
+    err.line = p.line;
+    err.column = p.column;
+    return err;
+  };
+  if (e?.place) return at(e.place);
   // A refused module.register (a PostCSS config's, a plugin's, a package's it loads) is placed
   // at its call, as a config's is (configError).
   const call = e?.refusal?.what === "hooks" && !e.file ? stackPlace(e.stack, inRoot) : undefined;
-  if (call) return Object.assign(err, call);
+  if (call) return at(call);
   // PostCSS's CssSyntaxError, and Sass's exception with its span.
-  if (e?.line) Object.assign(err, { file: e.file, line: e.line, column: e.column });
+  if (e?.line) at(e);
   else if (e?.file) err.file = e.file;
   const span = e?.span;
-  if (span?.start) Object.assign(err, { file: span.url ? fileURLToPath(span.url) : undefined, line: span.start.line + 1, column: span.start.column + 1, message: e.sassMessage ?? err.message });
+  if (span?.start) {
+    at({ file: span.url ? fileURLToPathRaw(span.url) : undefined, line: span.start.line + 1, column: span.start.column + 1 });
+    err.message = e.sassMessage ?? err.message;
+  }
   return err;
 }
 
