@@ -158,8 +158,12 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 				return markupFinding{}, false
 			}
 			f, arg := r.seededFind(all, given, fn.x, fn.slots)
-			if f == nil || arg != k && !s.is(args[k][0], "...") {
+			_, spread := s.spreadOperand(args[k])
+			if f == nil || arg != k && !spread {
 				return markupFinding{}, false
+			}
+			if spread {
+				f.at = all[arg][0] // the element of the list that gives it
 			}
 			return f.markupFinding, true
 		})
@@ -167,14 +171,11 @@ func (r *rewrite) followImport(args [][2]int, name string, imp importBinding, ke
 }
 
 // readsParam reports whether an argument of args reads a parameter of the app's own
-// function.
+// function, or its arguments object.
 func (s *script) readsParam(args [][2]int) bool {
 	for _, a := range args {
 		for k := a[0]; k < a[1]; k++ {
-			if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
-				continue
-			}
-			if n, ok := s.binding(k); ok && !n.Free && n.Decl == js.ArgumentDecl {
+			if _, ok := s.paramKey(k); ok {
 				return true
 			}
 		}
@@ -242,7 +243,7 @@ func (s *script) givenValues(args [][2]int) []paramVal {
 	given := make([]paramVal, len(args))
 	may := false
 	for k, a := range args {
-		if s.is(a[0], "...") {
+		if _, spread := s.spreadOperand(a); spread {
 			return nil
 		}
 		values, data, known := s.values(a[0], a[1])

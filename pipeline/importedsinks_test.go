@@ -673,11 +673,23 @@ func TestImportedSinks(t *testing.T) {
 		{"a rest parameter spread into a module's function", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const put = (...a) => dom.put(...a); put(document.body, "<b>b</b>"); put(document.body, "<img src=x onerror=go()>");`,
-		}, `main.js:1:107: error: the value given to put(…)'s parameter a, which its code gives dom.put(…), imported from dom.js, holds the inline event handler onerror="go()"`},
+		}, `main.js:1:122: error: the value given to put(…)'s parameter a, which its code gives dom.put(…), imported from dom.js, holds the inline event handler onerror="go()"`},
 		{"an array forEach gives spread into a module's function", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; [[document.body, "<img src=x onerror=go()>"]].forEach((a) => dom.put(...a));`,
-		}, `main.js:1:35: error: the value given to the parameter a of the function written there, which its code gives dom.put(…), imported from dom.js`},
+		}, `main.js:1:51: error: the value given to the parameter a of the function written there, which its code gives dom.put(…), imported from dom.js`},
+		// Found af27, fixed af28: an array only a chain of call sites gives (a rest parameter,
+		// the arguments object) applied to a module's function built with exit 0: functionCalls
+		// read apply's and Reflect.apply's list where an array literal (or a const bound to one)
+		// said it only.
+		{"a rest parameter applied to a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function put(...a) { return Reflect.apply(dom.put, null, a); } function show(...a) { return dom.put.apply(null, a); } put(document.body, "<img src=x onerror=go()>"); show(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:171: error: the value given to put(…)'s parameter a, which its code gives dom.put(…), imported from dom.js`},
+		{"the arguments object applied to a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function put() { return dom.put.apply(null, arguments); } put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:111: error: the value given to put(…)'s arguments object, which its code gives dom.put(…), imported from dom.js`},
 		{"calls given nothing that holds a module object where one escapes, plain markup", map[string]string{
 			"dom.js": `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); console.log("<img src=x onerror=go()>"); const app = { show(m) { document.body.textContent = m; } }; ` +

@@ -60,6 +60,9 @@ type script struct {
 	callsOf  map[callsKey][][][2]int
 	// passing counts the functions passedCalls follows a function given as an argument into.
 	passing int
+	// applied marks the first token of each list apply is given that a chain of call sites
+	// gives (appliedlist.go): an argument that spreads it.
+	applied map[int]bool
 	// assigns are the assignments of global paths the script makes, by its reading as a
 	// classic script or not (globalfns.go), read once each.
 	assigns  [2][]globalAssign

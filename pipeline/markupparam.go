@@ -55,6 +55,10 @@ func (s *script) paramValue(i int) (paramVal, bool) {
 	if s.params == nil || s.is(i-1, ".") || s.is(i-1, "?.") {
 		return paramVal{}, false
 	}
+	if key, ok := s.argumentsKey(i); ok {
+		a, ok := s.params.args[key] // a function's arguments object (appliedlist.go)
+		return a, ok
+	}
 	n, known := s.binding(i)
 	if !known || n.Free {
 		return paramVal{}, false
@@ -471,6 +475,9 @@ func (s *script) functionCalls(ref, end int) [][][2]int {
 		if lit, ok := s.arrayAt(args[1]); ok {
 			return [][][2]int{s.spreadArgs(s.args(lit))}
 		}
+		if list, ok := s.appliedList(args[1]); ok {
+			return [][][2]int{list} // a parameter's list, the arguments object (appliedlist.go)
+		}
 		return [][][2]int{nil}
 	case (s.is(m, ".") || s.is(m, "?.")) && s.is(m+1, "bind") && s.is(m+2, "("):
 		// f.bind(t, …): the bound function's calls, after the arguments bound.
@@ -603,17 +610,14 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 	scan := append(append([][2]int{}, parts...), given...)
 	for _, p := range scan {
 		for k := p[0]; k < p[1] && free < 0; k++ {
-			if !js.IsIdentifier(s.tok(k).tt) || s.is(k-1, ".") || s.is(k-1, "?.") {
+			key, ok := s.paramKey(k) // a parameter, or a function's arguments object
+			if !ok {
 				continue
 			}
-			n, ok := s.binding(k)
-			if !ok || n.Free || n.Decl != js.ArgumentDecl {
-				continue
+			if _, given := r.seed[key]; given && seeded < 0 {
+				seeded = key
 			}
-			if _, given := r.seed[n.Binding]; given && seeded < 0 {
-				seeded = n.Binding
-			}
-			if !env.seen[n.Binding] {
+			if !env.seen[key] {
 				free = k
 			}
 		}
@@ -638,21 +642,38 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 		f, blocked := judge()
 		s.params = nil
 		if blocked {
+			if f.at > 0 {
+				at = f.at
+			}
 			r.errAt(at, "the value given to "+fn+" its code gives "+sink+", holds "+f.what, f.note)
 		}
 		return
 	}
-	f, ok := s.paramFunction(free)
+	freeKey, _ := s.paramKey(free)
+	argsKey, argsObj := s.argumentsKey(free)
+	var f ownFunction
+	var ok bool
+	if argsObj {
+		f, ok = s.argumentsFunction(free)
+	} else {
+		f, ok = s.paramFunction(free)
+	}
 	if !ok || depth >= maxParamDepth {
-		n, _ := s.binding(free)
-		env.seen[n.Binding] = true // read as data
+		env.seen[freeKey] = true // read as data
 		r.paramValues(sink, parts, judge, env, at, fn, depth)
-		delete(env.seen, n.Binding)
+		delete(env.seen, freeKey)
 		return
 	}
 	label := func(param string) string {
 		called := "(…)"
 		name := s.fnName(f)
+		if argsObj {
+			param = "arguments object"
+			if name == "" {
+				return "the arguments object of the function written there, which"
+			}
+			return name + called + "'s arguments object, which"
+		}
 		if name == "" {
 			return "the parameter " + param + " of the function written there, which"
 		}
@@ -663,6 +684,9 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 	}
 	for _, sl := range f.slots {
 		env.seen[sl.binding] = true
+	}
+	if argsObj {
+		env.seen[argsKey] = true
 	}
 	for _, args := range s.calls(f) {
 		if *env.reads <= 0 {
@@ -679,17 +703,31 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 				continue
 			}
 			env.args[sl.binding] = v
-			if sl.binding == s.bindingOf(free) {
+			if !argsObj && sl.binding == freeKey {
 				place, given = first, label(s.text(free))
 			}
+		}
+		if argsObj {
+			// What the call gives, all of it (the arguments object's elements).
+			env.args[argsKey] = paramVal{list: args, rest: true}
+			if len(args) > 0 {
+				place = args[0][0]
+			}
+			given = label("")
 		}
 		r.paramValues(sink, parts, judge, env, place, given, depth+1)
 		for _, sl := range f.slots {
 			delete(env.args, sl.binding)
 		}
+		if argsObj {
+			delete(env.args, argsKey)
+		}
 	}
 	for _, sl := range f.slots {
 		delete(env.seen, sl.binding)
+	}
+	if argsObj {
+		delete(env.seen, argsKey)
 	}
 }
 

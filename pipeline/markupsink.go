@@ -338,6 +338,10 @@ func (s *script) expressionEnd(i int) int {
 // markupFinding is what markup given to a sink holds that the bundle's policy blocks.
 type markupFinding struct {
 	what, note string
+	// at, where above 0, is the significant token of the argument that gives the value, where
+	// the place a chain of call sites reads is a list the value is spread from (a rest
+	// parameter's, the arguments object's: appliedlist.go).
+	at int
 }
 
 // blockedInMarkup returns what the markup holds that cannot run under the bundle's policy:
@@ -374,15 +378,15 @@ func blockedIn(nodes []*html.Node, runs bool) (markupFinding, bool) {
 		}
 		if n.Type == html.ElementNode {
 			if runs && n.Data == "script" && (n.Namespace == "" || n.Namespace == "svg") && elementScriptRuns(n) {
-				found = &markupFinding{"a <script>, which runs when the markup is parsed into the page, and cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page)",
-					"import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles"}
+				found = &markupFinding{what: "a <script>, which runs when the markup is parsed into the page, and cannot run under the bundle's policy (its text has no hash in it, and a src names no file of the one-file page)",
+					note: "import the code (import './x.js', or import('./x.js') to load it later), which bundle bundles"}
 				return
 			}
 			for _, a := range n.Attr {
 				key := strings.ToLower(a.Key)
 				if key == "srcdoc" && a.Namespace == "" && n.DataAtom == atom.Iframe && n.Namespace == "" {
 					if f, blocked := blockedInDocument(a.Val, true); blocked {
-						found = &markupFinding{"an <iframe srcdoc> whose document holds " + f.what, f.note}
+						found = &markupFinding{what: "an <iframe srcdoc> whose document holds " + f.what, note: f.note}
 						return
 					}
 				}
@@ -427,11 +431,9 @@ func blockedAttr(key, val string) (markupFinding, bool) {
 	lower := strings.ToLower(key)
 	switch {
 	case len(lower) > 2 && strings.HasPrefix(lower, "on"):
-		return markupFinding{fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", key, val),
-			fmt.Sprintf("attach it in a script once the element is in the page: element.addEventListener(%q, …)", strings.TrimPrefix(lower, "on"))}, true
+		return markupFinding{what: fmt.Sprintf("the inline event handler %s=%q, which cannot run under the bundle's policy", key, val), note: fmt.Sprintf("attach it in a script once the element is in the page: element.addEventListener(%q, …)", strings.TrimPrefix(lower, "on"))}, true
 	case (lower == "href" || lower == "src" || lower == "action" || lower == "formaction") && offline.Scheme(val) == "javascript":
-		return markupFinding{fmt.Sprintf("a javascript: URL (%s=%q), which cannot run under the bundle's policy", key, val),
-			"attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>"}, true
+		return markupFinding{what: fmt.Sprintf("a javascript: URL (%s=%q), which cannot run under the bundle's policy", key, val), note: "attach the behaviour in a script instead: element.addEventListener(\"click\", …); for a link that goes nowhere, use a <button>"}, true
 	}
 	return markupFinding{}, false
 }

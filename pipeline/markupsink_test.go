@@ -226,6 +226,12 @@ func TestMarkupSinks(t *testing.T) {
 		{"an object literal bound to a let, its method by a computed name", `let ui = { put: (el, m) => { el.innerHTML = m; } }; ui["put"](div, "<img src=x onerror=go()>");`, `ui.put(…)'s parameter m`},
 		{"a function called by call", `function put(el, m) { el.innerHTML = m; } put.call(null, div, "<img src=x onerror=go()>");`, `put(…)'s parameter m`},
 		{"a function called by apply", `function put(el, m) { el.innerHTML = m; } put.apply(null, [div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
+		// A list a chain of call sites gives, applied (af28): built with exit 0 (apply's list
+		// read where an array literal says it only).
+		{"a rest parameter applied to the app's function", `function own(el, m) { el.innerHTML = m; } function put(...a) { own.apply(null, a); } function show(...a) { Reflect.apply(own, null, a); } put(div, "<b>b</b>"); show(div, "<img src=x onerror=go()>");`, `show(…)'s parameter a, which its code gives innerHTML`},
+		{"the arguments object applied to the app's function", `const o = { own(el, m) { el.innerHTML = m; } }; function put() { return o.own.apply(o, arguments); } put(div, "<img src=x onerror=go()>");`, `put(…)'s arguments object, which its code gives innerHTML`},
+		{"a parameter given an array literal, applied", `function own(el, m) { el.innerHTML = m; } function put(a) { own.apply(null, a); } put([div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter a, which its code gives innerHTML`},
+		{"lists applied that give no handler", `function own(el, m) { el.innerHTML = m; } function put(...a) { own.apply(null, a); } put(div, "<b>b</b>"); put("<img src=x onerror=go()>", "<i>i</i>"); function show() { own.apply(null, arguments); } show(div, text); show(div); own.apply(null, xs);`, ""},
 		{"a function bound, then called", `function put(el, m) { el.innerHTML = m; } const b = put.bind(null, div); b("<img src=x onerror=go()>");`, `put(…)'s parameter m`},
 		{"a function bound and called at once", `function put(el, m) { el.innerHTML = m; } put.bind(null, div, "<img src=x onerror=go()>")();`, `put(…)'s parameter m`},
 		{"arguments spread from an array literal", `function put(el, m) { el.innerHTML = m; } put(...[div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},

@@ -91,7 +91,7 @@ func (r *rewrite) checkNav(i int) {
 				where = "in the window it opens (about:blank, which has the page's policy)"
 				note = "open the window without the URL (const w = window.open()) and act on it from the page's code, or call the code directly"
 			}
-			return markupFinding{fmt.Sprintf("a javascript: URL (%q), whose code the page as written runs %s and the bundle's policy blocks: a javascript: URL is code by URL, which its script-src does not allow", u, where), note}, true
+			return markupFinding{what: fmt.Sprintf("a javascript: URL (%q), whose code the page as written runs %s and the bundle's policy blocks: a javascript: URL is code by URL, which its script-src does not allow", u, where), note: note}, true
 		}
 		return markupFinding{}, false
 	}

@@ -45,6 +45,9 @@ func (s *script) callbackArgs(open int) ([][][2]int, bool) {
 		if lit, ok := s.arrayAt(args[2]); ok {
 			return [][][2]int{s.spreadArgs(s.args(lit))}, true
 		}
+		if list, ok := s.appliedList(args[2]); ok {
+			return [][][2]int{list}, true
+		}
 		return [][][2]int{nil}, true
 	}
 	if (s.is(open-1, "setTimeout") || s.is(open-1, "setInterval")) && !s.is(open-2, ".") && !s.is(open-2, "?.") && s.global(open-1) {
@@ -186,19 +189,20 @@ func (s *script) paramDecl(d int) bool {
 
 // spreadArgs returns args with each argument spread from an array literal (...[a, b], or a
 // const bound to one, arrayAt) given as its elements, or nil where one is spread from
-// elsewhere (only the run knows them).
+// elsewhere (only the run knows them). A list apply is given (appliedList) is spread so.
 func (s *script) spreadArgs(args [][2]int) [][2]int {
 	out := [][2]int{}
 	for _, a := range args {
-		if !s.is(a[0], "...") {
+		op, spread := s.spreadOperand(a)
+		if !spread {
 			out = append(out, a)
 			continue
 		}
-		lit, ok := s.arrayAt([2]int{a[0] + 1, a[1]})
-		if !ok && a[1] == a[0]+2 {
+		lit, ok := s.arrayAt(op)
+		if !ok && op[1] == op[0]+1 {
 			// A parameter, where a chain of call sites gives it (checkParamsBy): a rest
-			// parameter's list, or an array literal.
-			if v, given := s.paramValue(a[0] + 1); given && v.rest {
+			// parameter's list (or the arguments object), or an array literal.
+			if v, given := s.paramValue(op[0]); given && v.rest {
 				out = append(out, v.list...)
 				continue
 			} else if given && len(v.path) == 0 {
@@ -209,7 +213,7 @@ func (s *script) spreadArgs(args [][2]int) [][2]int {
 			return nil
 		}
 		for _, e := range s.args(lit) {
-			if s.is(e[0], "...") {
+			if _, spread := s.spreadOperand(e); spread {
 				return nil
 			}
 			out = append(out, e)

@@ -148,6 +148,18 @@ func (s *script) given(sl paramSlot, args [][2]int) (paramVal, int, bool) {
 	if sl.unknown || sl.binding < 0 {
 		return paramVal{}, 0, false
 	}
+	for p, a := range args {
+		if p > sl.index || !s.applied[a[0]] {
+			continue
+		}
+		// A list apply is given (appliedList), its elements the arguments from p on: the
+		// slot's is the list's element, where the list is the call's last argument.
+		if sl.rest || p != len(args)-1 {
+			return paramVal{}, 0, false
+		}
+		first := patStep{elem: sl.index - p, def: sl.def}
+		return paramVal{at: a, path: append([]patStep{first}, sl.path...)}, a[0], true
+	}
 	if sl.rest {
 		if sl.index >= len(args) {
 			return paramVal{}, 0, false
@@ -202,6 +214,21 @@ func (s *script) member(v [2]int, st patStep) (sub [2]int, found, known bool) {
 	for depth := 0; v[1] == v[0]+1 && js.IsIdentifier(s.tok(v[0]).tt); depth++ {
 		if depth > 8 {
 			return sub, false, false
+		}
+		if pv, ok := s.paramValue(v[0]); ok && pv.rest {
+			// A rest parameter's list, or the arguments object: what the call gives.
+			if st.hasKey {
+				return sub, false, false
+			}
+			for n, e := range pv.list {
+				if _, spread := s.spreadOperand(e); spread {
+					return sub, false, false
+				}
+				if n == st.elem {
+					return e, e[0] < e[1], true
+				}
+			}
+			return sub, false, true
 		}
 		if a, ok := s.paramArg(v[0]); ok {
 			v = a
