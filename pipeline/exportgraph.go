@@ -228,7 +228,10 @@ func (s *script) valueSlots(v int, keys []string, depth int) ([]paramSlot, bool)
 		for body < len(s.sig) && !s.is(body, "{") {
 			body++
 		}
-		if len(keys) != 1 || body >= len(s.sig) || s.pair[body] < body {
+		// An instance's, C.prototype.key: a method key(…) { … } without static (not the
+		// constructor, the class's own call).
+		proto := len(keys) == 2 && keys[0] == "prototype" && keys[1] != "constructor"
+		if len(keys) != 1 && !proto || body >= len(s.sig) || s.pair[body] < body {
 			return nil, false
 		}
 		for k := body + 1; k < s.pair[body]; k++ {
@@ -236,8 +239,14 @@ func (s *script) valueSlots(v int, keys []string, depth int) ([]paramSlot, bool)
 				k = p
 				continue
 			}
-			if s.is(k, "static") && s.is(k+1, keys[0]) && s.is(k+2, "(") {
+			if !proto && s.is(k, "static") && s.is(k+1, keys[0]) && s.is(k+2, "(") {
 				return s.slots(k + 2), true
+			}
+			if m := k; proto && (s.is(m, "async") || s.is(m, "*")) && s.is(m+2, "(") {
+				k = m + 1
+			}
+			if proto && s.is(k, keys[1]) && s.is(k+1, "(") && (s.is(k-1, "{") || s.is(k-1, "}") || s.is(k-1, ";") || s.is(k-1, "async") || s.is(k-1, "*")) && !s.is(k-2, "static") {
+				return s.slots(k + 1), true
 			}
 		}
 		return nil, false

@@ -340,6 +340,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// with exit 0, and the built page's policy blocked the handler the page as written ran
 		// ("ran":"reflect" as written, "not yet" built); refused at the markup.
 		{page: "module_reflect_sink.html", refused: "module_reflect_sink.html:13:63: error: the value given to dom.put(…), imported from dynimport-dom.js (dom.put read as a value and called), whose code gives its parameter m to innerHTML"},
+		// A module's object's method that gives its markup to this.put(…) (af28): built with
+		// exit 0, and the built page's policy blocked the handler the page as written ran
+		// ("ran":"this" as written, "not yet" built); refused at the markup.
+		{page: "module_this_sink.html", refused: "module_this_sink.html:13:41: error: the value given to dom.run(…), imported from module-this-dom.js, whose code gives its parameter m to innerHTML"},
 		// Markup given to a function a classic script puts on the global object where the build
 		// cannot see it (Object.assign(window, { lib })), which gives it to innerHTML (g23):
 		// built with exit 0, lib read as the browser's, and the built page's policy blocked the

@@ -291,6 +291,7 @@ func (r *rewrite) seededFind(args [][2]int, given []paramVal, x *script, slots [
 		other.checkMarkup(k)
 		other.checkAttr(k)
 		other.checkNav(k)
+		other.checkSeededThis(k) // thismethod.go
 	}
 	if other.found == nil {
 		return nil, 0

@@ -703,6 +703,55 @@ func TestImportedSinks(t *testing.T) {
 			"main.js": `import * as dom from "./dom.js"; import { text } from "./dom.js"; console.log(dom.VERSION); const t = [dom.text, text]; setTimeout(dom.put, 0, document.body, "<b>b</b>"); ` +
 				`[document.body].forEach(text); const app = { show(m) { document.body.textContent = m; } }; (location.hash ? app : app).show("<img src=x onerror=go()>"); Reflect.apply(dom.text, null, [document.body, "<img src=x onerror=go()>"]);`,
 		}, ""},
+		// this in another module's method, and an instance of another module's class (af28):
+		// each built with exit 0. A method's this.put(…) was read as a call of put in a class's
+		// instance methods only; a static method's this, an object literal's methods, and
+		// new View().put(…) from another module were not read, and an exported function's
+		// this.put(…), whose this its caller gives, was not refused.
+		{"this.put in another module's exported object's method", map[string]string{
+			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, run(el, m) { this.put(el, m); } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to innerHTML, holds the inline event handler onerror="go()"`},
+		{"this.put in another module's exported object's method, by a namespace, an arrow, a constant key", map[string]string{
+			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, run(el, m) { const go = () => this["put"](el, m); go(); } };`,
+			"main.js": `import * as ns from "./dom.js"; ns.dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:59: error: the value given to ns.dom.run(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"this.put in another module's class's instance method", map[string]string{
+			"dom.js":  `export class View { put(el, m) { el.innerHTML = m; } run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; new View().run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"this.put in another module's class's static method", map[string]string{
+			"dom.js":  `export class View { static put(el, m) { el.innerHTML = m; } static run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; View.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:58: error: the value given to View.run(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"super.put in another module's subclass, its instance by a const", map[string]string{
+			"dom.js":  `class Base { put(el, m) { el.innerHTML = m; } } export class View extends Base { run(el, m) { super.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; const v = new View(); v.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:77: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"another module's class's instance method called", map[string]string{
+			"dom.js":  `export class View { put(el, m) { el.innerHTML = m; } }`,
+			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the value given to View.prototype.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"an instance method another module's class inherits from elsewhere", map[string]string{
+			"base.js": `export class Base { put(el, m) { el.innerHTML = m; } }`,
+			"dom.js":  `import { Base } from "./base.js"; export class View extends Base {}`,
+			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the markup given to View.prototype.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as View.prototype.put`},
+		{"this.put in an exported function, this what the caller gives", map[string]string{
+			"dom.js":  `export function run(el, m) { this.put(el, m); }`,
+			"main.js": `import { run } from "./dom.js"; const o = { put(el, m) { el.innerHTML = m; } }; run.call(o, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:108: error: the value given to run(…), imported from dom.js (run read as a value and called), whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of run gives it), holds the inline event handler onerror="go()"`},
+		{"this.put in a default-exported object literal's method", map[string]string{
+			"dom.js":  `const put = (el, m) => { el.innerHTML = m; }; export default { put, run(el, m) { this.put(el, m); } };`,
+			"main.js": `import dom from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:52: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of run gives it)`},
+		{"this and instances of another module, plain markup and text", map[string]string{
+			"dom.js": `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; }, run(el, m) { this.put(el, m); }, say(el, m) { this.text(el, m); } }; ` +
+				`export class View { put(el, m) { el.innerHTML = m; } text(el, m) { el.textContent = m; } run(el, m) { this.put(el, m); } static log(m) { this.say(m); } static say(m) { console.log(m); } } ` +
+				`export function run(el, m) { this.put(el, m); } export function note(m) { this.log(m); }`,
+			"main.js": `import { dom, View, run, note } from "./dom.js"; dom.run(document.body, "<b>b</b>"); dom.say(document.body, "<img src=x onerror=go()>"); const v = new View(); v.run(document.body, "<i>i</i>"); ` +
+				`v.text(document.body, "<img src=x onerror=go()>"); View.log("<img src=x onerror=go()>"); run.call(dom, document.body, "<b>b</b>"); note.call(console, "a <b> tag");`,
+		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{
 			"index.html": "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>t</title></head>\n<body>\n<script src=\"./a.js\"></script>\n<script src=\"./b.js\"></script>\n</body>\n</html>\n",

@@ -262,6 +262,7 @@ func (r *rewrite) sinkValue(imp importBinding, keys []string) bool {
 		probe.checkMarkup(k)
 		probe.checkAttr(k)
 		probe.checkNav(k)
+		probe.checkSeededThis(k)
 	}
 	return probe.found != nil
 }

@@ -334,6 +334,16 @@ func (s *script) readCalls(f ownFunction) [][][2]int {
 				out = append(out, s.methodCalls(c, f.key, f.setter)...)
 			}
 		}
+		if f.object >= 0 {
+			// this.key(…) in the literal's own methods, this the object (thismethod.go).
+			for c := f.object; c < s.pair[f.object]; c++ {
+				if s.tok(c).tt == js.ThisToken {
+					if ok, _ := s.thisMethod(c, f.object, false); ok {
+						out = append(out, s.methodCalls(c, f.key, f.setter)...)
+					}
+				}
+			}
+		}
 		return out
 	}
 	// A class's method: called on the class (static) or its instances, the class's and
@@ -383,6 +393,11 @@ func (s *script) readCalls(f ownFunction) [][][2]int {
 			case !f.static && s.tok(c).tt == js.ThisToken && s.ownThis(c, brace):
 				// this.key(…) where this is the instance: in the class's body, no function of its own between.
 				out = append(out, s.methodCalls(c, f.key, f.setter)...)
+			case f.static && s.tok(c).tt == js.ThisToken:
+				// this.key(…) in a static method, this the class (C.run(…)), or a subclass.
+				if ok, static := s.thisMethod(c, brace, true); ok && static {
+					out = append(out, s.methodCalls(c, f.key, f.setter)...)
+				}
 			case n > 0 && s.tok(c).tt == js.SuperToken:
 				out = append(out, s.methodCalls(c, f.key, f.setter)...) // super.key(…) in a subclass
 			}
@@ -614,15 +629,13 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 			if !ok {
 				continue
 			}
-			if _, given := r.seed[key]; given && seeded < 0 {
-				seeded = key
-			}
 			if !env.seen[key] {
 				free = k
 			}
 		}
 	}
 	if free < 0 && r.seed != nil {
+		seeded = r.seededOf(parts, env)
 		if seeded < 0 || r.found != nil {
 			return // what this module's own calls give: its own build's to say
 		}
@@ -729,6 +742,34 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 	if argsObj {
 		delete(env.seen, argsKey)
 	}
+}
+
+// seededOf returns the parameter another module's call gives (r.seed) that the value parts
+// is read from at the chain of call sites env: a parameter parts reads, or one the argument
+// given to it reads, in turn; -1 where none is.
+func (r *rewrite) seededOf(parts [][2]int, env paramEnv) int {
+	s := r.s
+	seen := map[int]bool{}
+	for len(parts) > 0 {
+		var next [][2]int
+		for _, p := range parts {
+			for k := p[0]; k < p[1]; k++ {
+				key, ok := s.paramKey(k)
+				if !ok || seen[key] {
+					continue
+				}
+				seen[key] = true
+				if _, given := r.seed[key]; given {
+					return key
+				}
+				if v, ok := env.args[key]; ok {
+					next = append(append(next, v.at), v.list...)
+				}
+			}
+		}
+		parts = next
+	}
+	return -1
 }
 
 // enclosing returns the significant token of the bracket that opens around k, or -1.

@@ -28,6 +28,7 @@ func (r *rewrite) check(i int) {
 	r.checkCompiled(i)
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
+	r.checkInstanceCall(i) // thismethod.go
 	r.checkImportedValue(i)
 	r.checkParamValue(i)
 	if r.seed == nil {

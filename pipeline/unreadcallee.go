@@ -331,6 +331,9 @@ func (r *rewrite) checkUnreadCallee(i int) {
 			return
 		}
 	}
+	if r.instanceRead(i) {
+		return // an instance of another module's class, its method read (checkInstanceCall)
+	}
 	var what, exported string
 	n, known := s.binding(start)
 	switch {
