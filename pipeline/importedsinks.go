@@ -40,7 +40,7 @@ type seedFinding struct {
 // member path from one (dom.put(…), ns.put(…) on import * as ns, ns.dom.put(…)).
 func (r *rewrite) checkImportedCall(i int) {
 	s := r.s
-	if r.resolve == nil || r.seed != nil || !s.is(i, "(") || i < 1 {
+	if r.resolve == nil || r.seed != nil && !r.seedImports || !s.is(i, "(") || i < 1 {
 		return
 	}
 	root, keys, ok := s.memberPath(i - 1)
@@ -286,12 +286,25 @@ func (r *rewrite) seededFind(args [][2]int, given []paramVal, x *script, slots [
 	if len(seed) == 0 {
 		return nil, 0
 	}
-	other := &rewrite{b: r.b, file: r.file, s: x, seed: seed}
+	other := &rewrite{b: r.b, file: r.file, s: x, seed: seed, seeds: r.seeds + 1}
+	if x != r.s {
+		// Another module of the app: its imports resolved from its own place, read into
+		// the modules they name in turn (a call of a third module's function given what
+		// the seed gives), to maxSeedDepth modules.
+		for path, m := range r.modules {
+			if m == x && r.resolve != nil && r.seeds+1 < maxSeedDepth {
+				other.file, other.resolve, other.modules = path, r.resolve, r.modules
+			}
+		}
+	}
 	for k := 0; k < len(x.sig) && other.found == nil; k++ {
 		other.checkMarkup(k)
 		other.checkAttr(k)
 		other.checkNav(k)
 		other.checkSeededThis(k) // thismethod.go
+		if other.resolve != nil {
+			other.checkSeededImport(k)
+		}
 	}
 	if other.found == nil {
 		return nil, 0
@@ -341,4 +354,24 @@ func (s *script) bindingName(binding int) string {
 		return s.text(refs[0])
 	}
 	return ""
+}
+
+// maxSeedDepth bounds the modules a call's values are read into, one module's function giving
+// them to another's.
+const maxSeedDepth = 4
+
+// checkSeededImport reads, in a seeded reading (another module's call read into this module:
+// seededCall), the call whose '(' is the significant token i of a function this module imports
+// from a third (import { raw } from "./raw.js"; export function put(el, m) { raw(el, m) }),
+// given what the seed gives, into that module as checkImportedCall reads the app's call: the
+// first value that reaches a sink there holding what the policy blocks is the seed's finding.
+func (r *rewrite) checkSeededImport(i int) {
+	if r.seed == nil || r.resolve == nil || r.found != nil {
+		return
+	}
+	r.seedImports = true // read as the app's own call is, the seed's values given
+	defer func() { r.seedImports = false }()
+	r.checkImportedCall(i)
+	r.checkInstanceCall(i)
+	r.checkImportedValue(i)
 }

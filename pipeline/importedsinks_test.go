@@ -745,12 +745,51 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `const put = (el, m) => { el.innerHTML = m; }; export default { put, run(el, m) { this.put(el, m); } };`,
 			"main.js": `import dom from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:52: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of run gives it)`},
+		// More of the same kind (af28): a class's field given an arrow, an accessor, a member
+		// of this read as a value, each reached by this.put(…), and a module's function that
+		// gives its parameter to a third module's: built with exit 0. A field's function is
+		// read as a method is (fieldNamed); an accessor's, or a field's other value, is
+		// what the build does not read (readMember), as a const bound to this.put is.
+		{"this.put a class's field's arrow, in another module", map[string]string{
+			"dom.js":  `export class View { put = (el, m) => { el.innerHTML = m; }; run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; new View().run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"this.put a class's getter, in another module", map[string]string{
+			"dom.js":  `export class View { get put() { return (el, m) => { el.innerHTML = m; }; } run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; new View().run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of View.prototype.run gives it)`},
+		{"this.put an object literal's getter, in another module", map[string]string{
+			"dom.js":  `export const dom = { get put() { return (el, m) => { el.innerHTML = m; }; }, run(el, m) { this.put(el, m); } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of dom.run gives it)`},
+		{"this.put bound to a const, in another module", map[string]string{
+			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, run(el, m) { const f = this.put; f.call(this, el, m); } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to f.call(…), which the build cannot read (this is what a call of dom.run gives it)`},
+		{"a module's function that gives its parameter to a third module's", map[string]string{
+			"raw.js":  `export function raw(el, m) { el.innerHTML = m; }`,
+			"dom.js":  `import { raw } from "./raw.js"; export function put(el, m) { raw(el, m); }`,
+			"main.js": `import { put } from "./dom.js"; put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:52: error: the value given to put(…), imported from dom.js, whose code gives its parameter m to raw(…), imported from raw.js, holds the inline event handler onerror="go()"`},
+		// Refused before too: another module's instance's field, this.put the constructor sets.
+		{"a class's field's arrow called on another module's instance", map[string]string{
+			"dom.js":  `export class View { put = (el, m) => { el.innerHTML = m; }; }`,
+			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the markup given to View.prototype.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as View.prototype.put`},
+		{"this.put the constructor sets, in another module", map[string]string{
+			"dom.js":  `export class View { constructor() { this.put = (el, m) => { el.innerHTML = m; }; } run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; new View().run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read`},
 		{"this and instances of another module, plain markup and text", map[string]string{
 			"dom.js": `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; }, run(el, m) { this.put(el, m); }, say(el, m) { this.text(el, m); } }; ` +
 				`export class View { put(el, m) { el.innerHTML = m; } text(el, m) { el.textContent = m; } run(el, m) { this.put(el, m); } static log(m) { this.say(m); } static say(m) { console.log(m); } } ` +
 				`export function run(el, m) { this.put(el, m); } export function note(m) { this.log(m); }`,
-			"main.js": `import { dom, View, run, note } from "./dom.js"; dom.run(document.body, "<b>b</b>"); dom.say(document.body, "<img src=x onerror=go()>"); const v = new View(); v.run(document.body, "<i>i</i>"); ` +
+			"main.js": `import { dom, View, run, note } from "./dom.js"; import "./other.js"; dom.run(document.body, "<b>b</b>"); dom.say(document.body, "<img src=x onerror=go()>"); const v = new View(); v.run(document.body, "<i>i</i>"); ` +
 				`v.text(document.body, "<img src=x onerror=go()>"); View.log("<img src=x onerror=go()>"); run.call(dom, document.body, "<b>b</b>"); note.call(console, "a <b> tag");`,
+			"raw.js": `export function raw(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"wrap.js": `import { raw, text } from "./raw.js"; export function put(el, m) { raw(el, m); } export function say(el, m) { text(el, m); } ` +
+				`export class Field { put = (el, m) => { el.textContent = m; }; get html() { return ""; } run(el, m) { this.put(el, m); } }`,
+			"other.js": `import { put, say, Field } from "./wrap.js"; put(document.body, "<b>b</b>"); say(document.body, "<img src=x onerror=go()>"); new Field().run(document.body, "<img src=x onerror=go()>");`,
 		}, ""},
 		// A classic script's call of a function another declares, a global of the page.
 		{"a function another classic script declares", map[string]string{

@@ -99,7 +99,7 @@ func (s *script) calledDirectly(end int) bool {
 // each into the module as a direct call is.
 func (r *rewrite) checkImportedValue(i int) {
 	s := r.s
-	if r.resolve == nil || r.seed != nil {
+	if r.resolve == nil || r.seed != nil && !r.seedImports {
 		return
 	}
 	imp, keys, end, ok := r.importPath(i)

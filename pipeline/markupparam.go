@@ -186,12 +186,21 @@ func (s *script) functionNamed(open, close int) (ownFunction, bool) {
 	switch {
 	case s.is(h-1, "function") && js.IsIdentifier(s.tok(h).tt):
 		if s.is(h-2, "=") {
+			if f, ok := s.fieldNamed(h - 2); ok {
+				return f, true
+			}
 			return named(h - 3) // const f = function g(…)
 		}
 		return named(h)
 	case s.is(h, "function") && s.is(h-1, "="):
+		if f, ok := s.fieldNamed(h - 1); ok {
+			return f, true
+		}
 		return named(h - 2)
 	case s.is(h, "="):
+		if f, ok := s.fieldNamed(h); ok {
+			return f, true // a class's field put = (…) => …
+		}
 		return named(h - 1)
 	}
 	if f, ok := s.written(h + 1); ok {
@@ -614,26 +623,10 @@ func (r *rewrite) checkParamsBy(sink string, parts [][2]int, judge func() (marku
 // token of the argument last given (the place), fn what it was given to.
 func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupFinding, bool), env paramEnv, at int, fn string, depth int) {
 	s := r.s
-	// The first parameter the value (or an argument given so far) reads that no call gives
-	// yet, and the first another module's call gives (seeded).
-	free, seeded := -1, -1
-	var given [][2]int
-	for _, a := range env.args {
-		given = append(append(given, a.at), a.list...)
-	}
-	slices.SortFunc(given, func(a, b [2]int) int { return a[0] - b[0] }) // the same reading each build
-	scan := append(append([][2]int{}, parts...), given...)
-	for _, p := range scan {
-		for k := p[0]; k < p[1] && free < 0; k++ {
-			key, ok := s.paramKey(k) // a parameter, or a function's arguments object
-			if !ok {
-				continue
-			}
-			if !env.seen[key] {
-				free = k
-			}
-		}
-	}
+	// The first parameter the value reads that no call gives yet, through the arguments
+	// given so far (the value's parameters', in turn), and the first another module's call
+	// gives (seeded).
+	free, seeded := s.freeParam(parts, env), -1
 	if free < 0 && r.seed != nil {
 		seeded = r.seededOf(parts, env)
 		if seeded < 0 || r.found != nil {
@@ -742,6 +735,33 @@ func (r *rewrite) paramValues(sink string, parts [][2]int, judge func() (markupF
 	if argsObj {
 		delete(env.seen, argsKey)
 	}
+}
+
+// freeParam returns the significant token of the first parameter (or arguments object) the
+// value parts reads that env neither gives nor reads as given nothing: read in parts, or in
+// the argument env gives a parameter parts reads, in turn; -1 where none is.
+func (s *script) freeParam(parts [][2]int, env paramEnv) int {
+	seen := map[int]bool{}
+	for len(parts) > 0 {
+		var next [][2]int
+		for _, p := range parts {
+			for k := p[0]; k < p[1]; k++ {
+				key, ok := s.paramKey(k)
+				if !ok || seen[key] {
+					continue
+				}
+				seen[key] = true
+				if !env.seen[key] {
+					return k
+				}
+				if v, ok := env.args[key]; ok {
+					next = append(append(next, v.at), v.list...)
+				}
+			}
+		}
+		parts = next
+	}
+	return -1
 }
 
 // seededOf returns the parameter another module's call gives (r.seed) that the value parts

@@ -223,6 +223,7 @@ func TestMarkupSinks(t *testing.T) {
 		// this in an object literal's method, a static method's (af28): built with exit 0.
 		{"an object literal's method called on this", `const ui = { put(el, m) { el.innerHTML = m; }, run: function (m) { this.put(div, m); } }; ui.run("<img src=x onerror=go()>");`, `ui.run(…)'s parameter m, which its code gives innerHTML`},
 		{"a class's static method called on this", `class View { static put(el, m) { el.innerHTML = m; } static run(m) { [1].forEach(() => this.put(div, m)); } } View.run("<img src=x onerror=go()>");`, `View.run(…)'s parameter m, which its code gives innerHTML`},
+		{"a class's field's arrow called on this", `class View { put = (el, m) => { el.innerHTML = m; }; run(el, m) { this.put(el, m); } } new View().run(div, "<img src=x onerror=go()>");`, `View.prototype.run(…)'s parameter m, which its code gives innerHTML`},
 		{"this in methods, another function's this, plain markup", `const ui = { put(el, m) { el.innerHTML = m; }, run(m) { this.put(div, m); }, later(m) { setTimeout(function () { this.put(div, m); }); }, arrow: (m) => this.put(div, m) }; ui.run("<b>b</b>"); ui.later("<img src=x onerror=go()>"); ` +
 			`class View { static put(el, m) { el.innerHTML = m; } put(el, m) { el.textContent = m; } run(m) { this.put(div, m); } } new View().run("<img src=x onerror=go()>");`, ""},
 		{"a class's method called on new", `class View { put(el, m) { el.innerHTML = m; } } new View().put(div, "<img src=x onerror=go()>");`, `View.prototype.put(…)'s parameter m`},

@@ -123,7 +123,7 @@ func (r *rewrite) instanceOf(end int) (imp importBinding, name string, keys []st
 // (View.prototype.put: exportedFunction), as checkImportedCall reads View.put(…).
 func (r *rewrite) checkInstanceCall(i int) {
 	s := r.s
-	if r.resolve == nil || r.seed != nil || !s.is(i, "(") || i < 3 {
+	if r.resolve == nil || r.seed != nil && !r.seedImports || !s.is(i, "(") || i < 3 {
 		return
 	}
 	key := i - 1
@@ -168,10 +168,19 @@ func (r *rewrite) checkSeededThis(i int) {
 		return
 	}
 	start, group, ok := s.chainStart(i - 1)
-	if !ok || group || s.tok(start).tt != js.ThisToken || i-1 == start || r.thisRead(start, i-1) {
+	if !ok || group {
 		return
 	}
-	open, ok := s.ownFunction(start)
+	callee := "this" + s.calleeText(i-1)
+	this := start
+	if init, isConst := s.constInitAt(start); isConst && init[1] > init[0]+1 && s.tok(init[0]).tt == js.ThisToken && s.thisPath(init) {
+		// const f = this.put; f.call(this, …): a member of this read as a value, whose calls
+		// the build does not read.
+		this, callee = init[0], s.calleeText(i-1)
+	} else if s.tok(start).tt != js.ThisToken || i-1 == start || r.thisRead(start, i-1) {
+		return
+	}
+	open, ok := s.ownFunction(this)
 	if !ok {
 		return // a module's this: undefined, the call a TypeError
 	}
@@ -179,7 +188,7 @@ func (r *rewrite) checkSeededThis(i int) {
 	if !s.readsParam(args) {
 		return
 	}
-	sink := "this" + s.calleeText(i-1) + "(…), which the build cannot read (this is what a call of " + s.listName(open) + " gives it)"
+	sink := callee + "(…), which the build cannot read (this is what a call of " + s.listName(open) + " gives it)"
 	for _, a := range args {
 		if r.found != nil {
 			return
@@ -219,7 +228,7 @@ func (r *rewrite) thisRead(this, end int) bool {
 		}
 		if _, class := s.classOf(b); class {
 			ok, static := s.thisMethod(this, b, true)
-			return ok && s.overrides(b, ownFunction{key: key, static: static})
+			return ok && s.readMember(b, key, static, true)
 		}
 		if !s.is(b-1, "=") || !s.is(b-3, "const") && !s.is(b-3, "let") && !s.is(b-3, "var") {
 			continue
@@ -227,16 +236,101 @@ func (r *rewrite) thisRead(this, end int) bool {
 		if ok, _ := s.thisMethod(this, b, false); !ok {
 			continue
 		}
-		for _, e := range s.split(b+1, s.pair[b]) {
+		return s.readMember(b, key, false, false)
+	}
+	return false
+}
+
+// fieldNamed reads the function a class's field is given, where the significant token eq is
+// the '=' of key = (…) => …, key = function (…) (static too): the instance's key (the
+// class's, static), called as a method is (C.key(…), new C().key(…), this.key(…)).
+func (s *script) fieldNamed(eq int) (ownFunction, bool) {
+	key := eq - 1
+	brace := s.enclosing(key)
+	if !js.IsIdentifierName(s.tok(key).tt) || brace < 1 || !s.is(brace, "{") {
+		return ownFunction{}, false
+	}
+	class, ok := s.classOf(brace)
+	if !ok {
+		return ownFunction{}, false
+	}
+	static := s.is(key-1, "static")
+	before := key - 1
+	if static {
+		before--
+	}
+	if !s.is(before, "{") && !s.is(before, "}") && !s.is(before, ";") {
+		return ownFunction{}, false
+	}
+	n, known := s.binding(class)
+	if !known || n.Free || n.Written {
+		return ownFunction{}, false
+	}
+	return ownFunction{name: class, object: -1, class: brace, key: s.text(key), static: static}, true
+}
+
+// readMember reports whether the member key (static or not) of the object literal or class
+// body whose '{' is brace is a function whose calls markupparam.go reads: a method key(…) { …
+// } (async, a generator), an object literal's key: function (…), key: (…) => …, a class's
+// field key = (…) => …; not an accessor (get key(), whose value the getter gives), a field
+// given another value, a shorthand.
+func (s *script) readMember(brace int, key string, static, class bool) bool {
+	// fn reports whether the value at v is a function written there.
+	fn := func(v int) bool {
+		if s.is(v, "async") {
+			v++
+		}
+		return s.is(v, "function") || js.IsIdentifier(s.tok(v).tt) && s.is(v+1, "=>") || s.is(v, "(") && s.pair[v] > v && s.is(s.pair[v]+1, "=>")
+	}
+	if !class {
+		for _, e := range s.split(brace+1, s.pair[brace]) {
 			k := e[0]
-			for s.is(k, "async") || s.is(k, "*") || s.is(k, "get") || s.is(k, "set") {
+			for s.is(k, "async") || s.is(k, "*") {
 				k++
 			}
-			if name, ok := s.keyText(k); ok && name == key {
-				return true
+			if (s.is(k, "get") || s.is(k, "set")) && s.is(k+1, key) && s.is(k+2, "(") {
+				return false // an accessor
 			}
+			if name, ok := s.keyText(k); !ok || name != key || k+1 >= e[1] {
+				continue
+			}
+			return s.is(k+1, "(") || s.is(k+1, ":") && fn(k+2)
 		}
 		return false
 	}
+	for k := brace + 1; k < s.pair[brace]; k++ {
+		if p := s.pair[k]; p > k {
+			k = p
+			continue
+		}
+		if !s.is(k, key) {
+			continue
+		}
+		head := k
+		for s.is(head-1, "async") || s.is(head-1, "*") || s.is(head-1, "get") || s.is(head-1, "set") {
+			head--
+		}
+		st := s.is(head-1, "static")
+		if st {
+			head--
+		}
+		if !s.is(head-1, "{") && !s.is(head-1, "}") && !s.is(head-1, ";") || st != static {
+			continue
+		}
+		if s.is(k-1, "get") || s.is(k-1, "set") {
+			return false // an accessor
+		}
+		return s.is(k+1, "(") || s.is(k+1, "=") && fn(k+2)
+	}
 	return false
+}
+
+// thisPath reports whether the significant tokens v are this and members read from it by
+// names: this.put, this.ui.put.
+func (s *script) thisPath(v [2]int) bool {
+	k := v[0] + 1
+	for k+1 < v[1] && (s.is(k, ".") || s.is(k, "?.")) && js.IsIdentifierName(s.tok(k+1).tt) {
+		k += 2
+	}
+	return k == v[1] && k > v[0]+1
 }

@@ -250,6 +250,10 @@ type rewrite struct {
 	// from this one, found the first sink it reaches that holds what the policy blocks.
 	seed  map[int]paramVal
 	found *seedFinding
+	// seeds counts the seeded readings this one is read within: a module's function that
+	// gives its parameter to a third module's is read into that one in turn (maxSeedDepth).
+	seeds       int
+	seedImports bool // checkSeededImport's reading
 	// escapes are the uses of its module objects that go where the build does not follow
 	// them (unreadcallee.go), read once.
 	escapes *[]escapeUse
