@@ -557,6 +557,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 				t.Errorf("the built page holds %d assignments a = a ?? b (|| or &&), want none", n)
 			}
 		}},
+		// at28: a script and a <style> before the page's policy <meta> (script-src 'self';
+		// style-src 'self'): built, refused as blocked by it ("blocks this inline script"),
+		// which judges only the elements the parser meets after it; built with their hashes.
+		{page: "csp_after_script.html", see: `"extra":{"early":"loading"}`},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -98,7 +98,7 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, 
 	srcs, name, ok := sources("script-src-elem")
 	if ok {
 		for _, s := range a.sourceScripts() {
-			if s.allowedBy(srcs) {
+			if s.allowedBy(srcs) || !own.governs(s) {
 				continue
 			}
 			what, fix := "this inline script", fmt.Sprintf("add %s to %s, or remove the script", hashOf(s.text), name)
@@ -132,7 +132,7 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, 
 			"give style-src-elem and style-src-attr the same 'unsafe-inline', or write one style-src")
 	default:
 		for _, s := range a.sourceStyles() {
-			if !s.allowedBy(elem) {
+			if !s.allowedBy(elem) && own.governs(s) {
 				what, fix := "this <style>", fmt.Sprintf("add %s to %s, or remove it", hashOf(s.text), elemName)
 				if s.file {
 					what, fix = "this stylesheet file", fmt.Sprintf("add 'self' to %s, or remove the link", elemName)
@@ -225,13 +225,25 @@ func (a *assembler) mergeOne(p registry.Policy, own ownPolicy, styles []string, 
 }
 
 // sourceThing is a script or stylesheet of the source page, as its policy judges it: code
-// written in the page (text) or a file of the app (file), with its nonce, at [off, off+n).
+// written in the page (text) or a file of the app (file), with its nonce, at [off, off+n);
+// inert when in a template's contents.
 type sourceThing struct {
 	text   string
 	file   bool
 	nonce  string
 	off, n int
 	script bool
+	inert  bool
+}
+
+// governs reports whether the policy p judges s. A <meta>'s policy applies from its insertion
+// on (HTML: a policy <meta> adds its policy to the document's list when inserted), and the
+// browser judges a script when the parser prepares it, a <style> when its end tag is parsed
+// and a linked stylesheet when its fetch starts, each at its place: an element the parser
+// meets before the <meta> ran or applied unjudged. One in a template's contents is judged
+// when a clone is inserted, after the page was parsed.
+func (p ownPolicy) governs(s sourceThing) bool {
+	return s.inert || s.off > p.tag
 }
 
 // sourceScripts returns the scripts the source page runs: HTML and SVG scripts, live or in a
@@ -250,11 +262,11 @@ func (a *assembler) sourceScripts() []sourceThing {
 		}
 		nonce, _ := t.get("nonce")
 		if src, ok := t.get("src"); ok {
-			out = append(out, sourceThing{file: true, nonce: nonce.val, off: src.off, n: src.n, script: true})
+			out = append(out, sourceThing{file: true, nonce: nonce.val, off: src.off, n: src.n, script: true, inert: e.inert})
 			continue
 		}
 		if text := childText(e.n, nil, nil); strings.TrimSpace(text) != "" {
-			out = append(out, sourceThing{text: text, nonce: nonce.val, off: t.off, n: len(t.raw), script: true})
+			out = append(out, sourceThing{text: text, nonce: nonce.val, off: t.off, n: len(t.raw), script: true, inert: e.inert})
 		}
 	}
 	return out
@@ -272,11 +284,11 @@ func (a *assembler) sourceStyles() []sourceThing {
 		switch t.name {
 		case "style":
 			if text := childText(e.n, nil, nil); strings.TrimSpace(text) != "" {
-				out = append(out, sourceThing{text: text, nonce: nonce.val, off: t.off, n: len(t.raw)})
+				out = append(out, sourceThing{text: text, nonce: nonce.val, off: t.off, n: len(t.raw), inert: e.inert})
 			}
 		case "link":
 			if _, href, ok := bundledStylesheet(t); ok {
-				out = append(out, sourceThing{file: true, nonce: nonce.val, off: href.off, n: href.n})
+				out = append(out, sourceThing{file: true, nonce: nonce.val, off: href.off, n: href.n, inert: e.inert})
 			}
 		}
 	}
