@@ -188,7 +188,7 @@ func (a *assembler) entryList() []pageEntry {
 				list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderJS), off: textOff})
 			}
 		case "style":
-			if text, textOff, _, _ := e.text(); strings.TrimSpace(text) != "" {
+			if text, textOff, _, _ := e.text(); strings.TrimSpace(text) != "" && styleSheetElement(t) {
 				list = append(list, pageEntry{inline: a.pageCode(text, api.LoaderCSS), off: textOff})
 			}
 		}
@@ -1040,7 +1040,33 @@ func bundledStylesheet(t *tag) (string, attr, bool) {
 	}
 	rels, icon := linkRels(t)
 	u, _, isLocal := local(href.val)
-	return u, href, !icon && isLocal && slices.Contains(rels, "stylesheet")
+	typ, hasType := t.get("type")
+	return u, href, !icon && isLocal && slices.Contains(rels, "stylesheet") && (!hasType || linkTypeIsCSS(typ.val))
+}
+
+// linkTypeIsCSS reports whether a <link rel=stylesheet>'s type attribute names CSS, as
+// Chromium reads it (LinkStyle: the type's essence, before any ';' and trimmed, empty or
+// text/css in any case): one that does not (type="text/plain") is never fetched, so its
+// stylesheet does not apply, where a <style> in its place would. (A <style>'s own type is
+// compared whole: styleTypeIsCSS.)
+func linkTypeIsCSS(typ string) bool {
+	essence, _, _ := strings.Cut(typ, ";")
+	essence = strings.Trim(essence, "\t\n\f\r ")
+	return essence == "" || markup.ASCIILower(essence) == "text/css"
+}
+
+// styleTypeIsCSS reports whether a <style>'s type attribute, present, makes it a stylesheet
+// (HTML's update a style block: the empty string or text/css in ASCII case, nothing else, so
+// not "text/css; charset=utf-8"). One that is not is a block of text the page may read, kept
+// as written, not compiled as CSS.
+func styleTypeIsCSS(typ string) bool {
+	return typ == "" || markup.ASCIILower(typ) == "text/css"
+}
+
+// styleSheetElement reports whether the <style> t makes a stylesheet by its type.
+func styleSheetElement(t *tag) bool {
+	typ, ok := t.get("type")
+	return !ok || styleTypeIsCSS(typ.val)
 }
 
 // bundledModule returns the local URL of the module script a <script src> names that script
@@ -1115,6 +1141,15 @@ func (a *assembler) link(t *tag) string {
 	}
 	_, _, sheet := bundledStylesheet(t) // entryList (prebuild) decides by the same test
 	switch {
+	case !sheet && slices.Contains(rels, "stylesheet"):
+		// A type that is not CSS: Chromium never fetches it, and would if a script changed
+		// the type. The file as a data: URL keeps both (the policy then allows data: styles).
+		d, ok := a.inlineAttr(href)
+		if !ok {
+			return string(t.raw)
+		}
+		a.b.flags.styleData = true
+		return t.render(nil, map[string]string{"href": d})
 	case sheet:
 		rel, ok := a.resolve(u, href)
 		if !ok {
@@ -1327,7 +1362,7 @@ func (a *assembler) classicModule(off, n int, what string) {
 
 // style bundles an inline <style>: its local url()s and @imports are inlined by esbuild.
 func (a *assembler) style(t *tag, text string, textOff int, end string) string {
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" || !styleSheetElement(t) {
 		return string(t.raw) + text + end
 	}
 	a.handled = append(a.handled, [2]int{textOff, textOff + len(text)})

@@ -561,6 +561,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// style-src 'self'): built, refused as blocked by it ("blocks this inline script"),
 		// which judges only the elements the parser meets after it; built with their hashes.
 		{page: "csp_after_script.html", see: `"extra":{"early":"loading"}`},
+		// at28: stylesheet links and <style>s by their type, as Chromium reads it. A link with
+		// type="text/plain", which Chromium never fetches, was inlined as a <style> that
+		// applied (#a blue, not black); a <style type="text/x-template"> (a block of text) was
+		// compiled as CSS, its text changed ("{{ name }}" written "{{name}}", "{}" added).
+		{page: "link_types.html"},
+		{page: "style_types.html"},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -283,7 +283,7 @@ func (a *assembler) sourceStyles() []sourceThing {
 		nonce, _ := t.get("nonce")
 		switch t.name {
 		case "style":
-			if text := childText(e.n, nil, nil); strings.TrimSpace(text) != "" {
+			if text := childText(e.n, nil, nil); strings.TrimSpace(text) != "" && styleSheetElement(t) {
 				out = append(out, sourceThing{text: text, nonce: nonce.val, off: t.off, n: len(t.raw), inert: e.inert})
 			}
 		case "link":
