@@ -167,12 +167,16 @@ func (b *bundler) queryPlugin(chain workerChain) api.Plugin {
 			if !v.known() {
 				if len(v.unknown) > 0 || a.Kind != api.ResolveJSImportStatement && a.Kind != api.ResolveJSDynamicImport {
 					// A module of script or JSON with a query no plugin reads (?query) is the
-					// module, as in Vite; a file of another kind would change meaning
-					// (?react is a plugin's component, not the file's URL).
+					// file's code, as in Vite; a file of another kind would change meaning
+					// (?react is a plugin's component, not the file's URL). Its URL is its
+					// own, and so is the module (the browser's module map and Rollup's ids
+					// are keyed by the URL, query included): the query kept as the path's
+					// suffix, which esbuild keys its modules by, so that "./store.js?again"
+					// and "./store.js" are evaluated once each, as "?v=2" already was.
 					if a.Kind == api.ResolveJSImportStatement || a.Kind == api.ResolveJSDynamicImport || a.Kind == api.ResolveJSRequireCall {
 						r := pb.Resolve(base, again(a, byQuery))
 						if len(r.Errors) == 0 && r.Namespace == "file" && scriptModule(r.Path) {
-							return api.OnResolveResult{Path: r.Path}, nil
+							return api.OnResolveResult{Path: r.Path, Suffix: "?" + q}, nil
 						}
 					}
 					return b.unknownQuery(a, base, q), nil

@@ -567,6 +567,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// compiled as CSS, its text changed ("{{ name }}" written "{{name}}", "{}" added).
 		{page: "link_types.html"},
 		{page: "style_types.html"},
+		// at28: one module file at several URLs (a query no plugin reads, ?v=2, a fragment) is
+		// a module per URL, as the browser's module map keys them: built, "./at28-instance.js"
+		// and "./at28-instance.js?again" were one module (evals 3, want 4).
+		{page: "module_query.html", see: `"extra":{"evals":4,"same":[false,false,false,true]}`},
 	}
 	var same, refused, ran int
 	for _, r := range rows {
