@@ -1281,6 +1281,11 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			return ""
 		}
 		if code, err = a.scriptEncoding(t, code); err != nil {
+			if split, ok := err.(charsetSplit); ok {
+				cs, _ := t.get("charset")
+				a.errAt(cs.off, cs.n, split.Error(), fmt.Sprintf("write the label without the whitespace (charset=%q), or save the file as UTF-8 and remove the charset attribute", strings.TrimSpace(split.label)))
+				return ""
+			}
 			a.errAt(src.off, src.n, fmt.Sprintf("cannot decode %q: %v", u, err), "save it as UTF-8 and remove the charset attribute")
 			return ""
 		}
@@ -1346,11 +1351,28 @@ func (a *assembler) scriptEncoding(t *tag, code []byte) ([]byte, error) {
 		}
 		return bytes.TrimPrefix(code, []byte("\xef\xbb\xbf")), nil
 	}
+	if strings.TrimSpace(cs.val) != cs.val {
+		// The Encoding Standard's "get an encoding" strips the label's ASCII whitespace;
+		// Chromium strips none, and reads a label with any as no encoding: the page's, UTF-8.
+		if _, name := charset.Lookup(strings.Trim(cs.val, "\t\n\f\r ")); name != "" && !isUTF8(name) {
+			return nil, charsetSplit{label: cs.val, name: name}
+		}
+		return code, nil
+	}
 	enc, name := charset.Lookup(cs.val)
 	if enc == nil || isUTF8(name) {
 		return code, nil // no encoding of that label: the page's, UTF-8
 	}
 	return enc.NewDecoder().Bytes(code)
+}
+
+// charsetSplit is a classic script's charset label that the HTML Standard and Chromium read
+// apart: with whitespace around it, an encoding's label to one (the Encoding Standard trims
+// it) and none to the other (Chromium does not, and decodes the file as UTF-8).
+type charsetSplit struct{ label, name string }
+
+func (e charsetSplit) Error() string {
+	return fmt.Sprintf("charset=%q names %s by the Encoding Standard (which strips the whitespace around a label) and no encoding in Chromium (which strips none, and decodes the file as the page's UTF-8): the script would read one way here and another there", e.label, e.name)
 }
 
 // classicModule refuses, at [off, off+n), a script without type="module" whose code (what) is

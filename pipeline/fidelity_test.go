@@ -571,6 +571,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// a module per URL, as the browser's module map keys them: built, "./at28-instance.js"
 		// and "./at28-instance.js?again" were one module (evals 3, want 4).
 		{page: "module_query.html", see: `"extra":{"evals":4,"same":[false,false,false,true]}`},
+		// at28: classic scripts decoded by their charset label, as the Encoding Standard reads
+		// it (latin1, ISO_8859-1, iso-8859-2, shift_jis, utf-16 without a byte-order mark, a
+		// deferred windows-1252; a label of no encoding: UTF-8).
+		{page: "script_charsets.html", see: `"extra":{"latin1":"café","upper":"naïve","bogus":"café","l2":"ąč","sjis":"あ","utf16":"à la","deferred":"à la carte"}`},
+		// A label with spaces around it: windows-1252 to the Encoding Standard, which trims
+		// it, and no encoding to Chromium, which does not (it showed "na�ve"): built, decoded
+		// as windows-1252 ("naïve"); refused at the attribute.
+		{page: "script_charset_spaced.html", refused: "script_charset_spaced.html:7:44: error: charset=\" latin1 \" names windows-1252 by the Encoding Standard"},
+		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int
 	for _, r := range rows {

@@ -1,0 +1,1 @@
+window.extra.latin1 = "café";

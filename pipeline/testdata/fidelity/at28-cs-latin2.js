@@ -1,0 +1,1 @@
+window.extra.l2 = "±è";
