@@ -195,7 +195,8 @@ func (a *assembler) entryList() []pageEntry {
 		if !ok {
 			continue
 		}
-		if rel, _, err := a.locate(u); err == nil && !slices.ContainsFunc(list, func(e pageEntry) bool { return e.inline == nil && e.rel == rel }) {
+		if rel, _, err := a.locate(u); err == nil && !slices.ContainsFunc(list, func(e pageEntry) bool { return e.inline == nil && e.rel == rel+linkCharset(t) }) {
+			rel += linkCharset(t)
 			list = append(list, pageEntry{rel: rel})
 		}
 	}
@@ -1044,6 +1045,35 @@ func bundledStylesheet(t *tag) (string, attr, bool) {
 	return u, href, !icon && isLocal && slices.Contains(rels, "stylesheet") && (!hasType || linkTypeIsCSS(typ.val))
 }
 
+// linkCharset is the suffix that gives the stylesheet a <link> t names its fallback encoding
+// (cssencoding.go), "" for UTF-8, the page's. Chromium falls back to the encoding the link's
+// charset attribute names (LinkStyle's charset, before the document's): its label as
+// written, not trimmed (" latin1 " names none), in any case. The attribute is obsolete in
+// HTML and CSS Syntax 3 knows only the referrer's encoding, which Chromium reads it as.
+func linkCharset(t *tag) string {
+	cs, ok := t.get("charset")
+	if !ok || strings.TrimSpace(cs.val) != cs.val {
+		return ""
+	}
+	_, name := charset.Lookup(cs.val)
+	if name == "" || isUTF8(name) || strings.HasPrefix(name, "utf-16") {
+		return "" // UTF-16: refused where the link is inlined (utf16LinkCharset)
+	}
+	return charsetSuffix + name
+}
+
+// utf16LinkCharset reports whether the <link> t's charset attribute names UTF-16, which
+// Chromium decodes the stylesheet from (an ASCII file loses every rule) and CSS Syntax 3
+// reads as UTF-8.
+func utf16LinkCharset(t *tag) (attr, bool) {
+	cs, ok := t.get("charset")
+	if !ok || strings.TrimSpace(cs.val) != cs.val {
+		return attr{}, false
+	}
+	_, name := charset.Lookup(cs.val)
+	return cs, strings.HasPrefix(name, "utf-16")
+}
+
 // linkTypeIsCSS reports whether a <link rel=stylesheet>'s type attribute names CSS, as
 // Chromium reads it (LinkStyle: the type's essence, before any ';' and trimmed, empty or
 // text/css in any case): one that does not (type="text/plain") is never fetched, so its
@@ -1155,6 +1185,12 @@ func (a *assembler) link(t *tag) string {
 		if !ok {
 			return ""
 		}
+		if cs, ok := utf16LinkCharset(t); ok {
+			a.errAt(cs.off, cs.n, fmt.Sprintf("charset=%q: Chromium decodes the stylesheet as UTF-16 (a file of ASCII or UTF-8 then holds no rule), and CSS Syntax 3 as UTF-8: the page would look one way here and another there", cs.val),
+				"remove the charset attribute (the file is then read as UTF-8), or save the file as UTF-8")
+			return ""
+		}
+		rel += linkCharset(t)
 		c, l := a.entry(rel)
 		a.list = append(a.list, l...)
 		if slices.Contains(rels, "alternate") || t.has("disabled") {

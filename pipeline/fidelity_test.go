@@ -579,6 +579,13 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// it, and no encoding to Chromium, which does not (it showed "na�ve"): built, decoded
 		// as windows-1252 ("naïve"); refused at the attribute.
 		{page: "script_charset_spaced.html", refused: "script_charset_spaced.html:7:44: error: charset=\" latin1 \" names windows-1252 by the Encoding Standard"},
+		// at28: a linked stylesheet without a byte-order mark or @charset falls back to the
+		// encoding its link's charset attribute names, in Chromium (its label as written: one
+		// with spaces or of no encoding is UTF-8), and so do the stylesheets it @imports: built,
+		// read as UTF-8 ("caf\uFFFD" for "café"). One naming UTF-16, which Chromium decodes as
+		// UTF-16 (its rules lost) and CSS Syntax 3 as UTF-8: refused at the attribute.
+		{page: "css_link_charset.html", see: `"extra":{"a":"\" café\"","b":"\" naïve\"","c":"\" à la carte\"","d":"\" caf� d\"","e":"\" caf� e\"","g":"\" café g\"","h":"\" naïve h\""}`},
+		{page: "css_link_utf16.html", refused: "css_link_utf16.html:6:62: error: charset=\"utf-16\": Chromium decodes the stylesheet as UTF-16"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int
