@@ -1185,6 +1185,7 @@ func (a *assembler) link(t *tag) string {
 		if !ok {
 			return ""
 		}
+		a.checkIntegrity(t, href)
 		if cs, ok := utf16LinkCharset(t); ok {
 			a.errAt(cs.off, cs.n, fmt.Sprintf("charset=%q: Chromium decodes the stylesheet as UTF-16 (a file of ASCII or UTF-8 then holds no rule), and CSS Syntax 3 as UTF-8: the page would look one way here and another there", cs.val),
 				"remove the charset attribute (the file is then read as UTF-8), or save the file as UTF-8")
@@ -1241,6 +1242,9 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 		return string(t.raw) + text + end
 	}
 	classic := kind == offline.ScriptClassic
+	if src, ok := t.get("src"); ok && (classic && !t.has("nomodule") || kind == offline.ScriptModule) {
+		a.checkIntegrity(t, src)
+	}
 	drop := []string{"src", "integrity", "crossorigin", "async", "defer", "charset", "vite-ignore"}
 	// When every module script of the page is async, the one that runs the graph is too, as
 	// Vite's entry script is async when every entry is ("scriptAsync"): it runs as soon as it

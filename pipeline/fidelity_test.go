@@ -586,6 +586,15 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// UTF-16 (its rules lost) and CSS Syntax 3 as UTF-8: refused at the attribute.
 		{page: "css_link_charset.html", see: `"extra":{"a":"\" café\"","b":"\" naïve\"","c":"\" à la carte\"","d":"\" caf� d\"","e":"\" caf� e\"","g":"\" café g\"","h":"\" naïve h\""}`},
 		{page: "css_link_utf16.html", refused: "css_link_utf16.html:6:62: error: charset=\"utf-16\": Chromium decodes the stylesheet as UTF-16"},
+		// at28: a script or stylesheet whose integrity attribute does not match its file runs
+		// or applies only built (the attribute dropped): #w red and both scripts ran, where
+		// the page as written blocked them (sha512-AAAA is the strongest of the second's
+		// tokens); refused at the attribute with the digest. Metadata that matches as SRI and
+		// Chromium read it (the strongest algorithm's token, base64url, options, unknown and
+		// upper-case algorithms ignored, sha-384 read as sha384) builds and runs.
+		{page: "integrity.html", refused: "integrity.html:7:63: error: the integrity attribute does not match at28-sri-wrong.css (its digest is sha384-8bzsJJcpfQiwmUfwAZ1BWE9P6MxVdPCpv/mxf9ig4Q7SYl3LOi85h+gDPhcuUUea): the browser would not apply the stylesheet"},
+		{page: "integrity_dash.html", refused: "integrity_dash.html:6:45: error: the integrity attribute does not match at28-sri-dash.js (its digest is sha512-"},
+		{page: "integrity_ok.html", see: `"extra":{"mixed":"ran","url":"ran","unknown":"ran","dash":"ran","upper":"ran","module":"ran"}`},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int

@@ -1,0 +1,1 @@
+window.extra.dash = "ran";
