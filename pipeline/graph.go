@@ -143,13 +143,16 @@ func (a *assembler) graph() *moduleGraph {
 }
 
 // deferredClassic returns the graph member of the <script> t when it is a classic script
-// file with defer (and not async, which wins): the browser runs it after parsing, in document
-// order with the module scripts, while the document is "interactive"; inlined in place it ran
-// before them, during parsing. A file that cannot be read, decoded or minified, or that is
-// written as a module, is left to the walk, which says why.
+// file with defer or async: the browser runs a deferred one after parsing, in document order
+// with the module scripts, while the document is "interactive"; inlined in place it ran
+// before them, during parsing. An async one runs when its file is fetched, which may be then,
+// and, like a deferred one, is no parser-blocking script: its document.write is ignored (the
+// ignore-destructive-writes counter of an external script), where inlined at the end of
+// <body>, a parser-inserted script, it wrote into the page. A file that cannot be read,
+// decoded or minified, or that is written as a module, is left to the walk, which says why.
 func (a *assembler) deferredClassic(t *tag) (graphMember, bool) {
 	src, ok := t.get("src")
-	if !ok || a.b == nil || !t.has("defer") || t.has("async") || scriptKind(t) != offline.ScriptClassic {
+	if !ok || a.b == nil || !t.has("defer") && !t.has("async") || scriptKind(t) != offline.ScriptClassic {
 		return graphMember{}, false
 	}
 	u, _, isLocal := local(src.val)

@@ -1,0 +1,1 @@
+document.write("<p>the async script wrote this</p>");
