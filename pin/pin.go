@@ -23,7 +23,8 @@
 // the same page and manifest give the same bytes. The manifest comes from Options, or from
 // the miniapp.toml (or manifest.json) beside the page, whose entry is the page; nothing else
 // beside the page is read but the icon that manifest names, resolved in the page's folder as
-// bundle build resolves an app's (a symbolic link out of it refused unread).
+// bundle build resolves an app's (a symbolic link out of it refused unread). The page's folder
+// is the app's: a page, or a manifest, that a symbolic link leads out of it is refused unread.
 package pin
 
 import (
@@ -36,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/offline"
 	"github.com/miniapp/bundle/pipeline"
@@ -75,11 +77,11 @@ var Flags = map[string]string{"id": "--id", "name": "--name", "description": "--
 // manifest is refused, each message placed in the page or the manifest (or naming the
 // option, Flags); other errors mean a file could not be read or written, or the tool failed.
 func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, error) {
-	page, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
 	dir := filepath.Dir(path)
+	page, err := readPage(dir, path)
+	if err != nil {
+		return nil, err
+	}
 	beside, _ := manifest.File(dir)
 	if beside != "" && opts.HasManifest() {
 		return nil, diag.List{{File: beside, Severity: diag.Error,
@@ -182,6 +184,30 @@ func Page(ctx context.Context, path string, opts Options) (*pipeline.Result, err
 		}
 	}
 	return res, nil
+}
+
+// readPage reads the page at path, in its folder dir (the app's), refusing unread a page that
+// a symbolic link leads out of dir, as bundle build refuses an entry that leaves the app: where
+// the link leads decides, by the path checks' resolver, which looks at nothing outside, so the
+// message is the same whether or not the file outside is there.
+func readPage(dir, path string) ([]byte, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	// The page is in its folder as named (which may be a link): the same name in the real one.
+	if _, err := rootpath.Resolve(filepath.Join(root, filepath.Base(path)), root); errors.Is(err, rootpath.ErrOutside) {
+		return nil, diag.List{{File: path, Severity: diag.Error, Text: fmt.Sprintf("%s is a symbolic link to a file outside its folder", filepath.Base(path)),
+			Note: "bundle reads only files inside the page's folder (the app's): copy the page in instead of linking to it"}}.Err()
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return page, nil
 }
 
 // copyIcon copies the icon the manifest beside the page names (src, read from beside) into

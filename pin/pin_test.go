@@ -155,6 +155,55 @@ func TestPinManifestLinkOutside(t *testing.T) {
 	}
 }
 
+// TestPinPageLinkOutside: a page that a symbolic link leads out of its folder (the app's) is
+// refused unread, as bundle build refuses an entry that leads out, with a manifest beside it or
+// the options', and the message is the same whether or not the file outside is there: pin read
+// it through the link and pinned a file beside the folder (its text in the page).
+func TestPinPageLinkOutside(t *testing.T) {
+	const secret = "Sekret7f3a9c1d"
+	const toml = "id = \"clock\"\nname = \"Clock\"\ndescription = \"Shows the time\"\nhosts = [\"https://chat.example.com\"]\nentry = \"page.html\"\n"
+	for _, row := range []struct {
+		name string
+		opts Options
+	}{{"manifest_beside", Options{}}, {"options", flags}} {
+		t.Run(row.name, func(t *testing.T) {
+			var msgs []string
+			for _, there := range []bool{true, false} {
+				base := t.TempDir()
+				dir := filepath.Join(base, "page")
+				os.Mkdir(dir, 0o755)
+				if row.opts.ID == "" {
+					write(t, dir, "miniapp.toml", toml)
+				}
+				if there {
+					write(t, base, "secret.html", "<!doctype html><title>T</title><p>"+secret+"</p>")
+				}
+				page := filepath.Join(dir, "page.html")
+				if err := os.Symlink(filepath.Join(base, "secret.html"), page); err != nil {
+					t.Fatal(err)
+				}
+				opts := row.opts
+				opts.OutDir = filepath.Join(base, "out")
+				_, err := Page(context.Background(), page, opts)
+				var el *diag.ListError
+				if !errors.As(err, &el) || el.List[0].File != page || !strings.Contains(el.List[0].Text, "page.html is a symbolic link to a file outside its folder") {
+					t.Errorf("not refused at the page (outside there: %v): %v", there, err)
+				}
+				if err != nil && strings.Contains(fmt.Sprintf("%v %+v", err, el), secret) {
+					t.Errorf("the message shows the file outside: %v", err)
+				}
+				if b, _ := os.ReadFile(filepath.Join(base, "out", "clock.html")); bytes.Contains(b, []byte(secret)) {
+					t.Errorf("the file outside was pinned")
+				}
+				msgs = append(msgs, strings.ReplaceAll(fmt.Sprint(err), base, "BASE"))
+			}
+			if msgs[0] != msgs[1] {
+				t.Errorf("the message differs with the file outside there and not:\n%s\n%s", msgs[0], msgs[1])
+			}
+		})
+	}
+}
+
 // TestPinOutputLinkOutside: the page's default output folder (dist beside it) that a symbolic
 // link leads out of the page's folder is refused before anything is written or removed, as
 // bundle build refuses an app's: pin removed the folder's .bundle-pin (a folder elsewhere,
