@@ -15,6 +15,7 @@ import (
 
 	"github.com/miniapp/bundle/confine"
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/pipeline"
 	"github.com/miniapp/bundle/registry"
@@ -137,9 +138,20 @@ func buildFencedForRender(ctx context.Context, e *env, dir, format string) (rend
 }
 
 // mapBeside reads the source map --sourcemap wrote beside a page (<id>.js.map), nil when there
-// is none or it is not the page's (a warning says so).
+// is none or it is not the page's (a warning says so). A map that a symbolic link leads out of
+// the page's folder is not read, as an entry beside the page that does is not: a warning says
+// so, the same whether or not the file outside is there (the path checks' resolver looks at
+// nothing outside), since its sourcesContent would be the lines an error is shown with.
 func mapBeside(e *env, name string, page []byte, entry *registry.Entry) *sourcemap.Page {
 	p := filepath.Join(filepath.Dir(name), entry.ID+".js.map")
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(name)); err == nil {
+		if dir, err = filepath.Abs(dir); err == nil {
+			if _, err := rootpath.Resolve(filepath.Join(dir, filepath.Base(p)), dir); errors.Is(err, rootpath.ErrOutside) {
+				fmt.Fprintf(e.stderr, "bundle render: warning: %s is a symbolic link out of its folder, which bundle does not read: errors are placed in the page only; keep the map beside the page, as bundle build --sourcemap writes it\n", p)
+				return nil
+			}
+		}
+	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil

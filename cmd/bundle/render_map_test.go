@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,10 @@ func TestRenderQuotesNoOutsideFile(t *testing.T) {
 		// wrote (SECRET is the secret file's absolute path).
 		files   map[string]string
 		written string
+		// linked: the map beside the page is a symbolic link to the file outside, whose
+		// text is outside (the secret's line when empty).
+		linked  bool
+		outside string
 	}{
 		{name: "input_map_names_outside", files: map[string]string{
 			"main.js":     "throw new Error(\"boom\");\n//# sourceMappingURL=main.js.map\n",
@@ -62,6 +67,13 @@ func TestRenderQuotesNoOutsideFile(t *testing.T) {
 			written: `{"version":3,"sources":["../../secret/x.txt"],"sourcesContent":[null],"mappings":"AAAA,MAAM,IAAI"}`},
 		{name: "map_beside_names_absolute", files: map[string]string{"main.js": "throw new Error(\"boom\");\n"},
 			written: `{"version":3,"sources":["SECRET"],"mappings":"AAAA,MAAM,IAAI"}`},
+		// A map beside the page that links out of its folder is not read, as an entry that
+		// does is not: its sourcesContent was the error's source line, and a file outside
+		// that is no map was said with its first character ("invalid character 'S'") where
+		// it was there and not at all where not.
+		{name: "map_beside_links_outside", files: map[string]string{"main.js": "throw new Error(\"boom\");\n"}, linked: true,
+			outside: `{"version":3,"sources":["main.js"],"sourcesContent":["` + secret + `"],"mappings":"AAAA,MAAM,IAAI"}`},
+		{name: "map_beside_links_outside_not_map", files: map[string]string{"main.js": "throw new Error(\"boom\");\n"}, linked: true},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			var said []string
@@ -74,11 +86,22 @@ func TestRenderQuotesNoOutsideFile(t *testing.T) {
 				secretFile := filepath.Join(filepath.Dir(dir), "secret", "x.txt")
 				if there {
 					os.MkdirAll(filepath.Dir(secretFile), 0o755)
-					if err := os.WriteFile(secretFile, []byte(secret+" = 1;\n"), 0o644); err != nil {
+					text := cmp.Or(row.outside, secret+" = 1;\n")
+					if err := os.WriteFile(secretFile, []byte(text), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
 				target := dir
+				if row.linked {
+					if code, _, stderr := bundle(t, "", "build", "--sourcemap", dir); code != 0 {
+						t.Fatalf("build: %s", stderr)
+					}
+					target = filepath.Join(dir, "dist", "t.html")
+					os.Remove(filepath.Join(dir, "dist", "t.js.map"))
+					if err := os.Symlink(secretFile, filepath.Join(dir, "dist", "t.js.map")); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if row.written != "" {
 					if code, _, stderr := bundle(t, "", "build", "--sourcemap", dir); code != 0 {
 						t.Fatalf("build: %s", stderr)
