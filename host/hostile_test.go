@@ -408,12 +408,16 @@ func TestServeSlowReaders(t *testing.T) {
 
 // TestServeRefusesLinkOut: a page in the folder that is a symbolic link to a file outside it
 // is not served (it would serve that file from the host's origin), and the refusal names the
-// link and where it leads; a link to a page inside the folder is served.
+// link, the same whether or not the file outside is there (link_out_missing: it said "no such
+// file" there, and where the link led where the file was); a link to a page inside the folder
+// is served.
 func TestServeRefusesLinkOut(t *testing.T) {
+	var said []string
 	for _, row := range []struct {
-		name   string
-		inside bool
-	}{{"link_out", false}, {"link_inside", true}} {
+		name    string
+		inside  bool
+		missing bool
+	}{{"link_out", false, false}, {"link_inside", true, false}, {"link_out_missing", false, true}} {
 		t.Run(row.name, func(t *testing.T) {
 			out, elsewhere := t.TempDir(), t.TempDir()
 			buildInto(t, out, "hello")
@@ -424,6 +428,9 @@ func TestServeRefusesLinkOut(t *testing.T) {
 			os.MkdirAll(filepath.Dir(to), 0o755)
 			if err := os.Rename(filepath.Join(out, "hello.html"), to); err != nil {
 				t.Fatal(err)
+			}
+			if row.missing {
+				os.Remove(to)
 			}
 			if err := os.Symlink(to, filepath.Join(out, "hello.html")); err != nil {
 				t.Fatal(err)
@@ -438,8 +445,13 @@ func TestServeRefusesLinkOut(t *testing.T) {
 			if !errors.Is(err, host.ErrNoBundles) || srv == nil || len(srv.Refused) != 1 {
 				t.Fatalf("NewServer: %v (%v), want hello refused", err, srv)
 			}
-			if msg := srv.Refused[0].Err.Error(); !strings.Contains(msg, filepath.Join(out, "hello.html")+" is a symbolic link to "+to+", outside the folder served") {
+			msg := srv.Refused[0].Err.Error()
+			if !strings.Contains(msg, filepath.Join(out, "hello.html")+" is a symbolic link out of the folder served") {
 				t.Errorf("refusal: %s", msg)
+			}
+			said = append(said, strings.ReplaceAll(msg, out, "OUT"))
+			if len(said) == 2 && said[0] != said[1] {
+				t.Errorf("the refusal differs with the file outside there and not:\n%s\n%s", said[0], said[1])
 			}
 		})
 	}

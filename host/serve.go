@@ -23,6 +23,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 	"github.com/miniapp/bundle/registry"
 )
@@ -153,15 +154,17 @@ const (
 var ErrNoBundles = errors.New("no bundles")
 
 // readInside reads the file at path, which must be, its links resolved, in the folder
-// realDir (links resolved): a link that leads out is refused, naming where it leads and what
-// to do.
+// realDir (links resolved): a link that leads out is refused, naming it and what to do. The
+// links are followed by the path checks' resolver, which looks at nothing outside realDir, so
+// the refusal is the same whether or not the file outside is there.
 func readInside(path, realDir string) ([]byte, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
+	// path is a file of the folder (an entry's file is a name): the same name in realDir.
+	real, err := rootpath.Resolve(filepath.Join(realDir, filepath.Base(path)), realDir)
+	if errors.Is(err, rootpath.ErrOutside) {
+		return nil, fmt.Errorf("%s is a symbolic link out of the folder served: bundle serve serves only the files in it; put the page itself there (bundle build --out %s APP_DIR)", path, filepath.Dir(path))
 	}
-	if rel, err := filepath.Rel(realDir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("%s is a symbolic link to %s, outside the folder served: bundle serve serves only the files in it; put the page itself there (bundle build --out %s APP_DIR)", path, real, filepath.Dir(path))
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
 	}
 	f, err := os.Open(real)
 	if err != nil {

@@ -14,10 +14,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/miniapp/bundle/internal/rootpath"
 )
 
 // SchemaVersion is the version of the entry's and the registry's format.
@@ -221,20 +224,25 @@ func Read(path string) (*Registry, error) {
 }
 
 // readInFolder reads the file at path when it is, its links resolved, in the folder path
-// names it in.
+// names it in. The links are followed by the path checks' resolver, which looks at nothing
+// outside the folder: one that leads out is refused with the same message whether or not the
+// file it leads to is there (EvalSymlinks looked, and a link to no file was "not there").
 func readInFolder(path string) ([]byte, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
 	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err == nil {
+		dir, err = filepath.Abs(dir)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("%s is a symbolic link to %s, outside its folder, which bundle does not read: keep a registry file in the folder of the pages it names, as bundle build writes it", path, real)
+	real, err := rootpath.Resolve(filepath.Join(dir, filepath.Base(path)), dir)
+	if errors.Is(err, rootpath.ErrOutside) {
+		return nil, fmt.Errorf("%s is a symbolic link out of its folder, which bundle does not read: keep a registry file in the folder of the pages it names, as bundle build writes it", path)
 	}
-	return os.ReadFile(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
+	}
+	return os.ReadFile(real)
 }
 
 // jsonProblem says what err, from decoding b, found wrong, with the place, and quotes nothing

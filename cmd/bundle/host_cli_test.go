@@ -176,7 +176,8 @@ func TestRenderCommand(t *testing.T) {
 }
 
 // TestVerifyQuotesNoOutsideFile: an entry or a registry.json that is a symbolic link out of its
-// folder is refused, not read, and a file that is not an entry is refused with the place of
+// folder is refused, not read, with the same message whether or not the file outside is there
+// (the link is followed by the path checks' resolver, which looks at nothing outside), and a file that is not an entry is refused with the place of
 // the fault, not its character: bundle verify of a folder whose hello.json linked to a secret
 // printed "invalid character 'S'", the secret's first letter, in its error (text and JSON).
 func TestVerifyQuotesNoOutsideFile(t *testing.T) {
@@ -196,18 +197,28 @@ func TestVerifyQuotesNoOutsideFile(t *testing.T) {
 	os.Symlink(secret, filepath.Join(linked, "hello.json"))
 	os.Symlink(secret, filepath.Join(linked, "registry.json"))
 	page := filepath.Join(linked, "hello.html")
+	// The same folder with links to files outside that are not there: refused the same way
+	// (verify said "no entry beside" there, and the link's target where the file was).
+	dangling := filepath.Join(base, "dangling")
+	os.MkdirAll(dangling, 0o755)
+	os.WriteFile(filepath.Join(dangling, "hello.html"), []byte(mustRead(t, filepath.Join(out, "hello.html"))), 0o644)
+	missing := filepath.Join(base, "secrets", "missing.json")
+	os.Symlink(missing, filepath.Join(dangling, "hello.json"))
+	os.Symlink(missing, filepath.Join(dangling, "registry.json"))
 	for _, row := range []struct {
 		name string
 		args []string
 		code int
 		want string
 	}{
-		{"entry_beside_links_out", []string{"verify", page}, 2, "hello.json is a symbolic link to " + secret + ", outside its folder"},
-		{"entry_beside_links_out_json", []string{"verify", "--format", "json", page}, 2, "outside its folder"},
+		{"entry_beside_links_out", []string{"verify", page}, 2, filepath.Join(linked, "hello.json") + " is a symbolic link out of its folder, which bundle does not read"},
+		{"entry_beside_links_out_missing", []string{"verify", filepath.Join(dangling, "hello.html")}, 2, filepath.Join(dangling, "hello.json") + " is a symbolic link out of its folder, which bundle does not read"},
+		{"entry_beside_links_out_json", []string{"verify", "--format", "json", page}, 2, "is a symbolic link out of its folder"},
 		{"entry_not_json", []string{"verify", "--entry", secret, page}, 2, "is not a registry entry: not JSON at line 1, column 1"},
 		{"entry_not_json_json", []string{"verify", "--format", "json", "--entry", secret, page}, 2, "not JSON at line 1, column 1"},
 		{"entry_value_not_a_number", []string{"verify", "--entry", notEntry, page}, 2, "bytes is not a number that fits"},
-		{"registry_links_out", []string{"serve", "--addr", "127.0.0.1:0", linked}, 2, "registry.json is a symbolic link to " + secret + ", outside its folder"},
+		{"registry_links_out", []string{"serve", "--addr", "127.0.0.1:0", linked}, 2, filepath.Join(linked, "registry.json") + " is a symbolic link out of its folder"},
+		{"registry_links_out_missing", []string{"serve", "--addr", "127.0.0.1:0", dangling}, 2, filepath.Join(dangling, "registry.json") + " is a symbolic link out of its folder"},
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			code, stdout, stderr := bundle(t, "", row.args...)

@@ -118,7 +118,7 @@ func verifyOne(e *env, name, entryPath, sum, format string) (*verifyResult, int)
 	} else {
 		if entryPath == "" {
 			_, entryPath = entryBeside(name)
-			if _, statErr := os.Stat(entryPath); statErr != nil {
+			if _, statErr := os.Lstat(entryPath); statErr != nil { // a link out of the folder is refused by ReadEntry, there or not
 				return unreadable(fmt.Errorf("no entry beside %s (%s); give --entry ENTRY.json or --sha256 HEX", name, entryPath))
 			}
 		}
