@@ -60,7 +60,7 @@ func Fence(dir string, opts Options) (confine.Fence, error) {
 		f.Write = append(f.Write, out)
 		// The manifests of the app folders that wrote ids there (OwnersFile), read to tell
 		// whether another app still claims this one's id.
-		f.Read = append(f.Read, ownerManifests(out)...)
+		f.Read = append(f.Read, ownerManifests(out, readRoot)...)
 	}
 	if exe != nil {
 		f.Exec = <-exe

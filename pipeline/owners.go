@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/miniapp/bundle/diag"
+	"github.com/miniapp/bundle/internal/rootpath"
 	"github.com/miniapp/bundle/manifest"
 )
 
@@ -67,8 +68,11 @@ func readOwners(outDir string) (owners, error) {
 // claim returns the OwnersFile of outDir with the id of m written by the app folder dir, or,
 // when another app folder wrote that id there and still claims it (its page is there, and
 // its manifest has the id, or cannot be read), the error that refuses the build, naming
-// both folders.
-func claim(outDir, dir string, m *manifest.Manifest) ([]byte, error) {
+// both folders. readRoot is the folder the app's build may read (the app's root, or its
+// workspace root): an OwnersFile inside it is the app author's to write (a dist/ in the app),
+// and a folder it names outside readRoot is not looked at (ownerOutside), so what the build
+// says does not depend on what is there.
+func claim(outDir, dir, readRoot string, m *manifest.Manifest) ([]byte, error) {
 	o, err := readOwners(outDir)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(outDir, OwnersFile), err)
@@ -83,7 +87,7 @@ func claim(outDir, dir string, m *manifest.Manifest) ([]byte, error) {
 		return nil, err
 	}
 	rel = filepath.ToSlash(rel)
-	if prev, ok := o.Apps[m.ID]; ok && prev != rel {
+	if prev, ok := o.Apps[m.ID]; ok && prev != rel && !ownerOutside(absOut, prev, readRoot) {
 		other := filepath.Join(absOut, filepath.FromSlash(prev))
 		page := filepath.Join(outDir, m.ID+".html")
 		realOther, _ := realAbs(other)
@@ -125,19 +129,44 @@ func claims(dir, id string) bool {
 	return m.ID == id
 }
 
+// ownerOutside reports whether the app folder rel (as the OwnersFile of the output folder
+// absOut, absolute and real, names it) is one a build that reads readRoot does not look at:
+// the OwnersFile is inside readRoot, where the app's author may write it, and rel leads out
+// of readRoot (by name, or through a link inside it, followed by the path checks' resolver,
+// which looks at nothing outside). Such a folder claims no id: an app's dist/.bundle-apps.json
+// that named a folder beside the app made its build read that folder's manifest (the kernel's
+// fence let it) and say whether it held the app's id. An output folder outside readRoot (a
+// --out the builder chose) is the builder's: the folders its OwnersFile names are looked at.
+func ownerOutside(absOut, rel, readRoot string) bool {
+	if readRoot == "" || !rootpath.Inside(absOut, readRoot) {
+		return false
+	}
+	_, err := rootpath.Resolve(filepath.Join(absOut, filepath.FromSlash(rel)), readRoot)
+	return errors.Is(err, rootpath.ErrOutside)
+}
+
 // ownerManifests returns the manifest files of the app folders the OwnersFile of outDir
 // names, that exist: a fenced build reads them to tell whether they still claim their ids.
 // Each is the file itself, its folder's links resolved, and never a link: the OwnersFile is
 // in the output folder, which an app's author may write (a dist/ in the app), and a manifest
 // there that links to a file outside would have the fence let that file be read (manifest.Load
-// refuses such a manifest anyway).
-func ownerManifests(outDir string) []string {
+// refuses such a manifest anyway). A folder that leads out of readRoot, the folder the app's
+// build reads, from an output folder inside it is left out (ownerOutside): the build does not
+// look there.
+func ownerManifests(outDir, readRoot string) []string {
 	o, err := readOwners(outDir)
+	if err != nil {
+		return nil
+	}
+	absOut, err := realAbs(outDir)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, rel := range o.Apps {
+		if ownerOutside(absOut, rel, readRoot) {
+			continue
+		}
 		dir, err := filepath.EvalSymlinks(filepath.Join(outDir, filepath.FromSlash(rel)))
 		if err != nil {
 			continue

@@ -500,7 +500,7 @@ func write(res *Result, b *bundler, jsMap []byte, dir string, opts Options) erro
 	// Another app folder that wrote this id here, in an earlier run, refuses the build.
 	unlock := lockOwners(outDir)
 	defer unlock()
-	owned, err := claim(outDir, dir, res.Manifest)
+	owned, err := claim(outDir, dir, b.readRoot, res.Manifest)
 	if err != nil {
 		return err
 	}

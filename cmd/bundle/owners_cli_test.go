@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +83,60 @@ func TestOwnersFileLinkedOut(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(outside); !strings.Contains(string(b), token) {
 		t.Errorf("the linked file was written through: %s", b)
+	}
+}
+
+// TestOwnersFileOfAppNamesOutside: the owners file of an output folder inside the app (its
+// dist/, which the app's author writes) that names a folder outside the app's root for the
+// app's id does not make the build look there: it read that folder's manifest (the kernel's
+// fence let it) and refused the build ("id "same" is also the id of …/sibling") only where a
+// manifest there had the id, so the build told whether a file outside exists and what id it
+// holds. The build, fenced and with the path checks alone, says the same whether the folder
+// outside holds an app with the id, one with another, or nothing, and names no folder of it.
+func TestOwnersFileOfAppNamesOutside(t *testing.T) {
+	manifest := "id = \"same\"\nname = \"N\"\ndescription = \"D.\"\nentry = \"main.ts\"\nhosts = [\"https://chat.example.com\"]\n"
+	for _, fenced := range []bool{false, true} {
+		var said []string
+		for _, outside := range []string{"same", "other", ""} {
+			root := t.TempDir()
+			dir := filepath.Join(root, "app")
+			sibling := filepath.Join(root, token)
+			os.MkdirAll(filepath.Join(dir, "dist"), 0o755)
+			os.WriteFile(filepath.Join(dir, "miniapp.toml"), []byte(manifest), 0o644)
+			os.WriteFile(filepath.Join(dir, "main.ts"), []byte("document.body.append('x')\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "dist", "same.html"), []byte("<p>a page</p>"), 0o644)
+			os.WriteFile(filepath.Join(dir, "dist", ".bundle-apps.json"), []byte(`{"schema_version": 1, "apps": {"same": "../../`+token+`"}}`), 0o644)
+			if outside != "" {
+				os.MkdirAll(sibling, 0o755)
+				os.WriteFile(filepath.Join(sibling, "miniapp.toml"), []byte(strings.Replace(manifest, `"same"`, `"`+outside+`"`, 1)), 0o644)
+				os.WriteFile(filepath.Join(sibling, "main.ts"), []byte("document.body.append('y')\n"), 0o644)
+			}
+			var code int
+			var stdout, stderr string
+			if fenced {
+				cmd := exec.Command(bundleBinary(t), "build", dir)
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "NO_COLOR=1"}
+				var o, e strings.Builder
+				cmd.Stdout, cmd.Stderr = &o, &e
+				err := cmd.Run()
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				stdout, stderr = o.String(), e.String()
+			} else {
+				code, stdout, stderr = bundle(t, "", "build", dir)
+			}
+			if code != 0 || strings.Contains(stdout+stderr, token) {
+				t.Errorf("fenced %v, outside %q: exit %d, want 0 and no folder outside named:\n%s%s", fenced, outside, code, stdout, stderr)
+			}
+			said = append(said, fmt.Sprint(code, strings.ReplaceAll(stdout+stderr, root, "ROOT")))
+		}
+		for i := range said[1:] {
+			if said[i+1] != said[0] {
+				t.Errorf("fenced %v: the build says another thing with the folder outside:\n%s\n%s", fenced, said[0], said[i+1])
+			}
+		}
 	}
 }
