@@ -12,6 +12,7 @@ package diag
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -66,15 +67,49 @@ func (m Message) String() string {
 func (m Message) place() string {
 	var b strings.Builder
 	if m.File != "" {
-		b.WriteString(m.File)
+		b.WriteString(ShownName(m.File))
 		if m.Line > 0 {
 			fmt.Fprintf(&b, ":%d:%d", m.Line, m.Column)
 		}
 		b.WriteString(": ")
 	}
 	if m.Path != "" {
-		b.WriteString(m.Path)
+		b.WriteString(quoteControls(m.Path))
 		b.WriteString(": ")
+	}
+	return b.String()
+}
+
+// ShownName is a file's name as a line of output shows it, where the name is the app
+// author's and the line may be read by a program: a control character (a line break) as Go
+// quotes it ("\n"), so that the rest of the name is no line of its own, and a relative name
+// that starts with ":" (after spaces) after "./", which names the same file. GitHub Actions'
+// runner reads every line of a step's output whose text, leading spaces trimmed, starts with
+// "::" as a workflow command: a file named "a\n::error file=x::y.js" annotated x, and such
+// a line can mask values or stop the runner reading the build's own annotations.
+func ShownName(name string) string {
+	name = quoteControls(name)
+	if strings.HasPrefix(strings.TrimLeft(name, " \t"), ":") {
+		name = "./" + name
+	}
+	return name
+}
+
+// quoteControls writes each control character of s (C0, DEL, C1, and Unicode's line and
+// paragraph separators) as Go quotes it.
+func quoteControls(s string) string {
+	isControl := func(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 }
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }

@@ -64,3 +64,54 @@ func TestFormats(t *testing.T) {
 		t.Errorf("no colour: %q", c)
 	}
 }
+
+// TestFormatsStartNoCommand: a file's name is the app author's, and may hold a line break or
+// start with "::": printed as it was, at the start of a line, its rest was a line of its own
+// that GitHub Actions' runner reads as a workflow command (the runner reads every line of a
+// step's output whose text, leading spaces trimmed, starts with "::"), in the text format that
+// CI runs by default ("app/a\n::error file=evil::x.js:1:8: warning: …" annotated evil). The
+// place shows a control character as Go quotes it, and a relative name that starts with ":"
+// after "./", which names the same file.
+func TestFormatsStartNoCommand(t *testing.T) {
+	for _, row := range []struct {
+		name string
+		m    Message
+		want string // the place as shown
+	}{
+		{"line_break", Message{File: "app/a\n::error file=evil::x.js", Line: 1, Column: 8, Text: "t"}, `app/a\n::error file=evil::x.js:1:8: `},
+		{"carriage_return", Message{File: "app/a\r::error::x.js", Text: "t"}, `app/a\r::error::x.js: `},
+		{"leading_colons", Message{File: "::error file=evil::x.js", Line: 1, Column: 1, Text: "t"}, "./::error file=evil::x.js:1:1: "},
+		{"leading_space_colons", Message{File: " ::error::x.js", Text: "t"}, "./ ::error::x.js: "},
+		{"path_line_break", Message{File: "m.toml", Path: "a\n::error::b", Text: "t"}, `m.toml: a\n::error::b: `},
+		{"plain", Message{File: "app/a.js", Line: 2, Column: 3, Text: "t"}, "app/a.js:2:3: "},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			for _, out := range []string{FormatText(List{row.m}, false), FormatLines(List{row.m}), row.m.String()} {
+				if !strings.HasPrefix(out, row.want) {
+					t.Errorf("shown %q, want it to start %q", out, row.want)
+				}
+				for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+					if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+						t.Errorf("a line is a workflow command: %q in %q", line, out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFormatTextOneLineEach: the text and the note of a message, which quote paths and tools'
+// messages (the app author's), are one line each in the text format: "no such file in
+// app/z\n::error file=evil::refused" put the command on a line of its own.
+func TestFormatTextOneLineEach(t *testing.T) {
+	m := Message{File: "a.js", Line: 1, Column: 1, LineText: "x", Text: "no such file in z\n::error file=evil::refused", Note: "see y\r\n  ::add-mask::v"}
+	out := FormatText(List{m}, false)
+	if !strings.Contains(out, `no such file in z\n::error file=evil::refused`) || !strings.Contains(out, `see y\r\n  ::add-mask::v`) {
+		t.Errorf("the line breaks are not shown quoted:\n%s", out)
+	}
+	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("a line is a workflow command: %q in %q", line, out)
+		}
+	}
+}

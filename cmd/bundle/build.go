@@ -116,7 +116,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		case errors.As(err, &el):
 			all = append(all, el.List...)
 			printDiagnostics(e, *format, el.List)
-			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", r.Dir)
+			fmt.Fprintf(e.stderr, "bundle build: %s refused\n", diag.ShownName(r.Dir))
 			failed = append(failed, failure{filepath.ToSlash(r.Dir), "refused", firstError(el.List)})
 			code = max(code, exitRefused)
 			return
@@ -150,7 +150,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		}
 		entries = append(entries, res.Entry)
 		if showSizes {
-			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
+			fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", diag.ShownName(filepath.ToSlash(res.HTMLPath)), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
 		}
 	}
 	// The gzip figure is computed only for the line that shows it.
@@ -200,7 +200,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		if len(failed) > 0 {
 			var names []string
 			for _, f := range failed {
-				names = append(names, f.Dir+" ("+f.Reason+")")
+				names = append(names, diag.ShownName(f.Dir)+" ("+f.Reason+")")
 			}
 			fmt.Fprintf(e.stderr, ", %d failed: %s", len(failed), strings.Join(names, ", "))
 		}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBuildOutputStartsNoCommand: the names of an app's folders and files are its author's,
+// and a line of bundle build's output that starts with one is read by GitHub Actions' runner
+// as a workflow command when its text, leading spaces trimmed, starts with "::". A folder
+// found by the search named "x\n::error file=evil::injected" and a file "a\n::error
+// file=evil::x.js" made lines "::error file=evil::injected/dist/t.html  14223 bytes …" and
+// "::error file=evil::x.js:1:8: warning: …" (an annotation of the author's; ::add-mask:: or
+// ::stop-commands:: would hide the build's own). In the text format no line is a command, and
+// in the github format only bundle's annotations are.
+func TestBuildOutputStartsNoCommand(t *testing.T) {
+	base := t.TempDir()
+	page := "<!doctype html><html><head><meta charset=\"utf-8\"><title>T</title><script type=\"module\" src=\"./m.js\"></script></head><body><p>hi</p></body></html>\n"
+	for dir, files := range map[string]map[string]string{
+		"x\n::error file=evil::injected": {"miniapp.toml": goodManifest, "index.html": page, "m.js": "console.log(1)\n"},
+		"y": {"miniapp.toml": strings.Replace(goodManifest, `"t"`, `"u"`, 1), "index.html": page,
+			"m.js": `import "./a\n::error file=evil::x.js"` + "\n", "a\n::error file=evil::x.js": `fetch("./x.json")` + "\n"},
+		"z\n::error file=evil::refused": {"miniapp.toml": strings.Replace(goodManifest, `"t"`, `"v"`, 1), "index.html": page, "m.js": "import \"./nope.js\"\n"},
+	} {
+		for name, body := range files {
+			p := filepath.Join(base, dir, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, format := range []string{"text", "github"} {
+		_, stdout, stderr := bundle(t, "", "build", "--format", format, base)
+		if !strings.Contains(stdout+stderr, `fetch("./x.json")`) && format == "text" || !strings.Contains(stdout+stderr, "nope.js") {
+			t.Errorf("%s: the build did not say the warning and the error:\n%s%s", format, stdout, stderr)
+		}
+		for _, line := range strings.FieldsFunc(stdout+stderr, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			l := strings.TrimLeft(line, " \t")
+			if strings.HasPrefix(l, "::") && (format == "text" || strings.HasPrefix(l, "::error file=evil")) {
+				t.Errorf("%s: a line is a workflow command of the app's: %q\n%s%s", format, line, stdout, stderr)
+			}
+		}
+	}
+}
