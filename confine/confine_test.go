@@ -14,10 +14,32 @@ import (
 	"testing"
 
 	"github.com/miniapp/bundle/confine"
+	"golang.org/x/sys/unix"
 )
 
 // A test binary run with CONFINE_CHILD fences itself and reports what it could open.
 func TestMain(m *testing.M) {
+	if again := os.Getenv("CONFINE_EXEC"); again != "" {
+		// Start again as a process of a user (without CAP_SYS_ADMIN, which lets
+		// landlock_restrict_self do without no_new_privs), and with no_new_privs where
+		// asked, as a process whose first thread set it before the Go runtime started
+		// another: every thread has it from the first.
+		goruntime.LockOSThread()
+		if err := unprivileged(); err != nil {
+			fmt.Println("drop CAP_SYS_ADMIN:", err)
+			os.Exit(1)
+		}
+		if again == "nnp" {
+			if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+				fmt.Println("prctl:", err)
+				os.Exit(1)
+			}
+		}
+		os.Unsetenv("CONFINE_EXEC")
+		err := syscall.Exec(os.Args[0], os.Args, os.Environ())
+		fmt.Println("exec:", err)
+		os.Exit(1)
+	}
 	if dirs := os.Getenv("CONFINE_CHILD"); dirs != "" {
 		os.Exit(child(strings.Split(dirs, string(os.PathListSeparator))))
 	}
@@ -41,6 +63,29 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// unprivileged takes CAP_SYS_ADMIN out of this thread's bounding and inheritable sets (and its
+// ambient ones), so that a program it executes does not have it, root's included; it does
+// nothing where the thread does not have it (a user's test run).
+func unprivileged() error {
+	const admin = unix.CAP_SYS_ADMIN
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	if data[0].Effective&(1<<admin) == 0 && data[0].Permitted&(1<<admin) == 0 {
+		return nil
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_CAPBSET_DROP, admin, 0, 0, 0); err != nil {
+		return err
+	}
+	data[0].Inheritable &^= 1 << admin
+	return unix.Capset(&hdr, &data[0])
+}
+
 // child fences itself to read dirs[0], write dirs[1], and run cat; then tries each path of
 // dirs[2:] (reads) and prints one line per attempt.
 func child(dirs []string) int {
@@ -54,11 +99,22 @@ func child(dirs []string) int {
 		fmt.Println("program:", err)
 		return 1
 	}
-	if os.Getenv("CONFINE_PREPARE") != "" {
+	switch os.Getenv("CONFINE_PREPARE") {
+	case "prepare":
 		if err := confine.Prepare(); err != nil {
 			fmt.Println("prepare:", err)
 			return 1
 		}
+	case "at-start":
+		confine.PreparedAtStart()
+	case "at-start-one-thread":
+		// Said, but only the thread that restricts has it.
+		goruntime.LockOSThread()
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			fmt.Println("prctl:", err)
+			return 1
+		}
+		confine.PreparedAtStart()
 	}
 	// Threads started between Prepare and Restrict, each holding its goroutine: Restrict
 	// must confine them too.
@@ -145,26 +201,56 @@ func setup(t *testing.T) (read, write, secret string) {
 }
 
 // TestRestrict fences a process, with and without Prepare before (then Restrict makes only
-// the round of landlock_restrict_self on every thread): every thread of it, those started
-// after Prepare included, reads only what the fence lets it.
+// the round of landlock_restrict_self on every thread), or PreparedAtStart in a process
+// started with no_new_privs: every thread of it, those started after Prepare included, reads
+// only what the fence lets it. PreparedAtStart said where it is not so leaves no thread
+// unconfined: where no thread has no_new_privs Restrict fails, and where only the thread that
+// restricts has it the process is ended (the threads' results differ); where no round is made
+// (ABI 8, no Landlock) it changes nothing.
 func TestRestrict(t *testing.T) {
 	if confine.Available().ABI == 0 {
 		t.Logf("this kernel has no Landlock: Restrict is a no-op, and says so")
 	}
-	for _, prepare := range []bool{false, true} {
-		t.Run(fmt.Sprintf("prepare=%v", prepare), func(t *testing.T) {
+	abi := confine.Available().ABI
+	rounds := abi > 0 && abi < 8 && !tsync
+	for _, row := range []struct {
+		name, prepare string
+		nnp           bool   // started with no_new_privs
+		fails         string // where the rounds are made: "" (fenced), "restrict" (an error) or "ended"
+	}{
+		{name: "restrict"},
+		{name: "prepare", prepare: "prepare"},
+		{name: "prepared_at_start", prepare: "at-start", nnp: true},
+		{name: "at_start_said_none_has_it", prepare: "at-start", fails: "restrict"},
+		{name: "at_start_said_one_thread_has_it", prepare: "at-start-one-thread", fails: "ended"},
+	} {
+		t.Run(row.name, func(t *testing.T) {
 			read, write, secret := setup(t)
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), "CONFINE_CHILD="+strings.Join([]string{read, write,
 				filepath.Join(read, "ok.txt"), secret, filepath.Join(read, "link.txt"), "/proc/self/environ", "/etc/passwd"}, string(os.PathListSeparator)))
-			if prepare {
-				cmd.Env = append(cmd.Env, "CONFINE_PREPARE=1")
+			// Started as a user's process (no CAP_SYS_ADMIN, as bundle runs): Restrict
+			// needs no_new_privs on every thread.
+			again := "user"
+			if row.nnp {
+				again = "nnp"
 			}
+			cmd.Env = append(cmd.Env, "CONFINE_PREPARE="+row.prepare, "CONFINE_EXEC="+again)
 			out, err := cmd.CombinedOutput()
+			if row.fails != "" && rounds {
+				// Nothing read, whichever way it failed.
+				if err == nil || strings.Contains(string(out), "read ") || strings.Contains(string(out), "status ") {
+					t.Fatalf("exit %v, want a failure before anything is read:\n%s", err, out)
+				}
+				if row.fails == "restrict" && !strings.Contains(string(out), "restrict: landlock_restrict_self: operation not permitted") {
+					t.Errorf("want Restrict's error, got %v:\n%s", err, out)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			fenced := confine.Available().ABI > 0
+			fenced := abi > 0
 			want := []string{
 				"status " + confine.Available().String(),
 				"read " + filepath.Join(read, "ok.txt") + " true every thread true",

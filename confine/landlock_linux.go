@@ -135,6 +135,23 @@ func Prepare() error {
 	return prepareErr
 }
 
+// PreparedAtStart tells Prepare and Restrict that every thread of the process already has
+// no_new_privs: it was set on the process's first thread before that thread started another
+// (a C constructor's prctl, as bundle's commands make it), or the process was started with it,
+// and every thread inherits it from the thread that started it. Prepare then makes no round,
+// and Restrict only that of landlock_restrict_self. It changes nothing where Prepare would
+// make no round (no Landlock, or ABI 8). Should a thread lack it all the same, that round
+// fails on the thread: the process is ended there (libpsx, or the Go runtime without cgo,
+// ends it when the threads' results differ), or Restrict returns the error where the calling
+// thread lacks it; no thread goes on unconfined.
+func PreparedAtStart() {
+	prepareOnce.Do(func() {
+		if st := available(); threadRounds && st.ABI > 0 && st.ABI < 8 {
+			prepared.Store(true)
+		}
+	})
+}
+
 var (
 	prepareOnce sync.Once
 	prepareErr  error

@@ -16,6 +16,9 @@ func (f Fence) Restrict() (Status, error) { return Status{}, nil }
 // Prepare does nothing where there is no Landlock.
 func Prepare() error { return nil }
 
+// PreparedAtStart does nothing where there is no Landlock.
+func PreparedAtStart() {}
+
 // Start starts cmd unconfined where there is no Landlock: Status{} says so.
 func (f Fence) Start(cmd *exec.Cmd) (Status, error) { return Status{}, cmd.Start() }
 
