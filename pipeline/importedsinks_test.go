@@ -780,6 +780,31 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export class View { constructor() { this.put = (el, m) => { el.innerHTML = m; }; } run(el, m) { this.put(el, m); } }`,
 			"main.js": `import { View } from "./dom.js"; new View().run(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:64: error: the value given to View.prototype.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read`},
+		// Over-strict (af28): a custom element class another module exports, given to
+		// customElements.define (an escape), its instance's methods the platform's: a call
+		// given markup with a handler was refused as a module's unread callee
+		// (v.setAttribute(…)), though no module's code gets it.
+		{"another module's custom element's inherited methods, text (builds)", map[string]string{
+			"dom.js":  `export class View extends HTMLElement { put(m) { this.textContent = m; } }`,
+			"main.js": `import { View } from "./dom.js"; customElements.define("x-view", View); const v = new View(); v.setAttribute("title", "<img src=x onerror=go()>"); v.put("<img src=x onerror=go()>"); v.append("<img src=x onerror=go()>"); document.body.append(v);`,
+		}, ""},
+		{"another module's class, Object.prototype's methods (builds)", map[string]string{
+			"dom.js":  `export class Store { get(k) { return k; } }`,
+			"main.js": `import { Store } from "./dom.js"; const s = new Store(); console.log(s.hasOwnProperty("<img src=x onerror=go()>"), s.get("<img src=x onerror=go()>"));`,
+		}, ""},
+		{"an inherited platform sink on another module's element", map[string]string{
+			"dom.js":  `export class View extends HTMLElement {}`,
+			"main.js": `import { View } from "./dom.js"; customElements.define("x-view", View); const v = new View(); v.insertAdjacentHTML("beforeend", "<img src=x onerror=go()>");`,
+		}, `main.js:1:129: error: the markup given to insertAdjacentHTML holds the inline event handler onerror`},
+		{"a method the constructor sets, on another module's instance", map[string]string{
+			"dom.js":  `export class View { constructor() { this.put = (el, m) => { el.innerHTML = m; }; } }`,
+			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the markup given to View.prototype.put(…) holds the inline event handler onerror="go()", which cannot run under the bundle's policy: the build cannot read the function dom.js exports as View.prototype.put`},
+		{"a method another app class gives another module's instance", map[string]string{
+			"base.js": `export class Base { put(el, m) { el.innerHTML = m; } }`,
+			"dom.js":  `import { Base } from "./base.js"; export class View extends Base { constructor() { super(); } }`,
+			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:64: error: the markup given to View.prototype.put(…)`},
 		{"this and instances of another module, plain markup and text", map[string]string{
 			"dom.js": `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; }, run(el, m) { this.put(el, m); }, say(el, m) { this.text(el, m); } }; ` +
 				`export class View { put(el, m) { el.innerHTML = m; } text(el, m) { el.textContent = m; } run(el, m) { this.put(el, m); } static log(m) { this.say(m); } static say(m) { console.log(m); } } ` +

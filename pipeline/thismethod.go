@@ -138,6 +138,9 @@ func (r *rewrite) checkInstanceCall(i int) {
 	if args == nil && s.readsParam(s.args(i)) {
 		args = s.args(i)
 	}
+	if r.platformMethod(imp, keys, s.text(key)) {
+		return // the platform's method the instance inherits (checkMarkup reads its sinks)
+	}
 	name += memberTail(keys) + ".prototype." + s.text(key)
 	keys = append(append(keys, "prototype"), s.text(key))
 	r.followImport(args, name, imp, keys, "")
@@ -154,6 +157,19 @@ func (r *rewrite) instanceRead(i int) bool {
 	}
 	imp, _, keys, ok := r.instanceOf(key - 2)
 	return ok && r.importResolves(imp, append(append(keys, "prototype"), s.text(key)))
+}
+
+// instancePlatform reports whether the call whose '(' is the significant token i is of a
+// method an instance of a class another of the app's modules exports inherits from the
+// platform (platformMethod): none of a module's, wherever the class goes.
+func (r *rewrite) instancePlatform(i int) bool {
+	s := r.s
+	key := i - 1
+	if r.resolve == nil || i < 3 || !js.IsIdentifierName(s.tok(key).tt) || !s.is(key-1, ".") && !s.is(key-1, "?.") {
+		return false
+	}
+	imp, _, keys, ok := r.instanceOf(key - 2)
+	return ok && isAppSpec(imp.module) && r.platformMethod(imp, keys, s.text(key))
 }
 
 // checkSeededThis reads, in a seeded reading (another module's call read into this module:
@@ -333,4 +349,64 @@ func (s *script) thisPath(v [2]int) bool {
 		k += 2
 	}
 	return k == v[1] && k > v[0]+1
+}
+
+// platformMethod reports whether key is a method an instance of the class imp's module
+// exports (at keys, for a namespace) inherits from the platform: the class, declared there,
+// declares no member key, and extends nothing (Object.prototype's) or a global of the page
+// (HTMLElement's). A class that extends another of the app's, or a package's, is not: its
+// key is that class's, which the build does not read.
+func (r *rewrite) platformMethod(imp importBinding, keys []string, key string) bool {
+	export := imp.name
+	if export == "*" {
+		if len(keys) != 1 {
+			return false
+		}
+		export = keys[0]
+	} else if len(keys) != 0 {
+		return false
+	}
+	path, ok := r.b.barrelTarget(r.resolve, r.file, imp.module)
+	if !ok {
+		return false
+	}
+	x := r.module(path)
+	if x == nil {
+		return false
+	}
+	v, _, _ := x.exportedValue(export)
+	if v < 0 || v >= len(x.sig) || !x.is(v, "class") {
+		return false
+	}
+	body := v + 1
+	for body < len(x.sig) && !x.is(body, "{") {
+		body++
+	}
+	if body >= len(x.sig) || x.pair[body] < body {
+		return false
+	}
+	if x.overrides(body, ownFunction{key: key}) || x.overrides(body, ownFunction{key: key, static: true}) {
+		return false // its own member (read, or refused where the build cannot read it)
+	}
+	for k := range x.sig {
+		if x.is(k, "prototype") && (x.is(k+1, "[") || (x.is(k+1, ".") || x.is(k+1, "?.")) && x.is(k+2, key)) || x.is(k, "setPrototypeOf") || x.is(k, "__proto__") {
+			return false // View.prototype.key = …: the module gives the class's key
+		}
+	}
+	for k := body; k < x.pair[body]; k++ {
+		if x.tok(k).tt != js.ThisToken {
+			continue
+		}
+		// this.key = …, this[…], Object.assign(this, …): an own property the instance
+		// may be given by key.
+		if x.is(k+1, "[") || x.is(k-1, "(") || x.is(k-1, ",") || (x.is(k+1, ".") || x.is(k+1, "?.")) && x.is(k+2, key) && !x.is(k+3, "(") {
+			return false
+		}
+	}
+	for k := v + 1; k < body; k++ {
+		if x.is(k, "extends") {
+			return js.IsIdentifier(x.tok(k+1).tt) && x.global(k+1) && isPlatformGlobal(x.text(k+1)) && x.is(k+2, "{")
+		}
+	}
+	return true
 }

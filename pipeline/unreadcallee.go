@@ -331,8 +331,8 @@ func (r *rewrite) checkUnreadCallee(i int) {
 			return
 		}
 	}
-	if r.instanceRead(i) {
-		return // an instance of another module's class, its method read (checkInstanceCall)
+	if r.instanceRead(i) || r.instancePlatform(i) {
+		return // an instance of another module's class, its method read (checkInstanceCall) or the platform's
 	}
 	var what, exported string
 	n, known := s.binding(start)
