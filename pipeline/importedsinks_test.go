@@ -805,6 +805,40 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `import { Base } from "./base.js"; export class View extends Base { constructor() { super(); } }`,
 			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:64: error: the markup given to View.prototype.put(…)`},
+		{"T1 template", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const t = document.createElement("div"); t.append(document.createTextNode("x")); id("<template><img src=x onerror=go()></template>"); dom.put(document.body, "<template><img src=x onerror=go()></template>");`,
+		}, ""},
+		{"T5 a blob and JSON", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const b = new Blob(["<img src=x onerror=go()>"], { type: "text/plain" }); console.log(b.size, JSON.stringify({ html: "<img src=x onerror=go()>" }));`,
+		}, ""},
+		{"T6 a local object's data", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const cache = { items: [] }; cache.items.push("<img src=x onerror=go()>"); console.log(cache.items.length);`,
+		}, ""},
+		// An array the script changes, spread or applied to a sink function (af28): built with
+		// exit 0 (arrayAt read a const's array literal as all it holds, a push's value none).
+		// Each value it may hold is read as given to each parameter (checkListCall).
+		{"an array pushed to, applied to a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const a = [document.body]; a.push("<img src=x onerror=go()>"); dom.put.apply(null, a);`,
+		}, `main.js:1:68: error: the value given to dom.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"an array pushed to, spread into a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const a = [document.body]; a.push("<img src=x onerror=go()>"); dom.put(...a);`,
+		}, `main.js:1:68: error: the value given to dom.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
+		{"an array made by concat, applied to a module's function", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
+			"main.js": `import * as dom from "./dom.js"; Reflect.apply(dom.put, null, [document.body].concat("<img src=x onerror=go()>"));`,
+		}, `main.js:1:86: error: the markup given to […].concat(…) holds the inline event handler onerror="go()"`},
+		{"an array pushed to, applied to the app's own function", map[string]string{
+			"main.js": `function put(el, m) { el.innerHTML = m; } const a = [document.body]; a.push("<img src=x onerror=go()>"); put.apply(null, a);`,
+		}, `main.js:1:77: error: the value given to put(…), whose code gives its parameter m to innerHTML`},
+		{"arrays pushed to, plain markup, text", map[string]string{
+			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
+			"main.js": `import * as dom from "./dom.js"; const a = [document.body]; a.push("<b>b</b>"); dom.put(...a); const b = [document.body]; b.push("<img src=x onerror=go()>"); dom.text.apply(null, b); Reflect.apply(dom.text, null, b); const c = [document.body, "<i>i</i>"]; console.log(c.map(String)); dom.put(...c);`,
+		}, ""},
 		{"this and instances of another module, plain markup and text", map[string]string{
 			"dom.js": `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; }, run(el, m) { this.put(el, m); }, say(el, m) { this.text(el, m); } }; ` +
 				`export class View { put(el, m) { el.innerHTML = m; } text(el, m) { el.textContent = m; } run(el, m) { this.put(el, m); } static log(m) { this.say(m); } static say(m) { console.log(m); } } ` +

@@ -206,6 +206,9 @@ func (r *rewrite) importedUseFollowed(ref, depth int) bool {
 	if !r.sinkValue(imp, keys) {
 		return true
 	}
+	if s.listCalled(ref, end) {
+		return true // f.apply(t, a), Reflect.apply(f, t, a) of an array the script changes (checkListCall)
+	}
 	calls := s.functionCalls(ref, end)
 	if len(calls) == 0 {
 		return false

@@ -330,7 +330,9 @@ func (s *script) exported(f ownFunction) bool {
 
 // arrayAt returns the '[' of the array literal the expression of the significant tokens a
 // is: the literal itself, or a const bound to one (const args = [el, m]), whose elements the
-// literal says (a push later adds what the run gives, read as no more than that).
+// literal says where the array is only read (arrayRead); an array the script changes (a push,
+// an element assigned) or gives where the build does not follow it holds what only the run
+// knows in turn.
 func (s *script) arrayAt(a [2]int) (int, bool) {
 	if s.is(a[0], "[") && s.pair[a[0]] == a[1]-1 {
 		return a[0], true
@@ -342,5 +344,52 @@ func (s *script) arrayAt(a [2]int) (int, bool) {
 	if !ok || !s.is(init[0], "[") || s.pair[init[0]] != init[1]-1 {
 		return 0, false
 	}
+	for _, d := range s.references(s.bindingOf(a[0])) {
+		if !s.arrayRead(d) {
+			return 0, false
+		}
+	}
 	return init[0], true
+}
+
+// arrayMutators are the methods of Array.prototype that change the array they are called on
+// (ECMA-262's push, pop, shift, unshift, splice, sort, reverse, fill, copyWithin).
+var arrayMutators = map[string]bool{"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
+	"sort": true, "reverse": true, "fill": true, "copyWithin": true}
+
+// arrayRead reports whether the name at the significant token d, bound to an array literal,
+// only reads the array there: its declaration, spread (...a), the list apply or
+// Reflect.apply is given, an element or a property read (a[0], a.length), a method of
+// Array.prototype that leaves it as it is (a.map(…)).
+func (s *script) arrayRead(d int) bool {
+	switch {
+	case declares(s, d) || s.is(d-1, "..."):
+		return true
+	case (s.is(d+1, ".") || s.is(d+1, "?.")) && js.IsIdentifierName(s.tok(d+2).tt):
+		return !arrayMutators[s.text(d+2)] && !s.writtenAt(d+3)
+	case s.is(d+1, "[") && s.pair[d+1] > d+1:
+		return !s.writtenAt(s.pair[d+1] + 1)
+	case s.is(d+1, ")") && s.is(d-1, ","):
+		open := s.enclosing(d)
+		if open < 1 || !s.is(open, "(") {
+			return false
+		}
+		args := s.args(open)
+		if s.is(open-1, "apply") && (s.is(open-2, ".") || s.is(open-2, "?.")) && len(args) == 2 && args[1] == [2]int{d, d + 1} {
+			return true // f.apply(t, a)
+		}
+		return s.is(open-3, "Reflect", ".", "apply") && len(args) == 3 && args[2] == [2]int{d, d + 1}
+	}
+	return false
+}
+
+// assignOps are ECMA-262's assignment operators (AssignmentOperator, =, and the logical
+// ones), and the update operators ++ and --.
+var assignOps = map[string]bool{"=": true, "*=": true, "/=": true, "%=": true, "+=": true, "-=": true, "<<=": true, ">>=": true,
+	">>>=": true, "&=": true, "^=": true, "|=": true, "**=": true, "&&=": true, "||=": true, "??=": true, "++": true, "--": true}
+
+// writtenAt reports whether the significant token k is an assignment's operator or an update
+// operator: what ends before it is written.
+func (s *script) writtenAt(k int) bool {
+	return k < len(s.sig) && assignOps[s.text(k)]
 }

@@ -29,6 +29,7 @@ func (r *rewrite) check(i int) {
 	r.checkPackageMarkup(i)
 	r.checkImportedCall(i)
 	r.checkInstanceCall(i) // thismethod.go
+	r.checkListCall(i)     // appliedlist.go
 	r.checkImportedValue(i)
 	r.checkParamValue(i)
 	if r.seed == nil {
