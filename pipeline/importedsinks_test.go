@@ -805,15 +805,16 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `import { Base } from "./base.js"; export class View extends Base { constructor() { super(); } }`,
 			"main.js": `import { View } from "./dom.js"; new View().put(document.body, "<img src=x onerror=go()>");`,
 		}, `main.js:1:64: error: the markup given to View.prototype.put(…)`},
-		{"T1 template", map[string]string{
+		// Where a module object escapes, handler markup no sink parses (af28): builds.
+		{"a template's handler given where a module object escapes (builds)", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const t = document.createElement("div"); t.append(document.createTextNode("x")); id("<template><img src=x onerror=go()></template>"); dom.put(document.body, "<template><img src=x onerror=go()></template>");`,
 		}, ""},
-		{"T5 a blob and JSON", map[string]string{
+		{"a blob and JSON given handler markup where a module object escapes (builds)", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const b = new Blob(["<img src=x onerror=go()>"], { type: "text/plain" }); console.log(b.size, JSON.stringify({ html: "<img src=x onerror=go()>" }));`,
 		}, ""},
-		{"T6 a local object's data", map[string]string{
+		{"a local object's data given handler markup where a module object escapes (builds)", map[string]string{
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; }`,
 			"main.js": `import * as dom from "./dom.js"; function id(x) { return x; } id(dom); const cache = { items: [] }; cache.items.push("<img src=x onerror=go()>"); console.log(cache.items.length);`,
 		}, ""},
