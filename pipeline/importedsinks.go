@@ -60,7 +60,11 @@ func (r *rewrite) checkImportedCall(i int) {
 	}
 	var imp importBinding
 	var args [][2]int
-	if n.Decl == js.NoDecl {
+	if sup, supKeys, ok := r.inheritedImport(root, keys); ok {
+		// Mine.run(…) where class Mine extends View, an import, and declares no run: View's
+		// (thismethod.go).
+		imp, keys = sup, supKeys
+	} else if n.Decl == js.NoDecl {
 		if imp, ok = r.imports()[s.text(root)]; !ok || !isAppSpec(imp.module) {
 			return
 		}

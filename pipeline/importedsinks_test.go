@@ -840,6 +840,28 @@ func TestImportedSinks(t *testing.T) {
 			"dom.js":  `export function put(el, m) { el.innerHTML = m; } export function text(el, m) { el.textContent = m; }`,
 			"main.js": `import * as dom from "./dom.js"; const a = [document.body]; a.push("<b>b</b>"); dom.put(...a); const b = [document.body]; b.push("<img src=x onerror=go()>"); dom.text.apply(null, b); Reflect.apply(dom.text, null, b); const c = [document.body, "<i>i</i>"]; console.log(c.map(String)); dom.put(...c);`,
 		}, ""},
+		// More shapes (af28): an app class's inherited method, a bound method, a nested object's
+		// method by this, an instance's method given to a timer.
+		{"super.put in the app's subclass of another module's class", map[string]string{
+			"dom.js":  `export class View { put(el, m) { el.innerHTML = m; } }`,
+			"main.js": `import { View } from "./dom.js"; class Mine extends View { run(m) { super.put(document.body, m); } } new Mine().run("<img src=x onerror=go()>");`,
+		}, `main.js:1:117: error: the markup given to Mine(…).run(…) holds the inline event handler onerror="go()"`},
+		{"a module's method bound to its object", map[string]string{
+			"dom.js":  `export const dom = { put(el, m) { el.innerHTML = m; }, run(el, m) { this.put(el, m); } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.run.bind(dom)(document.body, "<img src=x onerror=go()>"); const r = dom.run.bind(dom); r(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:66: error: the markup given to dom.run.bind(…)(…) holds the inline event handler onerror="go()"`},
+		{"this.inner.put in a module's method", map[string]string{
+			"dom.js":  `export const dom = { inner: { put(el, m) { el.innerHTML = m; } }, run(el, m) { this.inner.put(el, m); } };`,
+			"main.js": `import { dom } from "./dom.js"; dom.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:56: error: the value given to dom.run(…), imported from dom.js, whose code gives its parameter m to this.inner.put(…), which the build cannot read (this is what a call of dom.run gives it)`},
+		{"a static method another module's class gives the app's, its this the app's class", map[string]string{
+			"dom.js":  `export class View { static run(el, m) { this.put(el, m); } }`,
+			"main.js": `import { View } from "./dom.js"; class Mine extends View { static put(el, m) { el.innerHTML = m; } } Mine.run(document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:126: error: the value given to Mine.run(…), imported from dom.js, whose code gives its parameter m to this.put(…), which the build cannot read (this is what a call of View.run gives it)`},
+		{"another module's instance's method in an arrow given to a timer", map[string]string{
+			"dom.js":  `export class View { put(el, m) { el.innerHTML = m; } }`,
+			"main.js": `import { View } from "./dom.js"; const v = new View(); setTimeout(() => v.put(document.body, "<img src=x onerror=go()>")); setTimeout(v.put, 0, document.body, "<img src=x onerror=go()>");`,
+		}, `main.js:1:94: error: the value given to View.prototype.put(…), imported from dom.js, whose code gives its parameter m to innerHTML`},
 		{"this and instances of another module, plain markup and text", map[string]string{
 			"dom.js": `export const dom = { put(el, m) { el.innerHTML = m; }, text(el, m) { el.textContent = m; }, run(el, m) { this.put(el, m); }, say(el, m) { this.text(el, m); } }; ` +
 				`export class View { put(el, m) { el.innerHTML = m; } text(el, m) { el.textContent = m; } run(el, m) { this.put(el, m); } static log(m) { this.say(m); } static say(m) { console.log(m); } } ` +

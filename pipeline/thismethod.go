@@ -410,3 +410,40 @@ func (r *rewrite) platformMethod(imp importBinding, keys []string, key string) b
 	}
 	return true
 }
+
+// inheritedImport reads C.key(…), where the name at the significant token root is a class the
+// script declares that extends a class an import gives (class Mine extends View) and declares
+// no static member key (keys, one): the static method C inherits, the import's; it returns
+// the import and the key path from it.
+func (r *rewrite) inheritedImport(root int, keys []string) (importBinding, []string, bool) {
+	s := r.s
+	if len(keys) != 1 || keys[0] == "call" || keys[0] == "apply" || keys[0] == "bind" {
+		return importBinding{}, nil, false
+	}
+	body, ok := s.classBody(s.bindingOf(root))
+	if !ok || s.overrides(body, ownFunction{key: keys[0], static: true}) {
+		return importBinding{}, nil, false
+	}
+	ext := -1
+	for k := body - 1; k > 0 && k > body-64; k-- {
+		if s.is(k, "extends") {
+			ext = k
+			break
+		}
+		if s.is(k, "class") {
+			break
+		}
+	}
+	if ext < 0 {
+		return importBinding{}, nil, false
+	}
+	sup, supKeys, ok := s.memberPath(body - 1)
+	if !ok || sup != ext+1 {
+		return importBinding{}, nil, false
+	}
+	imp, ok := r.importOf(sup)
+	if !ok || !isAppSpec(imp.module) {
+		return importBinding{}, nil, false
+	}
+	return imp, append(supKeys, keys[0]), true
+}
