@@ -473,6 +473,14 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		}
 		m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v", tool, running, filepath.Base(path), to.After)
 		m.Notes = []api.Note{{Text: timeoutFix[to.Tool]}}
+		if r := to.Running; r != nil {
+			// The runner said which at-rule's code it ran (a Less @plugin's): the error is at
+			// that rule, where the stylesheet writes it.
+			m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v: the code of %s %q did not return", tool, running, filepath.Base(path), to.After, r.Rule, r.Spec)
+			if line, col, text := atRulePlace(path, r.Rule, r.Spec, c.readRoot); line > 0 {
+				m.Location.Line, m.Location.Column, m.Location.LineText = line, col, text
+			}
+		}
 	case errors.As(err, &se) && se.Killed:
 		m.Text = fmt.Sprintf("%s was stopped before it finished %s: another file's CSS tool or compile did not finish in %v", tool, filepath.Base(path), c.runner.Timeout)
 		m.Notes = []api.Note{{Text: "that file's error says what to do"}}

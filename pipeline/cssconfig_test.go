@@ -155,7 +155,7 @@ func TestCSSToolHangs(t *testing.T) {
 		{"less_plugin_never_returns", map[string]string{
 			"main.js": "import './a.less'", "a.less": "@plugin \"./spin.js\";\n.x { color: red; }\n",
 			"spin.js": "module.exports = { install() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); } };\n"},
-			[]string{"a.less: error: Less (less 4.", ") did not finish a.less" + after, "a Less @plugin the stylesheet loads loops"}},
+			[]string{"a.less:1:1: error: Less (less 4.", ") did not finish a.less" + after + `: the code of @plugin "./spin.js" did not return`, "a Less @plugin the stylesheet loads loops"}},
 		{"tailwind_plugin_never_returns", map[string]string{
 			"main.js": "import './a.css'", "a.css": "@import \"tailwindcss\";\n@plugin \"./spin.js\";\n",
 			"spin.js": "module.exports = function () { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); };\n"},

@@ -326,6 +326,17 @@ func (e *StoppedError) Error() string {
 type TimeoutError struct {
 	Tool  string // the request's Tool
 	After time.Duration
+	// Running is the stylesheet's at-rule whose code the tool was running when it was killed,
+	// as the runner noted it before it called that code (a Less @plugin's, its install); nil
+	// where the runner was running none.
+	Running *Running
+}
+
+// Running names an at-rule of a stylesheet by its name ("@plugin") and its string parameter
+// as written ("./spin.js").
+type Running struct {
+	Rule string `json:"rule"`
+	Spec string `json:"spec"`
 }
 
 func (e *TimeoutError) Error() string {
@@ -423,17 +434,23 @@ const closeWait = 10 * time.Second
 type waiter struct {
 	ch  chan reply
 	req Request
+	// running is the at-rule whose code the runner last said it runs for the request (a
+	// note line), nil once it said that code returned.
+	running *Running
 }
 
 type reply struct {
 	ID int `json:"id"`
 	// Ready is the runner's first line: it is set up, and what stops Node from here on stops
 	// it while it runs the app's code.
-	Ready    bool   `json:"ready"`
-	CSS      string `json:"css"`
-	JS       string `json:"js"`
-	Loader   string `json:"loader"`
-	Map      string `json:"map"`
+	Ready bool `json:"ready"`
+	// Running is a note, not an answer: the request's tool is about to run the code of this
+	// at-rule (a Less @plugin); an empty one says that code returned.
+	Running  *Running `json:"running"`
+	CSS      string   `json:"css"`
+	JS       string   `json:"js"`
+	Loader   string   `json:"loader"`
+	Map      string   `json:"map"`
 	Warnings []struct {
 		Message string `json:"message"`
 		File    string `json:"file"`
@@ -620,6 +637,18 @@ func (r *Runner) start() error {
 				ready = true
 				continue
 			}
+			if rep.Running != nil {
+				r.mu.Lock()
+				if w, ok := r.waiting[rep.ID]; ok {
+					w.running = rep.Running
+					if rep.Running.Spec == "" {
+						w.running = nil
+					}
+					r.waiting[rep.ID] = w
+				}
+				r.mu.Unlock()
+				continue
+			}
 			r.mu.Lock()
 			w, ok := r.waiting[rep.ID]
 			delete(r.waiting, rep.ID)
@@ -774,7 +803,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 	r.nextID++
 	id := r.nextID
 	ch := make(chan reply, 1)
-	r.waiting[id] = waiter{ch, req}
+	r.waiting[id] = waiter{ch: ch, req: req}
 	line, err := json.Marshal(struct {
 		ID int `json:"id"`
 		Request
@@ -797,6 +826,9 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 				// this request's answer, which every request waiting on it gets.
 				return answer(<-ch)
 			}
+			r.mu.Lock()
+			running := r.waiting[id].running // what the runner said it ran, before Node's end takes the waiter
+			r.mu.Unlock()
 			r.kill(cmd)
 			// Killed on time, unless the answer came as it was killed.
 			select {
@@ -806,7 +838,7 @@ func (r *Runner) call(ctx context.Context, req Request) (reply, error) {
 				}
 			default:
 			}
-			return reply{}, &TimeoutError{Tool: req.Tool, After: timeout}
+			return reply{}, &TimeoutError{Tool: req.Tool, After: timeout, Running: running}
 		}
 		return reply{}, ctx.Err()
 	case rep := <-ch:

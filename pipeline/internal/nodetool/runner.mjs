@@ -50,6 +50,7 @@ const ArrayIsArray = Array.isArray;
 const ObjectGetPrototypeOf = Object.getPrototypeOf;
 const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
 const ObjectDefineProperty = Object.defineProperty;
+const ObjectHasOwn = Object.hasOwn;
 const JSONStringify = JSON.stringify;
 const JSONParse = JSON.parse;
 const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
@@ -1252,6 +1253,9 @@ function withData(src, file, options, sep, lang = path.extname(file).slice(1).to
 // rebased (rebaseUrls); a JavaScript @plugin is run as Less runs it.
 async function less({ file, options, aliases, source }) {
   const lessc = await load("less");
+  notePlugins(lessc);
+  const id = requestOf();
+  const specs = (lessPlugins[id] = new Map());
   class Manager extends lessc.FileManager {
     supports(filename) {
       return !/^(?:https?:)?\/\//.test(filename);
@@ -1280,7 +1284,9 @@ async function less({ file, options, aliases, source }) {
       }
       const r = await super.loadFile(to ?? filename, dir, opts, env);
       if (!inRoot(r.filename)) throw refused(r.filename, "read");
-      // A plugin's code (Less runs it with new Function) is named by its file in stack frames.
+      // A plugin's code (Less runs it with new Function) is named by its file in stack frames,
+      // and its @plugin's string kept by it (notePlugins).
+      if (opts?.mime === "application/javascript") specs.set(r.filename, filename);
       if (opts?.mime === "application/javascript") return { ...r, contents: r.contents + "\n//# sourceURL=" + pathToFileURL(r.filename).href };
       return { filename: r.filename, contents: rebaseUrls(r.contents, r.filename, file, lessVariable) };
     }
@@ -1307,7 +1313,6 @@ async function less({ file, options, aliases, source }) {
   };
   const plugin = { install: (_, pm) => { pm.addFileManager(new Manager()); pm.addVisitor(collect); }, minVersion: [3, 0, 0] };
   const { code, rest, place } = withData(source ?? fs.readFileSync(file, "utf8"), file, options, "", "less");
-  const id = requestOf();
   const swallowed = (refusalsOf[id] = []);
   try {
     const out = await lessc.render(code, { paths: [path.join(cwd, "node_modules")], ...rest, filename: file, plugins: [plugin] });
@@ -1320,7 +1325,34 @@ async function less({ file, options, aliases, source }) {
     throw place(Object.assign(new Error(e.message), { file: e.filename || file, line: e.line, column: (e.column ?? 0) + 1, ...(outside ? { outside } : {}) }));
   } finally {
     delete refusalsOf[id];
+    delete lessPlugins[id];
   }
+}
+
+// lessPlugins holds, by request id, the @plugin strings of a Less compile by the file each
+// names (Manager.loadFile). notePlugins has Less's plugin loader say, on the answers' pipe,
+// which @plugin's code it runs (its file's code and install) for the request, and that it
+// returned: a plugin that never returns is then said at its @plugin when the request's bound
+// kills Node (TimeoutError.Running), not at the stylesheet alone.
+const lessPlugins = { __proto__: null };
+const notedLess = Symbol("noted");
+function notePlugins(lessc) {
+  let proto = lessc.PluginLoader?.prototype;
+  while (proto && !ObjectHasOwn(proto, "evalPlugin")) proto = ObjectGetPrototypeOf(proto);
+  if (!proto || proto[notedLess] || typeof proto.evalPlugin !== "function") return;
+  const evalPlugin = proto.evalPlugin;
+  proto.evalPlugin = function (...args) {
+    const id = requestOf();
+    const spec = id === undefined ? undefined : lessPlugins[id]?.get(args[4]?.filename);
+    if (spec === undefined) return ReflectApply(evalPlugin, this, args);
+    noteRunning(id, { rule: "@plugin", spec });
+    try {
+      return ReflectApply(evalPlugin, this, args);
+    } finally {
+      noteRunning(id, { rule: "", spec: "" });
+    }
+  };
+  ObjectDefineProperty(proto, notedLess, { __proto__: null, value: true });
 }
 
 // pluginRefused is the failure of a Less compile that went on past a read bundle refused
@@ -2150,6 +2182,9 @@ const writeAnswer = (text) => {
   const b = bufferFrom(text);
   for (let off = 0; off < b.length; ) off += writeRaw(ANSWERS, b, off, b.length - off);
 };
+// noteRunning tells the Go side, before the answer, which at-rule's code the request's tool
+// runs now (running: {rule, spec}), or that it returned ({rule: "", spec: ""}): a note line.
+const noteRunning = (id, running) => writeAnswer(key + JSONStringify({ id, running }) + "\n");
 // key is the first line of the input: the runner's answers start with it, and the Go side
 // takes no other line for one (what the app's code writes on stdout, console.log's too, is
 // no answer, however it is made).
