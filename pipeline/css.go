@@ -474,11 +474,20 @@ func (c *cssTools) failure(path, tool, packages string, err error) []api.Message
 		m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v", tool, running, filepath.Base(path), to.After)
 		m.Notes = []api.Note{{Text: timeoutFix[to.Tool]}}
 		if r := to.Running; r != nil {
-			// The runner said which at-rule's code it ran (a Less @plugin's): the error is at
-			// that rule, where the stylesheet writes it.
-			m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v: the code of %s %q did not return", tool, running, filepath.Base(path), to.After, r.Rule, r.Spec)
-			if line, col, text := atRulePlace(path, r.Rule, r.Spec, c.readRoot); line > 0 {
-				m.Location.Line, m.Location.Column, m.Location.LineText = line, col, text
+			// The runner said which at-rule's code it ran (a Less or Tailwind @plugin's, a
+			// Tailwind @config's: Rule "" is either): the error is at that rule, where the
+			// stylesheet writes it.
+			rules := []string{r.Rule}
+			if r.Rule == "" {
+				rules = []string{"@plugin", "@config"}
+			}
+			m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v: the code of %q did not return", tool, running, filepath.Base(path), to.After, r.Spec)
+			for _, rule := range rules {
+				if line, col, text := atRulePlace(path, rule, r.Spec, c.readRoot); line > 0 {
+					m.Location.Line, m.Location.Column, m.Location.LineText = line, col, text
+					m.Text = fmt.Sprintf("%s (%s) did not finish %s in %v: the code of %s %q did not return", tool, running, filepath.Base(path), to.After, rule, r.Spec)
+					break
+				}
 			}
 		}
 	case errors.As(err, &se) && se.Killed:

@@ -159,7 +159,9 @@ func TestCSSToolHangs(t *testing.T) {
 		{"tailwind_plugin_never_returns", map[string]string{
 			"main.js": "import './a.css'", "a.css": "@import \"tailwindcss\";\n@plugin \"./spin.js\";\n",
 			"spin.js": "module.exports = function () { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); };\n"},
-			[]string{"a.css: error: Tailwind CSS (@tailwindcss/node 4.", ") did not finish a.css" + after, "(@plugin, @config)"}},
+			// Said at the stylesheet alone before, as the Less @plugin's: the runner notes which
+			// @plugin's code it runs (pl28).
+			[]string{"a.css:2:1: error: Tailwind CSS (@tailwindcss/node 4.", ") did not finish a.css" + after + `: the code of @plugin "./spin.js" did not return`, "(@plugin, @config)"}},
 		// Two stylesheets in flight on one Node that the first's plugin blocks: the one
 		// whose bound ends first is said, the other stopped by it (in the order esbuild sent them).
 		{"less_two_in_flight", map[string]string{

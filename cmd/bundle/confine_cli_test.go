@@ -226,6 +226,25 @@ func leakRows() []leakRow {
 		maps.Copy(f, more)
 		return f
 	}
+	// twPlugin is an app whose stylesheet loads the Tailwind plugin p.js (body) with the
+	// @plugin's block (opts, "" for none).
+	twPlugin := func(body, opts string) map[string]string {
+		f := tw("@plugin \"./p.js\"" + opts + ";")
+		if opts != "" {
+			f["app.css"] = "@import \"tailwindcss\";\n@plugin \"./p.js\"" + opts + "\n"
+		}
+		f["p.js"] = body
+		return f
+	}
+	pageHas := func(want string) func(*testing.T, string) {
+		return func(t *testing.T, base string) {
+			t.Helper()
+			if b, err := os.ReadFile(filepath.Join(base, "ws", "app", "dist", "t.html")); err != nil || !strings.Contains(string(b), want) {
+				_, after, _ := strings.Cut(string(b), "<style>")
+				t.Errorf("the page lacks %q (%v): %.300s", want, err, after)
+			}
+		}
+	}
 	script := func(main string, more map[string]string) map[string]string {
 		f := map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<script type="module" src="./main.ts"></script>`), "main.ts": main}
 		for k, v := range more {
@@ -444,6 +463,16 @@ func leakRows() []leakRow {
 		// Tailwind CSS
 		{name: "tailwind_import_outside", files: tw(`@import "../../secrets/secret.css";`), code: 1, want: "outside"},
 		{name: "tailwind_source_outside", files: tw(`@source "../../secrets/scan";`), code: 1, want: "outside"},
+		// A Tailwind @plugin of the app's, as a function, as plugin()'s { handler } and as an
+		// options function (plugin.withOptions): the runner imports it and notes its calls
+		// (a plugin that never returns is said at its @plugin, TestCSSToolHangs), and its
+		// CSS is in the page as Tailwind gives it.
+		{name: "tailwind_plugin_function", files: twPlugin("module.exports = function ({ addBase }) { addBase({ \":root\": { \"--from\": \"fn\" } }); };\n", ""),
+			code: 0, check: pageHas("--from: fn")},
+		{name: "tailwind_plugin_handler", files: twPlugin("module.exports = { handler({ addBase }) { addBase({ \":root\": { \"--from\": \"handler\" } }); } };\n", ""),
+			code: 0, check: pageHas("--from: handler")},
+		{name: "tailwind_plugin_with_options", files: twPlugin("const f = (o) => ({ handler({ addBase }) { addBase({ \":root\": { \"--from\": o.v } }); } });\nf.__isOptionsFunction = true;\nmodule.exports = f;\n", " { v: opts; }"),
+			code: 0, check: pageHas("--from: opts")},
 		{name: "tailwind_plugin_outside", files: tw(`@plugin "../../secrets/plugin.js";`), code: 1, want: "outside"},
 		{name: "tailwind_config_outside", files: tw(`@config "../../secrets/tailwind.config.js";`), code: 1, want: "outside"},
 		{name: "tailwind_scan_through_link", files: tw(""), links: map[string]string{"src": "secrets/scan"}, code: 0},

@@ -327,13 +327,13 @@ type TimeoutError struct {
 	Tool  string // the request's Tool
 	After time.Duration
 	// Running is the stylesheet's at-rule whose code the tool was running when it was killed,
-	// as the runner noted it before it called that code (a Less @plugin's, its install); nil
-	// where the runner was running none.
+	// as the runner noted it before it called that code (a Less @plugin's, its install; a
+	// Tailwind @plugin's, as imported and called); nil where the runner was running none.
 	Running *Running
 }
 
-// Running names an at-rule of a stylesheet by its name ("@plugin") and its string parameter
-// as written ("./spin.js").
+// Running names an at-rule of a stylesheet by its name ("@plugin"; "" where the runner cannot
+// tell a Tailwind @plugin from a @config) and its string parameter as written ("./spin.js").
 type Running struct {
 	Rule string `json:"rule"`
 	Spec string `json:"spec"`

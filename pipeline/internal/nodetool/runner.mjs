@@ -913,6 +913,9 @@ const mtime = (p) => fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? -1;
 // is not the app's own package (a self-reference), is missing: the build explains it as it
 // explains a PostCSS plugin that is. Anything else is left to Tailwind.
 globalThis.__tw_resolve = (id, from) => {
+  // The string the stylesheet wrote, for the module __tw_load is given next in the same load
+  // (@tailwindcss/node's loadModule resolves, then imports): what notedPlugin notes.
+  twSpecEnter(twSpec, id);
   if (id.startsWith(".") || id.startsWith("#") || path.isAbsolute(id) || /^[a-z][a-z0-9+.-]*:/i.test(id)) return undefined;
   const name = id.startsWith("@") ? id.split("/").slice(0, 2).join("/") : id.split("/")[0];
   if (Module._nodeModulePaths(from).some((nm) => fs.existsSync(path.join(nm, name, "package.json")))) return undefined;
@@ -928,6 +931,36 @@ globalThis.__tw_resolve = (id, from) => {
   }
   throw (twMissing = Object.assign(new Error(`${name} is not installed`), { missing: name, spec: id }));
 };
+// twSpec holds, in the async context of one of Tailwind's module loads, the string its
+// @plugin or @config wrote.
+const twSpec = new AsyncLocalStorage();
+const twSpecEnter = uncurryThis(AsyncLocalStorage.prototype.enterWith), twSpecOf = uncurryThis(AsyncLocalStorage.prototype.getStore);
+
+// notedPlugin is a module's export p, a Tailwind plugin (a function, an object with a
+// handler, or an options function that gives one), whose calls note on the answers' pipe
+// that the request id runs the code of the at-rule that wrote spec, and that it returned: a
+// plugin that never returns is said at its @plugin when the request's bound kills Node.
+function notedPlugin(p, id, spec) {
+  const wrap = (f) =>
+    new Proxy(f, {
+      apply(target, self, args) {
+        noteRunning(id, { rule: "", spec });
+        try {
+          const r = ReflectApply(target, self, args);
+          return r !== null && typeof r === "object" ? notedPlugin(r, id, spec) : r;
+        } finally {
+          noteRunning(id, { rule: "", spec: "" });
+        }
+      },
+    });
+  if (typeof p === "function") return wrap(p);
+  if (p === null || typeof p !== "object" || typeof p.handler !== "function") return p;
+  const d = ReflectGetOwnPropertyDescriptor(p, "handler");
+  if (d !== undefined && !d.configurable && !d.writable) return p; // a Proxy must give it as it is
+  const handler = wrap(p.handler);
+  return new Proxy(p, { get: (target, k, receiver) => (k === "handler" ? handler : Reflect.get(target, k, receiver)) });
+}
+
 // twMissing is the last package __tw_resolve found missing: @tailwindcss/postcss rethrows
 // what its compiler throws as a new CssSyntaxError of the same message, without its fields.
 let twMissing = null;
@@ -943,6 +976,21 @@ async function tailwind({ file, css, base, ignore }) {
   };
   globalThis.__tw_load = async (url) => {
     if (url.startsWith("file:")) check(fileURLToPath(url.split("?")[0]));
+    // The module imported here, its plugin's calls noted, where the load's @plugin or @config
+    // string is known; Tailwind's own import where it is not, or where this one fails (a
+    // TypeScript module, which it loads with jiti).
+    const id = requestOf(), spec = twSpecOf(twSpec);
+    if (id === undefined || typeof spec !== "string") return undefined;
+    let m;
+    noteRunning(id, { rule: "", spec });
+    try {
+      m = await import(url);
+    } catch {
+      return undefined;
+    } finally {
+      noteRunning(id, { rule: "", spec: "" });
+    }
+    return { default: notedPlugin(m.default ?? m, id, spec) };
   };
   const compile = async () => {
     const deps = new Map();
