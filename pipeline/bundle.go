@@ -295,7 +295,12 @@ func (b *bundler) optionsFor(chain workerChain) api.BuildOptions {
 		Sourcemap:      sm,
 		SourcesContent: sourcesContent(b.writeMap),
 		LogLevel:       api.LogLevelSilent,
-		Plugins:        guardInputMaps([]api.Plugin{b.pickPlugin(), b.queryPlugin(chain), b.viteResolve(), b.confine(chain)}, sm != api.SourceMapNone, loaders, b.outside),
+		// An @import after other rules, or in a block, is one the browser ignores, and
+		// esbuild leaves it in the stylesheet as written (a warning): the built page would
+		// then hold a URL the offline check refuses at the built page's line. An error at the
+		// author's place instead, with the fix (importMessage).
+		LogOverride: map[string]api.LogLevel{"invalid-@import": api.LogLevelError},
+		Plugins:     guardInputMaps([]api.Plugin{b.pickPlugin(), b.queryPlugin(chain), b.viteResolve(), b.confine(chain)}, sm != api.SourceMapNone, loaders, b.outside),
 	}
 }
 
@@ -1119,6 +1124,8 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 			d.Note = "keep every file the app uses inside " + b.rootName()
 		} else if fix, ok := noLoader(m.Text, b.m); ok {
 			d.Note = fix
+		} else if text, note, ok := b.importMessage(m); ok {
+			d.Text, d.Note = text, note
 		} else if strings.Contains(m.Text, "is not available in the configured target environment") {
 			target := b.m.Build.Target
 			if target == "" {
@@ -1170,6 +1177,27 @@ func (b *bundler) messages(ms []api.Message, sev diag.Severity) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// importMessage says what esbuild's invalid-@import message means in the browser, and the
+// fix: an @import after another rule (but @charset and @layer statements) or inside a block
+// is ignored by the browser (CSS Cascade 4), so the stylesheet it names never applies.
+func (b *bundler) importMessage(m api.Message) (text, note string, ok bool) {
+	if m.ID != "invalid-@import" {
+		return "", "", false
+	}
+	if strings.Contains(m.Text, "top level") {
+		return "this @import is inside a block, where the browser ignores it: the stylesheet it names does not apply",
+			"move it to the top of the stylesheet, the block's condition as the @import's (@import url(x.css) screen; @import url(x.css) supports(display: grid)), or remove it", true
+	}
+	note = "move it to the top of the stylesheet (only @charset and @layer statements may come before an @import), or remove it"
+	for _, n := range m.Notes {
+		if l := n.Location; l != nil {
+			note += fmt.Sprintf("; the rule before it is at (%s:%d:%d)", b.messageFile(l.File), l.Line, l.Column+1)
+			break
+		}
+	}
+	return "this @import comes after other rules, where the browser ignores it: the stylesheet it names does not apply", note, true
 }
 
 // denied returns the path of esbuild's `Cannot read directory "x": permission denied` or

@@ -600,6 +600,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built, inlined at the end of <body> as a parser-inserted script, it wrote "the async
 		// script wrote this" into the page. A deferred one's is ignored both ways.
 		{page: "write_deferred.html"},
+		// at28: an @import after other rules (or @namespace), or inside @media, is ignored by
+		// the browser; esbuild left it as written (a warning) and the offline check refused the
+		// URL at the built page's line ("page.html:6:33", a file the author never wrote) with
+		// advice that did not apply ("inline it (bundle build does this for files inside the
+		// app)"). Refused at the author's place, saying so, with the fix.
+		{page: "import_late.html", refused: "import_late.html:8:1: error: this @import comes after other rules, where the browser ignores it: the stylesheet it names does not apply"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int
