@@ -606,6 +606,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// advice that did not apply ("inline it (bundle build does this for files inside the
 		// app)"). Refused at the author's place, saying so, with the fix.
 		{page: "import_late.html", refused: "import_late.html:8:1: error: this @import comes after other rules, where the browser ignores it: the stylesheet it names does not apply"},
+		// at28: import() in a classic script (a file and one written in the page), which the
+		// browser runs (a classic script may import a module): refused by the check of the
+		// built page at its line ("page.html:7:72", minified code the author never wrote) with
+		// advice that did not say what to do; refused at the author's place, with the fix.
+		{page: "classic_dynimport.html", refused: "at28-classic-dyn.js:3:21: error: import(\"./at28-instance.js\") in a classic script loads the module at run time"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int

@@ -203,7 +203,7 @@ func (b *bundler) classicFile(code, rel string) (string, diag.List) {
 // the edits that hold in a classic script (rewrite.classic): its code so edited, its errors
 // (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
 func (b *bundler) classicChecks(file string, src []byte) (string, diag.List) {
-	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil, nil)
+	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil, nil, true)
 	if code == "" {
 		code = string(src)
 	}

@@ -242,6 +242,8 @@ type rewrite struct {
 	// classic are the edits that hold in a classic script too (what needs no import and no
 	// module: Function("return this")() as globalThis), made there before it is minified.
 	classic []edit
+	// classicScript: the script is a classic script of the page, minified, not bundled.
+	classicScript bool
 	// resolve is esbuild's resolver for the script's imports (nil where none is at hand),
 	// modules the app's modules it read through it (importedsinks.go).
 	resolve resolveFunc
@@ -264,13 +266,13 @@ type rewrite struct {
 // name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
 // code written in the page, of which one build may load several at once.
 func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out string, errs, warnings []api.Message) {
-	out, _, errs, warnings = b.transformed(file, name, src, loader, chain, resolve)
+	out, _, errs, warnings = b.transformed(file, name, src, loader, chain, resolve, false)
 	return out, errs, warnings
 }
 
 // transformed is transform, and classic: src with the edits alone that hold in a classic
 // script, which is minified, not bundled (rewrite.classic), or "" when there are none.
-func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out, classic string, errs, warnings []api.Message) {
+func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc, classicScript bool) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
 	if resolve != nil {
 		b.moduleGlobals.Delete(name) // a module read again: its calls of globals as they are now
@@ -292,7 +294,7 @@ func (b *bundler) transformed(file, name, src string, loader api.Loader, chain w
 	if s == nil {
 		return "", "", nil, nil // a syntax error: esbuild's parse reports it
 	}
-	r := &rewrite{b: b, file: file, s: s, chain: chain, resolve: resolve}
+	r := &rewrite{b: b, file: file, s: s, chain: chain, resolve: resolve, classicScript: classicScript}
 	if resolve != nil {
 		b.noteModuleGlobals(file, name, s)
 	}
@@ -742,6 +744,14 @@ func (r *rewrite) dynamicImport(i int) {
 			// the page bundle wrote.
 			r.errAt(a[0], "import() of a data: URL loads a module the bundle's policy blocks (its script-src allows no data: URL), where the page as written runs it",
 				"write the module in a file of the app and import it (import('./part.js')), which bundle bundles")
+			return
+		}
+		if spec, err := r.s.str(a[0]); err == nil && r.classicScript && !isURL(spec) && !strings.HasPrefix(spec, "//") {
+			// A classic script is minified, not bundled: its import() would load the file at
+			// run time, from the page's URL, and the built page has nothing beside it (the
+			// check of the built page found it only there, in code the author never wrote).
+			r.errAt(a[0], fmt.Sprintf("import(%q) in a classic script loads the module at run time, and a classic script is not bundled: the built page has no file beside it", spec),
+				"import it from a module script (<script type=\"module\">, bundled with what it imports): move this code there, or import the module there and give it to the classic script as a global")
 			return
 		}
 		wrap()
