@@ -1366,7 +1366,7 @@ func (a *assembler) script(t *tag, text string, textOff int, end string) string 
 			return ""
 		}
 		// Written in the page, it is the author's code: judged as the app's scripts are.
-		code, ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text))
+		code, ws := a.b.classicChecks(filepath.Join(a.b.root, filepath.FromSlash(a.file)), []byte(text), classicInline)
 		a.classics = append(a.classics, classicScript{rel: a.file, text: text, inline: true, textOff: textOff})
 		js, l := a.b.classic(code, a.file)
 		a.list = append(a.list, a.shift(append(ws, l...), textOff)...)

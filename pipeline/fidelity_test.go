@@ -611,6 +611,11 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// built page at its line ("page.html:7:72", minified code the author never wrote) with
 		// advice that did not say what to do; refused at the author's place, with the fix.
 		{page: "classic_dynimport.html", refused: "at28-classic-dyn.js:3:21: error: import(\"./at28-instance.js\") in a classic script loads the module at run time"},
+		// at28: document.currentScript.src in a classic script file is its URL (libraries find
+		// the files beside them by it): built with exit 0, and "" in the built page, where the
+		// script is inline ("own":"at28-own-src.js" as written, "" built); refused at the
+		// place, as import.meta.url is in a module file.
+		{page: "currentscript_src.html", refused: "at28-own-src.js:2:46: error: document.currentScript.src is this script file's URL"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int

@@ -190,7 +190,7 @@ func localFile(u string) bool {
 // the app folder), with its checks' messages (classicChecks): the author's code, judged as
 // the app's module scripts are.
 func (b *bundler) classicFile(code, rel string) (string, diag.List) {
-	code, checks := b.classicChecks(filepath.Join(b.root, filepath.FromSlash(rel)), []byte(code))
+	code, checks := b.classicChecks(filepath.Join(b.root, filepath.FromSlash(rel)), []byte(code), classicFileOf)
 	js, l := b.classic(code, rel)
 	if l.HasErrors() {
 		return js, l
@@ -202,8 +202,8 @@ func (b *bundler) classicFile(code, rel string) (string, diag.List) {
 // file of the app's it names), which is minified, not bundled, and so not transformed but by
 // the edits that hold in a classic script (rewrite.classic): its code so edited, its errors
 // (what the bundle's policy refuses when it runs) as errors, the rest as warnings.
-func (b *bundler) classicChecks(file string, src []byte) (string, diag.List) {
-	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil, nil, true)
+func (b *bundler) classicChecks(file string, src []byte, kind classicKind) (string, diag.List) {
+	_, code, errs, warnings := b.transformed(file, file, string(src), api.LoaderJS, nil, nil, kind)
 	if code == "" {
 		code = string(src)
 	}

@@ -48,7 +48,7 @@ var scriptFile = regexp.MustCompile(`\.([mc]?[jt]sx?)$`)
 
 // mayTransform finds what the transforms and the checks look at; a script without any of it
 // is not read. It is a filter only: the decision is the parse's.
-var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|(?i:\son[a-z]+\s*=\s*[^{\s])|(?i:<script)|[\x22\x27\x60]on[a-z]+[\x22\x27\x60]|\bimport\s*[(/]|\b(with|assert)\s*\{`)
+var mayTransform = regexp.MustCompile(`__bundle_define_|__miniapp_|\\u|meta|Worker|fetch|WebSocket|EventSource|postMessage|process|eval|Function|setTimeout|setInterval|createElement|HTML|createContextualFragment|parseFromString|write|srcdoc|setAttribute|location|open|(?i:javascript)|(?i:\son[a-z]+\s*=\s*[^{\s])|(?i:<script)|[\x22\x27\x60]on[a-z]+[\x22\x27\x60]|\bimport\s*[(/]|currentScript|\b(with|assert)\s*\{`)
 
 // viteIgnore is the comment with which Vite leaves a call as written.
 var viteIgnore = regexp.MustCompile(`/\*\s*@vite-ignore\s*\*/`)
@@ -242,8 +242,9 @@ type rewrite struct {
 	// classic are the edits that hold in a classic script too (what needs no import and no
 	// module: Function("return this")() as globalThis), made there before it is minified.
 	classic []edit
-	// classicScript: the script is a classic script of the page, minified, not bundled.
-	classicScript bool
+	// classicScript: whether the script is a classic script of the page (minified, not
+	// bundled), written in the page or a file.
+	classicScript classicKind
 	// resolve is esbuild's resolver for the script's imports (nil where none is at hand),
 	// modules the app's modules it read through it (importedsinks.go).
 	resolve resolveFunc
@@ -261,18 +262,54 @@ type rewrite struct {
 	escapes *[]escapeUse
 }
 
+// classicKind says whether a script transformed is a classic script of the page, and which.
+type classicKind int
+
+const (
+	notClassic    classicKind = iota // a module (or a worker's code)
+	classicInline                    // a classic script written in the page
+	classicFileOf                    // a classic script file of the app a <script src> names
+)
+
+// ownSrc refuses, at the significant token i, a read of document.currentScript's src in a
+// classic script file: the file's URL in the page as written (as libraries find the files
+// beside them), "" in the built page, where the script is inline, as import.meta.url is
+// refused in a module file.
+func (r *rewrite) ownSrc(i int) {
+	s := r.s
+	at := -1
+	switch {
+	case s.is(i, "currentScript", ".", "src"), s.is(i, "currentScript", "?.", "src"):
+		at = i + 2
+	case s.is(i, "currentScript", ".", "getAttribute", "("), s.is(i, "currentScript", "?.", "getAttribute", "("):
+		if args := s.args(i + 3); len(args) > 0 && args[0][1] == args[0][0]+1 {
+			if v, err := s.str(args[0][0]); err == nil && strings.EqualFold(v, "src") {
+				at = args[0][0]
+			}
+		}
+	}
+	if at < 0 || r.classicScript != classicFileOf || s.is(i-1, ".") && !s.is(i-2, "document") {
+		return
+	}
+	if s.is(at+1, "=") {
+		return // written, not read
+	}
+	r.errAt(at, "document.currentScript.src is this script file's URL, which the built page, where the script is inline, does not have (it reads \"\")",
+		"write the URLs it needs, or load the files it locates by import in a module script (new URL(\"./x.png\", import.meta.url) names a file beside the module, which bundle inlines)")
+}
+
 // transform rewrites src (the app script file, read with loader); out is "" when there is
 // nothing to rewrite. Warnings are the checks' (scriptChecks). What it did is kept by name, the
 // name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
 // code written in the page, of which one build may load several at once.
 func (b *bundler) transform(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc) (out string, errs, warnings []api.Message) {
-	out, _, errs, warnings = b.transformed(file, name, src, loader, chain, resolve, false)
+	out, _, errs, warnings = b.transformed(file, name, src, loader, chain, resolve, notClassic)
 	return out, errs, warnings
 }
 
 // transformed is transform, and classic: src with the edits alone that hold in a classic
 // script, which is minified, not bundled (rewrite.classic), or "" when there are none.
-func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc, classicScript bool) (out, classic string, errs, warnings []api.Message) {
+func (b *bundler) transformed(file, name, src string, loader api.Loader, chain workerChain, resolve resolveFunc, classicScript classicKind) (out, classic string, errs, warnings []api.Message) {
 	b.edited.Delete(name)
 	if resolve != nil {
 		b.moduleGlobals.Delete(name) // a module read again: its calls of globals as they are now
@@ -326,6 +363,7 @@ func (b *bundler) transformed(file, name, src string, loader api.Loader, chain w
 		case s.tok(i).tt == js.StringToken && (s.is(i-1, "from") || s.is(i-1, "import")):
 			r.jsonAttributes(i)
 		}
+		r.ownSrc(i)
 		r.reservedName(i)
 		r.check(i)
 		r.router(i)
@@ -746,7 +784,7 @@ func (r *rewrite) dynamicImport(i int) {
 				"write the module in a file of the app and import it (import('./part.js')), which bundle bundles")
 			return
 		}
-		if spec, err := r.s.str(a[0]); err == nil && r.classicScript && !isURL(spec) && !strings.HasPrefix(spec, "//") {
+		if spec, err := r.s.str(a[0]); err == nil && r.classicScript != notClassic && !isURL(spec) && !strings.HasPrefix(spec, "//") {
 			// A classic script is minified, not bundled: its import() would load the file at
 			// run time, from the page's URL, and the built page has nothing beside it (the
 			// check of the built page found it only there, in code the author never wrote).
