@@ -320,6 +320,30 @@ func (b *bundler) aliases() map[string]string {
 	return out
 }
 
+// manifestAliased returns the import spec as esbuild's alias option (the manifest's
+// build.alias, aliases) rewrites a package path, by esbuild's resolver's rule: the longest
+// key that is the whole spec or its start up to a "/", replaced by its value (a path of the
+// app folder, absolute, or a package), the rest kept but for a lone "/"; false where no key
+// matches.
+func (b *bundler) manifestAliased(spec string) (string, bool) {
+	if len(b.m.Build.Alias) == 0 {
+		return "", false
+	}
+	longest, value := "", ""
+	for k, v := range b.aliases() {
+		if len(k) > len(longest) && strings.HasPrefix(spec, k) && (len(spec) == len(k) || spec[len(k)] == '/') {
+			longest, value = k, v
+		}
+	}
+	if longest == "" {
+		return "", false
+	}
+	if tail := spec[len(longest):]; tail != "/" {
+		value += tail
+	}
+	return value, true
+}
+
 // defaultTarget is Vite 8's default build target, 'baseline-widely-available'.
 const defaultTarget = "chrome111,edge111,firefox114,safari16.4"
 

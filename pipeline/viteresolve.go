@@ -109,6 +109,20 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		if a.ResolveDir == "" || strings.HasPrefix(spec, "#") || strings.Contains(spec, ":") {
 			return nil // a URL (refused as one), or no package's name
 		}
+		// The manifest's build.alias, which esbuild applies after the plugins saw the import
+		// as written: a path of the app folder it leads to is checked as any import of a path
+		// (a folder alias through a link out: esbuild looked there, "secrets/s.js is outside"
+		// where the file was, "there is none" where not), a package as the import of it.
+		if to, ok := b.manifestAliased(spec); ok {
+			if filepath.IsAbs(to) {
+				if !b.targetLeavesRoot(filepath.Clean(to)) {
+					return nil
+				}
+				return &api.Message{Text: fmt.Sprintf("Could not resolve %q: the manifest's build.alias takes it to %s, which leads outside %s", a.Path, b.display(b.rel(to)), b.rootName()),
+					Notes: []api.Note{{Text: b.outsideNote()}}}
+			}
+			spec = to
+		}
 		key := a.ResolveDir + "\x00" + spec
 		if m, ok := b.pkgEntries.Load(key); ok {
 			return m.(*api.Message)

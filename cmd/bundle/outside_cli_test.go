@@ -95,6 +95,17 @@ func TestOutsideExistsOrNot(t *testing.T) {
 		// package.json" where not.
 		{name: "package_imports_through_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "#s/s.js"; console.log(s)`,
 			"package.json": `{ "name": "a", "imports": { "#s/*": "./l/*" } }`}, links: map[string]string{"l": "secrets"}},
+		// The manifest's build.alias, which esbuild applies after the resolve plugins saw the
+		// import as written: a folder alias whose path goes through a link out, an alias to a
+		// link out, and one to a package whose "main" leads out. "secrets/s.js is outside the
+		// workspace root" where the file was, "an import by absolute path … there is none" (or
+		// "the package x is not installed") where not, and fenced "there is none" either way.
+		{name: "manifest_alias_through_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "@/l/s.js"; console.log(s)`,
+			"miniapp.toml": leakManifest + "[build]\nalias = { \"@\" = \"./src\" }\n", "src/a.js": "export const a = 1\n"}, links: map[string]string{"src/l": "secrets"}},
+		{name: "manifest_alias_to_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "x"; console.log(s)`,
+			"miniapp.toml": leakManifest + "[build]\nalias = { \"x\" = \"./l.js\" }\n"}, links: map[string]string{"l.js": "secrets/s.js"}},
+		{name: "manifest_alias_package_main", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "x"; console.log(s)`,
+			"miniapp.toml": leakManifest + "[build]\nalias = { \"x\" = \"p\" }\n", "package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "../../../secrets/s.js" }`}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
 		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
