@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -285,6 +286,19 @@ func (b *bundler) entryOutside(spec, pkg, from string) (text, note string, ok bo
 		for _, f := range []string{"browser", "module", "main"} {
 			if v, isString := pj[f].(string); isString && b.leavesRoot(filepath.Join(dir, filepath.FromSlash(v))) {
 				field, target = fmt.Sprintf("%q", f), v
+				break
+			}
+		}
+	}
+	if m, isObject := pj["browser"].(map[string]any); isObject && target == "" {
+		// A "browser" object, which esbuild applies to the file it found for the import (the
+		// entry, or a subpath's file), by more keys than Vite: refused as a whole, as
+		// browserLeaves refuses the one over the app's own imports, when a path it maps to
+		// leads out (esbuild looked there: "… is outside" where a file was, "has no" where not).
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if to, isString := m[k].(string); isString && (strings.HasPrefix(to, "./") || strings.HasPrefix(to, "../") || strings.HasPrefix(to, "/")) &&
+				b.leavesRoot(browserTarget(dir, to)) {
+				field, target = fmt.Sprintf(`"browser" (for %q)`, k), to
 				break
 			}
 		}

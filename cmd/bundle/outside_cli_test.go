@@ -106,6 +106,15 @@ func TestOutsideExistsOrNot(t *testing.T) {
 			"miniapp.toml": leakManifest + "[build]\nalias = { \"x\" = \"./l.js\" }\n"}, links: map[string]string{"l.js": "secrets/s.js"}},
 		{name: "manifest_alias_package_main", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "x"; console.log(s)`,
 			"miniapp.toml": leakManifest + "[build]\nalias = { \"x\" = \"p\" }\n", "package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "../../../secrets/s.js" }`}},
+		// A package's "browser" object, which esbuild applies to the package's entry once it
+		// has found it: a target through a link out, or climbing out, was looked for there,
+		// "secrets/s.js is outside" where the file was, "the package p is installed, but has
+		// no \"\"" where not.
+		{name: "package_browser_map_through_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "a.js", "browser": { "./a.js": "./l/s.js" } }`, "node_modules/p/a.js": "export const s = 1\n"},
+			links: map[string]string{"node_modules/p/l": "secrets"}},
+		{name: "package_browser_map_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "a.js", "browser": { "./a.js": "../../../secrets/s.js" } }`, "node_modules/p/a.js": "export const s = 1\n"}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
 		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
