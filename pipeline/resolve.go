@@ -343,6 +343,31 @@ func (b *bundler) nodeModulesLeaves(spec, from string) bool {
 	return false
 }
 
+// packageSubpathLeaves reports whether a bare import of a package's file by its path (spec
+// "p/l/s.js", of a package with no "exports", whose subpaths are its files) names a file that
+// leads out of the folder the build may read through a link in the package (node_modules/p/l
+// to a folder elsewhere), whether or not anything is there: esbuild looked for it there, and
+// the build said "… is outside" where a file was, "the package p is installed, but has no"
+// where not. The package is the one in the nearest node_modules above from that holds it, as
+// Node and esbuild find it (entryOutside); a package with "exports" maps its subpaths there.
+func (b *bundler) packageSubpathLeaves(spec, from string) bool {
+	pkg := packageName(spec)
+	if pkg == "" || len(spec) <= len(pkg)+1 || spec[len(pkg)] != '/' {
+		return false
+	}
+	for d := from; ; d = filepath.Dir(d) {
+		if f := filepath.Join(d, "node_modules", filepath.FromSlash(pkg), "package.json"); b.inRoot(f) {
+			if pj := b.packageJSON(f); pj != nil && !pj.noExports {
+				return false
+			}
+			return b.targetLeavesRoot(filepath.Join(filepath.Dir(f), filepath.FromSlash(spec[len(pkg)+1:])))
+		}
+		if d == b.readRoot || filepath.Dir(d) == d || !strings.HasPrefix(d, b.readRoot) {
+			return false
+		}
+	}
+}
+
 // tsconfigOutside explains a bare import the app's tsconfig sends out of the root
 // (tsconfigLeaves).
 func (b *bundler) tsconfigOutside(spec string) (text, note string, ok bool) {

@@ -134,6 +134,8 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
 		} else if text, note, ok := b.entryOutside(spec, packageName(spec), a.ResolveDir); ok {
 			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
+		} else if b.packageSubpathLeaves(spec, a.ResolveDir) {
+			m = &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s, through a link in its package", a.Path, b.rootName()), Notes: []api.Note{{Text: b.outsideNote()}}}
 		}
 		b.pkgEntries.Store(key, m)
 		return m

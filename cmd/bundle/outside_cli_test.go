@@ -115,6 +115,14 @@ func TestOutsideExistsOrNot(t *testing.T) {
 			links: map[string]string{"node_modules/p/l": "secrets"}},
 		{name: "package_browser_map_climbs_out", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p"; console.log(s)`,
 			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p", "main": "a.js", "browser": { "./a.js": "../../../secrets/s.js" } }`, "node_modules/p/a.js": "export const s = 1\n"}},
+		// A package's file by its path (no "exports": its subpaths are its files) through a
+		// link in the package (node_modules/p/l → secrets), from a script and a stylesheet's
+		// url(): "secrets/s.js is outside" where the file was, "the package p is installed,
+		// but has no \"/l/s.js\"" where not.
+		{name: "package_subpath_through_link", files: map[string]string{"index.html": page(`<script type="module" src="./main.ts"></script>`), "main.ts": `import { s } from "p/l/s.js"; console.log(s)`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}, links: map[string]string{"node_modules/p/l": "secrets"}},
+		{name: "css_url_package_subpath_through_link", files: map[string]string{"index.html": page(`<link rel="stylesheet" href="./a.css">`), "a.css": `.a { background: url(p/l/i.png) }`,
+			"package.json": `{ "name": "a" }`, "node_modules/p/package.json": `{ "name": "p" }`}, links: map[string]string{"node_modules/p/l": "secrets"}},
 		{name: "css_import", files: style("a.css", `@import "../secrets/s.css";`)},
 		// A stylesheet's @import of a package, resolved as Vite's CSS resolver does (its
 		// "style" field, a subpath), whose file leads out: "secrets/s.css is outside the app
