@@ -320,7 +320,13 @@ for (const api of [fs, fs.promises]) {
 // the descriptor): it can stop its own build, no other.
 const REQUESTS = 3, ANSWERS = 4;
 {
-  const badFd = (syscall) => Object.assign(new NativeError(`EBADF: bad file descriptor, ${syscall}`), { code: "EBADF", errno: -9, syscall });
+  const badFd = (syscall) => {
+    const e = new NativeError(`EBADF: bad file descriptor, ${syscall}`);
+    put(e, "code", "EBADF");
+    put(e, "errno", -9);
+    put(e, "syscall", syscall);
+    return e;
+  };
   const ReflectOwnKeys = Reflect.ownKeys;
   for (const name of ["close", "fchmod", "fchown", "fdatasync", "fstat", "fsync", "ftruncate", "futimes", "read", "readv", "write", "writev", "readFile", "writeFile", "appendFile"]) {
     for (const key of [name, name + "Sync"]) {
