@@ -659,6 +659,7 @@ func (r *Runner) start() error {
 		}
 		out.Close()
 		cmd.Wait()
+		in.Close() // the requests' pipe, as exec closed Node's stdin once it ended
 		os.RemoveAll(tmp)
 		r.mu.Lock()
 		defer r.mu.Unlock()

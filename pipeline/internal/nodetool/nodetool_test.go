@@ -188,10 +188,16 @@ func TestStoppedByApp(t *testing.T) {
 			defer r.Close()
 			file := filepath.Join(dir, "vite.config.js")
 			os.WriteFile(file, []byte(row.code), 0o644)
+			fds := openFiles(t)
 			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
 			var te *ToolError
 			if !errors.As(err, &te) || te.Message != row.want || te.File != file || te.Line != row.line || te.Column != row.col {
 				t.Fatalf("first request: %#v, want a ToolError %q at %s:%d:%d", err, row.want, file, row.line, row.col)
+			}
+			if row.stops {
+				// Node's pipes are closed once it ended (the requests' pipe was left open until
+				// the garbage collector closed it: this wait took 67 s).
+				testwait.Until(t, "the stopped Node's pipes to be closed", func() bool { return openFiles(t) <= fds })
 			}
 			first := r.Pid()
 			out, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default { base: \"./\" };\n"})
@@ -442,4 +448,14 @@ func TestConfigErrorPlaced(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openFiles is the number of files the test's process has open (its /proc/self/fd).
+func openFiles(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	return len(fds)
 }
