@@ -226,3 +226,29 @@ func (s *script) listCalled(ref, end int) bool {
 	}
 	return len(s.listValues(list)) > 0
 }
+
+// writtenArgs returns the arguments document.write is given, each spread from an array a
+// const names given as its elements (spreadArgs), or, where the script changes the array, as
+// the values it may hold (listValues) in the order the script gives them; a spread the build
+// does not read is left as it is (read as what only the run knows).
+func (s *script) writtenArgs(args [][2]int) [][2]int {
+	var out [][2]int
+	for _, a := range args {
+		op, spread := s.spreadOperand(a)
+		if !spread {
+			out = append(out, a)
+			continue
+		}
+		if lit, ok := s.arrayAt(op); ok {
+			if sp := s.spreadArgs(s.args(lit)); sp != nil {
+				out = append(out, sp...)
+				continue
+			}
+		} else if vals := s.listValues(op); len(vals) > 0 {
+			out = append(out, vals...)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}

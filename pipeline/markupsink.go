@@ -128,7 +128,7 @@ func (s *script) markupSink(i int) (sink string, parts [][2]int, runs, ok bool) 
 		if s.is(recvEnd, "contentDocument") {
 			sink = "contentDocument." + prop
 		}
-		return sink, args, true, true
+		return sink, s.writtenArgs(args), true, true
 	}
 	return "", nil, false, false
 }

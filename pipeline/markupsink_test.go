@@ -240,6 +240,15 @@ func TestMarkupSinks(t *testing.T) {
 		{"lists applied that give no handler", `function own(el, m) { el.innerHTML = m; } function put(...a) { own.apply(null, a); } put(div, "<b>b</b>"); put("<img src=x onerror=go()>", "<i>i</i>"); function show() { own.apply(null, arguments); } show(div, text); show(div); own.apply(null, xs);`, ""},
 		{"a function bound, then called", `function put(el, m) { el.innerHTML = m; } const b = put.bind(null, div); b("<img src=x onerror=go()>");`, `put(…)'s parameter m`},
 		{"a function bound and called at once", `function put(el, m) { el.innerHTML = m; } put.bind(null, div, "<img src=x onerror=go()>")();`, `put(…)'s parameter m`},
+		// A const's array read by a platform sink (af28): built with exit 0. document.write's
+		// arguments spread from it, an element of it; where the script changes it (a push), any
+		// value it may hold.
+		{"document.write given an array spread", `const parts = ["<script>go()<\/script>"]; document.write(...parts);`, `document.write holds a <script>`},
+		{"document.write given an array pushed to, spread", `const parts = ["<script>go()<\/script>"]; parts.push("x"); document.write(...parts);`, `document.write holds a <script>`},
+		{"innerHTML given an array's element", `const a = ["<img src=x onerror=go()>"]; div.innerHTML = a[0];`, `innerHTML holds the inline event handler`},
+		{"the app's function applied an array pushed to, the markup in the literal", `function put(el, m) { el.innerHTML = m; } const a = [div, "<img src=x onerror=go()>"]; a.push(1); put.apply(null, a);`, `the value given to put(…), whose code gives its parameter m to innerHTML`},
+		{"innerHTML given an element of an array pushed to", `const a = ["<img src=x onerror=go()>"]; a.push("x"); div.innerHTML = a[0];`, `innerHTML holds the inline event handler`},
+		{"arrays read by sinks, plain markup", `const a = ["<b>b</b>", "<img src=x onerror=go()>"]; div.innerHTML = a[0]; div.textContent = a[1]; const w = ["<p>p</p>"]; w.push("<i>i</i>"); document.write(...w); div.innerHTML = w[1];`, ""},
 		{"arguments spread from an array literal", `function put(el, m) { el.innerHTML = m; } put(...[div, "<img src=x onerror=go()>"]);`, `put(…)'s parameter m`},
 		{"a function given to forEach", `function render(m) { div.innerHTML = m; } ["<b>b</b>", "<img src=x onerror=go()>"].forEach(render);`, `render(…)'s parameter m`},
 		{"an arrow given to forEach", `["<img src=x onerror=go()>"].forEach((m) => { div.innerHTML = m; });`, `the parameter m of the function written there, which its code gives innerHTML`},

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/miniapp/bundle/internal/jsstring"
@@ -96,6 +97,24 @@ func (s *script) names(i, j, depth int) (out []string, ok bool) {
 		if n, ok := number(s.text(i + 2)); ok && n >= 0 && n < 1<<16 && n == float64(int(n)) {
 			if arg, ok := s.paramElem(i, int(n)); ok {
 				return s.names(arg[0], arg[1], depth+1)
+			}
+			// A const's array literal: the element, where the script only reads the array
+			// (arrayAt); where it changes it (a push), any value it may hold (listValues).
+			if lit, ok := s.arrayAt([2]int{i, i + 1}); ok {
+				if e, k := s.args(lit), int(n); k < len(e) && !s.is(e[k][0], "...") && e[k][0] < e[k][1] {
+					if !slices.ContainsFunc(e[:k], func(a [2]int) bool { return s.is(a[0], "...") }) {
+						return s.names(e[k][0], e[k][1], depth+1)
+					}
+				}
+			} else if vals := s.listValues([2]int{i, i + 1}); len(vals) > 0 {
+				for _, v := range vals {
+					if got, ok := s.names(v[0], v[1], depth+1); ok {
+						out = append(out, got...)
+					}
+				}
+				if len(out) > 0 {
+					return out, true
+				}
 			}
 		}
 	case j == i+1 && js.IsIdentifier(t.tt):
