@@ -298,6 +298,13 @@ func (r *rewrite) ownSrc(i int) {
 		"write the URLs it needs, or load the files it locates by import in a module script (new URL(\"./x.png\", import.meta.url) names a file beside the module, which bundle inlines)")
 }
 
+// publicSpec reports whether spec, an absolute path, names a file of the public folder (a
+// module import of which is its URL, not its code).
+func (r *rewrite) publicSpec(spec string) bool {
+	_, public := r.b.publicFile(spec)
+	return strings.HasPrefix(spec, "/") && public
+}
+
 // transform rewrites src (the app script file, read with loader); out is "" when there is
 // nothing to rewrite. Warnings are the checks' (scriptChecks). What it did is kept by name, the
 // name esbuild's messages give the module (editKey): file's path, or inlineNamespace:N for
@@ -784,7 +791,7 @@ func (r *rewrite) dynamicImport(i int) {
 				"write the module in a file of the app and import it (import('./part.js')), which bundle bundles")
 			return
 		}
-		if spec, err := r.s.str(a[0]); err == nil && r.classicScript != notClassic && !isURL(spec) && !strings.HasPrefix(spec, "//") {
+		if spec, err := r.s.str(a[0]); err == nil && r.classicScript != notClassic && !isURL(spec) && !strings.HasPrefix(spec, "//") && !r.publicSpec(spec) {
 			// A classic script is minified, not bundled: its import() would load the file at
 			// run time, from the page's URL, and the built page has nothing beside it (the
 			// check of the built page found it only there, in code the author never wrote).
