@@ -39,6 +39,9 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 		text, note = b.absoluteMissing(spec)
 		return text, note, false
 	}
+	if text, note, ok := b.aliasOutside(spec); ok {
+		return text, note, false
+	}
 	if prefix, rest, ok := strings.Cut(spec, "/"); ok && (prefix == "@" || prefix == "~") {
 		// No npm package is named "@" or "~": a path alias of vite.config's resolve.alias,
 		// which bundle does not read.
@@ -58,6 +61,9 @@ func (b *bundler) unresolved(spec, importer string) (text, note string, noModule
 	}
 	if b.nodeModulesLeaves(spec, from) {
 		return fmt.Sprintf("Could not resolve %q: it names a file outside %s, through node_modules", spec, b.rootName()), b.outsideNote(), false
+	}
+	if b.packageSubpathLeaves(spec, from) {
+		return b.subpathOutside(spec), b.outsideNote(), false
 	}
 	pkg := packageName(spec)
 	if strings.HasSuffix(spec, "/jsx-runtime") || strings.HasSuffix(spec, "/jsx-dev-runtime") {
@@ -341,6 +347,22 @@ func (b *bundler) nodeModulesLeaves(spec, from string) bool {
 		}
 	}
 	return false
+}
+
+// aliasOutside explains a bare import that the manifest's build.alias rewrites (as esbuild
+// does, manifestAliased) to a path of the app folder that leads out of the folder the build
+// may read, through a link, whether or not anything is there; ok is false otherwise.
+func (b *bundler) aliasOutside(spec string) (text, note string, ok bool) {
+	to, aliased := b.manifestAliased(spec)
+	if !aliased || !filepath.IsAbs(to) || !b.targetLeavesRoot(filepath.Clean(to)) {
+		return "", "", false
+	}
+	return fmt.Sprintf("Could not resolve %q: the manifest's build.alias takes it to %s, which leads outside %s", spec, b.display(b.rel(to)), b.rootName()), b.outsideNote(), true
+}
+
+// subpathOutside is the message of packageSubpathLeaves.
+func (b *bundler) subpathOutside(spec string) string {
+	return fmt.Sprintf("Could not resolve %q: it names a file outside %s, through a link in its package", spec, b.rootName())
 }
 
 // packageSubpathLeaves reports whether a bare import of a package's file by its path (spec

@@ -115,11 +115,10 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		// where the file was, "there is none" where not), a package as the import of it.
 		if to, ok := b.manifestAliased(spec); ok {
 			if filepath.IsAbs(to) {
-				if !b.targetLeavesRoot(filepath.Clean(to)) {
-					return nil
+				if text, note, out := b.aliasOutside(spec); out {
+					return &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
 				}
-				return &api.Message{Text: fmt.Sprintf("Could not resolve %q: the manifest's build.alias takes it to %s, which leads outside %s", a.Path, b.display(b.rel(to)), b.rootName()),
-					Notes: []api.Note{{Text: b.outsideNote()}}}
+				return nil
 			}
 			spec = to
 		}
@@ -135,7 +134,7 @@ func (b *bundler) pathLeavesRoot(a api.OnResolveArgs) *api.Message {
 		} else if text, note, ok := b.entryOutside(spec, packageName(spec), a.ResolveDir); ok {
 			m = &api.Message{Text: text, Notes: []api.Note{{Text: note}}}
 		} else if b.packageSubpathLeaves(spec, a.ResolveDir) {
-			m = &api.Message{Text: fmt.Sprintf("Could not resolve %q: it names a file outside %s, through a link in its package", a.Path, b.rootName()), Notes: []api.Note{{Text: b.outsideNote()}}}
+			m = &api.Message{Text: b.subpathOutside(a.Path), Notes: []api.Note{{Text: b.outsideNote()}}}
 		}
 		b.pkgEntries.Store(key, m)
 		return m

@@ -428,6 +428,12 @@ func leakRows() []leakRow {
 			code: 1, want: "leaves the app folder"},
 		{name: "alias_outside", files: script(`import s from "@s/token.txt"; console.log(s)`, map[string]string{"miniapp.toml": leakManifest + "\n[build]\nalias = { \"@s\" = \"../../secrets\" }\n"}),
 			code: 1, want: "alias"},
+		// A folder alias whose path goes on through a link out, and a package's file by its
+		// path through a link in the package: refused by where they lead, said as such.
+		{name: "alias_through_link", files: script(`import s from "@s/l/token.txt?raw"; console.log(s)`, map[string]string{"miniapp.toml": leakManifest + "\n[build]\nalias = { \"@s\" = \"./src\" }\n", "src/a.txt": "a"}),
+			links: map[string]string{"src/l": "secrets"}, code: 1, want: `Could not resolve "@s/l/token.txt": the manifest's build.alias takes it to`},
+		{name: "package_subpath_through_link", files: script(`import s from "p/l/token.txt?raw"; console.log(s)`, map[string]string{"node_modules/p/package.json": `{ "name": "p" }`}),
+			links: map[string]string{"node_modules/p/l": "secrets"}, code: 1, want: `Could not resolve "p/l/token.txt": it names a file outside the workspace root BASE/ws, through a link in its package`},
 		{name: "worker_outside", files: script(`new Worker(new URL("../../secrets/w.js", import.meta.url), { type: "module" })`, nil), code: 1, want: "outside"},
 		{name: "img_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPageBody("", `<img src="../../secrets/image.png">`)}, code: 1, want: "leaves the app folder"},
 		{name: "css_url_outside", files: map[string]string{"miniapp.toml": leakManifest, "index.html": leakPage(`<link rel="stylesheet" href="./s.css">`), "s.css": ".a { background: url(../../secrets/image.png) }"},
