@@ -74,7 +74,7 @@ func (m Message) place() string {
 		b.WriteString(": ")
 	}
 	if m.Path != "" {
-		b.WriteString(quoteControls(m.Path))
+		b.WriteString(OneLine(m.Path))
 		b.WriteString(": ")
 	}
 	return b.String()
@@ -88,16 +88,17 @@ func (m Message) place() string {
 // "::" as a workflow command: a file named "a\n::error file=x::y.js" annotated x, and such
 // a line can mask values or stop the runner reading the build's own annotations.
 func ShownName(name string) string {
-	name = quoteControls(name)
+	name = OneLine(name)
 	if strings.HasPrefix(strings.TrimLeft(name, " \t"), ":") {
 		name = "./" + name
 	}
 	return name
 }
 
-// quoteControls writes each control character of s (C0, DEL, C1, and Unicode's line and
-// paragraph separators) as Go quotes it.
-func quoteControls(s string) string {
+// OneLine writes each control character of s (C0, DEL, C1, and Unicode's line and
+// paragraph separators) as Go quotes it: a text of the app's (a page's tool result, a tool's
+// message) printed on a line of output stays on that line.
+func OneLine(s string) string {
 	isControl := func(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 }
 	if strings.IndexFunc(s, isControl) < 0 {
 		return s

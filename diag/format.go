@@ -23,7 +23,7 @@ func FormatText(l List, color bool) string {
 		// The text and the note are one line each: a line break in them (a path or a tool's
 		// message, the app author's) is shown as Go quotes it, so that no line of the output
 		// starts with what they hold (ShownName).
-		fmt.Fprintf(&b, "%s%s%s%s: %s%s\n", bold, m.place(), reset, sev, bold, quoteControls(m.Text)+reset)
+		fmt.Fprintf(&b, "%s%s%s%s: %s%s\n", bold, m.place(), reset, sev, bold, OneLine(m.Text)+reset)
 		if m.Line > 0 && m.LineText != "" {
 			caret := m.caret
 			if caret == 0 && m.Column > 1 {
@@ -47,7 +47,7 @@ func FormatText(l List, color bool) string {
 			fmt.Fprintf(&b, "    %s ╵ %s%s%s%s\n", strings.Repeat(" ", len(num)), strings.Repeat(" ", pad), green, under, reset)
 		}
 		if m.Note != "" {
-			fmt.Fprintf(&b, "  %s\n", quoteControls(m.Note))
+			fmt.Fprintf(&b, "  %s\n", OneLine(m.Note))
 		}
 		b.WriteByte('\n')
 	}

@@ -372,13 +372,13 @@ func printRender(e *env, format string, rep *render.Report, shot string) {
 	}
 	var names []string
 	for _, t := range rep.Tools {
-		names = append(names, t.Name)
+		names = append(names, diag.OneLine(t.Name)) // the page's: on this line (diag.ShownName)
 	}
 	handshake := "no handshake"
 	if rep.Initialized {
 		handshake = "handshake"
 	}
-	fmt.Fprintf(e.stdout, "%s: %s in %d ms at %s: %s, %d %s", rep.File, status, rep.Millis, rep.Path, handshake, len(names), plural(len(names), "tool", "tools"))
+	fmt.Fprintf(e.stdout, "%s: %s in %d ms at %s: %s, %d %s", diag.ShownName(rep.File), status, rep.Millis, rep.Path, handshake, len(names), plural(len(names), "tool", "tools"))
 	if len(names) > 0 {
 		fmt.Fprintf(e.stdout, " (%s)", strings.Join(names, ", "))
 	}
@@ -391,6 +391,6 @@ func printRender(e *env, format string, rep *render.Report, shot string) {
 		if c.Error != "" {
 			out = "error: " + c.Error
 		}
-		fmt.Fprintf(e.stdout, "  %s %s → %s\n", c.Tool, c.Arguments, out)
+		fmt.Fprintf(e.stdout, "  %s %s → %s\n", diag.OneLine(c.Tool), diag.OneLine(string(c.Arguments)), diag.OneLine(out))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/miniapp/bundle/internal/testwait"
 )
 
 // TestBuildOutputStartsNoCommand: the names of an app's folders and files are its author's,
@@ -42,6 +44,35 @@ func TestBuildOutputStartsNoCommand(t *testing.T) {
 			if strings.HasPrefix(l, "::") && (format == "text" || strings.HasPrefix(l, "::error file=evil")) {
 				t.Errorf("%s: a line is a workflow command of the app's: %q\n%s%s", format, line, stdout, stderr)
 			}
+		}
+	}
+}
+
+// TestRenderOutputStartsNoCommand: what a page says to bundle render (a tool's name, a call's
+// result, a console error) is the app author's, and a line break in it started a line of
+// render's output ("  set_name {…} → Hello\n::error file=evil::pwned" put
+// "::error file=evil::pwned" on a line of its own, a workflow command to GitHub Actions'
+// runner). No line of render's text output is a command.
+func TestRenderOutputStartsNoCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hello")
+	copyTree(t, filepath.Join("..", "..", "samples", "hello"), dir)
+	js, err := os.ReadFile(filepath.Join(dir, "main.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js = []byte(strings.Replace(string(js), "return greeting.textContent;", `console.error("boom\n::error file=evil::console"); return greeting.textContent + "\n::error file=evil::pwned";`, 1))
+	js = []byte(strings.Replace(string(js), `name: "set_name",`, `name: "set_name",`+"\n"+`  title: "x",`, 1))
+	os.WriteFile(filepath.Join(dir, "main.js"), js, 0o644)
+	if code, _, stderr := bundle(t, "", "build", dir); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	_, stdout, stderr := bundle(t, "", "render", "--timeout", testwait.Deadline().String(), "--call", `set_name={"name":"Ada"}`, filepath.Join(dir, "dist", "hello.html"))
+	if !strings.Contains(stdout, "set_name") {
+		t.Fatalf("render did not call the tool:\n%s%s", stdout, stderr)
+	}
+	for _, line := range strings.FieldsFunc(stdout+stderr, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("a line is a workflow command of the page's: %q\n%s%s", line, stdout, stderr)
 		}
 	}
 }
