@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/miniapp/bundle/diag"
 	"github.com/miniapp/bundle/offline"
 )
 
@@ -93,7 +94,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	default:
 		printDiagnostics(e, "text", all.Diagnostics())
 		for _, name := range clean {
-			fmt.Fprintf(e.stdout, "%s: clean\n", name)
+			fmt.Fprintf(e.stdout, "%s: clean\n", diag.ShownName(name))
 		}
 		if len(all) > 0 {
 			fmt.Fprintf(e.stderr, "%d %s would load from outside the bundle\n", len(all), plural(len(all), "place", "places"))

@@ -149,7 +149,7 @@ func verifyOne(e *env, name, entryPath, sum, format string) (*verifyResult, int)
 			l = append(l, ve.Findings.Diagnostics()...)
 			printDiagnostics(e, format, l)
 		} else if format == "text" {
-			fmt.Fprintf(e.stdout, "%s: verified  %d bytes  sha256:%s\n", name, len(page), got)
+			fmt.Fprintf(e.stdout, "%s: verified  %d bytes  sha256:%s\n", diag.ShownName(name), len(page), got)
 		}
 	}
 	if ve != nil {

@@ -76,3 +76,23 @@ func TestRenderOutputStartsNoCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOutputStartsNoCommand: bundle check of files a glob names (pages of an app's
+// repository) printed "<name>: clean" with the name as it was: a page named
+// "c\n::error file=evil::x.html" put a workflow command on a line of its own.
+func TestCheckOutputStartsNoCommand(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "c\n::error file=evil::x.html")
+	os.WriteFile(page, []byte("<!doctype html><p>hi</p>"), 0o644)
+	for _, args := range [][]string{{"check", page}, {"check", "--single-file", page}} {
+		_, stdout, stderr := bundle(t, "", args...)
+		if !strings.Contains(stdout, "clean") {
+			t.Fatalf("%v: not clean:\n%s%s", args, stdout, stderr)
+		}
+		for _, line := range strings.FieldsFunc(stdout+stderr, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+				t.Errorf("%v: a line is a workflow command: %q", args, line)
+			}
+		}
+	}
+}
