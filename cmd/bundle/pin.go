@@ -114,6 +114,6 @@ func runPin(ctx context.Context, e *env, args []string) int {
 		return exitOK
 	}
 	printDiagnostics(e, *format, warnings)
-	fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", filepath.ToSlash(res.HTMLPath), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
+	fmt.Fprintf(e.stdout, "%s  %d bytes  %d gzip  sha256:%s\n", diag.ShownName(filepath.ToSlash(res.HTMLPath)), res.Entry.Bytes, res.GzipSize, res.Entry.SHA256)
 	return exitOK
 }
