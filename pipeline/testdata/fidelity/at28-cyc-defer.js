@@ -1,0 +1,1 @@
+window.cycLog.push("defer classic " + document.readyState);
