@@ -23,7 +23,11 @@ import (
 //     come first (a rule before @import or @namespace invalidates them);
 //   - only a use in a declaration of a style rule (nested in @media, @supports, @container,
 //     @layer, @scope or @starting-style, or not) becomes var(): descriptors (@font-face,
-//     @counter-style, @property, @page's margin boxes) do not take var().
+//     @counter-style, @property, @page's margin boxes) do not take var();
+//   - and only in a declaration valid at parse time as written (parsesAsWritten): var()
+//     makes any declaration valid at parse time, and one the browser drops when parsed (so
+//     that the declaration before it applies) would become invalid at computed-value time,
+//     which makes the property unset. A declaration it cannot tell keeps its url() inline.
 func dedupeAssets(src string) string {
 	const minLen = 1024
 	type use struct {
@@ -32,6 +36,17 @@ func dedupeAssets(src string) string {
 	}
 	var uses []use
 	count := map[string]int{}
+	// The declaration being read in a style rule's block: where it starts, its candidate uses.
+	declStart, declUses := -1, []use(nil)
+	endDecl := func(end int) {
+		if len(declUses) > 0 && parsesAsWritten(src[declStart:end]) {
+			for _, u := range declUses {
+				uses = append(uses, u)
+				count[u.url]++
+			}
+		}
+		declStart, declUses = -1, nil
+	}
 	head := 0 // where the definitions go: after the statements that must come first
 	first := true
 	// stack holds, for each open block, whether declarations in it are a style rule's.
@@ -51,11 +66,15 @@ func dedupeAssets(src string) string {
 		case css.WhitespaceToken, css.CommentToken, css.CDOToken, css.CDCToken:
 			continue
 		case css.AtKeywordToken:
+			if len(stack) > 0 && stack[len(stack)-1] && declStart < 0 {
+				declStart = start // an at-rule in the block: no declaration
+			}
 			if !inPrelude {
 				inPrelude, prelude = true, strings.ToLower(string(data))
 			}
 			continue
 		case css.SemicolonToken:
+			endDecl(start)
 			if len(stack) == 0 && inPrelude && first {
 				switch prelude {
 				case "@charset", "@import", "@namespace", "@layer":
@@ -67,6 +86,8 @@ func dedupeAssets(src string) string {
 			inPrelude, prelude = false, ""
 			continue
 		case css.LeftBraceToken:
+			// What was read in a style rule's block was a nested rule's prelude.
+			declStart, declUses = -1, nil
 			style := true // a qualified rule: a style rule (or a nested one)
 			if inPrelude && prelude != "" {
 				style = false
@@ -83,6 +104,7 @@ func dedupeAssets(src string) string {
 			inPrelude, prelude = false, ""
 			continue
 		case css.RightBraceToken:
+			endDecl(start)
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
@@ -93,6 +115,9 @@ func dedupeAssets(src string) string {
 			first = false
 			inPrelude = true // a qualified rule's prelude
 		}
+		if len(stack) > 0 && stack[len(stack)-1] && declStart < 0 {
+			declStart = start
+		}
 		if tt != css.URLToken || len(data) < minLen || len(stack) == 0 || !stack[len(stack)-1] {
 			continue
 		}
@@ -100,9 +125,7 @@ func dedupeAssets(src string) string {
 		if len(inner) < 5 || !strings.EqualFold(inner[:5], "data:") {
 			continue
 		}
-		u := string(data)
-		uses = append(uses, use{start, off, u})
-		count[u]++
+		declUses = append(declUses, use{start, off, string(data)})
 	}
 	names := map[string]string{}
 	var defs []string

@@ -3,8 +3,10 @@ package pipeline
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +57,150 @@ window.images = [...root.querySelectorAll("div")].map((d) => getComputedStyle(d)
 	for i, got := range browsertest.Eval[[]string](t, b, `window.images`) {
 		if got != want {
 			t.Errorf("the shadow tree's element %d has the background %.80s…, want its own image", i, got)
+		}
+	}
+}
+
+// TestParsesAsWrittenAsChromium: the grammar parsesAsWritten implements, piece by piece,
+// against Chromium's own parse-time validity (CSS.supports(property, value)): where it
+// accepts a declaration, Chromium does (it may refuse more, never accept more); want says
+// what it answers.
+func TestParsesAsWrittenAsChromium(t *testing.T) {
+	const u = "url(data:image/png;base64,AAAA)"
+	rows := []struct {
+		prop, value string
+		want        bool
+	}{
+		// <image> | none, and their lists.
+		{"background-image", u, true},
+		{"background-image", u + ", none, " + u, true},
+		{"background-image", u + " !important", true},
+		{"background-image", u + " " + u, false},
+		{"background-image", u + ",", false},
+		{"background-image", "linear-gradient(red, blue), " + u, false}, // a gradient: not implemented
+		{"background-image", u + " nonsense", false},
+		{"mask-image", u + ", none", true},
+		{"-webkit-mask-image", u, true},
+		{"mask-image", u + " red", false},
+		{"list-style-image", u, true},
+		{"list-style-image", u + ", " + u, false},
+		{"border-image-source", u, true},
+		{"border-image-source", u + " 10px", false},
+		// background: <bg-layer>#, <final-bg-layer>.
+		{"background", u, true},
+		{"background", u + " no-repeat center", true},
+		{"background", u + " nonsense-value", false},
+		{"background", u + " 0 0 / 8px 8px, nonsense", false},
+		{"background", u + " 0 0 / 8px 8px, " + u, true},
+		{"background", u + " 0 0/8px", true},
+		{"background", u + " center / cover", true},
+		{"background", u + " / cover", false},
+		{"background", u + " center / -8px", false},
+		{"background", u + " 50% 25% / auto 10px repeat-x fixed padding-box content-box #fff", true},
+		{"background", "red " + u, true},
+		{"background", "#0000c8 " + u, true},
+		{"background", "#00a0 " + u + " left top", true},
+		{"background", "#00a00 " + u, false},
+		{"background", u + " red, " + u, false},          // a color only in the final layer
+		{"background", u + " " + u, false},               // one image a layer
+		{"background", u + " repeat no-repeat", true},    // two <repeat-style> keywords
+		{"background", u + " repeat-x repeat", false},    // repeat-x takes no second
+		{"background", u + " repeat round space", false}, // at most two
+		{"background", u + " border-box padding-box", true},
+		{"background", u + " border-box padding-box content-box", false},
+		{"background", u + " scroll fixed", false},
+		{"background", u + " local", true},
+		{"background", u + " text", false}, // background-clip: text: not implemented
+		{"background", u + " transparent", true},
+		{"background", u + " currentcolor", true},
+		{"background", u + " rebeccapurple", true},
+		{"background", u + " notacolor", false},
+		{"background", u + " rgb(0, 0, 200)", false}, // a function: not implemented
+		// <position>: one, two, three and four values.
+		{"background", u + " left", true},
+		{"background", u + " 10px", true},
+		{"background", u + " 0", true},
+		{"background", u + " 10", false},
+		{"background", u + " 10px 20%", true},
+		{"background", u + " -10px -2em", true},
+		{"background", u + " top left", true},
+		{"background", u + " left top", true},
+		{"background", u + " center center", true},
+		{"background", u + " 10px top", true},
+		{"background", u + " top 10px", false},
+		{"background", u + " left left", false},
+		{"background", u + " top bottom", false},
+		{"background", u + " left 10px top", true},
+		{"background", u + " left top 10px", true},
+		{"background", u + " center top 10px", true},
+		{"background", u + " center 10px top", false},
+		{"background", u + " left 10px top 20px", true},
+		{"background", u + " top 20px right 10px", true},
+		{"background", u + " left 10px right 20px", false},
+		{"background", u + " 10px 20px 30px", false},
+		{"background", u + " 10px 20px 30px 40px", false},
+		{"background", u + " left 10px top 20px 5px", false},
+		{"background", u + " 1vw 1vh", true},
+		{"background", u + " 1rem 1ch", true},
+		{"background", u + " 1foo", false},
+		{"background", u + " left / 10px 20px 30px", false},
+		{"background", u + " left / auto auto", true},
+		{"background", u + " 10px / 50%", true},
+		{"background", "inherit " + u, false},
+		// list-style: position || image || type, with none.
+		{"list-style", u, true},
+		{"list-style", u + " inside", true},
+		{"list-style", u + " outside square", true},
+		{"list-style", u + " nonsense", true}, // a counter style's name
+		{"list-style", u + " \"-\"", true},
+		{"list-style", u + " none", true},
+		{"list-style", "none " + u + " inside", true},
+		{"list-style", u + " square none", false},
+		{"list-style", u + " " + u, false},
+		{"list-style", u + " inside outside", false}, // outside as a counter style: refused
+		{"list-style", u + " inherit", false},
+		{"list-style", u + " default", false},
+		{"list-style", u + " 10px", false},
+		// content.
+		{"content", u, true},
+		{"content", u + " \"a\" open-quote", true},
+		{"content", u + " / \"alt\"", true},
+		{"content", u + " / \"alt\" \"more\"", true},
+		{"content", u + " /", false},
+		{"content", u + " / " + u, false},
+		{"content", u + " nonsense", false},
+		{"content", u + " 10px", false},
+		// cursor.
+		{"cursor", u + ", auto", true},
+		{"cursor", u + " 2 3, pointer", true},
+		{"cursor", u + " 2, pointer", false},
+		{"cursor", u + ", " + u + " 0 0, zoom-in", true},
+		{"cursor", u, false},
+		{"cursor", u + ", nonsense", false},
+		// Properties the grammar does not hold.
+		{"border-image", u + " 30 round", false},
+		{"mask", u, false},
+		{"--x", u, false},
+		{"color", u, false},
+	}
+	b := browsertest.Start(t)
+	b.Visit(t, b.Serve("/p.html", []byte("<!doctype html><title>p</title>")), 0)
+	var pairs [][2]string
+	for _, r := range rows {
+		pairs = append(pairs, [2]string{r.prop, strings.TrimSuffix(r.value, " !important")})
+	}
+	js, _ := json.Marshal(pairs)
+	chromium := browsertest.Eval[[]bool](t, b, "JSON.parse("+strconv.Quote(string(js))+").map(([p, v]) => CSS.supports(p, v))")
+	for i, r := range rows {
+		got := parsesAsWritten(r.prop + ":" + r.value)
+		if got != r.want {
+			t.Errorf("%s: %s: parsesAsWritten says %v, want %v (Chromium: %v)", r.prop, r.value, got, r.want, chromium[i])
+		}
+		if got && !chromium[i] {
+			t.Errorf("%s: %s: parsesAsWritten accepts what Chromium drops when parsed", r.prop, r.value)
+		}
+		if !got && chromium[i] && testing.Verbose() {
+			t.Logf("%s: %s: refused, Chromium accepts", r.prop, r.value)
 		}
 	}
 }

@@ -616,12 +616,12 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// script is inline ("own":"at28-own-src.js" as written, "" built); refused at the
 		// place, as import.meta.url is in a module file.
 		{page: "currentscript_src.html", refused: "at28-own-src.js:2:46: error: document.currentScript.src is this script file's URL"},
-		// at28, FAILING: an image a stylesheet uses twice (over 1 KB) is de-duplicated as
+		// at28: an image a stylesheet uses twice (over 1 KB) is de-duplicated as
 		// var(--miniapp-asset-…), and a declaration the browser drops when parsed (background:
-		// url(./red.png) nonsense-value, after background: rgb(0, 0, 200)) becomes one invalid
+		// url(./red.png) nonsense-value, after background: rgb(0, 0, 200)) became one invalid
 		// at computed-value time, which takes the fallback with it: .a and .c transparent built,
-		// blue and green as written. No fix: the build cannot tell which declarations Chromium
-		// drops (no property grammar), and the de-duplication (assets1000) needs var().
+		// blue and green as written. Only a declaration valid as written takes var() now
+		// (parsesAsWritten); assets1000 keeps its images once.
 		{page: "assets_fallback.html"},
 		// at28, FAILING: a module cycle with top-level await (a imports b, b imports a, both
 		// await), which two module scripts import by its two modules: the browser finishes the
