@@ -36,16 +36,18 @@ func dedupeAssets(src string) string {
 	}
 	var uses []use
 	count := map[string]int{}
-	// The declaration being read in a style rule's block: where it starts, its candidate uses.
-	declStart, declUses := -1, []use(nil)
+	// The declaration being read in a style rule's block: where it starts, its candidate uses,
+	// how deep in functions, ( ) and [ ] it is (a ";" there does not end it: what follows is
+	// no declaration of its own, and parsesAsWritten refuses such a value anyway).
+	declStart, declUses, depth, inner := -1, []use(nil), 0, false
 	endDecl := func(end int) {
-		if len(declUses) > 0 && parsesAsWritten(src[declStart:end]) {
+		if len(declUses) > 0 && !inner && parsesAsWritten(src[declStart:end]) {
 			for _, u := range declUses {
 				uses = append(uses, u)
 				count[u.url]++
 			}
 		}
-		declStart, declUses = -1, nil
+		declStart, declUses, depth, inner = -1, nil, 0, false
 	}
 	head := 0 // where the definitions go: after the statements that must come first
 	first := true
@@ -74,6 +76,10 @@ func dedupeAssets(src string) string {
 			}
 			continue
 		case css.SemicolonToken:
+			if depth > 0 {
+				inner = true
+				continue
+			}
 			endDecl(start)
 			if len(stack) == 0 && inPrelude && first {
 				switch prelude {
@@ -87,7 +93,7 @@ func dedupeAssets(src string) string {
 			continue
 		case css.LeftBraceToken:
 			// What was read in a style rule's block was a nested rule's prelude.
-			declStart, declUses = -1, nil
+			declStart, declUses, depth, inner = -1, nil, 0, false
 			style := true // a qualified rule: a style rule (or a nested one)
 			if inPrelude && prelude != "" {
 				style = false
@@ -117,6 +123,12 @@ func dedupeAssets(src string) string {
 		}
 		if len(stack) > 0 && stack[len(stack)-1] && declStart < 0 {
 			declStart = start
+		}
+		switch tt {
+		case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken:
+			depth++
+		case css.RightParenthesisToken, css.RightBracketToken:
+			depth = max(depth-1, 0)
 		}
 		if tt != css.URLToken || len(data) < minLen || len(stack) == 0 || !stack[len(stack)-1] {
 			continue

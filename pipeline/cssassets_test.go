@@ -161,6 +161,8 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"list-style", u + " inherit", false},
 		{"list-style", u + " default", false},
 		{"list-style", u + " 10px", false},
+		{"list-style", u + ` \69 nherit`, false}, // an escape: not read
+		{"list-style", u + ` n\6fne`, false},
 		// content.
 		{"content", u, true},
 		{"content", u + " \"a\" open-quote", true},
@@ -174,6 +176,8 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"cursor", u + ", auto", true},
 		{"cursor", u + " 2 3, pointer", true},
 		{"cursor", u + " 2, pointer", false},
+		{"cursor", u + " -2 3.5, pointer", true},
+		{"cursor", u + " 2px 3px, pointer", false},
 		{"cursor", u + ", " + u + " 0 0, zoom-in", true},
 		{"cursor", u, false},
 		{"cursor", u + ", nonsense", false},

@@ -36,8 +36,14 @@ func parsesAsWritten(decl string) bool {
 		case css.WhitespaceToken, css.CommentToken:
 			continue
 		case css.FunctionToken, css.LeftParenthesisToken, css.LeftBracketToken, css.LeftBraceToken,
+			css.RightParenthesisToken, css.RightBracketToken, css.RightBraceToken,
 			css.BadURLToken, css.BadStringToken, css.SemicolonToken:
 			return false // functions and blocks: not implemented
+		}
+		if tt != css.URLToken && strings.ContainsRune(string(data), '\\') {
+			// An escape: \69 nherit is the keyword inherit, which a custom-ident excludes;
+			// keywords are compared as written here.
+			return false
 		}
 		toks = append(toks, cssTok{tt, string(data)})
 	}
@@ -107,7 +113,7 @@ func (t cssTok) isLengthPercentage(nonNeg bool) bool {
 		for i > 0 && (num[i-1] >= 'a' && num[i-1] <= 'z' || num[i-1] >= 'A' && num[i-1] <= 'Z') {
 			i--
 		}
-		if i == 0 || num[i-1] == 'e' || num[i-1] == 'E' {
+		if i == 0 {
 			return false
 		}
 		switch strings.ToLower(num[i:]) {

@@ -96,6 +96,15 @@ func TestDedupeAssets(t *testing.T) {
 				}
 				return ""
 			}},
+		// A ";" inside a function or ( ) does not end the declaration: what follows it is
+		// no declaration of its own.
+		{"semicolon_in_function", "a{x:f(1;background-image:" + big + ";2)}b{background-image:" + big + "}",
+			func(got string) string {
+				if strings.Contains(got, "var(") {
+					return "one use in a declaration: nothing to share"
+				}
+				return ""
+			}},
 		{"descriptors", "@property --x{syntax:'*';inherits:false;initial-value:" + big + "}@font-face{src:" + big + "}", func(got string) string {
 			if strings.Contains(got, "var(") {
 				return "descriptors do not take var()"
