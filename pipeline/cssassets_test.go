@@ -182,7 +182,18 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"cursor", u + ", nonsense", false},
 		// Properties the grammar does not hold.
 		{"border-image", u + " 30 round", false},
-		{"mask", u, false},
+		// mask: <mask-layer>#.
+		{"mask", u, true},
+		{"mask", u + " no-repeat center / contain", true},
+		{"mask", u + " luminance subtract", true},
+		{"mask", u + " alpha luminance", false},
+		{"mask", u + " border-box no-clip", true},
+		{"mask", u + " fill-box stroke-box", true},
+		{"mask", u + " margin-box", false}, // the spec's, not Chromium's
+		{"mask", u + " no-clip no-clip", false},
+		{"mask", u + " red", false},
+		{"mask", u + " fixed", false},
+		{"mask", u + ", " + u + " add", true},
 		{"--x", u, false},
 		{"color", u, false},
 	}
@@ -214,7 +225,7 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 	// property: accepted only where Chromium accepts it.
 	words := strings.Fields("none left right top bottom center 10px 0 -5% 50% / auto cover contain repeat no-repeat " +
 		"repeat-x repeat-y space round fixed scroll local border-box padding-box content-box text red #fff " +
-		`transparent , inside outside square "s" open-quote 2 pointer nonsense`)
+		`transparent , inside outside square "s" open-quote 2 pointer nonsense margin-box view-box no-clip add exclude alpha luminance`)
 	var values []string
 	var seqs func(prefix string, n int, words []string)
 	seqs = func(prefix string, n int, words []string) {
@@ -230,7 +241,7 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 	seqs("", 3, words)
 	seqs("", 4, strings.Fields("left top center 10px -5% /"))
 	pairs = pairs[:0]
-	for _, prop := range []string{"background", "background-image", "mask-image", "list-style", "list-style-image", "border-image-source", "content", "cursor"} {
+	for _, prop := range []string{"background", "mask", "background-image", "mask-image", "list-style", "list-style-image", "border-image-source", "content", "cursor"} {
 		for _, v := range values {
 			pairs = append(pairs, [2]string{prop, v})
 		}

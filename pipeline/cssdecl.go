@@ -11,7 +11,7 @@ import (
 // parsesAsWritten reports whether decl ("property:value", as in a style rule, !important or
 // not) is valid at parse time by the grammar of its property, for the properties an image
 // is written in: background-image, mask-image (and -webkit-mask-image), list-style-image,
-// border-image-source, content, cursor and the background and list-style shorthands
+// border-image-source, content, cursor and the background, mask and list-style shorthands
 // (CSS Backgrounds 3, CSS Masking 1, CSS Lists 3, CSS Generated Content 3, CSS UI 4).
 //
 // dedupeAssets needs it: an image used twice becomes var(), and a declaration holding var()
@@ -21,9 +21,9 @@ import (
 // declaration valid as written does var() of the same url give the same value.
 //
 // It may refuse what a browser accepts (a function other than url(): gradients, image-set(),
-// rgb(), calc(); system colors; units beyond the common ones; the mask and border-image
-// shorthands), never accept what Chromium drops: TestParsesAsWrittenAsChromium checks each
-// piece against CSS.supports. A refused declaration keeps its url() inline.
+// rgb(), calc(); system colors; units beyond the common ones; the border-image shorthand),
+// never accept what Chromium drops: TestParsesAsWrittenAsChromium checks each piece against
+// CSS.supports. A refused declaration keeps its url() inline.
 func parsesAsWritten(decl string) bool {
 	l := css.NewLexer(parse.NewInputString(decl))
 	var toks []cssTok
@@ -67,10 +67,10 @@ func parsesAsWritten(decl string) bool {
 		return true
 	case "list-style-image", "border-image-source":
 		return len(val) == 1 && val[0].isImageOrNone()
-	case "background":
+	case "background", "mask":
 		layers := splitCommas(val)
 		for i, layer := range layers {
-			if !bgLayer(layer, i == len(layers)-1) {
+			if !bgLayer(layer, i == len(layers)-1, prop == "mask") {
 				return false
 			}
 		}
@@ -160,11 +160,16 @@ func splitCommas(val []cssTok) [][]cssTok {
 // <attachment> || <visual-box> || <visual-box>, and in the final layer || <'background-color'>.
 // The position is read as Chromium reads it, its longest run of position values (at most 4),
 // and a bg-size after it its longest run (at most 2).
-func bgLayer(toks []cssTok, final bool) bool {
+//
+// With mask, a <mask-layer> (CSS Masking 1) = <mask-reference> || <position> [ / <bg-size> ]?
+// || <repeat-style> || <geometry-box> || [ <geometry-box> | no-clip ] ||
+// <compositing-operator> || <masking-mode>, its <geometry-box> without margin-box, which
+// Chromium does not take.
+func bgLayer(toks []cssTok, final, mask bool) bool {
 	if len(toks) == 0 {
 		return false
 	}
-	var image, pos, repeat, attach, color bool
+	var image, pos, repeat, attach, color, composite, mode, noClip bool
 	boxes := 0
 	for i := 0; i < len(toks); {
 		t := toks[i]
@@ -207,13 +212,24 @@ func bgLayer(toks []cssTok, final bool) bool {
 			if i < len(toks) && isRepeat(toks[i].ident()) {
 				i++
 			}
-		case !attach && (id == "scroll" || id == "fixed" || id == "local"):
+		case !mask && !attach && (id == "scroll" || id == "fixed" || id == "local"):
 			attach = true
 			i++
-		case boxes < 2 && (id == "border-box" || id == "padding-box" || id == "content-box"):
+		case boxes < 2 && !noClip && (id == "border-box" || id == "padding-box" || id == "content-box" ||
+			mask && (id == "fill-box" || id == "stroke-box" || id == "view-box")):
 			boxes++
 			i++
-		case final && !color && t.isColor():
+		case mask && boxes < 2 && !noClip && id == "no-clip":
+			noClip = true
+			boxes = 2
+			i++
+		case mask && !composite && (id == "add" || id == "subtract" || id == "intersect" || id == "exclude"):
+			composite = true
+			i++
+		case mask && !mode && (id == "alpha" || id == "luminance" || id == "match-source"):
+			mode = true
+			i++
+		case !mask && final && !color && t.isColor():
 			color = true
 			i++
 		default:
