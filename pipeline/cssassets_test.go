@@ -114,6 +114,9 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"background", u + " currentcolor", true},
 		{"background", u + " rebeccapurple", true},
 		{"background", u + " notacolor", false},
+		{"background", u + " BLACK", true},
+		{"background", u + " blac\u212a", false}, // the Kelvin sign: ASCII case-insensitive, no k
+		{"mask", u + " stro\u212ae-box", false},
 		{"background", u + " rgb(0, 0, 200)", false}, // a function: not implemented
 		// <position>: one, two, three and four values.
 		{"background", u + " left", true},

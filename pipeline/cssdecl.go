@@ -87,11 +87,19 @@ func parsesAsWritten(decl string) bool {
 
 func (t cssTok) isDelim(s string) bool { return t.tt == css.DelimToken && t.text == s }
 
-func (t cssTok) isIdent(s string) bool { return t.tt == css.IdentToken && strings.EqualFold(t.text, s) }
+func (t cssTok) isIdent(s string) bool { return t.ident() == s }
 
+// ident is an identifier in ASCII lower case, as CSS compares keywords (ASCII
+// case-insensitively: the Kelvin sign is no k), or "" for another token or one with a
+// character beyond ASCII, which is no keyword.
 func (t cssTok) ident() string {
 	if t.tt != css.IdentToken {
 		return ""
+	}
+	for i := 0; i < len(t.text); i++ {
+		if t.text[i] >= 0x80 {
+			return ""
+		}
 	}
 	return strings.ToLower(t.text)
 }
