@@ -199,6 +199,8 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"mask", u + ", " + u + " add", true},
 		{"--x", u, false},
 		{"color", u, false},
+		{"BACKGROUND", u, true},
+		{"bac\u212aground", u, false}, // the Kelvin sign in the property's name
 	}
 	b := browsertest.Start(t)
 	b.Visit(t, b.Serve("/p.html", []byte("<!doctype html><title>p</title>")), 0)

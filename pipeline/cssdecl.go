@@ -50,7 +50,7 @@ func parsesAsWritten(decl string) bool {
 	if len(toks) < 3 || toks[0].tt != css.IdentToken || toks[1].tt != css.ColonToken {
 		return false
 	}
-	prop, val := strings.ToLower(toks[0].text), toks[2:]
+	prop, val := toks[0].ident(), toks[2:]
 	if n := len(val); n >= 2 && val[n-2].isDelim("!") && val[n-1].isIdent("important") {
 		val = val[:n-2]
 	}
