@@ -163,6 +163,10 @@ func TestParsesAsWrittenAsChromium(t *testing.T) {
 		{"list-style", u + " inherit", false},
 		{"list-style", u + " default", false},
 		{"list-style", u + " 10px", false},
+		{"list-style", u + " --foo", false}, // Chromium takes it: refused, as a dashed ident
+		{"list-style", u + " -foo", true},
+		{"list-style", u + ` "s" square`, false},
+		{"list-style", u + " NONE inside", true},
 		{"list-style", u + ` \69 nherit`, false}, // an escape: not read
 		{"list-style", u + ` n\6fne`, false},
 		// content.
