@@ -815,6 +815,9 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 	if len(res.Errors) > 0 {
 		return nil, nil, b.messages(res.Errors, diag.Error)
 	}
+	if errs := b.cycleAwait(res.Metafile, opts); errs != nil {
+		return nil, nil, errs // a module cycle that evaluates otherwise bundled (cycleawait.go)
+	}
 	files := res.OutputFiles
 	metas := readMetafile(res.Metafile)
 	var second map[string]bool      // the entries (by stem) taken from the names-kept pass

@@ -417,21 +417,22 @@ func (b *bundler) addGraph(key, page string, g *moduleGraph) {
 }
 
 // graphEntry bundles the graph alone, as entries bundles it with the page's other entries;
-// its messages are esbuild's, each named by the code it is in (see graphMessages).
-func (b *bundler) graphEntry(page string, g *moduleGraph) (code, []api.Message, []api.Message) {
+// its messages are esbuild's, each named by the code it is in (see graphMessages), and
+// refused the build's own errors of its code (a module cycle that awaits, cycleawait.go).
+func (b *bundler) graphEntry(page string, g *moduleGraph) (c code, warnings, errs []api.Message, refused diag.List) {
 	opts := b.options()
 	b.inline = map[string]inlineCode{}
 	b.addGraph(graphInlineKey, page, g)
 	opts.EntryPoints = []string{inlineNamespace + ":" + graphInlineKey}
 	res, opts := b.pageBuild(opts)
 	if len(res.Errors) > 0 {
-		return code{}, nil, res.Errors
+		return code{}, nil, res.Errors, nil
 	}
 	c, l := b.result(res, opts)
 	if l.Err() != nil {
-		return code{}, nil, nil // cannot be: result only fails on errors
+		return code{}, nil, nil, l // a names-kept pass's errors, or the build's own
 	}
-	return c, res.Warnings, nil
+	return c, res.Warnings, nil, nil
 }
 
 // graphCode is the code of the graph, from prebuild or bundled now, with its diagnostics at
@@ -441,7 +442,10 @@ func (a *assembler) graphCode() (code, diag.List) {
 		delete(a.prebuilt, graphKey)
 		return p.c, p.l
 	}
-	c, ws, errs := a.b.graphEntry(a.file, a.graph())
+	c, ws, errs, refused := a.b.graphEntry(a.file, a.graph())
+	if refused != nil {
+		return c, refused
+	}
 	if errs != nil {
 		return c, a.graphMessages(errs, diag.Error)
 	}

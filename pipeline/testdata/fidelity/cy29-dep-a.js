@@ -1,0 +1,4 @@
+import { b } from "./cy29-dep-b.js";
+window.cycLog.push("a start, b is " + typeof b);
+export const a = "a";
+window.cycLog.push("a end " + document.readyState);
