@@ -815,7 +815,7 @@ func (b *bundler) each(res api.BuildResult, opts api.BuildOptions) ([]output, []
 	if len(res.Errors) > 0 {
 		return nil, nil, b.messages(res.Errors, diag.Error)
 	}
-	if errs := b.cycleAwait(res.Metafile, opts); errs != nil {
+	if errs := b.cycleAwait(res, opts); errs != nil {
 		return nil, nil, errs // a module cycle that evaluates otherwise bundled (cycleawait.go)
 	}
 	files := res.OutputFiles

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,13 +48,18 @@ type metaImports struct {
 // level. The error is at that await and names the cycle and the fix. Whether a module awaits
 // at its top level is esbuild's word: its parser refuses top-level await in a CommonJS
 // output, at the await (api.Transform of the file as written, with the build's loader).
-func (b *bundler) cycleAwait(metafile string, opts api.BuildOptions) diag.List {
+func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.List {
 
-	if !strings.Contains(metafile, `"import-statement"`) {
-		return nil // no static import: no cycle
+	// A bundle with no await anywhere has no async module (esbuild keeps the keyword of a
+	// top-level await, in the module's code or its async init): nothing to read. The
+	// metafile's inputs are most of it (6 MB, 85 ms to decode for 6,000 modules).
+	if !strings.Contains(res.Metafile, `"import-statement"`) || !slices.ContainsFunc(res.OutputFiles, func(f api.OutputFile) bool {
+		return strings.HasSuffix(f.Path, ".js") && bytes.Contains(f.Contents, []byte("await"))
+	}) {
+		return nil
 	}
 	var meta metaImports
-	if json.Unmarshal([]byte(metafile), &meta) != nil {
+	if json.Unmarshal([]byte(res.Metafile), &meta) != nil {
 		return nil
 	}
 	static := func(in string) []string {
