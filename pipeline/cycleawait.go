@@ -24,9 +24,12 @@ import (
 // a module of the cycle finishes when its own code has run: a script importing it runs
 // before the root's code (cycle_tla: script 2 read b() = undefined, before "a end"; as
 // written, "a"). No bundle of esbuild's evaluates such a component as the specification
-// does, so the build refuses it, at the top-level await (cycleAwait). A cycle with no async
-// module, top-level await outside any cycle, and a module that imports itself and awaits
-// (the root of its own cycle) evaluate alike in both and build.
+// does when the page enters it at two of its modules or more (a module outside it imports
+// each, or an import() loads it), so the build refuses it, at the top-level await
+// (cycleAwait). A cycle entered at one module only (which is then always its root, and
+// which the bundle too finishes last), a cycle with no async module, top-level await outside
+// any cycle, and a module that imports itself and awaits (the root of its own cycle)
+// evaluate alike in both and build.
 
 // metaImports is what cycleAwait reads from esbuild's metafile: each input's imports, and
 // each output's entry point.
@@ -44,7 +47,8 @@ type metaImports struct {
 }
 
 // cycleAwait returns an error for each strongly connected component of the build's module
-// graph (static imports, as the metafile gives them) of more than one module that is async: one of its modules, or one they import, awaits at its top
+// graph (static imports, as the metafile gives them) of more than one module, entered at
+// two or more of them, that is async: one of its modules, or one they import, awaits at its top
 // level. The error is at that await and names the cycle and the fix. Whether a module awaits
 // at its top level is esbuild's word: its parser refuses top-level await in a CommonJS
 // output, at the await (api.Transform of the file as written, with the build's loader).
@@ -174,6 +178,25 @@ func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.Li
 		for _, v := range c {
 			in[v] = true
 		}
+		// Where the page enters the cycle: its modules that a module outside it imports, and
+		// any an import() loads. Entered at one module only, that module is always the root,
+		// and the bundle finishes it last, as the browser does (cycle_tla_root).
+		entered := map[string]bool{}
+		for v, input := range meta.Inputs {
+			for _, im := range input.Imports {
+				if !im.External && in[im.Path] && (im.Kind == "dynamic-import" || !in[v] && (im.Kind == "import-statement" || im.Kind == "require-call")) {
+					entered[im.Path] = true
+				}
+			}
+		}
+		if len(entered) < 2 {
+			continue
+		}
+		var ins []string
+		for v := range entered {
+			ins = append(ins, v)
+		}
+		slices.SortFunc(ins, func(x, y string) int { return rank[x] - rank[y] })
 		// The await: in a module of the cycle (in the order the page enters it), else in the
 		// nearest module the cycle imports.
 		var at *api.Message
@@ -199,7 +222,7 @@ func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.Li
 		if at == nil {
 			continue
 		}
-		names := cyclePath(c[0], in, static)
+		names := cyclePath(ins[0], in, static)
 		for i, n := range names {
 			names[i] = b.rel(n)
 		}
@@ -207,7 +230,7 @@ func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.Li
 		if !in[where] {
 			text = "this top-level await, in a module that the module cycle " + strings.Join(names, " → ") + " imports, makes the cycle async"
 		}
-		text += ": the browser finishes the cycle's modules together, when " + names[0] + " does, and the bundle would finish each alone (a script importing " + names[1] + " would run before " + names[0] + " finished)"
+		text += ", and the page enters the cycle at " + b.rel(ins[0]) + " and at " + b.rel(ins[1]) + ": the browser finishes the cycle's modules together, when the one entered first does, and the bundle would finish each alone (what imports " + b.rel(ins[1]) + " would run before " + b.rel(ins[0]) + " finished)"
 
 		l := at.Location
 		errs = append(errs, diag.Message{Severity: diag.Error, Text: text, File: b.messageFile(where), Line: l.Line, Column: l.Column + 1, Length: max(l.Length, 1), LineText: l.LineText,

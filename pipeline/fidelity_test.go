@@ -630,13 +630,19 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// script 2 ran before "a end", reading undefined (built with exit 0). Refused at the
 		// await, naming the cycle; so is a cycle that imports a module that awaits (c, outside
 		// it: async per the specification; built, script 2 ran before script 1).
-		{page: "cycle_tla.html", refused: "at28-cyc-a.js:3:1: error: this top-level await makes the module cycle at28-cyc-a.js → at28-cyc-b.js → at28-cyc-a.js async"},
+		{page: "cycle_tla.html", refused: "at28-cyc-a.js:3:1: error: this top-level await makes the module cycle at28-cyc-a.js → at28-cyc-b.js → at28-cyc-a.js async, and the page enters the cycle at at28-cyc-a.js and at at28-cyc-b.js"},
 		{page: "cycle_tla_dep.html", refused: "cy29-dep-c.js:2:1: error: this top-level await, in a module that the module cycle cy29-dep-a.js → cy29-dep-b.js → cy29-dep-a.js imports, makes the cycle async"},
-		// cy29: the same pages without a cycle or without an await, and a module that imports
-		// itself and awaits (the root of its own cycle), evaluate alike bundled: built.
+		// cy29: the same pages without a cycle or without an await, the cycle entered at one
+		// module only (a, by one script: always its root, which the bundle too finishes last),
+		// and a module that imports itself and awaits (the root of its own cycle), evaluate
+		// alike bundled: built.
 		{page: "cycle_plain.html", act: `Promise.all(window.done).then(() => { window.extra = { log: window.cycLog }; })`, seeAfter: `"script 1 a","defer classic interactive","script 2 a"`},
 		{page: "tla_nocycle.html", act: `Promise.all(window.done).then(() => { window.extra = { log: window.cycLog }; })`, seeAfter: `"script 2 b","a end complete","script 1 a"`},
 		{page: "cycle_self_tla.html", act: `Promise.all(window.done).then(() => { window.extra = { log: window.cycLog }; })`, seeAfter: `"script 1 s","script 2 s"`},
+		{page: "cycle_tla_root.html", act: `Promise.all(window.done).then(() => { window.extra = { log: window.cycLog }; })`, seeAfter: `"script 1 a"`},
+		// cy29: the cycle entered at a by script 1 and at b by script 2's import(): built, the
+		// import() resolved before "a end" (b() undefined; "a" as written). Refused.
+		{page: "cycle_tla_import.html", refused: "cy29-imp-a.js:3:29: error: this top-level await makes the module cycle cy29-imp-a.js → cy29-imp-b.js → cy29-imp-a.js async, and the page enters the cycle at cy29-imp-a.js and at cy29-imp-b.js"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int
