@@ -643,6 +643,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// cy29: the cycle entered at a by script 1 and at b by script 2's import(): built, the
 		// import() resolved before "a end" (b() undefined; "a" as written). Refused.
 		{page: "cycle_tla_import.html", refused: "cy29-imp-a.js:3:29: error: this top-level await makes the module cycle cy29-imp-a.js → cy29-imp-b.js → cy29-imp-a.js async, and the page enters the cycle at cy29-imp-a.js and at cy29-imp-b.js"},
+		// cy29: one module script (bundled alone) of TypeScript that imports both modules of
+		// a cycle whose b awaits in an expression: refused at the await, as esbuild's parser
+		// places it in the file as written.
+		{page: "cycle_tla_ts.html", refused: "cy29-ts-b.ts:3:21: error: this top-level await makes the module cycle cy29-ts-a.ts → cy29-ts-b.ts → cy29-ts-a.ts async, and the page enters the cycle at cy29-ts-a.ts and at cy29-ts-b.ts"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int
