@@ -234,7 +234,7 @@ func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.Li
 
 		l := at.Location
 		errs = append(errs, diag.Message{Severity: diag.Error, Text: text, File: b.messageFile(where), Line: l.Line, Column: l.Column + 1, Length: max(l.Length, 1), LineText: l.LineText,
-			Note: "break the cycle (move what the modules share into a module that imports neither), or move the await out of the cycle and the modules it imports"})
+			Note: "break the cycle (move what the modules share into a module that imports neither), import it at " + b.rel(ins[0]) + " only, or move the await out of the cycle and the modules it imports"})
 	}
 	return errs
 }
