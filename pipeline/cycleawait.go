@@ -48,12 +48,11 @@ type metaImports struct {
 
 // cycleAwait returns an error for each strongly connected component of the build's module
 // graph (static imports, as the metafile gives them) of more than one module, entered at
-// two or more of them, that is async: one of its modules, or one they import, awaits at its top
-// level. The error is at that await and names the cycle and the fix. Whether a module awaits
+// two or more of them, that is async: one of its modules, or one they import, awaits at its
+// top level. The error is at that await and names the cycle and the fix. Whether a module awaits
 // at its top level is esbuild's word: its parser refuses top-level await in a CommonJS
 // output, at the await (api.Transform of the file as written, with the build's loader).
 func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.List {
-
 	// A bundle with no await anywhere has no async module (esbuild keeps the keyword of a
 	// top-level await, in the module's code or its async init): nothing to read. The
 	// metafile's inputs are most of it (6 MB, 85 ms to decode for 6,000 modules).

@@ -647,6 +647,10 @@ func TestBuildKeepsWhatThePageDoes(t *testing.T) {
 		// a cycle whose b awaits in an expression: refused at the await, as esbuild's parser
 		// places it in the file as written.
 		{page: "cycle_tla_ts.html", refused: "cy29-ts-b.ts:3:21: error: this top-level await makes the module cycle cy29-ts-a.ts → cy29-ts-b.ts → cy29-ts-a.ts async, and the page enters the cycle at cy29-ts-a.ts and at cy29-ts-b.ts"},
+		// cy29: a cycle of three (a → b → c → a), b awaiting, entered at a and at c: built
+		// (the check off), script 2 ran before "b end" reading c() = undefined ("a" after
+		// "script 1 a" as written). Refused.
+		{page: "cycle_three.html", refused: "cy29-three-b.js:2:1: error: this top-level await makes the module cycle cy29-three-a.js → cy29-three-b.js → cy29-three-c.js → cy29-three-a.js async, and the page enters the cycle at cy29-three-a.js and at cy29-three-c.js"},
 		{page: "script_charset_spaced_defer.html", refused: "script_charset_spaced_defer.html:7:50: error: charset=\"latin1 \" names windows-1252"},
 	}
 	var same, refused, ran int

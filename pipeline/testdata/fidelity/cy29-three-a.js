@@ -1,0 +1,3 @@
+import "./cy29-three-b.js";
+export const a = "a";
+window.cycLog.push("a end");
