@@ -31,21 +31,6 @@ import (
 // any cycle, and a module that imports itself and awaits (the root of its own cycle)
 // evaluate alike in both and build.
 
-// metaImports is what cycleAwait reads from esbuild's metafile: each input's imports, and
-// each output's entry point.
-type metaImports struct {
-	Inputs map[string]struct {
-		Imports []struct {
-			Path     string `json:"path"`
-			Kind     string `json:"kind"`
-			External bool   `json:"external"`
-		} `json:"imports"`
-	} `json:"inputs"`
-	Outputs map[string]struct {
-		EntryPoint string `json:"entryPoint"`
-	} `json:"outputs"`
-}
-
 // cycleAwait returns an error for each strongly connected component of the build's module
 // graph (static imports, as the metafile gives them) of more than one module, entered at
 // two or more of them, that is async: one of its modules, or one they import, awaits at its
@@ -61,7 +46,7 @@ func (b *bundler) cycleAwait(res api.BuildResult, opts api.BuildOptions) diag.Li
 	}) {
 		return nil
 	}
-	var meta metaImports
+	var meta importGraph
 	if json.Unmarshal([]byte(res.Metafile), &meta) != nil {
 		return nil
 	}

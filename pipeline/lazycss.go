@@ -27,8 +27,9 @@ import (
 // A CSS Module whose names esbuild would give (no generateScopedName in the config) is lazy the
 // same way (lazymodule.go), and so are a Vue or Svelte component's styles (frameworks.go).
 
-// importGraph is what the lazy stylesheets are read from in esbuild's metafile: each input's
-// imports, and each output's entry point.
+// importGraph is what the lazy stylesheets (lazycss.go, lazychunks.go) and the cycles of
+// top-level await (cycleawait.go) are read from in esbuild's metafile: each input's imports,
+// and each output's entry point.
 type importGraph struct {
 	Inputs map[string]struct {
 		Imports []struct {
