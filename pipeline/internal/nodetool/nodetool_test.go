@@ -179,17 +179,9 @@ func TestStoppedByApp(t *testing.T) {
 			"Node stopped while running it (exit status 7): Error: monitor boom", 1, 54, true},
 	} {
 		t.Run(row.name, func(t *testing.T) {
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := New(dir, dir, t.TempDir())
-			r.NoFence = true
-			defer r.Close()
-			file := filepath.Join(dir, "vite.config.js")
-			os.WriteFile(file, []byte(row.code), 0o644)
+			r, file := configRunner(t, row.code)
 			fds := openFiles(t)
-			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+			_, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
 			var te *ToolError
 			if !errors.As(err, &te) || te.Message != row.want || te.File != file || te.Line != row.line || te.Column != row.col {
 				t.Fatalf("first request: %#v, want a ToolError %q at %s:%d:%d", err, row.want, file, row.line, row.col)
@@ -216,15 +208,8 @@ func TestStoppedByApp(t *testing.T) {
 // TestAnswersAfterStdinTaken: a config that removes process.stdin's listeners (the runner read
 // its requests from process.stdin) made every later request of the Node wait for ever.
 func TestAnswersAfterStdinTaken(t *testing.T) {
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(dir, dir, t.TempDir())
-	r.NoFence = true
+	r, file := configRunner(t, "export default {};\n")
 	defer r.Kill()
-	file := filepath.Join(dir, "vite.config.js")
-	os.WriteFile(file, []byte("export default {};\n"), 0o644)
 	if _, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "process.stdin.removeAllListeners(\"data\");\nprocess.stdin.removeAllListeners(\"end\");\nprocess.stdin.pause();\nexport default {};\n"}); err != nil {
 		t.Fatalf("first request: %v", err)
 	}
@@ -251,12 +236,7 @@ func TestTimeout(t *testing.T) {
 		{"never_settles", "await new Promise(() => {});\nexport default {};\n", false},
 	} {
 		t.Run(row.name, func(t *testing.T) {
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := New(dir, dir, t.TempDir())
-			r.NoFence = true
+			r, file := configRunner(t, "export default {};\n")
 			// Long enough for Node to start on a busy machine and answer the second request
 			// where the first does not block it, short for a test.
 			bound := testwait.Scaled(10 * time.Second)
@@ -264,9 +244,6 @@ func TestTimeout(t *testing.T) {
 				bound = testwait.Scaled(5 * time.Second) // said the same however late Node starts
 			}
 			r.Timeout = bound
-			defer r.Close()
-			file := filepath.Join(dir, "vite.config.js")
-			os.WriteFile(file, []byte("export default {};\n"), 0o644)
 			hung := make(chan error, 1)
 			go func() {
 				_, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
@@ -281,7 +258,7 @@ func TestTimeout(t *testing.T) {
 			r.mu.Lock()
 			r.Timeout = testwait.Deadline()
 			r.mu.Unlock()
-			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default {};\n"})
+			_, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: "export default {};\n"})
 			var se *StoppedError
 			if row.blocks && (!errors.As(err, &se) || !se.Killed) {
 				t.Errorf("the request in flight: %#v, want a StoppedError, Killed", err)
@@ -371,15 +348,8 @@ export default { define: { got: JSON.stringify(fs.readFileSync(0, "utf8")) } };
 `, `"got":"\"\""`, ""},
 	} {
 		t.Run(row.name, func(t *testing.T) {
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := New(dir, dir, t.TempDir())
-			r.NoFence = true
+			r, file := configRunner(t, "export default {};\n")
 			defer r.Kill()
-			file := filepath.Join(dir, "vite.config.js")
-			os.WriteFile(file, []byte("export default {};\n"), 0o644)
 			type result struct {
 				out string
 				err error
@@ -432,16 +402,8 @@ func TestConfigErrorPlaced(t *testing.T) {
 		{"globals", "globalThis.String = () => \"\";\nglobalThis.Number = () => 0;\nObject.assign = (o) => o;\nthrow new Error(\"boom\");\nexport default {};\n", 4, 7},
 	} {
 		t.Run(row.name, func(t *testing.T) {
-			dir, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := New(dir, dir, t.TempDir())
-			r.NoFence = true
-			defer r.Close()
-			file := filepath.Join(dir, "vite.config.js")
-			os.WriteFile(file, []byte(row.code), 0o644)
-			_, err = r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
+			r, file := configRunner(t, row.code)
+			_, err := r.Run(context.Background(), Request{Tool: "viteconfig", File: file, CSS: row.code})
 			var te *ToolError
 			if !errors.As(err, &te) || te.Message != "boom" || te.File != file || te.Line != row.line || te.Column != row.col {
 				t.Fatalf("%#v, want a ToolError \"boom\" at %s:%d:%d", err, file, row.line, row.col)
@@ -450,12 +412,30 @@ func TestConfigErrorPlaced(t *testing.T) {
 	}
 }
 
+// configRunner is a Runner (no fence: the test's process is not fenced) for a folder of its
+// own that holds a vite.config.js of code, and the config's path; it is closed with the test.
+func configRunner(t *testing.T, code string) (*Runner, string) {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(dir, dir, t.TempDir())
+	r.NoFence = true
+	t.Cleanup(r.Close)
+	file := filepath.Join(dir, "vite.config.js")
+	if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return r, file
+}
+
 // openFiles is the number of files the test's process has open (its /proc/self/fd).
 func openFiles(t *testing.T) int {
 	t.Helper()
 	fds, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
-		t.Skipf("no /proc/self/fd: %v", err)
+		t.Fatalf("count the open files: %v (the test reads /proc/self/fd, which Linux gives)", err)
 	}
 	return len(fds)
 }
