@@ -79,21 +79,7 @@ func TestCSSToolConfigs(t *testing.T) {
 			"main.js": "import './a.scss'", "a.scss": ".x { color: red; }\n"}, true, []string{`css.preprocessorOptions.scss.loadPaths "../../.."`, "outside"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir, err := os.MkdirTemp(apps, "tmp-"+c.name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			dir, _ = filepath.Abs(dir)
-			c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n"
-			c.files["index.html"] = page
-			for name, body := range c.files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			dir := styledApp(t, apps, c.name, page, c.files)
 			res, err := Build(context.Background(), dir, Options{NoWrite: true})
 			var got string
 			if c.fail {
@@ -170,24 +156,10 @@ func TestCSSToolHangs(t *testing.T) {
 			[]string{") did not finish ", "Less was stopped before it finished ", ": another file's CSS tool or compile did not finish" + after, "that file's error says what to do"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir, err := os.MkdirTemp(apps, "tmp-"+c.name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			dir, _ = filepath.Abs(dir)
-			c.files["miniapp.toml"] = "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n"
-			c.files["index.html"] = page
-			for name, body := range c.files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			dir := styledApp(t, apps, c.name, page, c.files)
 			ctx, cancel := context.WithTimeout(context.Background(), toolTimeout+testwait.Deadline())
 			defer cancel()
-			_, err = Build(ctx, dir, Options{NoWrite: true})
+			_, err := Build(ctx, dir, Options{NoWrite: true})
 			var el *diag.ListError
 			if !errors.As(err, &el) {
 				t.Fatalf("build gives %v, want an error", err)
@@ -219,25 +191,13 @@ func TestCSSToolHangSession(t *testing.T) {
 	saved := toolTimeout
 	toolTimeout = testwait.Scaled(10 * time.Second)
 	t.Cleanup(func() { toolTimeout = saved })
-	dir, err := os.MkdirTemp(apps, "tmp-hang-session-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	dir, _ = filepath.Abs(dir)
-	for name, body := range map[string]string{
-		"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n",
-		"index.html":   `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`,
-		"main.js":      "import './a.less'", "a.less": "@plugin \"./ink.js\";\n.x { color: ink(); }\n",
+	dir := styledApp(t, apps, "hang-session", `<!doctype html><meta charset="utf-8"><title>x</title><script type="module" src="./main.js"></script>`, map[string]string{
+		"main.js": "import './a.less'", "a.less": "@plugin \"./ink.js\";\n.x { color: ink(); }\n",
 		"ink.js": "module.exports = { install(less, pm, functions) { functions.add(\"ink\", () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); }); } };\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	session := NewSession()
 	defer session.Close()
-	_, err = Build(context.Background(), dir, Options{NoWrite: true, Session: session})
+	_, err := Build(context.Background(), dir, Options{NoWrite: true, Session: session})
 	if err == nil || !strings.Contains(err.Error(), "a.less: error: Less (less 4.") || !strings.Contains(err.Error(), "did not finish a.less in "+toolTimeout.String()) {
 		t.Fatalf("the build with the plugin that loops: %v, want the error at a.less", err)
 	}
@@ -253,4 +213,21 @@ func TestCSSToolHangSession(t *testing.T) {
 	if err != nil || string(cold.HTML) != string(res.HTML) {
 		t.Errorf("a cold build gave other bytes (%v)", err)
 	}
+}
+
+// styledApp writes an app of files, its manifest and page (index.html) into a folder of its own
+// in apps, whose node_modules the CSS tools load from; the folder is removed when the test ends.
+func styledApp(t *testing.T, apps, name, page string, files map[string]string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(apps, "tmp-"+name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if dir, err = filepath.Abs(dir); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	writeFiles(t, dir, map[string]string{"miniapp.toml": "id = \"x\"\nname = \"X\"\ndescription = \"A styled app.\"\n", "index.html": page})
+	return dir
 }
